@@ -1,0 +1,74 @@
+//! Core types of Strata: messages, ids, rounds, pairs, token counting, the
+//! LLM client trait and configuration.
+//!
+//! # Overview
+//!
+//! - [`Message`] is one entry of a conversation, with [`Role`],
+//!   [`ToolCall`]s and the [`ToolResult`] envelope; its JSON form is the
+//!   canonical interchange format.
+//! - [`MessageId`] and [`ShortIds`] identify messages, also by short
+//!   prefixes the model can write.
+//! - [`rounds`] splits a history into rounds; [`Pairs`] matches tool calls
+//!   with their results and reports what does not pair.
+//! - [`TokenCounter`] counts tokens; [`CharCounter`] is the default,
+//!   [`CachedCounter`] and [`TokenTally`] keep counting proportional to what
+//!   changed.
+//! - [`LlmClient`] is the model the library calls for summaries.
+//! - [`Config`] holds the settings; [`TokenAmount`] reads `80k`, `1.5M` and
+//!   `0.8`.
+//! - [`Error`] is the one error type of this crate.
+//!
+//! Implementers of the plug-in traits depend on this crate only; agent
+//! authors use the `strata` facade, which re-exports it.
+//!
+//! # Example
+//!
+//! ```
+//! use serde_json::json;
+//! use strata_core::{rounds, CharCounter, Message, Pairs, TokenCounter, ToolCall, ToolResult};
+//!
+//! let call = ToolCall::new("call_1", "Read", json!({"path": "src/main.rs"}));
+//! let history = vec![
+//!     Message::user("What does main do?"),
+//!     Message::assistant_with_calls("Let me look.", vec![call.clone()]),
+//!     Message::tool_result(&call, ToolResult::success("fn main() {}")),
+//!     Message::assistant("It does nothing yet."),
+//! ];
+//! assert_eq!(rounds(&history), vec![0..4]);
+//! assert!(Pairs::new(&history).is_complete());
+//! let tokens = CharCounter.count_messages(&history);
+//! assert!(tokens > 0);
+//!
+//! let line = serde_json::to_string(&history[2])?;
+//! let back: Message = serde_json::from_str(&line)?;
+//! assert_eq!(back, history[2]);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations, rust_2018_idioms, unreachable_pub)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
+
+pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenAmount, CONFIG_FIELDS};
+pub use error::{Error, Result};
+pub use id::{MessageId, ShortIds, SHORT_ID_LEN};
+pub use llm::{LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
+pub use message::{Message, Metadata, ResultStatus, Role, ToolCall, ToolError, ToolResult};
+pub use rounds::{rounds, CallSite, PairIssue, Pairs};
+pub use time::Timestamp;
+pub use tokens::{CachedCounter, CharCounter, TokenCounter, TokenTally, MESSAGE_OVERHEAD};
+
+/// Re-exported so that implementers of [`LlmClient`] need not depend on
+/// `async-trait` themselves.
+pub use async_trait::async_trait;
+
+mod config;
+mod error;
+mod id;
+mod llm;
+mod message;
+mod rounds;
+mod time;
+mod tokens;

@@ -75,6 +75,16 @@ pub enum Error {
         value: String,
     },
 
+    /// A message in a foreign format (an OpenAI chat-completions list) could
+    /// not be read.
+    #[error("cannot read message {index}: {reason}")]
+    InvalidMessage {
+        /// The message's position in its list, from 0.
+        index: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+
     /// A short id matches no message.
     #[error("no message has the id `{prefix}`")]
     UnknownShortId {

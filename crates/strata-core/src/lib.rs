@@ -16,6 +16,8 @@
 //! - [`LlmClient`] is the model the library calls for summaries.
 //! - [`Config`] holds the settings; [`TokenAmount`] reads `80k`, `1.5M` and
 //!   `0.8`.
+//! - [`from_openai_messages`] reads histories in the OpenAI chat-completions
+//!   form.
 //! - [`Error`] is the one error type of this crate.
 //!
 //! Implementers of the plug-in traits depend on this crate only; agent
@@ -54,6 +56,7 @@
 pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenAmount, CONFIG_FIELDS};
 pub use error::{Error, Result};
 pub use id::{MessageId, ShortIds, SHORT_ID_LEN};
+pub use interop::from_openai_messages;
 pub use llm::{LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
 pub use message::{Message, Metadata, ResultStatus, Role, ToolCall, ToolError, ToolResult};
 pub use rounds::{rounds, CallSite, PairIssue, Pairs};
@@ -67,6 +70,7 @@ pub use async_trait::async_trait;
 mod config;
 mod error;
 mod id;
+mod interop;
 mod llm;
 mod message;
 mod rounds;

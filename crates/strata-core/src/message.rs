@@ -126,13 +126,14 @@ pub struct ToolResult {
     /// Code and message when `status` is `error`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<ToolError>,
-    /// Figures about the run (timings, sizes); dropped from the history form.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stats: Option<Value>,
+    /// Figures about the run (timings, sizes); dropped from the history
+    /// form. `null` when absent.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub stats: Value,
     /// Anything else the tool wants to pass on; dropped from the history
-    /// form.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub context: Option<Value>,
+    /// form. `null` when absent.
+    #[serde(default, skip_serializing_if = "Value::is_null")]
+    pub context: Value,
     /// Where the full output was saved when it was cut (TRUNC-1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub full_output_path: Option<String>,

@@ -1,0 +1,3 @@
+//! Integration tests of strata-core, over histories made by strata-testkit.
+
+mod props;

@@ -1,1 +1,56 @@
-//! tmp
+//! Context engineering for LLM agents.
+//!
+//! Strata decides, on every model call, what the model sees and what the
+//! agent keeps in memory: a layered prompt, tool outputs cut and compressed
+//! before they enter the history, long histories compacted into archived
+//! summaries on round boundaries without ever splitting a tool call from its
+//! result, `@file` mentions turned into read reminders, and stale file reads
+//! flagged.
+//!
+//! This crate is the facade: it re-exports the workspace's crates as
+//! modules and their most used types at the top.
+//!
+//! # Overview
+//!
+//! - [`Message`], [`Role`], [`ToolCall`] and [`ToolResult`]: the data model
+//!   (see `docs/format.md` for the JSON form).
+//! - [`rounds`] and [`Pairs`]: rounds of a history and the pairing of tool
+//!   calls with their results.
+//! - [`TokenCounter`] with the default [`CharCounter`].
+//! - [`LlmClient`]: the model the library calls for summaries.
+//! - [`Config`]: the settings, from code, files and `STRATA_*` variables.
+//! - [`core`](mod@crate::types): everything of `strata-core`.
+//!
+//! # Example
+//!
+//! ```
+//! use strata::{rounds, CharCounter, Config, Message, TokenCounter};
+//!
+//! let config = Config::from_toml_str("context_window = \"32k\"")?;
+//! let history = vec![Message::user("hello"), Message::assistant("hi! what shall we build?")];
+//! let used = CharCounter.count_messages(&history) as u64;
+//! assert!(used < config.threshold_tokens());
+//! assert_eq!(rounds(&history).len(), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations, rust_2018_idioms, unreachable_pub)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
+
+#[doc(inline)]
+pub use strata_core::{
+    from_openai_messages, rounds, CharCounter, Config, Error, LlmClient, LlmOptions, LlmRequest, LlmResponse,
+    Message, MessageId, Pairs, Result, Role, TokenCounter, ToolCall, ToolResult, Usage,
+};
+
+/// The data model, token counting, the LLM client trait and configuration
+/// (crate `strata-core`).
+pub use strata_core as types;
+
+/// The README's code blocks, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -89,7 +89,7 @@ impl FromStr for TokenAmount {
                 return TokenAmount::fraction(value, text);
             }
             let tokens = (value * multiplier as f64).floor();
-            if !(tokens < u64::MAX as f64) {
+            if tokens.is_nan() || tokens >= u64::MAX as f64 {
                 return Err(bad("too large"));
             }
             return Ok(TokenAmount::Tokens(tokens as u64));
@@ -132,9 +132,11 @@ impl<'de> Deserialize<'de> for TokenAmount {
                 Ok(TokenAmount::Tokens(v))
             }
             fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<TokenAmount, E> {
-                u64::try_from(v)
-                    .map(TokenAmount::Tokens)
-                    .map_err(|_| E::custom(format!("invalid token amount `{v}`: negative amounts are not allowed")))
+                u64::try_from(v).map(TokenAmount::Tokens).map_err(|_| {
+                    E::custom(format!(
+                        "invalid token amount `{v}`: negative amounts are not allowed"
+                    ))
+                })
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> std::result::Result<TokenAmount, E> {
                 TokenAmount::fraction(v, v.to_string()).map_err(E::custom)
@@ -177,7 +179,9 @@ pub fn parse_duration(text: &str) -> Result<Duration> {
     } else {
         (s, 1.0)
     };
-    let bad = || Error::InvalidDuration { value: text.to_owned() };
+    let bad = || Error::InvalidDuration {
+        value: text.to_owned(),
+    };
     if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
         return Err(bad());
     }
@@ -214,7 +218,8 @@ mod duration_serde {
                 parse_duration(&v.to_string()).map_err(E::custom)
             }
             fn visit_f64<E: serde::de::Error>(self, v: f64) -> std::result::Result<Duration, E> {
-                Duration::try_from_secs_f64(v).map_err(|_| E::custom(Error::InvalidDuration { value: v.to_string() }))
+                Duration::try_from_secs_f64(v)
+                    .map_err(|_| E::custom(Error::InvalidDuration { value: v.to_string() }))
             }
             fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<Duration, E> {
                 parse_duration(v).map_err(E::custom)
@@ -245,7 +250,10 @@ impl FromStr for CompactionTarget {
             "all" => Ok(CompactionTarget::All),
             "user" => Ok(CompactionTarget::User),
             "assistant" => Ok(CompactionTarget::Assistant),
-            _ => Err(Error::config("compaction_target", format!("`{s}` is not one of all, user, assistant"))),
+            _ => Err(Error::config(
+                "compaction_target",
+                format!("`{s}` is not one of all, user, assistant"),
+            )),
         }
     }
 }
@@ -381,7 +389,10 @@ impl Config {
     pub fn validate(&self) -> Result<()> {
         match self.context_window {
             TokenAmount::Fraction(_) => {
-                return Err(Error::config("context_window", "must be a number of tokens, not a fraction"))
+                return Err(Error::config(
+                    "context_window",
+                    "must be a number of tokens, not a fraction",
+                ))
             }
             TokenAmount::Tokens(0) => return Err(Error::config("context_window", "must be above 0")),
             TokenAmount::Tokens(_) => {}
@@ -390,7 +401,10 @@ impl Config {
             if n > self.window_tokens() {
                 return Err(Error::config(
                     "compact_threshold",
-                    format!("{n} tokens is more than the context window of {}", self.window_tokens()),
+                    format!(
+                        "{n} tokens is more than the context window of {}",
+                        self.window_tokens()
+                    ),
                 ));
             }
         }
@@ -446,9 +460,7 @@ impl Config {
             path: path.to_owned(),
             source,
         })?;
-        let is_json = path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        let is_json = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
         let parsed = if is_json {
             Config::from_json_str(&text)
         } else {
@@ -490,16 +502,18 @@ impl Config {
             "min_retain_rounds" => self.min_retain_rounds = count(value)?,
             "compaction_target" => self.compaction_target = value.parse().map_err(wrap)?,
             "summary_timeout" => self.summary_timeout = parse_duration(value).map_err(wrap)?,
-            "summary_model" => {
-                self.summary_model = Some(value.trim().to_owned()).filter(|m| !m.is_empty())
-            }
+            "summary_model" => self.summary_model = Some(value.trim().to_owned()).filter(|m| !m.is_empty()),
             "tool_summary_timeout" => self.tool_summary_timeout = parse_duration(value).map_err(wrap)?,
             "keep_full_steps" => self.keep_full_steps = count(value)?,
             "keep_tool_messages" => self.keep_tool_messages = count(value)?,
             "rules_max_bytes" => {
                 self.rules_max_bytes = match value.parse::<TokenAmount>().map_err(wrap)? {
-                    TokenAmount::Tokens(n) => usize::try_from(n).map_err(|_| Error::config(field, "too large"))?,
-                    TokenAmount::Fraction(_) => return Err(Error::config(field, "must be a number of bytes")),
+                    TokenAmount::Tokens(n) => {
+                        usize::try_from(n).map_err(|_| Error::config(field, "too large"))?
+                    }
+                    TokenAmount::Fraction(_) => {
+                        return Err(Error::config(field, "must be a number of bytes"))
+                    }
                 }
             }
             _ => return Err(Error::config(field, "unknown field")),
@@ -515,7 +529,9 @@ impl Config {
     /// [`Error::InvalidConfig`] naming the variable whose value is bad, or
     /// the field that fails validation.
     pub fn apply_env(&mut self) -> Result<()> {
-        self.apply_vars(std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))))
+        self.apply_vars(
+            std::env::vars_os().filter_map(|(k, v)| Some((k.into_string().ok()?, v.into_string().ok()?))),
+        )
     }
 
     /// Applies `STRATA_<FIELD>` pairs from `vars` (for tests, or an
@@ -532,7 +548,9 @@ impl Config {
     {
         let mut next = self.clone();
         for (key, value) in vars {
-            let Some(field) = key.as_ref().strip_prefix("STRATA_") else { continue };
+            let Some(field) = key.as_ref().strip_prefix("STRATA_") else {
+                continue;
+            };
             let field = field.to_ascii_lowercase();
             if CONFIG_FIELDS.contains(&field.as_str()) {
                 next.set(&field, value.as_ref()).map_err(|e| match e {
@@ -707,7 +725,10 @@ mod tests {
 
         std::fs::write(&toml_path, "context_window = \"80kk\"\n").unwrap();
         let err = Config::from_file(&toml_path).unwrap_err().to_string();
-        assert!(err.contains("strata.toml") && err.contains("80kk") && err.contains("context_window"), "{err}");
+        assert!(
+            err.contains("strata.toml") && err.contains("80kk") && err.contains("context_window"),
+            "{err}"
+        );
 
         std::fs::write(&toml_path, "context_windw = 5\n").unwrap();
         let err = Config::from_file(&toml_path).unwrap_err().to_string();
@@ -720,14 +741,30 @@ mod tests {
 
     #[test]
     fn core_7_validation_names_the_field() {
-        let err = Config::from_json_str(r#"{"context_window": 1000, "compact_threshold": 5000}"#).unwrap_err();
-        assert!(matches!(err, Error::InvalidConfig { ref field, .. } if field == "compact_threshold"), "{err}");
+        let err =
+            Config::from_json_str(r#"{"context_window": 1000, "compact_threshold": 5000}"#).unwrap_err();
+        assert!(
+            matches!(err, Error::InvalidConfig { ref field, .. } if field == "compact_threshold"),
+            "{err}"
+        );
         let err = Config::from_json_str(r#"{"context_window": 0.5}"#).unwrap_err();
-        assert!(matches!(err, Error::InvalidConfig { ref field, .. } if field == "context_window"), "{err}");
+        assert!(
+            matches!(err, Error::InvalidConfig { ref field, .. } if field == "context_window"),
+            "{err}"
+        );
         let err = Config::from_json_str(r#"{"min_retain_rounds": -2}"#).unwrap_err();
-        assert!(err.to_string().contains("min_retain_rounds") || err.to_string().contains("-2"), "{err}");
-        let err = Config::builder().summary_timeout(Duration::ZERO).build().unwrap_err();
-        assert_eq!(err.to_string(), "invalid configuration field `summary_timeout`: must be above 0");
+        assert!(
+            err.to_string().contains("min_retain_rounds") || err.to_string().contains("-2"),
+            "{err}"
+        );
+        let err = Config::builder()
+            .summary_timeout(Duration::ZERO)
+            .build()
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "invalid configuration field `summary_timeout`: must be above 0"
+        );
     }
 
     #[test]
@@ -748,9 +785,17 @@ mod tests {
 
         let before = c.clone();
         let err = c.apply_vars([("STRATA_MIN_RETAIN_ROUNDS", "ten")]).unwrap_err();
-        assert_eq!(err.to_string(), "invalid configuration field `STRATA_MIN_RETAIN_ROUNDS`: `ten` is not a whole number");
+        assert_eq!(
+            err.to_string(),
+            "invalid configuration field `STRATA_MIN_RETAIN_ROUNDS`: `ten` is not a whole number"
+        );
         assert_eq!(c, before, "a failed update changes nothing");
-        let err = c.apply_vars([("STRATA_CONTEXT_WINDOW", "1k"), ("STRATA_COMPACT_THRESHOLD", "2k")]).unwrap_err();
+        let err = c
+            .apply_vars([
+                ("STRATA_CONTEXT_WINDOW", "1k"),
+                ("STRATA_COMPACT_THRESHOLD", "2k"),
+            ])
+            .unwrap_err();
         assert!(matches!(err, Error::InvalidConfig { ref field, .. } if field == "compact_threshold"));
     }
 

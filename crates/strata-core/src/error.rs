@@ -26,7 +26,9 @@ pub enum Error {
     },
 
     /// A duration could not be parsed.
-    #[error("invalid duration `{value}`: expected seconds (`120`) or a number with ms, s, m or h (`500ms`, `2m`)")]
+    #[error(
+        "invalid duration `{value}`: expected seconds (`120`) or a number with ms, s, m or h (`500ms`, `2m`)"
+    )]
     InvalidDuration {
         /// The text as it was given.
         value: String,

@@ -179,7 +179,9 @@ impl ShortIds {
     /// [`Error::UnknownShortId`] when no id starts with it;
     /// [`Error::AmbiguousShortId`] when several do.
     pub fn resolve(&self, prefix: &str) -> Result<MessageId> {
-        let invalid = || Error::InvalidMessageId { value: prefix.to_owned() };
+        let invalid = || Error::InvalidMessageId {
+            value: prefix.to_owned(),
+        };
         let mut digits = 0usize;
         let mut low: u128 = 0;
         for c in prefix.chars().filter(|&c| c != '-') {
@@ -201,9 +203,14 @@ impl ShortIds {
         let from = self.entries.partition_point(|(e, _)| e.as_u128() < start);
         let to = self.entries.partition_point(|(e, _)| e.as_u128() <= end);
         match to - from {
-            0 => Err(Error::UnknownShortId { prefix: prefix.to_owned() }),
+            0 => Err(Error::UnknownShortId {
+                prefix: prefix.to_owned(),
+            }),
             1 => Ok(self.entries[from].0),
-            matches => Err(Error::AmbiguousShortId { prefix: prefix.to_owned(), matches }),
+            matches => Err(Error::AmbiguousShortId {
+                prefix: prefix.to_owned(),
+                matches,
+            }),
         }
     }
 }
@@ -218,7 +225,10 @@ mod tests {
         let id = MessageId::from_u128(0x1b4e28ba_2fa1_41d2_883f_0016d3cca427);
         assert_eq!(id.to_string(), "1b4e28ba-2fa1-41d2-883f-0016d3cca427");
         assert_eq!(id.short(), "1b4e28ba");
-        assert_eq!("1b4e28ba2fa141d2883f0016d3cca427".parse::<MessageId>().unwrap(), id);
+        assert_eq!(
+            "1b4e28ba2fa141d2883f0016d3cca427".parse::<MessageId>().unwrap(),
+            id
+        );
         assert!("not-an-id".parse::<MessageId>().is_err());
     }
 
@@ -247,8 +257,14 @@ mod tests {
         assert_eq!(ids.short(&c).unwrap(), "99999999");
         assert_eq!(ids.resolve("ABCDEF0124").unwrap(), b);
         assert_eq!(ids.resolve("9").unwrap(), c);
-        assert!(matches!(ids.resolve("abcdef01"), Err(Error::AmbiguousShortId { matches: 2, .. })));
-        assert!(matches!(ids.resolve("12345678"), Err(Error::UnknownShortId { .. })));
+        assert!(matches!(
+            ids.resolve("abcdef01"),
+            Err(Error::AmbiguousShortId { matches: 2, .. })
+        ));
+        assert!(matches!(
+            ids.resolve("12345678"),
+            Err(Error::UnknownShortId { .. })
+        ));
         assert!(matches!(ids.resolve(""), Err(Error::InvalidMessageId { .. })));
         assert!(matches!(ids.resolve("xyz"), Err(Error::InvalidMessageId { .. })));
         assert_eq!(ids.resolve(&a.to_string()).unwrap(), a);

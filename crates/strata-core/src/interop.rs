@@ -46,7 +46,10 @@ pub fn from_openai_messages(value: &Value) -> Result<Vec<Message>> {
         index: 0,
         reason: "expected an array of messages".into(),
     })?;
-    list.iter().enumerate().map(|(i, m)| from_openai_message(i, m)).collect()
+    list.iter()
+        .enumerate()
+        .map(|(i, m)| from_openai_message(i, m))
+        .collect()
 }
 
 fn from_openai_message(index: usize, value: &Value) -> Result<Message> {
@@ -77,7 +80,9 @@ fn from_openai_message(index: usize, value: &Value) -> Result<Message> {
                 return Err(bad(format!("tool call {n} has no `id` or no `function.name`")));
             };
             let arguments = match function.and_then(|f| f.get("arguments")) {
-                Some(Value::String(text)) => serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone())),
+                Some(Value::String(text)) => {
+                    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone()))
+                }
                 Some(other) => other.clone(),
                 None => Value::Null,
             };
@@ -86,7 +91,10 @@ fn from_openai_message(index: usize, value: &Value) -> Result<Message> {
     }
     let text_field = |key: &str| object.get(key).and_then(Value::as_str).map(str::to_owned);
     let (tool_call_id, tool_name) = if role == Role::Tool {
-        (text_field("tool_call_id").or_else(|| text_field("name")), text_field("name"))
+        (
+            text_field("tool_call_id").or_else(|| text_field("name")),
+            text_field("name"),
+        )
     } else {
         (None, None)
     };
@@ -141,7 +149,8 @@ mod tests {
     fn errors_name_the_message() {
         let err = from_openai_messages(&json!([{"role": "user"}, {"role": "robot"}])).unwrap_err();
         assert_eq!(err.to_string(), "cannot read message 1: unknown role `robot`");
-        let err = from_openai_messages(&json!([{"role": "assistant", "tool_calls": [{"function": {}}]}])).unwrap_err();
+        let err = from_openai_messages(&json!([{"role": "assistant", "tool_calls": [{"function": {}}]}]))
+            .unwrap_err();
         assert!(matches!(err, Error::InvalidMessage { index: 0, .. }));
         assert!(from_openai_messages(&json!({"messages": []})).is_err());
     }

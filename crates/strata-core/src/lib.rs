@@ -18,6 +18,7 @@
 //!   `0.8`.
 //! - [`from_openai_messages`] reads histories in the OpenAI chat-completions
 //!   form.
+//! - [`prompts`] holds the embedded prompt texts.
 //! - [`Error`] is the one error type of this crate.
 //!
 //! Implementers of the plug-in traits depend on this crate only; agent
@@ -73,6 +74,7 @@ mod id;
 mod interop;
 mod llm;
 mod message;
+pub mod prompts;
 mod rounds;
 mod time;
 mod tokens;

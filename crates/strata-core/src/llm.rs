@@ -212,8 +212,13 @@ mod tests {
     impl LlmClient for Echo {
         async fn complete(&self, request: LlmRequest) -> Result<LlmResponse> {
             match request.messages.last() {
-                Some(m) => Ok(LlmResponse::new(m.content.clone(), Usage::new(request.messages.len() as u64, 1))),
-                None => Err(Error::InvalidResponse { message: "nothing to answer".into() }),
+                Some(m) => Ok(LlmResponse::new(
+                    m.content.clone(),
+                    Usage::new(request.messages.len() as u64, 1),
+                )),
+                None => Err(Error::InvalidResponse {
+                    message: "nothing to answer".into(),
+                }),
             }
         }
     }
@@ -228,7 +233,7 @@ mod tests {
         let req = LlmRequest::new(vec![Message::user("ping")]);
         let a = shared.complete(req.clone()).await.unwrap();
         let b = boxed.complete(req.clone()).await.unwrap();
-        let c = (&Echo).complete(req).await.unwrap();
+        let c = <&Echo as LlmClient>::complete(&&Echo, req).await.unwrap();
         assert_eq!(a.text, "ping");
         assert_eq!(a, b);
         assert_eq!(b, c);
@@ -240,11 +245,26 @@ mod tests {
     #[test]
     fn errors_classify() {
         assert!(Error::ContextTooLong { message: "x".into() }.is_context_too_long());
-        assert!(Error::Timeout { after: Duration::from_secs(1) }.is_retryable());
-        assert!(Error::Provider { status: Some(503), message: "busy".into() }.is_retryable());
-        assert!(!Error::Provider { status: Some(400), message: "bad".into() }.is_retryable());
+        assert!(Error::Timeout {
+            after: Duration::from_secs(1)
+        }
+        .is_retryable());
+        assert!(Error::Provider {
+            status: Some(503),
+            message: "busy".into()
+        }
+        .is_retryable());
+        assert!(!Error::Provider {
+            status: Some(400),
+            message: "bad".into()
+        }
+        .is_retryable());
         assert_eq!(
-            Error::Provider { status: Some(400), message: "bad".into() }.to_string(),
+            Error::Provider {
+                status: Some(400),
+                message: "bad".into()
+            }
+            .to_string(),
             "the model provider failed with status 400: bad"
         );
     }

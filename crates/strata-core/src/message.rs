@@ -324,7 +324,10 @@ mod tests {
             r.to_json(),
             r#"{"status":"error","data":null,"error":{"code":"not_found","message":"no such file"}}"#
         );
-        let back: ToolResult = serde_json::from_value(json!({"status": "partial", "data": "x", "full_output_path": "tool-output/a.txt", "extra": 1})).unwrap();
+        let back: ToolResult = serde_json::from_value(
+            json!({"status": "partial", "data": "x", "full_output_path": "tool-output/a.txt", "extra": 1}),
+        )
+        .unwrap();
         assert_eq!(back.status, ResultStatus::Partial);
         assert_eq!(back.full_output_path.as_deref(), Some("tool-output/a.txt"));
     }
@@ -340,7 +343,10 @@ mod tests {
 
     #[test]
     fn unknown_role_is_rejected() {
-        let err = serde_json::from_str::<Message>(r#"{"id":"00000000-0000-0000-0000-000000000001","role":"robot"}"#).unwrap_err();
+        let err = serde_json::from_str::<Message>(
+            r#"{"id":"00000000-0000-0000-0000-000000000001","role":"robot"}"#,
+        )
+        .unwrap_err();
         assert!(err.to_string().contains("robot"), "{err}");
     }
 }

@@ -208,7 +208,9 @@ impl PairIssue {
 
     fn position(&self) -> (usize, usize) {
         match self {
-            PairIssue::UnansweredCall { site, .. } | PairIssue::DuplicateCallId { site, .. } => (site.message, site.call),
+            PairIssue::UnansweredCall { site, .. } | PairIssue::DuplicateCallId { site, .. } => {
+                (site.message, site.call)
+            }
             _ => (self.message(), 0),
         }
     }
@@ -268,11 +270,26 @@ mod tests {
         assert_eq!(
             p.issues(),
             &[
-                PairIssue::OrphanResult { message: 0, call_id: Some("0".into()) },
-                PairIssue::UnansweredCall { site: CallSite { message: 2, call: 1 }, call_id: "1".into() },
-                PairIssue::DuplicateCallId { site: CallSite { message: 2, call: 2 }, call_id: "1".into() },
-                PairIssue::DuplicateResult { message: 4, call_id: "0".into() },
-                PairIssue::OrphanResult { message: 5, call_id: Some("9".into()) },
+                PairIssue::OrphanResult {
+                    message: 0,
+                    call_id: Some("0".into())
+                },
+                PairIssue::UnansweredCall {
+                    site: CallSite { message: 2, call: 1 },
+                    call_id: "1".into()
+                },
+                PairIssue::DuplicateCallId {
+                    site: CallSite { message: 2, call: 2 },
+                    call_id: "1".into()
+                },
+                PairIssue::DuplicateResult {
+                    message: 4,
+                    call_id: "0".into()
+                },
+                PairIssue::OrphanResult {
+                    message: 5,
+                    call_id: Some("9".into())
+                },
             ]
         );
         assert_eq!(p.result_of("0"), Some(3));

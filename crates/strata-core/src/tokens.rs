@@ -320,7 +320,7 @@ mod tests {
         let text = "ünïcödé ✓✓✓";
         assert_eq!(boxed.count_text(text), 11 / 3);
         assert_eq!(arced.count_text(text), 3);
-        assert_eq!((&CharCounter).count_text(text), 3);
+        assert_eq!(<&CharCounter as TokenCounter>::count_text(&&CharCounter, text), 3);
         _obj(&boxed);
         _obj(&arced);
     }
@@ -359,7 +359,10 @@ mod tests {
 
     #[test]
     fn tally_follows_changes() {
-        let msgs: Vec<Message> = ["aaa", "bbbbbb", "ccccccccc"].iter().map(|t| Message::user(*t)).collect();
+        let msgs: Vec<Message> = ["aaa", "bbbbbb", "ccccccccc"]
+            .iter()
+            .map(|t| Message::user(*t))
+            .collect();
         let mut t = TokenTally::from_messages(&CharCounter, &msgs);
         assert_eq!(t.total(), 6 + 3 * MESSAGE_OVERHEAD);
         assert_eq!(t.sum(1..3), 5 + 2 * MESSAGE_OVERHEAD);

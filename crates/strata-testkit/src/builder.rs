@@ -196,7 +196,18 @@ impl HistoryBuilder {
 /// Deterministic text of exactly `len` bytes, in lines of up to 80
 /// characters, varying with `seed`.
 pub fn text_of_len(len: usize, seed: u64) -> String {
-    const WORDS: &[&str] = &["alpha", "beta", "gamma", "delta", "error", "ok", "src/lib.rs", "42", "fn", "test"];
+    const WORDS: &[&str] = &[
+        "alpha",
+        "beta",
+        "gamma",
+        "delta",
+        "error",
+        "ok",
+        "src/lib.rs",
+        "42",
+        "fn",
+        "test",
+    ];
     let mut out = String::with_capacity(len + 16);
     let mut i = seed as usize;
     let mut line = 0;
@@ -248,14 +259,23 @@ mod tests {
         assert_eq!(a, b);
         assert_eq!(a.len(), 6);
         assert!(a.windows(2).all(|w| w[0].created_at < w[1].created_at));
-        assert_ne!(a[0].id, HistoryBuilder::with_seed(4).round("a", 0, 0).build()[0].id);
+        assert_ne!(
+            a[0].id,
+            HistoryBuilder::with_seed(4).round("a", 0, 0).build()[0].id
+        );
     }
 
     #[test]
     fn orphans_are_made_on_purpose() {
         let h = HistoryBuilder::new()
             .user("go")
-            .step("", [CallSpec::new("bash", json!({}), "ok"), CallSpec::unanswered("bash", json!({}))])
+            .step(
+                "",
+                [
+                    CallSpec::new("bash", json!({}), "ok"),
+                    CallSpec::unanswered("bash", json!({})),
+                ],
+            )
             .orphan_result("ghost", "boo")
             .build();
         let issues = Pairs::new(&h).issues().to_vec();

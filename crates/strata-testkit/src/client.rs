@@ -175,14 +175,25 @@ mod tests {
         let client = ScriptedClient::new();
         client
             .push_delayed(Duration::from_secs(500), "slow")
-            .push_error(Error::ContextTooLong { message: "too long".into() });
+            .push_error(Error::ContextTooLong {
+                message: "too long".into(),
+            });
         let req = LlmRequest::new(vec![Message::user("x")]);
         let started = tokio::time::Instant::now();
         assert_eq!(client.complete(req.clone()).await.unwrap().text, "slow");
         assert!(started.elapsed() >= Duration::from_secs(500));
-        assert!(client.complete(req.clone()).await.unwrap_err().is_context_too_long());
+        assert!(client
+            .complete(req.clone())
+            .await
+            .unwrap_err()
+            .is_context_too_long());
         assert!(client.complete(req.clone()).await.is_err());
-        client.set_fallback(|r| Ok(LlmResponse::new(format!("{} messages", r.messages.len()), Usage::new(7, 1))));
+        client.set_fallback(|r| {
+            Ok(LlmResponse::new(
+                format!("{} messages", r.messages.len()),
+                Usage::new(7, 1),
+            ))
+        });
         assert_eq!(client.complete(req).await.unwrap().text, "1 messages");
         assert_eq!(client.calls(), 4);
         assert_eq!(client.remaining(), 0);

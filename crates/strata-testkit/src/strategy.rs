@@ -49,7 +49,11 @@ pub fn timestamp() -> impl Strategy<Value = Option<Timestamp>> {
 /// Any tool result envelope.
 pub fn tool_result() -> impl Strategy<Value = ToolResult> {
     (
-        prop_oneof![Just(ResultStatus::Success), Just(ResultStatus::Partial), Just(ResultStatus::Error)],
+        prop_oneof![
+            Just(ResultStatus::Success),
+            Just(ResultStatus::Partial),
+            Just(ResultStatus::Error)
+        ],
         json_value(),
         proptest::option::of(".{0,20}"),
         proptest::option::of(("[a-z_]{1,10}", ".{0,20}")),
@@ -171,16 +175,19 @@ fn call_plan(shape: &HistoryShape) -> impl Strategy<Value = CallPlan> {
     let (lo, hi) = (*shape.output_len.start(), *shape.output_len.end());
     let orphans = shape.orphans;
     // Square a uniform fraction to skew sizes towards the small end.
-    (0u32..=1000, prop::bool::weighted(if orphans { 0.9 } else { 1.0 }), 0u8..10).prop_map(
-        move |(f, answered, status)| {
+    (
+        0u32..=1000,
+        prop::bool::weighted(if orphans { 0.9 } else { 1.0 }),
+        0u8..10,
+    )
+        .prop_map(move |(f, answered, status)| {
             let f = f as usize;
             CallPlan {
                 len: lo + (hi - lo) * f * f / 1_000_000,
                 answered,
                 status,
             }
-        },
-    )
+        })
 }
 
 fn round_plan(shape: &HistoryShape) -> impl Strategy<Value = RoundPlan> {
@@ -191,7 +198,11 @@ fn round_plan(shape: &HistoryShape) -> impl Strategy<Value = RoundPlan> {
         prop::bool::weighted(0.9),
         prop::bool::weighted(if orphans { 0.2 } else { 0.0 }),
     )
-        .prop_map(|(steps, finished, stray)| RoundPlan { steps, finished, stray })
+        .prop_map(|(steps, finished, stray)| RoundPlan {
+            steps,
+            finished,
+            stray,
+        })
 }
 
 /// Well-formed histories of the given shape: summaries, then rounds of
@@ -258,7 +269,10 @@ mod tests {
     fn generated_histories_are_well_formed() {
         let mut runner = TestRunner::deterministic();
         for _ in 0..50 {
-            let h = history(HistoryShape::default()).new_tree(&mut runner).unwrap().current();
+            let h = history(HistoryShape::default())
+                .new_tree(&mut runner)
+                .unwrap()
+                .current();
             assert!(Pairs::new(&h).is_complete());
             assert!(!rounds(&h).is_empty());
         }
@@ -280,7 +294,10 @@ mod tests {
     #[test]
     fn long_rounds_are_long() {
         let mut runner = TestRunner::deterministic();
-        let h = history(HistoryShape::single_long_round()).new_tree(&mut runner).unwrap().current();
+        let h = history(HistoryShape::single_long_round())
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
         assert_eq!(rounds(&h).len(), 1);
         assert!(h.len() > 40);
     }

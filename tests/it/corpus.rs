@@ -1,0 +1,61 @@
+use strata::{rounds, Message, Pairs, Role};
+use strata_testkit::load_transcript;
+
+use crate::workspace_path;
+
+fn load(name: &str) -> Vec<Message> {
+    load_transcript(workspace_path(&format!("tests/data/corpus/{name}")))
+        .unwrap()
+        .messages
+}
+
+/// CORE-4 and HIST-2 on a real Claude Code session: three user messages,
+/// parallel calls recorded as consecutive assistant messages whose results
+/// follow later, all paired.
+#[test]
+fn claude_code_session_rounds_and_pairs() {
+    let messages = load("claude-code__coverage-test-fix.json");
+    assert_eq!(messages.len(), 37);
+    let rs = rounds(&messages);
+    assert_eq!(rs.len(), 3);
+    assert_eq!(rs[0].start, 0);
+    let pairs = Pairs::new(&messages);
+    assert!(pairs.is_complete(), "{:?}", pairs.issues());
+    let calls: usize = messages.iter().map(|m| m.tool_calls.len()).sum();
+    assert_eq!(calls, 13);
+    // Some result does not directly follow its call's message.
+    let apart = messages.iter().enumerate().any(|(i, m)| {
+        m.tool_calls
+            .iter()
+            .any(|c| pairs.result_of(&c.id).is_some_and(|r| r > i + m.tool_calls.len()))
+    });
+    assert!(apart);
+}
+
+/// CORE-4 on the common real shape: a system prompt, then one round of
+/// one user message and many tool steps.
+#[test]
+fn mini_swe_agent_session_is_one_long_round() {
+    let messages = load("mini-swe-agent__deepseek_reasoner_dev__pvlib__pvlib-python-1072.json");
+    assert_eq!(messages[0].role, Role::System);
+    assert_eq!(rounds(&messages), vec![1..messages.len()]);
+    assert!(Pairs::new(&messages).is_complete());
+    assert_eq!(messages.iter().filter(|m| m.role == Role::Tool).count(), 15);
+}
+
+/// CORE-1: real messages survive the canonical JSONL form.
+#[test]
+fn core_1_real_messages_round_trip_as_jsonl() {
+    for name in [
+        "claude-code__coverage-test-fix.json",
+        "mini-swe-agent__deepseek_reasoner_dev__pvlib__pvlib-python-1072.json",
+    ] {
+        let messages = load(name);
+        let jsonl: String = messages
+            .iter()
+            .map(|m| serde_json::to_string(m).unwrap() + "\n")
+            .collect();
+        let back: Vec<Message> = jsonl.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(back, messages, "{name}");
+    }
+}

@@ -1,0 +1,12 @@
+//! Integration tests of the `strata` facade, on the documented format and
+//! on real transcripts.
+
+mod corpus;
+mod format_doc;
+
+use std::path::PathBuf;
+
+/// A path below the workspace root.
+pub fn workspace_path(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative)
+}

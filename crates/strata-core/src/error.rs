@@ -87,6 +87,16 @@ pub enum Error {
         reason: String,
     },
 
+    /// A compression rule could not handle its input; callers fall back to
+    /// the generic rule.
+    #[error("the rule for tool `{tool}` failed: {message}")]
+    Rule {
+        /// The tool whose rule failed.
+        tool: String,
+        /// What went wrong.
+        message: String,
+    },
+
     /// A short id matches no message.
     #[error("no message has the id `{prefix}`")]
     UnknownShortId {

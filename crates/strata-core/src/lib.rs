@@ -13,6 +13,8 @@
 //! - [`TokenCounter`] counts tokens; [`CharCounter`] is the default,
 //!   [`CachedCounter`] and [`TokenTally`] keep counting proportional to what
 //!   changed.
+//! - [`CompressRule`] is the plug-in trait for the history form of a
+//!   tool's results.
 //! - [`LlmClient`] is the model the library calls for summaries.
 //! - [`Config`] holds the settings; [`TokenAmount`] reads `80k`, `1.5M` and
 //!   `0.8`.
@@ -60,6 +62,7 @@ pub use id::{MessageId, ShortIds, SHORT_ID_LEN};
 pub use interop::from_openai_messages;
 pub use llm::{LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
 pub use message::{Message, Metadata, ResultStatus, Role, ToolCall, ToolError, ToolResult};
+pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
 pub use rounds::{rounds, CallSite, PairIssue, Pairs};
 pub use time::Timestamp;
 pub use tokens::{CachedCounter, CharCounter, TokenCounter, TokenTally, MESSAGE_OVERHEAD};
@@ -76,5 +79,6 @@ mod llm;
 mod message;
 pub mod prompts;
 mod rounds;
+mod rule;
 mod time;
 mod tokens;

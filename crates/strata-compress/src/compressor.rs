@@ -29,7 +29,11 @@ pub struct RuleFailure {
 
 impl fmt::Display for RuleFailure {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "the rule for `{}` failed ({}); the generic rule was used", self.tool, self.reason)
+        write!(
+            f,
+            "the rule for `{}` failed ({}); the generic rule was used",
+            self.tool, self.reason
+        )
     }
 }
 
@@ -255,7 +259,7 @@ impl Compressor {
         let reason = match outcome {
             Ok(Ok(value)) => return (value, None),
             Ok(Err(e)) => e.to_string(),
-            Err(panic) => panic_message(&panic),
+            Err(panic) => panic_message(&*panic),
         };
         (
             generic(data, &self.limits),

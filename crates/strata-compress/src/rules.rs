@@ -114,15 +114,15 @@ pub fn canonical(tool: &str) -> Option<&'static str> {
     Some(match name.as_str() {
         "ls" | "list_files" | "list_dir" | "list_directory" | "listdir" => "LS",
         "glob" | "find_files" | "file_search" | "find_file" | "glob_files" => "Glob",
-        "grep" | "search_files" | "grep_search" | "search_dir" | "search_file" | "rg" | "ripgrep" | "search" => {
-            "Grep"
-        }
+        "grep" | "search_files" | "grep_search" | "search_dir" | "search_file" | "rg" | "ripgrep"
+        | "search" => "Grep",
         "read" | "read_file" | "view" | "view_file" | "cat" | "open" | "open_file" => "Read",
-        "edit" | "replace_in_file" | "str_replace" | "edit_file" | "apply_patch" | "apply_diff" | "insert" => "Edit",
+        "edit" | "replace_in_file" | "str_replace" | "edit_file" | "apply_patch" | "apply_diff"
+        | "insert" => "Edit",
         "multiedit" | "multi_edit" => "MultiEdit",
         "write" | "write_to_file" | "create_file" | "create" | "write_file" => "Write",
-        "bash" | "execute_command" | "execute_bash" | "shell" | "run_terminal_cmd" | "run_command" | "exec"
-        | "terminal" | "run_shell_command" => "Bash",
+        "bash" | "execute_command" | "execute_bash" | "shell" | "run_terminal_cmd" | "run_command"
+        | "exec" | "terminal" | "run_shell_command" => "Bash",
         "todowrite" | "todo_write" | "update_todos" | "todo" => "TodoWrite",
         _ => return None,
     })
@@ -162,15 +162,25 @@ impl CompressRule for Builtin {
             ("Glob", Value::Object(o)) if o.contains_key("paths") => glob(o, l),
             ("Grep", Value::Object(o)) if o.contains_key("matches") => grep(o, l),
             ("Read", Value::Object(o)) if o.contains_key("content") => read(o, l),
-            ("Edit" | "MultiEdit", Value::Object(o)) if o.contains_key("diff") || o.contains_key("edits") => edit(o, l),
+            ("Edit" | "MultiEdit", Value::Object(o)) if o.contains_key("diff") || o.contains_key("edits") => {
+                edit(o, l)
+            }
             ("Write", Value::Object(o)) if o.contains_key("content") => write(o, l),
             ("Bash", Value::Object(o)) if o.contains_key("stdout") || o.contains_key("stderr") => bash(o, l),
             ("TodoWrite", Value::Object(o)) if o.contains_key("todos") => todos(o, l),
             (kind, Value::String(text)) => Value::String(text_rule(kind, text, l)),
             // Other shapes, including this rule's own output: left alone
             // unless large, so that the rule stays idempotent.
-            (_, Value::Object(_) | Value::Array(_)) if data.to_string().len() <= 4 * l.generic_bytes => data.clone(),
-            _ => generic(data, l),
+            (_, Value::Object(_) | Value::Array(_)) if data.to_string().len() <= 4 * l.generic_bytes => {
+                data.clone()
+            }
+            // Large and of another shape: the tool's text rule over the
+            // pretty JSON, so that a second pass (which sees a string) agrees.
+            (kind, Value::Object(_) | Value::Array(_)) => {
+                let pretty = serde_json::to_string_pretty(data).unwrap_or_default();
+                Value::String(text_rule(kind, &pretty, l))
+            }
+            _ => data.clone(),
         })
     }
 }
@@ -217,7 +227,9 @@ fn text_rule(kind: &str, text: &str, l: &RuleLimits) -> String {
         "Glob" => list_text(text, l.glob_paths, "paths", l),
         "Grep" => list_text(text, l.grep_matches, "matches", l),
         "Read" => head_text(text, l.read_lines, l.read_bytes, l),
-        "Edit" | "MultiEdit" | "Write" => head_text(text, l.snippet_lines, l.generic_bytes.max(l.line_bytes * 4), l),
+        "Edit" | "MultiEdit" | "Write" => {
+            head_text(text, l.snippet_lines, l.generic_bytes.max(l.line_bytes * 4), l)
+        }
         "Bash" => condense(text, &l.bash()).text.into_owned(),
         _ => condense(text, &l.generic()).text.into_owned(),
     }
@@ -232,11 +244,18 @@ fn list_text(text: &str, n: usize, noun: &str, l: &RuleLimits) -> String {
     }
     let mut header = format!("{total} {noun}");
     if noun == "matches" {
-        let files: BTreeSet<&str> = text.lines().filter_map(|x| x.split_once(':').map(|p| p.0)).collect();
+        let files: BTreeSet<&str> = text
+            .lines()
+            .filter_map(|x| x.split_once(':').map(|p| p.0))
+            .collect();
         header.push_str(&format!(" in {} files", files.len()));
     }
     let mut out = vec![header];
-    out.extend(text.lines().take(n).map(|x| cap_line(x.trim_end_matches('\r'), l.line_bytes).into_owned()));
+    out.extend(
+        text.lines()
+            .take(n)
+            .map(|x| cap_line(x.trim_end_matches('\r'), l.line_bytes).into_owned()),
+    );
     if total > n {
         out.push(format!("[… {} more {noun} …]", total - n));
     }
@@ -288,7 +307,9 @@ fn ls(o: &Map<String, Value>, l: &RuleLimits) -> Value {
         return Value::Object(o.clone());
     }
     let is_dir = |e: &Value| {
-        e.get("kind").and_then(Value::as_str).is_some_and(|k| k.starts_with("dir"))
+        e.get("kind")
+            .and_then(Value::as_str)
+            .is_some_and(|k| k.starts_with("dir"))
             || e.as_str().is_some_and(|s| s.ends_with('/'))
     };
     let dirs = entries.iter().filter(|e| is_dir(e)).count();
@@ -304,7 +325,11 @@ fn ls(o: &Map<String, Value>, l: &RuleLimits) -> Value {
                 .and_then(Value::as_str)
                 .or_else(|| e.as_str())
                 .unwrap_or_default();
-            let slash = if is_dir(e) && !name.ends_with('/') { "/" } else { "" };
+            let slash = if is_dir(e) && !name.ends_with('/') {
+                "/"
+            } else {
+                ""
+            };
             Value::String(format!("{name}{slash}"))
         })
         .collect();
@@ -323,7 +348,10 @@ fn glob(o: &Map<String, Value>, l: &RuleLimits) -> Value {
     }
     let mut out = copy_keys(o, &["pattern"]);
     out.insert("count".into(), json!(paths.len()));
-    out.insert("paths".into(), Value::Array(paths.iter().take(l.glob_paths).cloned().collect()));
+    out.insert(
+        "paths".into(),
+        Value::Array(paths.iter().take(l.glob_paths).cloned().collect()),
+    );
     Value::Object(out)
 }
 
@@ -360,49 +388,23 @@ fn grep(o: &Map<String, Value>, l: &RuleLimits) -> Value {
     Value::Object(out)
 }
 
-/// Returns `true` when the lines already start with line numbers
-/// (`  12\t`, `12→`, `12:`).
-fn numbered(text: &str) -> bool {
-    text.lines().take(3).all(|line| {
-        let t = line.trim_start();
-        let digits = t.bytes().take_while(u8::is_ascii_digit).count();
-        digits > 0 && (t[digits..].starts_with('\t') || t[digits..].starts_with('→') || t[digits..].starts_with(':'))
-    })
-}
-
-/// TOOL-5: the requested range only, numbered, at most `read_lines` lines;
-/// the mtime is kept.
+/// TOOL-5: the requested range only, at most `read_lines` lines and
+/// `read_bytes` bytes; `start_line` and `end_line` give the line numbers of
+/// what is kept (content that arrives numbered, as `cat -n` prints it,
+/// keeps its numbers), and the mtime is kept.
 fn read(o: &Map<String, Value>, l: &RuleLimits) -> Value {
     let content = str_field(o, "content");
     let total = line_count(content.as_bytes());
-    if total <= l.read_lines && content.len() <= l.read_bytes && content.lines().all(|x| x.len() <= l.line_bytes) {
+    if total <= l.read_lines + 1
+        && content.len() <= l.read_bytes
+        && content.lines().all(|x| x.len() <= l.line_bytes)
+    {
         return Value::Object(o.clone());
     }
     let start = o.get("start_line").and_then(Value::as_u64).unwrap_or(1).max(1);
-    let pre_numbered = numbered(content);
-    let mut text = String::new();
-    let mut kept = 0u64;
-    for (i, line) in content.lines().take(l.read_lines).enumerate() {
-        let line = cap_line(line.trim_end_matches('\r'), l.line_bytes);
-        let numbered_line = if pre_numbered {
-            line.into_owned()
-        } else {
-            format!("{:>6}\t{line}", start + i as u64)
-        };
-        if text.len() + numbered_line.len() + 40 > l.read_bytes {
-            break;
-        }
-        text.push_str(&numbered_line);
-        text.push('\n');
-        kept += 1;
-    }
-    let left = total as u64 - kept;
-    if left > 0 {
-        text.push_str(&gap_marker(left as usize));
-    } else {
-        text.pop();
-    }
-    let mut out = copy_keys(o, &["path", "start_line", "total_lines", "mtime", "note"]);
+    let text = head_text(content, l.read_lines, l.read_bytes, l);
+    let kept = text.lines().filter(|x| !x.starts_with("[… ")).count() as u64;
+    let mut out = copy_keys(o, &["path", "total_lines", "mtime", "note"]);
     out.insert("start_line".into(), json!(start));
     out.insert("end_line".into(), json!(start + kept.max(1) - 1));
     out.insert("content".into(), Value::String(text));
@@ -435,8 +437,16 @@ fn edit(o: &Map<String, Value>, l: &RuleLimits) -> Value {
         (_, Some(Value::Array(edits))) => edits
             .iter()
             .flat_map(|e| {
-                let old = e.get("old").or_else(|| e.get("old_string")).and_then(Value::as_str).unwrap_or_default();
-                let new = e.get("new").or_else(|| e.get("new_string")).and_then(Value::as_str).unwrap_or_default();
+                let old = e
+                    .get("old")
+                    .or_else(|| e.get("old_string"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let new = e
+                    .get("new")
+                    .or_else(|| e.get("new_string"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
                 old.lines()
                     .map(|x| format!("-{x}"))
                     .chain(new.lines().map(|x| format!("+{x}")))
@@ -458,13 +468,24 @@ fn edit(o: &Map<String, Value>, l: &RuleLimits) -> Value {
     if let Some(Value::Array(edits)) = o.get("edits") {
         out.insert("edits".into(), json!(edits.len()));
     }
-    let added = diff.lines().filter(|x| x.starts_with('+') && !x.starts_with("+++")).count();
-    let removed = diff.lines().filter(|x| x.starts_with('-') && !x.starts_with("---")).count();
+    let added = diff
+        .lines()
+        .filter(|x| x.starts_with('+') && !x.starts_with("+++"))
+        .count();
+    let removed = diff
+        .lines()
+        .filter(|x| x.starts_with('-') && !x.starts_with("---"))
+        .count();
     out.insert("summary".into(), json!(format!("+{added} -{removed} lines")));
     if lines <= l.large_diff_lines {
         out.insert(
             "snippet".into(),
-            Value::String(head_text(&diff, l.snippet_lines, l.generic_bytes.max(l.line_bytes * 4), l)),
+            Value::String(head_text(
+                &diff,
+                l.snippet_lines,
+                l.generic_bytes.max(l.line_bytes * 4),
+                l,
+            )),
         );
     }
     Value::Object(out)
@@ -480,13 +501,21 @@ fn write(o: &Map<String, Value>, l: &RuleLimits) -> Value {
     }
     let created = o.get("created").and_then(Value::as_bool).unwrap_or(false);
     let mut out = copy_keys(o, &["path", "created"]);
-    out.insert("action".into(), json!(if created { "created" } else { "overwritten" }));
+    out.insert(
+        "action".into(),
+        json!(if created { "created" } else { "overwritten" }),
+    );
     out.insert("bytes".into(), json!(content.len()));
     out.insert("lines".into(), json!(lines));
     if created {
         out.insert(
             "head".into(),
-            Value::String(head_text(content, l.snippet_lines, l.generic_bytes.max(l.line_bytes * 4), l)),
+            Value::String(head_text(
+                content,
+                l.snippet_lines,
+                l.generic_bytes.max(l.line_bytes * 4),
+                l,
+            )),
         );
     }
     Value::Object(out)
@@ -517,8 +546,16 @@ fn todos(o: &Map<String, Value>, l: &RuleLimits) -> Value {
     let Some(items) = o.get("todos").and_then(Value::as_array) else {
         return Value::Object(o.clone());
     };
-    let status = |t: &Value| t.get("status").and_then(Value::as_str).unwrap_or("pending").to_owned();
-    let done = items.iter().filter(|t| status(t) == "completed" || status(t) == "done").count();
+    let status = |t: &Value| {
+        t.get("status")
+            .and_then(Value::as_str)
+            .unwrap_or("pending")
+            .to_owned()
+    };
+    let done = items
+        .iter()
+        .filter(|t| status(t) == "completed" || status(t) == "done")
+        .count();
     let in_progress = items.iter().filter(|t| status(t) == "in_progress").count();
     let pending = items.len() - done - in_progress;
     let mut open: Vec<&Value> = items.iter().filter(|t| status(t) == "in_progress").collect();
@@ -537,7 +574,9 @@ fn todos(o: &Map<String, Value>, l: &RuleLimits) -> Value {
     let mut out = Map::new();
     out.insert(
         "summary".into(),
-        json!(format!("{done} done, {in_progress} in progress, {pending} pending")),
+        json!(format!(
+            "{done} done, {in_progress} in progress, {pending} pending"
+        )),
     );
     out.insert("open".into(), Value::Array(listed));
     if open.len() > l.todo_items {
@@ -559,12 +598,21 @@ mod tests {
         assert_eq!(canonical("write_to_file"), Some("Write"));
         assert_eq!(canonical("replace_in_file"), Some("Edit"));
         assert_eq!(canonical("Task"), None);
-        assert_eq!(canonical_call("str_replace_editor", &json!({"command": "view"})), Some("Read"));
-        assert_eq!(canonical_call("str_replace_editor", &json!({"command": "create"})), Some("Write"));
+        assert_eq!(
+            canonical_call("str_replace_editor", &json!({"command": "view"})),
+            Some("Read")
+        );
+        assert_eq!(
+            canonical_call("str_replace_editor", &json!({"command": "create"})),
+            Some("Write")
+        );
     }
 
     #[test]
     fn hunk_ranges() {
-        assert_eq!(changed_ranges("@@ -1,3 +1,4 @@\n x\n@@ -20 +21 @@\n"), vec!["1-4", "21"]);
+        assert_eq!(
+            changed_ranges("@@ -1,3 +1,4 @@\n x\n@@ -20 +21 @@\n"),
+            vec!["1-4", "21"]
+        );
     }
 }

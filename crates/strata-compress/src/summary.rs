@@ -198,7 +198,9 @@ pub struct PendingSummaries {
 
 impl fmt::Debug for PendingSummaries {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("PendingSummaries").field("len", &self.len()).finish()
+        f.debug_struct("PendingSummaries")
+            .field("len", &self.len())
+            .finish()
     }
 }
 

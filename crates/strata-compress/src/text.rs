@@ -38,7 +38,7 @@ fn diagnostic_regex() -> &'static Regex {
     RE.get_or_init(|| {
         // ASCII-only case folding keeps this a fast literal search.
         Regex::new(
-            r"(?i-u)error|warn|fail|panic|traceback|exception|fatal|assert|abort|exit code|exit status|returncode|test result|\d+ passed|segmentation fault|killed|no such file|permission denied|not found|cannot |could not|undefined|finished|\d+ (?:tests?|errors?) ",
+            r"(?i-u)error|warn|fail|panic|traceback|exception|fatal|assert|abort|exit code|exit status|returncode|test result|\d+ passed|segmentation fault|killed|no such file|permission denied|not found|cannot |could not|undefined|\d+ (?:tests?|errors?) ",
         )
         .unwrap_or_else(|_| unreachable_regex())
     })
@@ -210,7 +210,8 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
     let middle = &bytes[..middle_end];
     if budget.diagnostics > 0 {
         while let Some(m) = diagnostic_regex().find_at(middle, search_from) {
-            let start = memrchr(b'\n', &middle[middle_start..m.start()]).map_or(middle_start, |i| middle_start + i + 1);
+            let start = memrchr(b'\n', &middle[middle_start..m.start()])
+                .map_or(middle_start, |i| middle_start + i + 1);
             let end = memchr(b'\n', &middle[m.start()..]).map_or(middle_end, |i| m.start() + i);
             line_no += memchr_iter(b'\n', &bytes[counted_to..start]).count();
             counted_to = start;
@@ -283,7 +284,11 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
         out.push_str(&gap_marker(total_lines - next));
         out.push('\n');
     }
-    out.pop();
+    // Drop the last newline unless the last line is empty: that line must
+    // still count.
+    if !out.ends_with("\n\n") {
+        out.pop();
+    }
     Condensed {
         text: Cow::Owned(out),
         total_lines,
@@ -372,7 +377,11 @@ mod tests {
         let t = format!("start{}end", "x".repeat(100_000));
         let c = condense(&t, &B);
         assert!(c.text.len() <= 200, "{}", c.text.len());
-        assert!(c.text.starts_with("startx") && c.text.ends_with("xend"), "{}", c.text);
+        assert!(
+            c.text.starts_with("startx") && c.text.ends_with("xend"),
+            "{}",
+            c.text
+        );
         assert!(c.text.contains("bytes …]"));
         assert_eq!(condense(&c.text, &B).text, c.text);
     }
@@ -391,7 +400,10 @@ mod tests {
     #[test]
     fn extract_keeps_first_and_diagnostic_lines() {
         let t = "Running tests\nsetup\nok 1\nok 2\nFAILED test_x: AssertionError\nwarning: unused\n";
-        assert_eq!(extract(t, 2, 800), "Running tests\nsetup\nFAILED test_x: AssertionError\nwarning: unused");
+        assert_eq!(
+            extract(t, 2, 800),
+            "Running tests\nsetup\nFAILED test_x: AssertionError\nwarning: unused"
+        );
         let cut = extract(&"error ".repeat(300), 2, 100);
         assert_eq!(cut.chars().count(), 100);
     }

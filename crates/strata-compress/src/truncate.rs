@@ -428,7 +428,13 @@ fn create_private_file(path: &Path) -> io::Result<File> {
 fn sanitize(tool: &str) -> String {
     let mut name: String = tool
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
         .take(40)
         .collect();
     if name.is_empty() {

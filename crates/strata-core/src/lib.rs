@@ -62,8 +62,8 @@ pub use id::{MessageId, ShortIds, SHORT_ID_LEN};
 pub use interop::from_openai_messages;
 pub use llm::{LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
 pub use message::{Message, Metadata, ResultStatus, Role, ToolCall, ToolError, ToolResult};
-pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
 pub use rounds::{rounds, CallSite, PairIssue, Pairs};
+pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
 pub use time::Timestamp;
 pub use tokens::{CachedCounter, CharCounter, TokenCounter, TokenTally, MESSAGE_OVERHEAD};
 

@@ -19,7 +19,10 @@
 //! - [`TokenCounter`] with the default [`CharCounter`].
 //! - [`LlmClient`]: the model the library calls for summaries.
 //! - [`Config`]: the settings, from code, files and `STRATA_*` variables.
-//! - [`core`](mod@crate::types): everything of `strata-core`.
+//! - [`Truncator`] and [`Compressor`]: what the model sees of a tool's
+//!   output now, and what the history keeps of it.
+//! - [`types`] and [`compress`]: everything of `strata-core` and
+//!   `strata-compress`.
 //!
 //! # Example
 //!
@@ -49,6 +52,15 @@ pub use strata_core::{
 /// The data model, token counting, the LLM client trait and configuration
 /// (crate `strata-core`).
 pub use strata_core as types;
+
+/// Tool output: truncation with spill files, the history form of tool
+/// results, LLM summaries of tool results (crate `strata-compress`).
+pub use strata_compress as compress;
+
+#[doc(inline)]
+pub use strata_compress::{Compressor, Truncator};
+#[doc(inline)]
+pub use strata_core::{rule_fn, CompressRule};
 
 /// The README's code blocks, compiled and run as doctests.
 #[cfg(doctest)]

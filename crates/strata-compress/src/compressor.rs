@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 use strata_core::{CompressRule, Message, ResultStatus, Role, RuleInput, ToolResult};
 
-use crate::rules::{canonical_call, generic, Builtin, RuleLimits};
+use crate::rules::{canonical_call, generic, text_rule, Builtin, RuleLimits};
 
 /// The marker fields of `data` that the history form always keeps (TOOL-1).
 pub const MARKERS: &[&str] = &["truncated", "applied", "fallback", "full_output_path"];
@@ -145,6 +145,15 @@ impl Compressor {
     /// The history form of a plain-text observation, as most agents record
     /// tool output.
     pub fn compress_text(&self, tool: &str, arguments: &Value, text: &str) -> (String, Option<RuleFailure>) {
+        if !self.custom.contains_key(&tool.to_ascii_lowercase()) {
+            // Built-in rules work on the text itself: no copy into a Value.
+            let out = text_rule(canonical_call(tool, arguments).unwrap_or(""), text, &self.limits);
+            return if out.len() < text.len() || out == text {
+                (out, None)
+            } else {
+                (text.to_owned(), None)
+            };
+        }
         let data = Value::String(text.to_owned());
         let (out, fallback) = self.compress_data(tool, arguments, ResultStatus::Success, &data);
         match out {
@@ -184,38 +193,43 @@ impl Compressor {
         status: ResultStatus,
         data: &Value,
     ) -> (Value, Option<RuleFailure>) {
-        // Take the markers out; a one-field object is treated as its text.
-        let mut markers = Map::new();
-        let mut body = data.clone();
-        let mut text_field = None;
-        if let Value::Object(o) = &mut body {
-            for key in MARKERS {
-                if let Some(v) = o.remove(*key) {
-                    markers.insert((*key).to_owned(), v);
-                }
-            }
-            if o.len() == 1 {
-                if let Some((k, Value::String(_))) = o.iter().next() {
-                    if TEXT_FIELDS.contains(&k.as_str()) {
-                        text_field = Some(k.clone());
-                    }
-                }
-            }
-        }
-        let inner = match (&text_field, &body) {
-            (Some(k), Value::Object(o)) => o.get(k).cloned().unwrap_or(Value::Null),
-            _ => body.clone(),
+        // Markers are set aside and put back; an object that is only a text
+        // field (`{"output": "..."}`) is compressed as that text.
+        let Value::Object(object) = data else {
+            let (out, fallback) = self.run_rule(tool, arguments, status, data);
+            return (if smaller(&out, data) { out } else { data.clone() }, fallback);
         };
-
-        let (mut out, fallback) = self.run_rule(tool, arguments, status, &inner);
-        if !smaller(&out, &inner) {
-            out = inner;
-        }
-        if let Some(k) = text_field {
-            let mut o = Map::new();
-            o.insert(k, out);
-            out = Value::Object(o);
-        }
+        let markers: Map<String, Value> = MARKERS
+            .iter()
+            .filter_map(|k| object.get(*k).map(|v| ((*k).to_owned(), v.clone())))
+            .collect();
+        let mut fields = object.iter().filter(|(k, _)| !MARKERS.contains(&k.as_str()));
+        let text_field = match (fields.next(), fields.next()) {
+            (Some((k, v @ Value::String(_))), None) if TEXT_FIELDS.contains(&k.as_str()) => Some((k, v)),
+            _ => None,
+        };
+        let (mut out, fallback) = match text_field {
+            Some((key, text)) => {
+                let (out, fallback) = self.run_rule(tool, arguments, status, text);
+                let mut o = Map::new();
+                o.insert(key.clone(), if smaller(&out, text) { out } else { text.clone() });
+                (Value::Object(o), fallback)
+            }
+            None if markers.is_empty() => {
+                let (out, fallback) = self.run_rule(tool, arguments, status, data);
+                (if smaller(&out, data) { out } else { data.clone() }, fallback)
+            }
+            None => {
+                let body: Map<String, Value> = object
+                    .iter()
+                    .filter(|(k, _)| !MARKERS.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                let body = Value::Object(body);
+                let (out, fallback) = self.run_rule(tool, arguments, status, &body);
+                (if smaller(&out, &body) { out } else { body }, fallback)
+            }
+        };
         if !markers.is_empty() {
             out = match out {
                 Value::Object(mut o) => {
@@ -229,9 +243,9 @@ impl Compressor {
                     Value::Object(o)
                 }
             };
-        }
-        if out != *data && !smaller(&out, data) {
-            out = data.clone();
+            if out != *data && !smaller(&out, data) {
+                out = data.clone();
+            }
         }
         (out, fallback)
     }
@@ -295,11 +309,20 @@ pub(crate) fn smaller(a: &Value, b: &Value) -> bool {
     json_len(a) < json_len(b)
 }
 
-/// The size of a value's compact JSON.
+/// The size of a value's compact JSON, computed without serialising it.
 pub(crate) fn json_len(value: &Value) -> usize {
     match value {
+        Value::Null => 4,
+        Value::Bool(b) => 4 + usize::from(!b),
+        Value::Number(n) => n.to_string().len(),
         Value::String(s) => escaped_len(s),
-        other => other.to_string().len(),
+        Value::Array(items) => 2 + items.len().saturating_sub(1) + items.iter().map(json_len).sum::<usize>(),
+        Value::Object(o) => {
+            2 + o.len().saturating_sub(1)
+                + o.iter()
+                    .map(|(k, v)| escaped_len(k) + 1 + json_len(v))
+                    .sum::<usize>()
+        }
     }
 }
 
@@ -313,4 +336,26 @@ fn escaped_len(s: &str) -> usize {
             _ => 1,
         })
         .sum::<usize>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn json_len_matches_serde() {
+        for v in [
+            json!(null),
+            json!(true),
+            json!(false),
+            json!(-12.5),
+            json!("a\"b\\c\n\u{1}é"),
+            json!([]),
+            json!({}),
+            json!({"k\n": [1, "x", {"y": null}], "b": false}),
+        ] {
+            assert_eq!(json_len(&v), v.to_string().len(), "{v}");
+        }
+    }
 }

@@ -57,6 +57,7 @@
 pub use compressor::{Compressed, Compressor, RuleFailure, MARKERS};
 pub use rules::{canonical, canonical_call, GenericRule, RuleLimits};
 pub use summary::{extract, PendingSummaries, SummarySource, ToolSummarizer, ToolSummary};
+pub use text::DIAGNOSTIC_WORDS;
 pub use truncate::{Limits, Spill, Truncated, Truncator, TruncatorBuilder};
 
 mod compressor;

@@ -1,6 +1,6 @@
 //! The built-in history-form rules (TOOL-2 … TOOL-10).
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{json, Map, Value};
 use strata_core::{CompressRule, Result, RuleInput};
@@ -221,7 +221,7 @@ pub(crate) fn generic(data: &Value, l: &RuleLimits) -> Value {
     }
 }
 
-fn text_rule(kind: &str, text: &str, l: &RuleLimits) -> String {
+pub(crate) fn text_rule(kind: &str, text: &str, l: &RuleLimits) -> String {
     match kind {
         "LS" => list_text(text, l.ls_entries, "entries", l),
         "Glob" => list_text(text, l.glob_paths, "paths", l),
@@ -244,11 +244,7 @@ fn list_text(text: &str, n: usize, noun: &str, l: &RuleLimits) -> String {
     }
     let mut header = format!("{total} {noun}");
     if noun == "matches" {
-        let files: BTreeSet<&str> = text
-            .lines()
-            .filter_map(|x| x.split_once(':').map(|p| p.0))
-            .collect();
-        header.push_str(&format!(" in {} files", files.len()));
+        header.push_str(&format!(" in {} files", distinct_prefixes(text)));
     }
     let mut out = vec![header];
     out.extend(
@@ -262,6 +258,29 @@ fn list_text(text: &str, n: usize, noun: &str, l: &RuleLimits) -> String {
     out.join("\n")
 }
 
+/// The number of distinct `file` parts of `file:line:text` lines. Search
+/// output comes grouped by file, so a line is only looked up when its file
+/// differs from the previous line's.
+fn distinct_prefixes(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut seen: HashSet<&[u8]> = HashSet::new();
+    let mut previous: &[u8] = &[];
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let line = &bytes[start..end];
+        if let Some(colon) = memchr::memchr(b':', line) {
+            let file = &line[..colon];
+            if file != previous {
+                seen.insert(file);
+                previous = file;
+            }
+        }
+        start = end + 1;
+    }
+    seen.len()
+}
+
 /// The first lines of `text` within `max_lines` and `max_bytes`, then a
 /// marker; unchanged when it fits.
 fn head_text(text: &str, max_lines: usize, max_bytes: usize, l: &RuleLimits) -> String {
@@ -269,6 +288,11 @@ fn head_text(text: &str, max_lines: usize, max_bytes: usize, l: &RuleLimits) -> 
     if total <= max_lines + 1 && text.len() <= max_bytes && text.lines().all(|x| x.len() <= l.line_bytes) {
         return text.to_owned();
     }
+    head_text_of(text, total, max_lines, max_bytes, l)
+}
+
+/// [`head_text`] for a text of `total` lines that does not fit.
+fn head_text_of(text: &str, total: usize, max_lines: usize, max_bytes: usize, l: &RuleLimits) -> String {
     let mut out = String::new();
     let mut kept = 0;
     for line in text.lines().take(max_lines) {
@@ -402,7 +426,7 @@ fn read(o: &Map<String, Value>, l: &RuleLimits) -> Value {
         return Value::Object(o.clone());
     }
     let start = o.get("start_line").and_then(Value::as_u64).unwrap_or(1).max(1);
-    let text = head_text(content, l.read_lines, l.read_bytes, l);
+    let text = head_text_of(content, total, l.read_lines, l.read_bytes, l);
     let kept = text.lines().filter(|x| !x.starts_with("[… ")).count() as u64;
     let mut out = copy_keys(o, &["path", "total_lines", "mtime", "note"]);
     out.insert("start_line".into(), json!(start));

@@ -2,7 +2,6 @@
 //! byte budget (TOOL-8, TOOL-10).
 
 use std::borrow::Cow;
-use std::collections::VecDeque;
 use std::sync::OnceLock;
 
 use memchr::{memchr, memchr_iter, memrchr};
@@ -31,29 +30,71 @@ impl Budget {
     }
 }
 
-/// Lines that carry diagnostics: errors, warnings, failures, panics,
-/// tracebacks and exceptions, exit statuses, test and build summaries.
-fn diagnostic_regex() -> &'static Regex {
+/// Words that mark a line as carrying diagnostics: errors, warnings,
+/// failures, panics, tracebacks and exceptions, exit statuses, test and
+/// build summaries. Matched anywhere in a line, in the cases tools write
+/// them (`error`, `Error`, `ERROR`; a missing first letter covers both
+/// cases): at most 32 patterns, the most a fast SIMD search takes.
+pub const DIAGNOSTIC_WORDS: &[&str] = &[
+    "error",
+    "Error",
+    "ERROR",
+    "warn",
+    "Warn",
+    "WARN",
+    "fail",
+    "Fail",
+    "FAIL",
+    "panic",
+    "Traceback",
+    "xception",
+    "fatal",
+    "Fatal",
+    "FATAL",
+    "assert",
+    "abort",
+    "Abort",
+    "xit code",
+    "xit status",
+    "returncode",
+    "test result",
+    " passed",
+    "egmentation fault",
+    "killed",
+    "Killed",
+    "o such file",
+    "ermission denied",
+    "ot found",
+    "annot ",
+    "ould not",
+    "ndefined",
+];
+
+/// The searcher for [`DIAGNOSTIC_WORDS`]: an alternation of literals, which
+/// the regex engine runs as a SIMD multi-literal search.
+fn diagnostic_words() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
-        // ASCII-only case folding keeps this a fast literal search.
-        Regex::new(
-            r"(?i-u)error|warn|fail|panic|traceback|exception|fatal|assert|abort|exit code|exit status|returncode|test result|\d+ passed|segmentation fault|killed|no such file|permission denied|not found|cannot |could not|undefined|\d+ (?:tests?|errors?) ",
-        )
-        .unwrap_or_else(|_| unreachable_regex())
+        let alternation: Vec<String> = DIAGNOSTIC_WORDS.iter().map(|w| regex::escape(w)).collect();
+        Regex::new(&alternation.join("|")).unwrap_or_else(|_| fallback_searcher())
     })
 }
 
 #[cold]
-fn unreachable_regex() -> Regex {
-    // The pattern above is a constant that compiles; this is only reached if
-    // the regex crate changes its syntax, and then nothing matches.
-    Regex::new(r"[^\s\S]").unwrap_or_else(|_| unreachable_regex())
+fn fallback_searcher() -> Regex {
+    // An alternation of escaped literals always compiles; this keeps the
+    // library free of panics should that ever change: nothing matches.
+    Regex::new(r"[^\s\S]").unwrap_or_else(|_| fallback_searcher())
+}
+
+/// The start of the first diagnostic word in `haystack` at or after `at`.
+fn find_diagnostic(haystack: &[u8], at: usize) -> Option<usize> {
+    diagnostic_words().find_at(haystack, at).map(|m| m.start())
 }
 
 /// Returns `true` when `line` carries a diagnostic.
 pub(crate) fn is_diagnostic(line: &str) -> bool {
-    diagnostic_regex().is_match(line.as_bytes())
+    diagnostic_words().is_match(line.as_bytes())
 }
 
 /// The number of lines of `text`: newlines, plus one for a last line
@@ -198,41 +239,72 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
     }
     let middle_end = tail_rev.last().map_or(bytes.len(), |&(s, _)| s).max(middle_start);
 
-    // Middle: diagnostic lines, the first half and the last half of the
-    // budget, counting lines on the way.
+    // Middle: diagnostic lines, the first half of the budget searched
+    // forward from the start, the second half backward from the end, so
+    // that the search stops as soon as both are found.
     let first_quota = budget.diagnostics.div_ceil(2);
     let last_quota = budget.diagnostics - first_quota;
-    let mut first_diags = Vec::new();
-    let mut last_diags: VecDeque<Line> = VecDeque::new();
+    let middle = &bytes[..middle_end];
+    let line_at = |pos: usize| {
+        let start = memrchr(b'\n', &middle[middle_start..pos]).map_or(middle_start, |i| middle_start + i + 1);
+        let end = memchr(b'\n', &middle[pos..]).map_or(middle_end, |i| pos + i);
+        (start, end)
+    };
+    let mut diag_spans: Vec<(usize, usize)> = Vec::new();
+    let mut scanned_to = middle_start;
+    while diag_spans.len() < first_quota && scanned_to < middle_end {
+        let Some(m) = find_diagnostic(middle, scanned_to) else {
+            scanned_to = middle_end;
+            break;
+        };
+        let (start, end) = line_at(m);
+        diag_spans.push((start, end));
+        scanned_to = end + 1;
+    }
+    let scanned_to = scanned_to.min(middle_end);
+    let mut last_spans: Vec<(usize, usize)> = Vec::new();
+    let mut window_end = middle_end;
+    let mut window = 64 * 1024;
+    while last_spans.len() < last_quota && window_end > scanned_to {
+        // A window of whole lines ending at `window_end`.
+        let mut start = window_end.saturating_sub(window).max(scanned_to);
+        if start > scanned_to {
+            start = memchr(b'\n', &middle[start..window_end]).map_or(window_end, |i| start + i + 1);
+        }
+        let found: Vec<(usize, usize)> = {
+            let mut spans = Vec::new();
+            let mut at = start;
+            while at < window_end {
+                let Some(m) = find_diagnostic(&middle[..window_end], at) else {
+                    break;
+                };
+                let span = line_at(m);
+                spans.push(span);
+                at = span.1 + 1;
+            }
+            spans
+        };
+        let need = last_quota - last_spans.len();
+        last_spans.extend(found.into_iter().rev().take(need));
+        window_end = start;
+        window *= 2;
+    }
+    diag_spans.extend(last_spans);
+    diag_spans.sort_unstable();
+    diag_spans.dedup();
+
+    // Number the kept lines in one pass over the middle.
     let mut line_no = head.len();
     let mut counted_to = middle_start;
-    let mut search_from = middle_start;
-    let middle = &bytes[..middle_end];
-    if budget.diagnostics > 0 {
-        while let Some(m) = diagnostic_regex().find_at(middle, search_from) {
-            let start = memrchr(b'\n', &middle[middle_start..m.start()])
-                .map_or(middle_start, |i| middle_start + i + 1);
-            let end = memchr(b'\n', &middle[m.start()..]).map_or(middle_end, |i| m.start() + i);
-            line_no += memchr_iter(b'\n', &bytes[counted_to..start]).count();
-            counted_to = start;
-            let line = Line {
-                number: line_no,
-                start,
-                end: trim_cr(bytes, start, end),
-            };
-            if first_diags.len() < first_quota {
-                first_diags.push(line);
-            } else if last_quota > 0 {
-                if last_diags.len() == last_quota {
-                    last_diags.pop_front();
-                }
-                last_diags.push_back(line);
-            }
-            search_from = end + 1;
-            if search_from >= middle_end {
-                break;
-            }
-        }
+    let mut diagnostics = Vec::with_capacity(diag_spans.len());
+    for (start, end) in diag_spans {
+        line_no += memchr_iter(b'\n', &bytes[counted_to..start]).count();
+        counted_to = start;
+        diagnostics.push(Line {
+            number: line_no,
+            start,
+            end: trim_cr(bytes, start, end),
+        });
     }
     line_no += memchr_iter(b'\n', &bytes[counted_to..middle_end]).count();
     let middle_lines = line_no - head.len();
@@ -253,8 +325,7 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
     let mut candidates: Vec<Line> = Vec::new();
     candidates.extend(head.iter().take(2));
     candidates.extend(tail.iter().rev().take(2));
-    candidates.extend(first_diags.iter());
-    candidates.extend(last_diags.iter());
+    candidates.extend(diagnostics.iter());
     candidates.extend(head.iter().skip(2));
     candidates.extend(tail.iter().rev().skip(2));
     const MARKER_RESERVE: usize = 24;

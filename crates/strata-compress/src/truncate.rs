@@ -196,7 +196,17 @@ impl Truncator {
 
     /// Truncates output held in memory.
     pub fn truncate(&self, tool: &str, output: &[u8]) -> Truncated {
-        self.truncate_reader(tool, output)
+        let limits = self.limits_for(tool);
+        let newlines = memchr_iter(b'\n', output).count();
+        let total_lines = newlines + usize::from(output.last().is_some_and(|&b| b != b'\n'));
+        let over = output.len() > limits.max_bytes || total_lines > limits.max_lines;
+        let spill = if over {
+            self.spill_all(tool, output)
+        } else {
+            Spill::NotNeeded
+        };
+        let head = &output[..output.len().min(limits.max_bytes + 1)];
+        self.finish(tool, limits, head, total_lines, output.len() as u64, spill, None)
     }
 
     /// Truncates output read from `reader`, holding no more than the shown
@@ -258,9 +268,30 @@ impl Truncator {
             spill = s.finish();
         }
         let total_lines = newlines + usize::from(last_byte.is_some_and(|b| b != b'\n'));
+        if matches!(spill, Spill::NotNeeded) && total_lines > limits.max_lines {
+            // A last line without a newline went over the line limit; all
+            // of the output is in `head`.
+            spill = self.spill_all(tool, &head);
+        }
+        self.finish(tool, limits, &head, total_lines, total, spill, read_error)
+    }
+
+    /// The outcome, from the first `max_bytes + 1` bytes of the output (or
+    /// all of it when shorter) and what was counted.
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &self,
+        tool: &str,
+        limits: Limits,
+        head: &[u8],
+        total_lines: usize,
+        total: u64,
+        spill: Spill,
+        read_error: Option<String>,
+    ) -> Truncated {
         let truncated = !matches!(spill, Spill::NotNeeded);
         let (view_end, shown_lines, partial_line) = if truncated {
-            cut_point(&head, limits)
+            cut_point(head, limits)
         } else {
             (head.len(), total_lines, false)
         };
@@ -325,6 +356,17 @@ impl Truncator {
             out.error = result.error.clone();
         }
         (out, Some(cut))
+    }
+
+    /// Saves `output` whole to a new spill file.
+    fn spill_all(&self, tool: &str, output: &[u8]) -> Spill {
+        match self.open_spill(tool) {
+            Ok(mut sink) => match sink.write(output) {
+                Ok(()) => sink.finish(),
+                Err(e) => sink.fail(e),
+            },
+            Err(spill) => spill,
+        }
     }
 
     fn display_path(&self, path: &Path) -> String {

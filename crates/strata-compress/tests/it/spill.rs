@@ -221,3 +221,44 @@ fn a_failing_reader_keeps_what_was_read() {
         Some("The output could not be read completely: pipe closed")
     );
 }
+
+/// TRUNC-1: a last line without a newline counts, in memory and streamed.
+#[test]
+fn trunc_1_last_line_without_newline_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = Truncator::builder(dir.path())
+        .limits(Limits::new(2, 1024))
+        .build();
+    for cut in [
+        t.truncate("bash", b"a\nb\nc"),
+        t.truncate_reader("bash", &b"a\nb\nc"[..]),
+    ] {
+        assert!(cut.truncated);
+        assert_eq!((cut.total_lines, cut.shown_lines), (3, 2));
+        assert_eq!(cut.result.data["output"], "a\nb\n");
+        assert_eq!(std::fs::read(saved(&cut.spill)).unwrap(), b"a\nb\nc");
+    }
+    let whole = t.truncate("bash", b"a\nb\n");
+    assert!(!whole.truncated);
+}
+
+/// The in-memory and the streaming paths agree.
+#[test]
+fn truncate_and_truncate_reader_agree() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = Truncator::builder(dir.path())
+        .spill_dir(None)
+        .limits(Limits::new(50, 700))
+        .build();
+    for text in [
+        String::new(),
+        big(10),
+        big(60),
+        "x".repeat(5_000),
+        format!("{}tail", big(49)),
+    ] {
+        let a = t.truncate("bash", text.as_bytes());
+        let b = t.truncate_reader("bash", text.as_bytes());
+        assert_eq!(a, b, "{text:?}");
+    }
+}

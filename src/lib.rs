@@ -66,3 +66,8 @@ pub use strata_core::{rule_fn, CompressRule};
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+/// The code blocks of `docs/tool-output.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/tool-output.md")]
+struct ToolOutputDoctests;

@@ -21,8 +21,9 @@
 //! - [`Config`]: the settings, from code, files and `STRATA_*` variables.
 //! - [`Truncator`] and [`Compressor`]: what the model sees of a tool's
 //!   output now, and what the history keeps of it.
-//! - [`types`] and [`compress`]: everything of `strata-core` and
-//!   `strata-compress`.
+//! - [`LlmSummarizer`]: the archived summary of old rounds.
+//! - [`types`], [`compress`] and [`summary`]: everything of `strata-core`,
+//!   `strata-compress` and `strata-summary`.
 //!
 //! # Example
 //!
@@ -59,8 +60,17 @@ pub use strata_compress as compress;
 
 #[doc(inline)]
 pub use strata_compress::{Compressor, Truncator};
+
+/// Archived summaries of old rounds over an [`LlmClient`] (crate
+/// `strata-summary`).
+pub use strata_summary as summary;
+
+#[doc(inline)]
+pub use strata_core::Summarizer;
 #[doc(inline)]
 pub use strata_core::{rule_fn, CompressRule};
+#[doc(inline)]
+pub use strata_summary::LlmSummarizer;
 
 /// The README's code blocks, compiled and run as doctests.
 #[cfg(doctest)]

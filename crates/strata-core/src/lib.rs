@@ -15,6 +15,7 @@
 //!   changed.
 //! - [`CompressRule`] is the plug-in trait for the history form of a
 //!   tool's results.
+//! - [`Summarizer`] writes the archived summary of old rounds.
 //! - [`LlmClient`] is the model the library calls for summaries.
 //! - [`Config`] holds the settings; [`TokenAmount`] reads `80k`, `1.5M` and
 //!   `0.8`.
@@ -64,6 +65,7 @@ pub use llm::{LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
 pub use message::{Message, Metadata, ResultStatus, Role, ToolCall, ToolError, ToolResult};
 pub use rounds::{rounds, CallSite, PairIssue, Pairs};
 pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
+pub use summarizer::{ProgressFn, Summarizer, SummaryProgress};
 pub use time::Timestamp;
 pub use tokens::{CachedCounter, CharCounter, TokenCounter, TokenTally, MESSAGE_OVERHEAD};
 
@@ -80,5 +82,6 @@ mod message;
 pub mod prompts;
 mod rounds;
 mod rule;
+mod summarizer;
 mod time;
 mod tokens;

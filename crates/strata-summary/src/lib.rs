@@ -1,6 +1,7 @@
 //! Archived summaries of old conversation rounds (HIST-5, HIST-7, HIST-12).
 //!
-//! [`LlmSummarizer`] implements [`Summarizer`] over any [`LlmClient`]: it
+//! [`LlmSummarizer`] implements [`Summarizer`](strata_core::Summarizer)
+//! over any [`LlmClient`](strata_core::LlmClient): it
 //! writes the old messages out as a transcript, asks the model for the
 //! archive of `prompts/summary.md`, and makes sure the answer carries the
 //! `## 📌 Archived Session Summary` header with the covered time span.

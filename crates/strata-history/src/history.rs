@@ -1,0 +1,410 @@
+//! The history: full log, window, trigger and compaction (HIST-1 … HIST-9,
+//! HIST-11, HIST-13).
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Instant;
+
+use serde_json::Value;
+use strata_compress::Compressor;
+use strata_core::{
+    rounds, Config, Message, MessageId, ResultStatus, Role, Summarizer, TokenCounter, TokenTally, ToolResult, Usage,
+};
+
+use crate::repair::{interrupted_result, repair, Repair};
+
+/// The text that replaces a tool result cleared to save tokens (HIST-6).
+pub const CLEARED: &str = "[tool result cleared to save tokens]";
+
+/// Tool-call arguments longer than this are cut when clearing is not
+/// enough (HIST-6).
+pub const MAX_ARGUMENT_CHARS: usize = 500;
+
+/// What one compaction did (HIST-9).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct CompactionStats {
+    /// Window tokens before.
+    pub tokens_before: usize,
+    /// Window tokens after.
+    pub tokens_after: usize,
+    /// Tokens of the messages archived into the summary.
+    pub tokens_archived: usize,
+    /// Tokens of the new summary message.
+    pub summary_tokens: usize,
+    /// Complete rounds archived.
+    pub rounds_archived: usize,
+    /// Complete rounds kept.
+    pub rounds_retained: usize,
+    /// Tool results cleared to fit the budget (HIST-6).
+    pub tool_results_cleared: usize,
+    /// Tool-call arguments cut to fit the budget (HIST-6).
+    pub arguments_cut: usize,
+    /// The budget the window had to fit.
+    pub threshold_tokens: usize,
+    /// Whether the summary failed and the notice stands in its place
+    /// (HIST-7).
+    pub degraded: bool,
+    /// The summariser's error, when degraded.
+    pub degraded_reason: Option<String>,
+    /// Whether the window is still over the budget (HIST-6): the newest
+    /// rounds alone do not fit.
+    pub over_budget: bool,
+    /// Milliseconds the compaction took.
+    pub elapsed_ms: u64,
+}
+
+/// A conversation's history (HIST-11): the full log of every message ever
+/// recorded, and the window that is sent to the model — archived summaries
+/// first, then the retained messages in their history form.
+///
+/// Recording keeps the pairing invariant (HIST-2): a step's calls are each
+/// answered in the window, by a synthetic `interrupted` result when the
+/// agent gives none. Token accounting is incremental: recording a message
+/// counts that message only.
+pub struct History {
+    config: Config,
+    counter: Arc<dyn TokenCounter>,
+    compressor: Compressor,
+    log: Vec<Message>,
+    window: Vec<Message>,
+    tally: TokenTally,
+    round_open: bool,
+    usage: Option<Usage>,
+    since_usage: usize,
+    reserved: usize,
+    len_at_compaction: Option<usize>,
+}
+
+impl fmt::Debug for History {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("History")
+            .field("log", &self.log.len())
+            .field("window", &self.window.len())
+            .field("window_tokens", &self.tally.total())
+            .field("round_open", &self.round_open)
+            .field("usage", &self.usage)
+            .finish_non_exhaustive()
+    }
+}
+
+impl History {
+    /// An empty history.
+    pub fn new(config: Config, counter: Arc<dyn TokenCounter>) -> Self {
+        History {
+            config,
+            counter,
+            compressor: Compressor::new(),
+            log: Vec::new(),
+            window: Vec::new(),
+            tally: TokenTally::new(),
+            round_open: false,
+            usage: None,
+            since_usage: 0,
+            reserved: 0,
+            len_at_compaction: None,
+        }
+    }
+
+    /// A history holding `messages` (a loaded or imported conversation),
+    /// repaired for the pairing invariant; the repairs are returned. The
+    /// full log keeps the messages as given; `system` messages are left out
+    /// of the window (HIST-1: L1/L2 are never history).
+    pub fn from_messages(config: Config, counter: Arc<dyn TokenCounter>, messages: Vec<Message>) -> (Self, Vec<Repair>) {
+        let mut h = History::new(config, counter);
+        let body: Vec<Message> = messages.iter().filter(|m| m.role != Role::System).cloned().collect();
+        let (window, repairs) = repair(&body);
+        h.log = messages;
+        h.set_window(window);
+        (h, repairs)
+    }
+
+    /// Sets the compressor that makes the history form of tool results. By
+    /// default, [`Compressor::new`].
+    pub fn set_compressor(&mut self, compressor: Compressor) -> &mut Self {
+        self.compressor = compressor;
+        self
+    }
+
+    /// Sets the tokens the rest of the prompt (system prompt, tools, rules)
+    /// takes, which the window's budget leaves room for. By default, 0.
+    pub fn set_reserved_tokens(&mut self, tokens: usize) -> &mut Self {
+        self.reserved = tokens;
+        self
+    }
+
+    fn set_window(&mut self, window: Vec<Message>) {
+        self.tally = TokenTally::from_messages(&*self.counter, &window);
+        self.window = window;
+    }
+
+    fn push(&mut self, message: Message, logged: Message) {
+        let n = self.tally.push(&*self.counter, &message);
+        self.since_usage += n;
+        self.window.push(message);
+        self.log.push(logged);
+    }
+
+    /// Starts a round with the user's message (REACT-3).
+    pub fn begin_round(&mut self, user: Message) {
+        self.round_open = true;
+        self.push(user.clone(), user);
+    }
+
+    /// Records one assistant step and the results of its calls. Results
+    /// enter the window in their history form, in call order; a call
+    /// without a result gets an `interrupted` error result; results for
+    /// other calls are kept in the full log only.
+    pub fn record_step(&mut self, assistant: Message, results: Vec<Message>) {
+        self.push(assistant.clone(), assistant.clone());
+        let mut results: Vec<Option<Message>> = results.into_iter().map(Some).collect();
+        for call in &assistant.tool_calls {
+            let found = results
+                .iter_mut()
+                .find(|r| r.as_ref().is_some_and(|r| r.tool_call_id.as_deref() == Some(call.id.as_str())))
+                .and_then(Option::take);
+            match found {
+                Some(result) => {
+                    let (history_form, _) = self.compressor.compress_message(&result, &call.arguments);
+                    self.push(history_form, result);
+                }
+                None => {
+                    let synthetic = interrupted_result(call);
+                    self.push(synthetic.clone(), synthetic);
+                }
+            }
+        }
+        self.log.extend(results.into_iter().flatten());
+    }
+
+    /// Ends the round with the assistant's final answer (REACT-2).
+    pub fn finish_round(&mut self, answer: Message) {
+        self.push(answer.clone(), answer);
+        self.round_open = false;
+    }
+
+    /// Records the usage the provider reported for the last call (REACT-4).
+    /// Messages recorded after it are estimated with the token counter.
+    pub fn record_usage(&mut self, usage: Usage) {
+        self.usage = Some(usage);
+        self.since_usage = 0;
+    }
+
+    /// The window: summaries, then the retained messages.
+    pub fn window(&self) -> &[Message] {
+        &self.window
+    }
+
+    /// Every message ever recorded, as recorded.
+    pub fn full_log(&self) -> &[Message] {
+        &self.log
+    }
+
+    /// Whether a round is in progress.
+    pub fn round_open(&self) -> bool {
+        self.round_open
+    }
+
+    /// The window's tokens by the token counter.
+    pub fn window_tokens(&self) -> usize {
+        self.tally.total()
+    }
+
+    /// The budget the window must fit: the compaction threshold less the
+    /// reserved tokens.
+    pub fn threshold_tokens(&self) -> usize {
+        (self.config.threshold_tokens() as usize).saturating_sub(self.reserved)
+    }
+
+    /// The size of the next request as HIST-4 estimates it: the last
+    /// usage's input tokens plus the messages recorded since, or, without a
+    /// usage figure (or after a compaction made it stale), the window and
+    /// the reserved tokens by the counter.
+    pub fn estimated_tokens(&self) -> usize {
+        match self.usage {
+            Some(u) => u.input_tokens as usize + self.since_usage,
+            None => self.tally.total() + self.reserved,
+        }
+    }
+
+    /// The estimated share of the context window in use (HIST-13).
+    pub fn usage_fraction(&self) -> f64 {
+        self.estimated_tokens() as f64 / self.config.window_tokens().max(1) as f64
+    }
+
+    /// Whether automatic compaction should run now (HIST-4, HIST-13): it is
+    /// switched on, the window holds at least `min_messages_to_compact`
+    /// messages, the estimate reaches the threshold, and something was
+    /// recorded since the last compaction.
+    pub fn needs_compaction(&self) -> bool {
+        self.config.auto_compact_enabled()
+            && self.window.len() >= self.config.min_messages_to_compact
+            && self.estimated_tokens() >= self.config.threshold_tokens() as usize
+            && self.len_at_compaction != Some(self.log.len())
+    }
+
+    /// Compacts when [`History::needs_compaction`] says so.
+    pub async fn compact_if_needed(&mut self, summarizer: &dyn Summarizer) -> Option<CompactionStats> {
+        if self.needs_compaction() {
+            Some(self.compact(summarizer).await)
+        } else {
+            None
+        }
+    }
+
+    /// Compacts the window now (HIST-3, HIST-5 … HIST-7, HIST-9).
+    ///
+    /// The oldest complete rounds that do not fit are summarised into one
+    /// `summary` message placed after the earlier summaries, which are
+    /// never touched; at least the newest `min_retain_rounds` complete
+    /// rounds and the round in progress are kept. If the summariser fails
+    /// or takes longer than `summary_timeout`, a notice stands in for the
+    /// summary and the archived rounds are dropped from the window. If the
+    /// window is still over the budget, tool results are cleared oldest
+    /// first (the newest `keep_tool_messages` stay), then long tool-call
+    /// arguments are cut; if even that is not enough,
+    /// [`CompactionStats::over_budget`] is set. The full log is never
+    /// changed.
+    pub async fn compact(&mut self, summarizer: &dyn Summarizer) -> CompactionStats {
+        let started = Instant::now();
+        let budget = self.threshold_tokens();
+        let mut stats = CompactionStats {
+            tokens_before: self.tally.total(),
+            threshold_tokens: budget,
+            ..CompactionStats::default()
+        };
+        let summaries = self.window.iter().take_while(|m| m.role == Role::Summary).count();
+        let body = &self.window[summaries..];
+        let body_rounds = rounds(body);
+        let in_progress = usize::from(self.round_open && !body_rounds.is_empty());
+        let complete = body_rounds.len() - in_progress;
+        let round_tokens: Vec<usize> = body_rounds
+            .iter()
+            .map(|r| self.tally.sum(summaries + r.start..summaries + r.end))
+            .collect();
+        let summary_reserve = (budget / 10).min(2_000);
+        let fixed = self.tally.sum(0..summaries)
+            + summary_reserve
+            + round_tokens[complete..].iter().sum::<usize>();
+        let mut keep = complete.min(self.config.min_retain_rounds);
+        let mut kept_tokens: usize = round_tokens[complete - keep..complete].iter().sum();
+        while keep < complete && fixed + kept_tokens + round_tokens[complete - keep - 1] <= budget {
+            kept_tokens += round_tokens[complete - keep - 1];
+            keep += 1;
+        }
+        // Everything before the first retained round is archived, including
+        // messages before the first user message, once any round goes.
+        let cut = if keep == complete { 0 } else { body_rounds[complete - keep].start };
+        let archived: Vec<Message> = body[..cut].to_vec();
+        stats.rounds_archived = complete - keep;
+        stats.rounds_retained = keep;
+        stats.tokens_archived = self.tally.sum(summaries..summaries + cut);
+
+        let mut window: Vec<Message> = self.window[..summaries].to_vec();
+        if !archived.is_empty() {
+            let summary = match tokio::time::timeout(self.config.summary_timeout, summarizer.summarize(&archived, None))
+                .await
+            {
+                Ok(Ok(text)) => text,
+                Ok(Err(e)) => {
+                    stats.degraded = true;
+                    stats.degraded_reason = Some(e.to_string());
+                    format!("Summary generation failed ({e}), keeping recent history only.")
+                }
+                Err(_) => {
+                    stats.degraded = true;
+                    stats.degraded_reason = Some("timed out".into());
+                    "Summary generation timed out, keeping recent history only.".to_owned()
+                }
+            };
+            let first = archived.first().map(|m| m.id.to_string()).unwrap_or_default();
+            let last = archived.last().map(|m| m.id.to_string()).unwrap_or_default();
+            let message = Message::summary(summary)
+                .with_id(MessageId::derived(&format!("strata:summary:{first}:{last}")))
+                .with_created_at(archived.last().and_then(|m| m.created_at));
+            stats.summary_tokens = self.counter.count_message(&message);
+            window.push(message);
+        }
+        window.extend_from_slice(&self.window[summaries + cut..]);
+        self.set_window(window);
+        self.fit_budget(budget, &mut stats);
+        stats.tokens_after = self.tally.total();
+        stats.over_budget = stats.tokens_after > budget;
+        stats.elapsed_ms = started.elapsed().as_millis() as u64;
+        // The usage figure described the old window: it is stale now.
+        self.usage = None;
+        self.since_usage = 0;
+        self.len_at_compaction = Some(self.log.len());
+        stats
+    }
+
+    /// HIST-6: clear tool results oldest first, then cut long arguments,
+    /// keeping the newest `keep_tool_messages` tool messages intact.
+    fn fit_budget(&mut self, budget: usize, stats: &mut CompactionStats) {
+        if self.tally.total() <= budget {
+            return;
+        }
+        let tool_positions: Vec<usize> = self
+            .window
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.role == Role::Tool)
+            .map(|(i, _)| i)
+            .collect();
+        let protected = tool_positions.len().saturating_sub(self.config.keep_tool_messages);
+        for &i in &tool_positions[..protected] {
+            if self.tally.total() <= budget {
+                return;
+            }
+            if clear_result(&mut self.window[i]) {
+                self.tally.replace(i, &*self.counter, &self.window[i]);
+                stats.tool_results_cleared += 1;
+            }
+        }
+        // Calls whose results were cleared may keep their long arguments.
+        let protected_from = tool_positions.get(protected).copied().unwrap_or(self.window.len());
+        for i in 0..protected_from {
+            if self.tally.total() <= budget {
+                return;
+            }
+            let message = &mut self.window[i];
+            let mut changed = false;
+            for call in &mut message.tool_calls {
+                let text = call.arguments.to_string();
+                if text.chars().count() > MAX_ARGUMENT_CHARS {
+                    let cut: String = text.chars().take(MAX_ARGUMENT_CHARS).collect();
+                    call.arguments = Value::String(format!("{cut}…"));
+                    changed = true;
+                    stats.arguments_cut += 1;
+                }
+            }
+            if changed {
+                self.tally.replace(i, &*self.counter, &self.window[i]);
+            }
+        }
+    }
+}
+
+/// Replaces a tool message's result with [`CLEARED`], keeping the tool's
+/// name and status. Returns `false` when it was cleared already.
+fn clear_result(message: &mut Message) -> bool {
+    let status = message.result.as_ref().map_or(ResultStatus::Success, |r| r.status);
+    let already = message.content == CLEARED
+        || message.result.as_ref().is_some_and(|r| r.data == Value::from(CLEARED));
+    if already {
+        return false;
+    }
+    match &mut message.result {
+        Some(result) => {
+            *result = ToolResult {
+                status,
+                data: Value::from(CLEARED),
+                error: result.error.clone(),
+                ..ToolResult::default()
+            };
+            message.content.clear();
+        }
+        None => message.content = CLEARED.to_owned(),
+    }
+    true
+}

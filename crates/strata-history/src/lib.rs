@@ -1,0 +1,56 @@
+//! Conversation history for LLM agents: rounds, the pairing invariant, the
+//! compaction trigger and round-aligned compaction with a budget guarantee.
+//!
+//! # Overview
+//!
+//! - [`History`] keeps the full log and the window (HIST-11), records
+//!   rounds and steps with tool results in their history form, estimates
+//!   the next request from the provider's usage (HIST-4) and compacts
+//!   ([`History::compact`]) on round boundaries, never splitting a tool
+//!   call from its result, with the budget guarantee of HIST-6.
+//! - [`repair`] restores the pairing invariant of a loaded history
+//!   (HIST-2) and reports each [`Repair`].
+//! - [`CompactionStats`] are the figures of one compaction (HIST-9).
+//!
+//! # Example
+//!
+//! ```
+//! use std::sync::Arc;
+//! use strata_core::{CharCounter, Config, Message, TokenAmount};
+//! use strata_history::History;
+//! use strata_summary::LlmSummarizer;
+//! use strata_testkit::ScriptedClient;
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() {
+//! let config = Config::builder()
+//!     .context_window(TokenAmount::Tokens(4_000))
+//!     .min_retain_rounds(2)
+//!     .build()
+//!     .unwrap();
+//! let mut history = History::new(config, Arc::new(CharCounter));
+//! for i in 0..10 {
+//!     history.begin_round(Message::user(format!("question {i}: {}", "x".repeat(1_200))));
+//!     history.finish_round(Message::assistant("answer"));
+//! }
+//! assert!(history.needs_compaction());
+//! let client = ScriptedClient::new();
+//! client.push_text("* **Original Goal**: answer ten questions.");
+//! let stats = history.compact(&LlmSummarizer::new(Arc::new(client))).await;
+//! assert!(stats.rounds_retained >= 2 && !stats.over_budget);
+//! assert!(history.window_tokens() <= history.threshold_tokens());
+//! assert_eq!(history.full_log().len(), 20);
+//! # }
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations, rust_2018_idioms, unreachable_pub)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
+
+pub use history::{CompactionStats, History, CLEARED, MAX_ARGUMENT_CHARS};
+pub use repair::{interrupted_result, repair, Repair, INTERRUPTED_MESSAGE};
+
+mod history;
+mod repair;

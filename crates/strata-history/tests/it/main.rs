@@ -1,0 +1,1 @@
+//! Integration tests of strata-history.

@@ -22,8 +22,10 @@
 //! - [`Truncator`] and [`Compressor`]: what the model sees of a tool's
 //!   output now, and what the history keeps of it.
 //! - [`LlmSummarizer`]: the archived summary of old rounds.
-//! - [`types`], [`compress`] and [`summary`]: everything of `strata-core`,
-//!   `strata-compress` and `strata-summary`.
+//! - [`History`]: the remembered conversation and its compaction.
+//! - [`types`], [`compress`], [`summary`] and [`history`]: everything of
+//!   `strata-core`, `strata-compress`, `strata-summary` and
+//!   `strata-history`.
 //!
 //! # Example
 //!
@@ -67,8 +69,15 @@ pub use strata_summary as summary;
 
 #[doc(inline)]
 pub use strata_core::Summarizer;
+
+/// The history: full log and window, pairing repair, the compaction
+/// trigger and round-aligned compaction (crate `strata-history`).
+pub use strata_history as history;
+
 #[doc(inline)]
 pub use strata_core::{rule_fn, CompressRule};
+#[doc(inline)]
+pub use strata_history::{CompactionStats, History};
 #[doc(inline)]
 pub use strata_summary::LlmSummarizer;
 

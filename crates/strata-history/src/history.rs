@@ -8,7 +8,8 @@ use std::time::Instant;
 use serde_json::Value;
 use strata_compress::Compressor;
 use strata_core::{
-    rounds, Config, Message, MessageId, ResultStatus, Role, Summarizer, TokenCounter, TokenTally, ToolResult, Usage,
+    rounds, Config, Message, MessageId, ResultStatus, Role, Summarizer, TokenCounter, TokenTally, ToolResult,
+    Usage,
 };
 
 use crate::repair::{interrupted_result, repair, Repair};
@@ -110,9 +111,17 @@ impl History {
     /// repaired for the pairing invariant; the repairs are returned. The
     /// full log keeps the messages as given; `system` messages are left out
     /// of the window (HIST-1: L1/L2 are never history).
-    pub fn from_messages(config: Config, counter: Arc<dyn TokenCounter>, messages: Vec<Message>) -> (Self, Vec<Repair>) {
+    pub fn from_messages(
+        config: Config,
+        counter: Arc<dyn TokenCounter>,
+        messages: Vec<Message>,
+    ) -> (Self, Vec<Repair>) {
         let mut h = History::new(config, counter);
-        let body: Vec<Message> = messages.iter().filter(|m| m.role != Role::System).cloned().collect();
+        let body: Vec<Message> = messages
+            .iter()
+            .filter(|m| m.role != Role::System)
+            .cloned()
+            .collect();
         let (window, repairs) = repair(&body);
         h.log = messages;
         h.set_window(window);
@@ -161,7 +170,10 @@ impl History {
         for call in &assistant.tool_calls {
             let found = results
                 .iter_mut()
-                .find(|r| r.as_ref().is_some_and(|r| r.tool_call_id.as_deref() == Some(call.id.as_str())))
+                .find(|r| {
+                    r.as_ref()
+                        .is_some_and(|r| r.tool_call_id.as_deref() == Some(call.id.as_str()))
+                })
                 .and_then(Option::take);
             match found {
                 Some(result) => {
@@ -283,9 +295,8 @@ impl History {
             .map(|r| self.tally.sum(summaries + r.start..summaries + r.end))
             .collect();
         let summary_reserve = (budget / 10).min(2_000);
-        let fixed = self.tally.sum(0..summaries)
-            + summary_reserve
-            + round_tokens[complete..].iter().sum::<usize>();
+        let fixed =
+            self.tally.sum(0..summaries) + summary_reserve + round_tokens[complete..].iter().sum::<usize>();
         let mut keep = complete.min(self.config.min_retain_rounds);
         let mut kept_tokens: usize = round_tokens[complete - keep..complete].iter().sum();
         while keep < complete && fixed + kept_tokens + round_tokens[complete - keep - 1] <= budget {
@@ -294,7 +305,11 @@ impl History {
         }
         // Everything before the first retained round is archived, including
         // messages before the first user message, once any round goes.
-        let cut = if keep == complete { 0 } else { body_rounds[complete - keep].start };
+        let cut = if keep == complete {
+            0
+        } else {
+            body_rounds.get(complete - keep).map_or(body.len(), |r| r.start)
+        };
         let archived: Vec<Message> = body[..cut].to_vec();
         stats.rounds_archived = complete - keep;
         stats.rounds_retained = keep;
@@ -302,8 +317,11 @@ impl History {
 
         let mut window: Vec<Message> = self.window[..summaries].to_vec();
         if !archived.is_empty() {
-            let summary = match tokio::time::timeout(self.config.summary_timeout, summarizer.summarize(&archived, None))
-                .await
+            let summary = match tokio::time::timeout(
+                self.config.summary_timeout,
+                summarizer.summarize(&archived, None),
+            )
+            .await
             {
                 Ok(Ok(text)) => text,
                 Ok(Err(e)) => {
@@ -351,7 +369,9 @@ impl History {
             .filter(|(_, m)| m.role == Role::Tool)
             .map(|(i, _)| i)
             .collect();
-        let protected = tool_positions.len().saturating_sub(self.config.keep_tool_messages);
+        let protected = tool_positions
+            .len()
+            .saturating_sub(self.config.keep_tool_messages);
         for &i in &tool_positions[..protected] {
             if self.tally.total() <= budget {
                 return;
@@ -362,7 +382,10 @@ impl History {
             }
         }
         // Calls whose results were cleared may keep their long arguments.
-        let protected_from = tool_positions.get(protected).copied().unwrap_or(self.window.len());
+        let protected_from = tool_positions
+            .get(protected)
+            .copied()
+            .unwrap_or(self.window.len());
         for i in 0..protected_from {
             if self.tally.total() <= budget {
                 return;
@@ -388,9 +411,11 @@ impl History {
 /// Replaces a tool message's result with [`CLEARED`], keeping the tool's
 /// name and status. Returns `false` when it was cleared already.
 fn clear_result(message: &mut Message) -> bool {
-    let status = message.result.as_ref().map_or(ResultStatus::Success, |r| r.status);
-    let already = message.content == CLEARED
-        || message.result.as_ref().is_some_and(|r| r.data == Value::from(CLEARED));
+    let status = message
+        .result
+        .as_ref()
+        .map_or(ResultStatus::Success, |r| r.status);
+    let already = message.content == CLEARED || message.result.as_ref().is_some_and(|r| r.data == CLEARED);
     if already {
         return false;
     }

@@ -116,7 +116,9 @@ pub fn repair(messages: &[Message]) -> (Vec<Message>, Vec<Repair>) {
             match result_of.get(call.id.as_str()) {
                 Some(&r) => {
                     if r != expected {
-                        repairs.push(Repair::Moved { message: messages[r].id });
+                        repairs.push(Repair::Moved {
+                            message: messages[r].id,
+                        });
                     }
                     expected = r + 1;
                     out.push(messages[r].clone());
@@ -157,18 +159,31 @@ mod tests {
         let (fixed, repairs) = repair(&h);
         let order: Vec<&str> = fixed.iter().map(|m| m.content.as_str()).collect();
         assert_eq!(order, ["u", "", "A", "", "B"]);
-        assert_eq!(repairs, vec![Repair::Moved { message: h[3].id }, Repair::Moved { message: h[4].id }]);
+        assert_eq!(
+            repairs,
+            vec![
+                Repair::Moved { message: h[3].id },
+                Repair::Moved { message: h[4].id }
+            ]
+        );
         assert_eq!(repair(&fixed), (fixed.clone(), vec![]));
     }
 
     #[test]
     fn hist_2_interrupted_results_are_stable() {
-        let h = vec![Message::user("u"), Message::assistant_with_calls("", vec![call("x"), call("y")]), Message::tool_text("y", "bash", "Y")];
+        let h = vec![
+            Message::user("u"),
+            Message::assistant_with_calls("", vec![call("x"), call("y")]),
+            Message::tool_text("y", "bash", "Y"),
+        ];
         let (a, ra) = repair(&h);
         let (b, _) = repair(&h);
         assert_eq!(a, b);
         assert!(Pairs::new(&a).is_complete());
-        assert_eq!(a[2].result.as_ref().unwrap().error.as_ref().unwrap().code, "interrupted");
+        assert_eq!(
+            a[2].result.as_ref().unwrap().error.as_ref().unwrap().code,
+            "interrupted"
+        );
         assert_eq!(a[3].content, "Y");
         assert_eq!(ra.len(), 1);
     }

@@ -1,1 +1,43 @@
 //! Integration tests of strata-history.
+
+mod compaction;
+mod props;
+
+use std::time::Duration;
+
+use strata_core::{async_trait, Error, Message, ProgressFn, Result, Summarizer};
+
+/// A summariser that answers with a fixed short text, after an optional
+/// delay, or fails.
+pub struct Fixed {
+    pub delay: Duration,
+    pub fail: bool,
+}
+
+impl Fixed {
+    pub fn ok() -> Self {
+        Fixed {
+            delay: Duration::ZERO,
+            fail: false,
+        }
+    }
+}
+
+#[async_trait]
+impl Summarizer for Fixed {
+    async fn summarize(&self, messages: &[Message], _: Option<ProgressFn>) -> Result<String> {
+        if !self.delay.is_zero() {
+            tokio::time::sleep(self.delay).await;
+        }
+        if self.fail {
+            return Err(Error::Provider {
+                status: Some(503),
+                message: "overloaded".into(),
+            });
+        }
+        Ok(format!(
+            "## 📌 Archived Session Summary\n{} messages archived",
+            messages.len()
+        ))
+    }
+}

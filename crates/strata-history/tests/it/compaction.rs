@@ -1,0 +1,158 @@
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use strata_core::{rounds, CharCounter, Config, Message, Pairs, Role, TokenAmount, ToolCall, Usage};
+use strata_history::{History, Repair, CLEARED};
+use strata_testkit::{load_transcript, text_of_len};
+
+use crate::Fixed;
+
+fn config(window: u64, retain: usize) -> Config {
+    Config::builder()
+        .context_window(TokenAmount::Tokens(window))
+        .min_retain_rounds(retain)
+        .build()
+        .unwrap()
+}
+
+fn round(h: &mut History, n: usize, output: usize) {
+    h.begin_round(Message::user(format!("task {n}")));
+    let call = ToolCall::new(format!("c{n}"), "bash", json!({"command": format!("run {n}")}));
+    h.record_step(
+        Message::assistant_with_calls("checking", vec![call.clone()]),
+        vec![Message::tool_text(
+            &call.id,
+            "bash",
+            text_of_len(output, n as u64),
+        )],
+    );
+    h.finish_round(Message::assistant(format!("done {n}")));
+}
+
+/// Regression (HIST-4): after a compaction the old usage figure is stale
+/// and the next step does not compact again because of it.
+#[tokio::test]
+async fn hist_4_stale_usage_does_not_retrigger() {
+    let mut h = History::new(config(10_000, 2), Arc::new(CharCounter));
+    for n in 0..6 {
+        round(&mut h, n, 300);
+    }
+    h.record_usage(Usage::new(9_000, 100));
+    assert!(h.needs_compaction());
+    let stats = h.compact(&Fixed::ok()).await;
+    assert!(stats.rounds_archived > 0 || stats.tokens_after <= stats.threshold_tokens);
+    assert!(!h.needs_compaction(), "nothing new since the compaction");
+    h.begin_round(Message::user("one more small question"));
+    assert!(
+        !h.needs_compaction(),
+        "the stale 9,000 is not used: {}",
+        h.estimated_tokens()
+    );
+    assert!(h.estimated_tokens() < 8_000);
+}
+
+/// HIST-4 / HIST-13: the trigger follows usage plus what was added since,
+/// and can be switched off.
+#[test]
+fn hist_4_trigger_uses_usage_and_estimate_since() {
+    let mut h = History::new(config(10_000, 2), Arc::new(CharCounter));
+    round(&mut h, 0, 30);
+    h.record_usage(Usage::new(7_900, 10));
+    assert!(!h.needs_compaction());
+    h.begin_round(Message::user("x".repeat(600)));
+    assert_eq!(h.estimated_tokens(), 7_900 + 4 + 200);
+    assert!(h.needs_compaction());
+    assert!((h.usage_fraction() - 0.8104).abs() < 1e-9);
+    let mut off = config(10_000, 2);
+    off.auto_compact = false;
+    let mut h2 = History::new(off, Arc::new(CharCounter));
+    round(&mut h2, 0, 30);
+    h2.record_usage(Usage::new(9_999, 1));
+    assert!(!h2.needs_compaction());
+}
+
+/// HIST-7: a summariser that fails or is too slow degrades to the notice.
+#[tokio::test(start_paused = true)]
+async fn hist_7_degraded_summary() {
+    for (summarizer, notice) in [
+        (Fixed { delay: Duration::from_secs(500), fail: false }, "Summary generation timed out, keeping recent history only."),
+        (Fixed { delay: Duration::ZERO, fail: true }, "Summary generation failed (the model provider failed with status 503: overloaded), keeping recent history only."),
+    ] {
+        let mut h = History::new(config(6_000, 2), Arc::new(CharCounter));
+        for n in 0..8 {
+            round(&mut h, n, 2_400);
+        }
+        let stats = h.compact(&summarizer).await;
+        assert!(stats.degraded);
+        assert_eq!(h.window()[0].role, Role::Summary);
+        assert_eq!(h.window()[0].content, notice);
+        assert_eq!(h.full_log().len(), 32);
+        assert!(Pairs::new(h.window()).is_complete());
+    }
+}
+
+/// HIST-6: one round of 120 steps cannot be archived; its oldest tool
+/// results are cleared, the newest six stay, pairs stay whole.
+#[tokio::test]
+async fn hist_6_single_long_round_is_cleared_oldest_first() {
+    let mut h = History::new(config(16_000, 10), Arc::new(CharCounter));
+    h.begin_round(Message::user("fix the bug"));
+    for n in 0..120 {
+        let call = ToolCall::new(format!("c{n}"), "bash", json!({"command": format!("step {n}")}));
+        h.record_step(
+            Message::assistant_with_calls("", vec![call.clone()]),
+            vec![Message::tool_text(&call.id, "bash", text_of_len(1_500, n))],
+        );
+    }
+    let stats = h.compact(&Fixed::ok()).await;
+    assert_eq!(stats.rounds_archived, 0);
+    assert!(stats.tool_results_cleared > 0);
+    assert!(!stats.over_budget);
+    assert!(h.window_tokens() <= h.threshold_tokens());
+    let tools: Vec<&Message> = h.window().iter().filter(|m| m.role == Role::Tool).collect();
+    assert_eq!(tools.len(), 120);
+    assert!(tools[..6].iter().all(|m| m.content == CLEARED));
+    assert!(tools[114..].iter().all(|m| m.content != CLEARED));
+    assert!(Pairs::new(h.window()).is_complete());
+    assert_eq!(h.window()[0].content, "fix the bug");
+}
+
+/// HIST-6: when even the newest steps do not fit, the caller is told.
+#[tokio::test]
+async fn hist_6_over_budget_is_reported() {
+    let mut h = History::new(config(2_000, 10), Arc::new(CharCounter));
+    h.begin_round(Message::user("go"));
+    for n in 0..8 {
+        let call = ToolCall::new(format!("c{n}"), "mystery", json!({}));
+        h.record_step(
+            Message::assistant_with_calls("", vec![call.clone()]),
+            vec![Message::tool_text(&call.id, "mystery", text_of_len(1_900, n))],
+        );
+    }
+    let stats = h.compact(&Fixed::ok()).await;
+    assert!(stats.over_budget);
+    assert!(stats.tokens_after > stats.threshold_tokens);
+}
+
+/// HIST-2 on a real transcript whose last call never got a result.
+#[test]
+fn hist_2_real_transcript_with_interrupted_call() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/corpus/mini-swe-agent__deepseek_reasoner_dev__pvlib__pvlib-python-1072.json"
+    );
+    let mut messages = load_transcript(path).unwrap().messages;
+    // Drop the last result to make the final call an orphan, as in half the corpus.
+    let last_tool = messages.iter().rposition(|m| m.role == Role::Tool).unwrap();
+    messages.truncate(last_tool);
+    let (h, repairs) = History::from_messages(Config::default(), Arc::new(CharCounter), messages.clone());
+    assert!(matches!(repairs.as_slice(), [Repair::Interrupted { .. }]));
+    assert!(Pairs::new(h.window()).is_complete());
+    assert_eq!(h.full_log(), messages.as_slice());
+    assert!(
+        h.window().iter().all(|m| m.role != Role::System),
+        "HIST-1: no L1 in the history"
+    );
+    assert_eq!(rounds(h.window()).len(), 1);
+}

@@ -19,7 +19,7 @@ fn output(kind: &str, size: usize) -> String {
         let h = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
         match kind {
             "bash" => {
-                if h % 997 == 0 {
+                if h.is_multiple_of(997) {
                     out.push_str(&format!(
                         "warning: unused variable `x{i}` at src/m{}.rs:{}\n",
                         h % 50,

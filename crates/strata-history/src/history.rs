@@ -12,6 +12,7 @@ use strata_core::{
     Usage,
 };
 
+use crate::record::Record;
 use crate::repair::{interrupted_result, repair, Repair};
 
 /// The text that replaces a tool result cleared to save tokens (HIST-6).
@@ -75,6 +76,7 @@ pub struct History {
     since_usage: usize,
     reserved: usize,
     len_at_compaction: Option<usize>,
+    records: Vec<Record>,
 }
 
 impl fmt::Debug for History {
@@ -104,6 +106,7 @@ impl History {
             since_usage: 0,
             reserved: 0,
             len_at_compaction: None,
+            records: Vec::new(),
         }
     }
 
@@ -157,6 +160,9 @@ impl History {
     /// Starts a round with the user's message (REACT-3).
     pub fn begin_round(&mut self, user: Message) {
         self.round_open = true;
+        self.records.push(Record::User {
+            message: user.clone(),
+        });
         self.push(user.clone(), user);
     }
 
@@ -165,8 +171,9 @@ impl History {
     /// without a result gets an `interrupted` error result; results for
     /// other calls are kept in the full log only.
     pub fn record_step(&mut self, assistant: Message, results: Vec<Message>) {
-        self.push(assistant.clone(), assistant.clone());
         let mut results: Vec<Option<Message>> = results.into_iter().map(Some).collect();
+        let mut window = Vec::with_capacity(assistant.tool_calls.len());
+        let mut logged = Vec::with_capacity(assistant.tool_calls.len());
         for call in &assistant.tool_calls {
             let found = results
                 .iter_mut()
@@ -178,19 +185,40 @@ impl History {
             match found {
                 Some(result) => {
                     let (history_form, _) = self.compressor.compress_message(&result, &call.arguments);
-                    self.push(history_form, result);
+                    window.push(history_form);
+                    logged.push(result);
                 }
                 None => {
                     let synthetic = interrupted_result(call);
-                    self.push(synthetic.clone(), synthetic);
+                    window.push(synthetic.clone());
+                    logged.push(synthetic);
                 }
             }
         }
-        self.log.extend(results.into_iter().flatten());
+        logged.extend(results.into_iter().flatten());
+        self.records.push(Record::Step {
+            assistant: assistant.clone(),
+            log: logged.clone(),
+            window: window.clone(),
+        });
+        self.apply_step(assistant, window, logged);
+    }
+
+    fn apply_step(&mut self, assistant: Message, window: Vec<Message>, logged: Vec<Message>) {
+        self.push(assistant.clone(), assistant);
+        for m in window {
+            let n = self.tally.push(&*self.counter, &m);
+            self.since_usage += n;
+            self.window.push(m);
+        }
+        self.log.extend(logged);
     }
 
     /// Ends the round with the assistant's final answer (REACT-2).
     pub fn finish_round(&mut self, answer: Message) {
+        self.records.push(Record::Answer {
+            message: answer.clone(),
+        });
         self.push(answer.clone(), answer);
         self.round_open = false;
     }
@@ -198,8 +226,76 @@ impl History {
     /// Records the usage the provider reported for the last call (REACT-4).
     /// Messages recorded after it are estimated with the token counter.
     pub fn record_usage(&mut self, usage: Usage) {
+        self.records.push(Record::Usage { usage });
         self.usage = Some(usage);
         self.since_usage = 0;
+    }
+
+    /// The records of everything recorded since the last call, for a
+    /// [`Conversation`](crate::Conversation) to persist (STORE-1). Keep
+    /// them if persisting fails: nothing is lost.
+    pub fn take_records(&mut self) -> Vec<Record> {
+        std::mem::take(&mut self.records)
+    }
+
+    /// Rebuilds a history from its records (STORE-3): the window is the
+    /// one the live history had, byte for byte. Records are applied as
+    /// made; compactions are not run again.
+    pub fn replay(
+        config: Config,
+        counter: Arc<dyn TokenCounter>,
+        records: impl IntoIterator<Item = Record>,
+    ) -> Self {
+        let mut h = History::new(config, counter);
+        for record in records {
+            match record {
+                Record::User { message } => {
+                    h.round_open = true;
+                    h.push(message.clone(), message);
+                }
+                Record::Step {
+                    assistant,
+                    log,
+                    window,
+                } => h.apply_step(assistant, window, log),
+                Record::Answer { message } => {
+                    h.push(message.clone(), message);
+                    h.round_open = false;
+                }
+                Record::Usage { usage } => {
+                    h.usage = Some(usage);
+                    h.since_usage = 0;
+                }
+                Record::Compaction {
+                    archived,
+                    summary,
+                    replaced,
+                } => {
+                    h.apply_compaction(&archived, summary, replaced);
+                }
+            }
+        }
+        h
+    }
+
+    fn apply_compaction(&mut self, archived: &[MessageId], summary: Option<Message>, replaced: Vec<Message>) {
+        let gone: std::collections::HashSet<&MessageId> = archived.iter().collect();
+        let summaries = self.window.iter().take_while(|m| m.role == Role::Summary).count();
+        let mut window: Vec<Message> = self.window[..summaries].to_vec();
+        window.extend(summary);
+        for m in &self.window[summaries..] {
+            if gone.contains(&m.id) {
+                continue;
+            }
+            match replaced.iter().find(|r| r.id == m.id) {
+                Some(r) => window.push(r.clone()),
+                None => window.push(m.clone()),
+            }
+        }
+        self.set_window(window);
+        self.usage = None;
+        self.since_usage = 0;
+        self.len_at_compaction = Some(self.log.len());
     }
 
     /// The window: summaries, then the retained messages.
@@ -343,9 +439,23 @@ impl History {
             stats.summary_tokens = self.counter.count_message(&message);
             window.push(message);
         }
+        let summary = (window.len() > summaries).then(|| window[summaries].clone());
         window.extend_from_slice(&self.window[summaries + cut..]);
         self.set_window(window);
+        let before_fit: Vec<Message> = self.window.clone();
         self.fit_budget(budget, &mut stats);
+        let replaced: Vec<Message> = self
+            .window
+            .iter()
+            .zip(&before_fit)
+            .filter(|(now, then)| now != then)
+            .map(|(now, _)| now.clone())
+            .collect();
+        self.records.push(Record::Compaction {
+            archived: archived.iter().map(|m| m.id).collect(),
+            summary,
+            replaced,
+        });
         stats.tokens_after = self.tally.total();
         stats.over_budget = stats.tokens_after > budget;
         stats.elapsed_ms = started.elapsed().as_millis() as u64;

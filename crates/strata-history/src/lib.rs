@@ -11,6 +11,9 @@
 //! - [`repair`] restores the pairing invariant of a loaded history
 //!   (HIST-2) and reports each [`Repair`].
 //! - [`CompactionStats`] are the figures of one compaction (HIST-9).
+//! - [`Store`] and [`Conversation`] persist [`Record`]s as JSONL with a
+//!   lock against a second writer; [`History::replay`] rebuilds the window
+//!   (STORE-1 … STORE-3).
 //!
 //! # Example
 //!
@@ -49,8 +52,14 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
+pub use error::{Error, Result};
 pub use history::{CompactionStats, History, CLEARED, MAX_ARGUMENT_CHARS};
+pub use record::Record;
 pub use repair::{interrupted_result, repair, Repair, INTERRUPTED_MESSAGE};
+pub use store::{read_log, Conversation, Loaded, Store};
 
+mod error;
 mod history;
+mod record;
 mod repair;
+mod store;

@@ -101,7 +101,19 @@ fn replay(messages: Vec<Message>, window: u64, retain: usize) -> Result<(), Test
             prop_assert!(synthetic || logged.contains(&m.id));
         }
     }
+    // STORE-3: replaying the records gives the live window.
+    let replayed = History::replay(h_config(window, retain), Arc::new(CharCounter), h.take_records());
+    prop_assert_eq!(replayed.window(), h.window());
+    prop_assert_eq!(replayed.full_log(), h.full_log());
     Ok(())
+}
+
+fn h_config(window: u64, retain: usize) -> Config {
+    Config::builder()
+        .context_window(TokenAmount::Tokens(window))
+        .min_retain_rounds(retain)
+        .build()
+        .unwrap()
 }
 
 proptest! {

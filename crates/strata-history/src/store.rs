@@ -1,0 +1,286 @@
+//! JSONL persistence of conversations (STORE-1 … STORE-3).
+
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, Result};
+use crate::record::Record;
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
+    move |source| Error::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+fn check_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && !name.starts_with('.')
+        && name.len() <= 128
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidName {
+            name: name.to_owned(),
+        })
+    }
+}
+
+/// A conversation's records as loaded from its log.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Loaded {
+    /// The records, in order.
+    pub records: Vec<Record>,
+    /// The line number of a torn last line that was left out (a write cut
+    /// short by a crash), if there was one.
+    pub torn_line: Option<usize>,
+}
+
+/// Reads a conversation log (STORE-1): one JSON record per line. A last
+/// line that is incomplete (no newline) and does not parse is reported in
+/// [`Loaded::torn_line`] and left out.
+///
+/// # Errors
+///
+/// [`Error::Io`] when the file cannot be read; [`Error::CorruptRecord`]
+/// with its line number when any other line does not parse.
+pub fn read_log(path: &Path) -> Result<Loaded> {
+    let file = File::open(path).map_err(io(path))?;
+    let mut reader = BufReader::new(file);
+    let mut records = Vec::new();
+    let mut line = Vec::new();
+    let mut number = 0;
+    loop {
+        line.clear();
+        let n = reader.read_until(b'\n', &mut line).map_err(io(path))?;
+        if n == 0 {
+            return Ok(Loaded {
+                records,
+                torn_line: None,
+            });
+        }
+        number += 1;
+        let complete = line.ends_with(b"\n");
+        let text = String::from_utf8_lossy(&line);
+        let text = text.trim_end();
+        if text.is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Record>(text) {
+            Ok(record) => records.push(record),
+            Err(_) if !complete => {
+                return Ok(Loaded {
+                    records,
+                    torn_line: Some(number),
+                })
+            }
+            Err(e) => {
+                return Err(Error::CorruptRecord {
+                    path: path.to_owned(),
+                    line: number,
+                    reason: e.to_string(),
+                })
+            }
+        }
+    }
+}
+
+/// A directory of conversations in namespaces, each with a current
+/// conversation (STORE-2): `<dir>/<namespace>/<conversation>.jsonl` and
+/// `<dir>/<namespace>/CURRENT`.
+#[derive(Debug, Clone)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// The store in `dir`, created if missing.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] when the directory cannot be created.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<Self> {
+        let dir = dir.into();
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        Ok(Store { dir })
+    }
+
+    fn namespace_dir(&self, namespace: &str) -> Result<PathBuf> {
+        check_name(namespace)?;
+        let dir = self.dir.join(namespace);
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        Ok(dir)
+    }
+
+    /// The path of a conversation's log.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidName`] for a name that is not a plain file name.
+    pub fn path(&self, namespace: &str, name: &str) -> Result<PathBuf> {
+        check_name(name)?;
+        Ok(self.namespace_dir(namespace)?.join(format!("{name}.jsonl")))
+    }
+
+    /// The names of a namespace's conversations, sorted.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] or [`Error::InvalidName`].
+    pub fn list(&self, namespace: &str) -> Result<Vec<String>> {
+        let dir = self.namespace_dir(namespace)?;
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(&dir).map_err(io(&dir))? {
+            let entry = entry.map_err(io(&dir))?;
+            if let Some(name) = entry.file_name().to_str().and_then(|n| n.strip_suffix(".jsonl")) {
+                names.push(name.to_owned());
+            }
+        }
+        names.sort();
+        Ok(names)
+    }
+
+    /// The namespace's current conversation, if one was set.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] or [`Error::InvalidName`].
+    pub fn current(&self, namespace: &str) -> Result<Option<String>> {
+        let path = self.namespace_dir(namespace)?.join("CURRENT");
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Ok(Some(text.trim().to_owned()).filter(|n| !n.is_empty())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::Io { path, source: e }),
+        }
+    }
+
+    /// Makes `name` the namespace's current conversation.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] or [`Error::InvalidName`].
+    pub fn set_current(&self, namespace: &str, name: &str) -> Result<()> {
+        check_name(name)?;
+        let dir = self.namespace_dir(namespace)?;
+        // Write then rename, so a reader never sees half a name.
+        let tmp = dir.join("CURRENT.tmp");
+        std::fs::write(&tmp, name).map_err(io(&tmp))?;
+        let path = dir.join("CURRENT");
+        std::fs::rename(&tmp, &path).map_err(io(&path))
+    }
+
+    /// Opens a conversation for appending, creating it when `create` is
+    /// set, and makes it current. A torn last line is cut off first (and
+    /// reported by [`Conversation::load`] before that).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Locked`] when another writer holds it (STORE-2),
+    /// [`Error::NotFound`] when it does not exist and `create` is not set,
+    /// [`Error::Io`], [`Error::InvalidName`].
+    pub fn open_conversation(&self, namespace: &str, name: &str, create: bool) -> Result<Conversation> {
+        let path = self.path(namespace, name)?;
+        if !create && !path.exists() {
+            return Err(Error::NotFound {
+                name: name.to_owned(),
+                dir: self.dir.join(namespace),
+            });
+        }
+        let conversation = Conversation::open(&path)?;
+        self.set_current(namespace, name)?;
+        Ok(conversation)
+    }
+}
+
+/// One conversation's log, open for appending and locked against other
+/// writers (STORE-1, STORE-2). The lock is released when it is dropped.
+#[derive(Debug)]
+pub struct Conversation {
+    path: PathBuf,
+    file: File,
+    torn_line: Option<usize>,
+}
+
+impl Conversation {
+    /// Opens (or creates) the log at `path` for appending.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Locked`] when another writer holds it, [`Error::Io`].
+    pub fn open(path: impl Into<PathBuf>) -> Result<Self> {
+        let path = path.into();
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(&path)
+            .map_err(io(&path))?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => return Err(Error::Locked { path }),
+            Err(std::fs::TryLockError::Error(source)) => return Err(Error::Io { path, source }),
+        }
+        // Cut a torn last line so that appends start on a fresh line.
+        let mut torn_line = None;
+        let len = file.metadata().map_err(io(&path))?.len();
+        if len > 0 {
+            let loaded = read_log(&path)?;
+            if let Some(line) = loaded.torn_line {
+                torn_line = Some(line);
+                let text = std::fs::read(&path).map_err(io(&path))?;
+                let keep = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+                file.set_len(keep as u64).map_err(io(&path))?;
+                file.seek(SeekFrom::End(0)).map_err(io(&path))?;
+            }
+        }
+        Ok(Conversation {
+            path,
+            file,
+            torn_line,
+        })
+    }
+
+    /// The log's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The line number of a torn last line that was cut when the log was
+    /// opened, if any.
+    pub fn torn_line(&self) -> Option<usize> {
+        self.torn_line
+    }
+
+    /// Appends records, one line each, flushed after each record.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`] (a full disk, say); records before the failing one are
+    /// written, the caller still holds all of them.
+    pub fn append(&mut self, records: &[Record]) -> Result<()> {
+        for record in records {
+            let mut line = serde_json::to_vec(record).map_err(|e| Error::Io {
+                path: self.path.clone(),
+                source: std::io::Error::other(e),
+            })?;
+            line.push(b'\n');
+            self.file.write_all(&line).map_err(io(&self.path))?;
+            self.file.flush().map_err(io(&self.path))?;
+        }
+        Ok(())
+    }
+
+    /// Reads the records written so far.
+    ///
+    /// # Errors
+    ///
+    /// As [`read_log`].
+    pub fn load(&self) -> Result<Loaded> {
+        read_log(&self.path)
+    }
+}

@@ -42,6 +42,13 @@ pub enum Error {
         /// The name as given.
         name: String,
     },
+    /// The model still rejects the window after a reactive compaction and
+    /// nothing new could be compacted (HIST-12).
+    #[error("the window ({window_tokens} tokens) is still too long after compaction")]
+    StillTooLong {
+        /// The window's tokens after the last compaction.
+        window_tokens: usize,
+    },
     /// The conversation does not exist.
     #[error("no conversation `{name}` in {dir}")]
     NotFound {

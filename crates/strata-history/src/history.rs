@@ -1,6 +1,8 @@
 //! The history: full log, window, trigger and compaction (HIST-1 … HIST-9,
 //! HIST-11, HIST-13).
 
+use std::borrow::Cow;
+use std::collections::HashSet;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
@@ -8,10 +10,11 @@ use std::time::Instant;
 use serde_json::Value;
 use strata_compress::Compressor;
 use strata_core::{
-    rounds, Config, Message, MessageId, ResultStatus, Role, Summarizer, TokenCounter, TokenTally, ToolResult,
-    Usage,
+    rounds, Config, Message, MessageId, ResultStatus, Role, ShortIds, Summarizer, TokenCounter, TokenTally,
+    ToolResult, Usage,
 };
 
+use crate::prune::{self, PruneAction, PruneOutcome};
 use crate::record::Record;
 use crate::repair::{interrupted_result, repair, Repair};
 
@@ -76,7 +79,11 @@ pub struct History {
     since_usage: usize,
     reserved: usize,
     len_at_compaction: Option<usize>,
+    reactive_at: Option<usize>,
     records: Vec<Record>,
+    prune_list: Vec<MessageId>,
+    pruned: HashSet<MessageId>,
+    pruned_tokens: usize,
 }
 
 impl fmt::Debug for History {
@@ -106,7 +113,11 @@ impl History {
             since_usage: 0,
             reserved: 0,
             len_at_compaction: None,
+            reactive_at: None,
             records: Vec::new(),
+            prune_list: Vec::new(),
+            pruned: HashSet::new(),
+            pruned_tokens: 0,
         }
     }
 
@@ -148,6 +159,99 @@ impl History {
     fn set_window(&mut self, window: Vec<Message>) {
         self.tally = TokenTally::from_messages(&*self.counter, &window);
         self.window = window;
+        self.refresh_pruned();
+    }
+
+    /// Recomputes the pruned units from the requested ids, after the window
+    /// changed.
+    fn refresh_pruned(&mut self) {
+        self.pruned = prune::expand(&self.window, &self.prune_list);
+        self.pruned_tokens = self
+            .window
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| self.pruned.contains(&m.id))
+            .map(|(i, _)| self.tally.get(i).unwrap_or(0))
+            .sum();
+    }
+
+    /// The short ids of the window's messages (CORE-2), by which the model
+    /// names messages to prune; see [`id_hint`](crate::id_hint).
+    pub fn short_ids(&self) -> ShortIds {
+        ShortIds::new(self.window.iter().map(|m| m.id))
+    }
+
+    /// Applies the model's pruning request (HIST-10): `create` replaces the
+    /// list of messages to leave out of the window, `append` adds to it,
+    /// `delete` takes ids off it. A named tool call or result takes its
+    /// whole step with it (parallel calls included), so pairs are never
+    /// split; summaries cannot be pruned. The full log keeps everything.
+    pub fn prune(&mut self, action: PruneAction) -> PruneOutcome {
+        self.records.push(Record::Prune {
+            action: action.clone(),
+        });
+        self.apply_prune(action)
+    }
+
+    fn apply_prune(&mut self, action: PruneAction) -> PruneOutcome {
+        let short = self.short_ids();
+        let mut outcome = PruneOutcome::default();
+        let (ids, mode) = match action {
+            PruneAction::Create(ids) => (ids, 0),
+            PruneAction::Append(ids) => (ids, 1),
+            PruneAction::Delete(ids) => (ids, 2),
+        };
+        let mut resolved = Vec::new();
+        for text in ids {
+            match short.resolve(&text) {
+                Ok(id) if self.window.iter().any(|m| m.id == id && m.role == Role::Summary) => outcome
+                    .rejected
+                    .push(format!("{text}: summaries cannot be pruned")),
+                Ok(id) => resolved.push(id),
+                Err(e) => outcome.rejected.push(format!("{text}: {e}")),
+            }
+        }
+        match mode {
+            0 => self.prune_list = resolved,
+            1 => {
+                for id in resolved {
+                    if !self.prune_list.contains(&id) {
+                        self.prune_list.push(id);
+                    }
+                }
+            }
+            _ => self.prune_list.retain(|id| !resolved.contains(id)),
+        }
+        self.refresh_pruned();
+        outcome.hidden = self
+            .window
+            .iter()
+            .filter(|m| self.pruned.contains(&m.id))
+            .map(|m| m.id)
+            .collect();
+        outcome
+    }
+
+    /// Compacts at once because the model rejected the request as too long
+    /// (HIST-12), whatever the trigger says.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StillTooLong`](crate::Error::StillTooLong) when nothing was
+    /// recorded since the last reactive compaction: compacting again would
+    /// change nothing, and the caller must not loop.
+    pub async fn compact_after_overflow(
+        &mut self,
+        summarizer: &dyn Summarizer,
+    ) -> crate::Result<CompactionStats> {
+        if self.reactive_at == Some(self.log.len()) {
+            return Err(crate::Error::StillTooLong {
+                window_tokens: self.window_tokens(),
+            });
+        }
+        let stats = self.compact(summarizer).await;
+        self.reactive_at = Some(self.log.len());
+        Ok(stats)
     }
 
     fn push(&mut self, message: Message, logged: Message) {
@@ -273,6 +377,9 @@ impl History {
                 } => {
                     h.apply_compaction(&archived, summary, replaced);
                 }
+                Record::Prune { action } => {
+                    h.apply_prune(action);
+                }
             }
         }
         h
@@ -299,8 +406,20 @@ impl History {
     }
 
     /// The window: summaries, then the retained messages.
-    pub fn window(&self) -> &[Message] {
-        &self.window
+    ///
+    /// Messages pruned by the model (HIST-10) are left out.
+    pub fn window(&self) -> Cow<'_, [Message]> {
+        if self.pruned.is_empty() {
+            Cow::Borrowed(&self.window)
+        } else {
+            Cow::Owned(
+                self.window
+                    .iter()
+                    .filter(|m| !self.pruned.contains(&m.id))
+                    .cloned()
+                    .collect(),
+            )
+        }
     }
 
     /// Every message ever recorded, as recorded.
@@ -315,7 +434,7 @@ impl History {
 
     /// The window's tokens by the token counter.
     pub fn window_tokens(&self) -> usize {
-        self.tally.total()
+        self.tally.total() - self.pruned_tokens
     }
 
     /// The budget the window must fit: the compaction threshold less the
@@ -456,8 +575,8 @@ impl History {
             summary,
             replaced,
         });
-        stats.tokens_after = self.tally.total();
-        stats.over_budget = stats.tokens_after > budget;
+        stats.tokens_after = self.window_tokens();
+        stats.over_budget = self.tally.total() > budget;
         stats.elapsed_ms = started.elapsed().as_millis() as u64;
         // The usage figure described the old window: it is stale now.
         self.usage = None;

@@ -8,6 +8,9 @@
 //!   the next request from the provider's usage (HIST-4) and compacts
 //!   ([`History::compact`]) on round boundaries, never splitting a tool
 //!   call from its result, with the budget guarantee of HIST-6.
+//! - [`History::prune`] lets the model leave messages out of the window by
+//!   short id (HIST-10); [`History::compact_after_overflow`] is the
+//!   reactive compaction of HIST-12, which cannot loop.
 //! - [`repair`] restores the pairing invariant of a loaded history
 //!   (HIST-2) and reports each [`Repair`].
 //! - [`CompactionStats`] are the figures of one compaction (HIST-9).
@@ -54,12 +57,14 @@
 
 pub use error::{Error, Result};
 pub use history::{CompactionStats, History, CLEARED, MAX_ARGUMENT_CHARS};
+pub use prune::{id_hint, PruneAction, PruneOutcome};
 pub use record::Record;
 pub use repair::{interrupted_result, repair, Repair, INTERRUPTED_MESSAGE};
 pub use store::{read_log, Conversation, Loaded, Store};
 
 mod error;
 mod history;
+mod prune;
 mod record;
 mod repair;
 mod store;

@@ -3,6 +3,8 @@
 use serde::{Deserialize, Serialize};
 use strata_core::{Message, MessageId, Usage};
 
+use crate::prune::PruneAction;
+
 /// One line of a conversation's JSONL log: one change of the history.
 /// Replaying the records with [`History::replay`](crate::History::replay)
 /// rebuilds the window exactly.
@@ -47,5 +49,10 @@ pub enum Record {
         /// Messages of the window in their new form (cleared results, cut
         /// arguments).
         replaced: Vec<Message>,
+    },
+    /// The model's pruning request (HIST-10).
+    Prune {
+        /// The request.
+        action: PruneAction,
     },
 }

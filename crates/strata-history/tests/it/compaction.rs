@@ -88,7 +88,7 @@ async fn hist_7_degraded_summary() {
         assert_eq!(h.window()[0].role, Role::Summary);
         assert_eq!(h.window()[0].content, notice);
         assert_eq!(h.full_log().len(), 32);
-        assert!(Pairs::new(h.window()).is_complete());
+        assert!(Pairs::new(&h.window()).is_complete());
     }
 }
 
@@ -110,11 +110,12 @@ async fn hist_6_single_long_round_is_cleared_oldest_first() {
     assert!(stats.tool_results_cleared > 0);
     assert!(!stats.over_budget);
     assert!(h.window_tokens() <= h.threshold_tokens());
-    let tools: Vec<&Message> = h.window().iter().filter(|m| m.role == Role::Tool).collect();
+    let window = h.window();
+    let tools: Vec<&Message> = window.iter().filter(|m| m.role == Role::Tool).collect();
     assert_eq!(tools.len(), 120);
     assert!(tools[..6].iter().all(|m| m.content == CLEARED));
     assert!(tools[114..].iter().all(|m| m.content != CLEARED));
-    assert!(Pairs::new(h.window()).is_complete());
+    assert!(Pairs::new(&h.window()).is_complete());
     assert_eq!(h.window()[0].content, "fix the bug");
 }
 
@@ -148,11 +149,11 @@ fn hist_2_real_transcript_with_interrupted_call() {
     messages.truncate(last_tool);
     let (h, repairs) = History::from_messages(Config::default(), Arc::new(CharCounter), messages.clone());
     assert!(matches!(repairs.as_slice(), [Repair::Interrupted { .. }]));
-    assert!(Pairs::new(h.window()).is_complete());
+    assert!(Pairs::new(&h.window()).is_complete());
     assert_eq!(h.full_log(), messages.as_slice());
     assert!(
         h.window().iter().all(|m| m.role != Role::System),
         "HIST-1: no L1 in the history"
     );
-    assert_eq!(rounds(h.window()).len(), 1);
+    assert_eq!(rounds(&h.window()).len(), 1);
 }

@@ -2,6 +2,7 @@
 
 mod compaction;
 mod props;
+mod prune;
 mod store;
 
 use std::time::Duration;

@@ -64,11 +64,11 @@ fn replay(messages: Vec<Message>, window: u64, retain: usize) -> Result<(), Test
                 .take_while(|m| m.role == Role::Summary)
                 .cloned()
                 .collect();
-            let complete_before = rounds(h.window()).len() - usize::from(h.round_open());
+            let complete_before = rounds(&h.window()).len() - usize::from(h.round_open());
             let stats = rt.block_on(h.compact(&Fixed::ok()));
             let w = h.window();
             // HIST-2: no call without its result or the reverse.
-            prop_assert!(Pairs::new(w).is_complete(), "{:?}", Pairs::new(w).issues());
+            prop_assert!(Pairs::new(&w).is_complete(), "{:?}", Pairs::new(&w).issues());
             // HIST-1 / HIST-5: earlier summaries are byte-identical.
             prop_assert_eq!(&w[..before.len()], before.as_slice());
             // HIST-3: the body starts at a round boundary.
@@ -92,7 +92,7 @@ fn replay(messages: Vec<Message>, window: u64, retain: usize) -> Result<(), Test
         // HIST-11: the full log holds every message of the window (summaries
         // and synthetic results aside).
         let logged: HashSet<_> = h.full_log().iter().map(|m| m.id).collect();
-        for m in h.window() {
+        for m in h.window().iter() {
             let synthetic = m.role == Role::Summary
                 || m.result
                     .as_ref()

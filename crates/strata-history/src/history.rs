@@ -10,8 +10,8 @@ use std::time::Instant;
 use serde_json::Value;
 use strata_compress::Compressor;
 use strata_core::{
-    rounds, Config, Message, MessageId, ResultStatus, Role, ShortIds, Summarizer, TokenCounter, TokenTally,
-    ToolResult, Usage,
+    rounds, CompactionTarget, Config, Message, MessageId, ResultStatus, Role, ShortIds, Summarizer,
+    TokenCounter, TokenTally, ToolResult, Usage,
 };
 
 use crate::prune::{self, PruneAction, PruneOutcome};
@@ -525,10 +525,26 @@ impl History {
         } else {
             body_rounds.get(complete - keep).map_or(body.len(), |r| r.start)
         };
-        let archived: Vec<Message> = body[..cut].to_vec();
+        // HIST-8: with a target, only that side of the old rounds is
+        // summarised; the other side stays verbatim. Steps (a call message
+        // and its results) always stay together on the assistant side.
+        let side = |m: &Message| match self.config.compaction_target {
+            CompactionTarget::All => true,
+            CompactionTarget::User => m.role == Role::User,
+            CompactionTarget::Assistant => m.role != Role::User,
+        };
+        let mut archived: Vec<Message> = Vec::new();
+        let mut kept_old: Vec<Message> = Vec::new();
+        for (i, m) in body[..cut].iter().enumerate() {
+            if side(m) {
+                stats.tokens_archived += self.tally.get(summaries + i).unwrap_or(0);
+                archived.push(m.clone());
+            } else {
+                kept_old.push(m.clone());
+            }
+        }
         stats.rounds_archived = complete - keep;
         stats.rounds_retained = keep;
-        stats.tokens_archived = self.tally.sum(summaries..summaries + cut);
 
         let mut window: Vec<Message> = self.window[..summaries].to_vec();
         if !archived.is_empty() {
@@ -559,6 +575,7 @@ impl History {
             window.push(message);
         }
         let summary = (window.len() > summaries).then(|| window[summaries].clone());
+        window.extend(kept_old);
         window.extend_from_slice(&self.window[summaries + cut..]);
         self.set_window(window);
         let before_fit: Vec<Message> = self.window.clone();

@@ -157,3 +157,29 @@ fn hist_2_real_transcript_with_interrupted_call() {
     );
     assert_eq!(rounds(&h.window()).len(), 1);
 }
+
+/// HIST-8: a target summarises one side of the old rounds and keeps the
+/// other verbatim, never splitting a step.
+#[tokio::test]
+async fn hist_8_compaction_targets() {
+    use strata_core::CompactionTarget;
+    for target in [CompactionTarget::User, CompactionTarget::Assistant] {
+        let mut c = config(6_000, 2);
+        c.compaction_target = target;
+        let mut h = History::new(c, Arc::new(CharCounter));
+        for n in 0..8 {
+            round(&mut h, n, 2_400);
+        }
+        let stats = h.compact(&Fixed::ok()).await;
+        assert!(stats.rounds_archived > 0);
+        let window = h.window();
+        assert!(Pairs::new(&window).is_complete());
+        let old_user = window.iter().any(|m| m.content == "task 0");
+        let old_answer = window.iter().any(|m| m.content == "done 0");
+        match target {
+            CompactionTarget::User => assert!(!old_user && old_answer),
+            _ => assert!(old_user && !old_answer),
+        }
+        assert_eq!(window[0].role, Role::Summary);
+    }
+}

@@ -4,7 +4,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use proptest::prelude::*;
-use strata_core::{rounds, CharCounter, Config, Message, Pairs, Role, TokenAmount};
+use strata_core::{rounds, CharCounter, CompactionTarget, Config, Message, Pairs, Role, TokenAmount};
 use strata_history::History;
 use strata_testkit::strategy::{self, HistoryShape};
 
@@ -20,12 +20,13 @@ fn cases(default: u32) -> ProptestConfig {
 
 /// Replays `messages` into a history round by round, compacting whenever
 /// the trigger says so, and checks the invariants after every compaction.
-fn replay(messages: Vec<Message>, window: u64, retain: usize) -> Result<(), TestCaseError> {
-    let config = Config::builder()
-        .context_window(TokenAmount::Tokens(window))
-        .min_retain_rounds(retain)
-        .build()
-        .unwrap();
+fn replay(
+    messages: Vec<Message>,
+    window: u64,
+    retain: usize,
+    target: CompactionTarget,
+) -> Result<(), TestCaseError> {
+    let config = h_config(window, retain, target);
     let mut h = History::new(config, Arc::new(CharCounter));
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_time()
@@ -74,7 +75,10 @@ fn replay(messages: Vec<Message>, window: u64, retain: usize) -> Result<(), Test
             // HIST-3: the body starts at a round boundary.
             let summaries = w.iter().take_while(|m| m.role == Role::Summary).count();
             prop_assert!(
-                summaries == w.len() || w[summaries].role == Role::User || stats.rounds_archived == 0
+                target != CompactionTarget::All
+                    || summaries == w.len()
+                    || w[summaries].role == Role::User
+                    || stats.rounds_archived == 0
             );
             // HIST-3: the newest rounds are kept.
             let keep = retain.min(complete_before);
@@ -102,19 +106,30 @@ fn replay(messages: Vec<Message>, window: u64, retain: usize) -> Result<(), Test
         }
     }
     // STORE-3: replaying the records gives the live window.
-    let replayed = History::replay(h_config(window, retain), Arc::new(CharCounter), h.take_records());
+    let replayed = History::replay(
+        h_config(window, retain, target),
+        Arc::new(CharCounter),
+        h.take_records(),
+    );
     prop_assert_eq!(replayed.window(), h.window());
     prop_assert_eq!(replayed.full_log(), h.full_log());
     Ok(())
 }
 
-fn h_config(window: u64, retain: usize) -> Config {
+fn h_config(window: u64, retain: usize, target: CompactionTarget) -> Config {
     Config::builder()
         .context_window(TokenAmount::Tokens(window))
         .min_retain_rounds(retain)
+        .compaction_target(target)
         .build()
         .unwrap()
 }
+
+const TARGETS: [CompactionTarget; 3] = [
+    CompactionTarget::All,
+    CompactionTarget::User,
+    CompactionTarget::Assistant,
+];
 
 proptest! {
     #![proptest_config(cases(96))]
@@ -124,8 +139,8 @@ proptest! {
         summaries: 0..=0,
         rounds: 1..=25,
         ..HistoryShape::default()
-    }.with_orphans(true)), window in 1_500u64..12_000, retain in 0usize..6) {
-        replay(messages, window, retain)?;
+    }.with_orphans(true)), window in 1_500u64..12_000, retain in 0usize..6, target in proptest::sample::select(&TARGETS[..])) {
+        replay(messages, window, retain, target)?;
     }
 
     #[test]
@@ -133,6 +148,6 @@ proptest! {
         summaries: 0..=0,
         ..HistoryShape::single_long_round()
     }), window in 2_000u64..20_000, retain in 0usize..3) {
-        replay(messages, window, retain)?;
+        replay(messages, window, retain, CompactionTarget::All)?;
     }
 }

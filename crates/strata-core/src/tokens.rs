@@ -296,6 +296,11 @@ impl TokenTally {
         self.remove(len..self.counts.len());
     }
 
+    /// Reserves room for at least `additional` more messages.
+    pub fn reserve(&mut self, additional: usize) {
+        self.counts.reserve(additional);
+    }
+
     /// Forgets every message.
     pub fn clear(&mut self) {
         self.counts.clear();

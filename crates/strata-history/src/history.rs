@@ -59,6 +59,23 @@ pub struct CompactionStats {
     pub elapsed_ms: u64,
 }
 
+/// What a compaction would do; see [`History::plan`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CompactionPlan {
+    /// Leading summaries of the window, kept as they are.
+    pub summaries: usize,
+    /// The window's messages from `summaries` up to this index are
+    /// archived (all of them, or one side with a compaction target).
+    pub archive_end: usize,
+    /// Complete rounds archived.
+    pub rounds_archived: usize,
+    /// Complete rounds kept.
+    pub rounds_retained: usize,
+    /// Tokens of the messages up to `archive_end`.
+    pub tokens_archived: usize,
+}
+
 /// A conversation's history (HIST-11): the full log of every message ever
 /// recorded, and the window that is sent to the model — archived summaries
 /// first, then the retained messages in their history form.
@@ -67,6 +84,7 @@ pub struct CompactionStats {
 /// answered in the window, by a synthetic `interrupted` result when the
 /// agent gives none. Token accounting is incremental: recording a message
 /// counts that message only.
+#[derive(Clone)]
 pub struct History {
     config: Config,
     counter: Arc<dyn TokenCounter>,
@@ -259,6 +277,15 @@ impl History {
         self.since_usage += n;
         self.window.push(message);
         self.log.push(logged);
+    }
+
+    /// Reserves room for at least `additional` more messages in the window
+    /// and the full log, so that recording them does not reallocate.
+    pub fn reserve(&mut self, additional: usize) {
+        self.window.reserve(additional);
+        self.log.reserve(additional);
+        self.tally.reserve(additional);
+        self.records.reserve(additional);
     }
 
     /// Starts a round with the user's message (REACT-3).
@@ -479,27 +506,11 @@ impl History {
         }
     }
 
-    /// Compacts the window now (HIST-3, HIST-5 … HIST-7, HIST-9).
-    ///
-    /// The oldest complete rounds that do not fit are summarised into one
-    /// `summary` message placed after the earlier summaries, which are
-    /// never touched; at least the newest `min_retain_rounds` complete
-    /// rounds and the round in progress are kept. If the summariser fails
-    /// or takes longer than `summary_timeout`, a notice stands in for the
-    /// summary and the archived rounds are dropped from the window. If the
-    /// window is still over the budget, tool results are cleared oldest
-    /// first (the newest `keep_tool_messages` stay), then long tool-call
-    /// arguments are cut; if even that is not enough,
-    /// [`CompactionStats::over_budget`] is set. The full log is never
-    /// changed.
-    pub async fn compact(&mut self, summarizer: &dyn Summarizer) -> CompactionStats {
-        let started = Instant::now();
+    /// What [`History::compact`] would do now, without doing it: which
+    /// messages would be archived and how many complete rounds kept
+    /// (HIST-3). Costs one pass over the window's rounds.
+    pub fn plan(&self) -> CompactionPlan {
         let budget = self.threshold_tokens();
-        let mut stats = CompactionStats {
-            tokens_before: self.tally.total(),
-            threshold_tokens: budget,
-            ..CompactionStats::default()
-        };
         let summaries = self.window.iter().take_while(|m| m.role == Role::Summary).count();
         let body = &self.window[summaries..];
         let body_rounds = rounds(body);
@@ -525,6 +536,40 @@ impl History {
         } else {
             body_rounds.get(complete - keep).map_or(body.len(), |r| r.start)
         };
+        CompactionPlan {
+            summaries,
+            archive_end: summaries + cut,
+            rounds_archived: complete - keep,
+            rounds_retained: keep,
+            tokens_archived: self.tally.sum(summaries..summaries + cut),
+        }
+    }
+
+    /// Compacts the window now (HIST-3, HIST-5 … HIST-7, HIST-9).
+    ///
+    /// The oldest complete rounds that do not fit are summarised into one
+    /// `summary` message placed after the earlier summaries, which are
+    /// never touched; at least the newest `min_retain_rounds` complete
+    /// rounds and the round in progress are kept. If the summariser fails
+    /// or takes longer than `summary_timeout`, a notice stands in for the
+    /// summary and the archived rounds are dropped from the window. If the
+    /// window is still over the budget, tool results are cleared oldest
+    /// first (the newest `keep_tool_messages` stay), then long tool-call
+    /// arguments are cut; if even that is not enough,
+    /// [`CompactionStats::over_budget`] is set. The full log is never
+    /// changed.
+    pub async fn compact(&mut self, summarizer: &dyn Summarizer) -> CompactionStats {
+        let started = Instant::now();
+        let budget = self.threshold_tokens();
+        let mut stats = CompactionStats {
+            tokens_before: self.tally.total(),
+            threshold_tokens: budget,
+            ..CompactionStats::default()
+        };
+        let plan = self.plan();
+        let (summaries, cut) = (plan.summaries, plan.archive_end - plan.summaries);
+        let body = &self.window[summaries..];
+        let (complete, keep) = (plan.rounds_archived + plan.rounds_retained, plan.rounds_retained);
         // HIST-8: with a target, only that side of the old rounds is
         // summarised; the other side stays verbatim. Steps (a call message
         // and its results) always stay together on the assistant side.

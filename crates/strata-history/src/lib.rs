@@ -56,7 +56,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
 pub use error::{Error, Result};
-pub use history::{CompactionStats, History, CLEARED, MAX_ARGUMENT_CHARS};
+pub use history::{CompactionPlan, CompactionStats, History, CLEARED, MAX_ARGUMENT_CHARS};
 pub use prune::{id_hint, PruneAction, PruneOutcome};
 pub use record::Record;
 pub use repair::{interrupted_result, repair, Repair, INTERRUPTED_MESSAGE};

@@ -90,3 +90,8 @@ struct ReadmeDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/tool-output.md")]
 struct ToolOutputDoctests;
+
+/// The code blocks of `docs/history.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/history.md")]
+struct HistoryDoctests;

@@ -10,8 +10,8 @@ use std::time::Instant;
 use serde_json::Value;
 use strata_compress::Compressor;
 use strata_core::{
-    rounds, CompactionTarget, Config, Message, MessageId, ResultStatus, Role, ShortIds, Summarizer,
-    TokenCounter, TokenTally, ToolResult, Usage,
+    rounds, CompactionTarget, Config, Message, MessageId, ProgressFn, ResultStatus, Role, ShortIds,
+    Summarizer, TokenCounter, TokenTally, ToolResult, Usage,
 };
 
 use crate::prune::{self, PruneAction, PruneOutcome};
@@ -102,6 +102,7 @@ pub struct History {
     prune_list: Vec<MessageId>,
     pruned: HashSet<MessageId>,
     pruned_tokens: usize,
+    progress: Option<ProgressFn>,
 }
 
 impl fmt::Debug for History {
@@ -136,6 +137,7 @@ impl History {
             prune_list: Vec::new(),
             pruned: HashSet::new(),
             pruned_tokens: 0,
+            progress: None,
         }
     }
 
@@ -164,6 +166,13 @@ impl History {
     /// default, [`Compressor::new`].
     pub fn set_compressor(&mut self, compressor: Compressor) -> &mut Self {
         self.compressor = compressor;
+        self
+    }
+
+    /// Sets the callback that receives the summariser's progress during a
+    /// compaction (HIST-7). By default, none.
+    pub fn set_progress(&mut self, progress: Option<ProgressFn>) -> &mut Self {
+        self.progress = progress;
         self
     }
 
@@ -595,7 +604,7 @@ impl History {
         if !archived.is_empty() {
             let summary = match tokio::time::timeout(
                 self.config.summary_timeout,
-                summarizer.summarize(&archived, None),
+                summarizer.summarize(&archived, self.progress.clone()),
             )
             .await
             {

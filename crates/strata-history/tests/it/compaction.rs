@@ -183,3 +183,31 @@ async fn hist_8_compaction_targets() {
         assert_eq!(window[0].role, Role::Summary);
     }
 }
+
+/// HIST-7: the summariser's progress reaches the embedder during a
+/// compaction, and the LLM summary lands in the window with its header.
+#[tokio::test]
+async fn hist_7_progress_is_reported() {
+    use std::sync::Mutex;
+    use strata_core::SummaryProgress;
+    let client = strata_testkit::ScriptedClient::new();
+    client.push_text("* **Original Goal**: eight tasks.");
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = seen.clone();
+    let mut h = History::new(config(6_000, 2), Arc::new(CharCounter));
+    h.set_progress(Some(Arc::new(move |p| sink.lock().unwrap().push(p))));
+    for n in 0..8 {
+        round(&mut h, n, 2_400);
+    }
+    let stats = h
+        .compact(&strata_summary::LlmSummarizer::new(Arc::new(client)))
+        .await;
+    assert!(!stats.degraded);
+    assert_eq!(
+        seen.lock().unwrap().as_slice(),
+        &[SummaryProgress::ChunkStarted { chunk: 1, chunks: 1 }]
+    );
+    assert!(h.window()[0]
+        .content
+        .starts_with("## 📌 Archived Session Summary\n*(Contains context from"));
+}

@@ -23,9 +23,9 @@
 //!   output now, and what the history keeps of it.
 //! - [`LlmSummarizer`]: the archived summary of old rounds.
 //! - [`History`]: the remembered conversation and its compaction.
-//! - [`types`], [`compress`], [`summary`] and [`history`]: everything of
-//!   `strata-core`, `strata-compress`, `strata-summary` and
-//!   `strata-history`.
+//! - [`Mentions`] and [`Freshness`]: `@file` reminders and stale-read notes.
+//! - [`types`], [`compress`], [`summary`], [`history`], [`atfile`] and
+//!   [`mtime`]: everything of each crate.
 //!
 //! # Example
 //!
@@ -78,6 +78,17 @@ pub use strata_history as history;
 pub use strata_core::{rule_fn, CompressRule};
 #[doc(inline)]
 pub use strata_history::{CompactionStats, History};
+
+/// `@file` mentions and the read reminder (crate `strata-atfile`).
+pub use strata_atfile as atfile;
+
+/// Notes on files modified behind the agent's back (crate `strata-mtime`).
+pub use strata_mtime as mtime;
+
+#[doc(inline)]
+pub use strata_atfile::Mentions;
+#[doc(inline)]
+pub use strata_mtime::Freshness;
 #[doc(inline)]
 pub use strata_summary::LlmSummarizer;
 

@@ -1,0 +1,142 @@
+//! File freshness (MTIME-1, MTIME-2): a note when a file the agent read
+//! before has changed on disk since, by someone else.
+//!
+//! [`Freshness`] remembers, in memory only, the modification time each file
+//! had when the agent last read or wrote it. Reading it again with another
+//! modification time yields the note `Note: <file> was modified
+//! externally.`; the agent's own writes update the record, so they never
+//! raise it.
+//!
+//! # Overview
+//!
+//! - [`Freshness::read`] and [`Freshness::wrote`] with the file system's
+//!   times; [`Freshness::read_at`] and [`Freshness::wrote_at`] with times
+//!   the tool reports.
+//! - [`Freshness::annotate`] adds the note to a Read result's `data` and
+//!   `text`.
+//!
+//! # Example
+//!
+//! ```
+//! use std::time::{Duration, SystemTime};
+//! use strata_mtime::Freshness;
+//!
+//! let freshness = Freshness::new();
+//! let t0 = SystemTime::UNIX_EPOCH + Duration::from_secs(1_000);
+//! assert_eq!(freshness.read_at("src/lib.rs", t0), None);
+//! let t1 = t0 + Duration::from_secs(5);
+//! assert_eq!(freshness.read_at("src/lib.rs", t1).as_deref(), Some("Note: src/lib.rs was modified externally."));
+//! freshness.wrote_at("src/lib.rs", t1 + Duration::from_secs(5));
+//! assert_eq!(freshness.read_at("src/lib.rs", t1 + Duration::from_secs(5)), None);
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations, rust_2018_idioms, unreachable_pub)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::SystemTime;
+
+use serde_json::Value;
+use strata_core::ToolResult;
+
+/// The note for a file modified externally (MTIME-1).
+pub fn note(path: &str) -> String {
+    format!("Note: {path} was modified externally.")
+}
+
+/// The last seen modification time of each file (MTIME-1), shared by the
+/// tools of one agent. Not persisted.
+#[derive(Debug, Default)]
+pub struct Freshness {
+    seen: Mutex<HashMap<PathBuf, SystemTime>>,
+}
+
+fn key(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_owned())
+}
+
+fn mtime(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
+}
+
+impl Freshness {
+    /// An empty record.
+    pub fn new() -> Self {
+        Freshness::default()
+    }
+
+    /// Records that the agent read `path` with modification time `at`;
+    /// returns the note when it had read it before with another time.
+    pub fn read_at(&self, path: impl AsRef<Path>, at: SystemTime) -> Option<String> {
+        let path = path.as_ref();
+        let previous = self
+            .seen
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key(path), at);
+        match previous {
+            Some(before) if before != at => Some(note(&path.display().to_string())),
+            _ => None,
+        }
+    }
+
+    /// [`Freshness::read_at`] with the file's modification time on disk;
+    /// `None` when it cannot be read.
+    pub fn read(&self, path: impl AsRef<Path>) -> Option<String> {
+        let path = path.as_ref();
+        mtime(path).and_then(|at| self.read_at(path, at))
+    }
+
+    /// Records that the agent itself wrote `path`, leaving it with
+    /// modification time `at` (MTIME-2).
+    pub fn wrote_at(&self, path: impl AsRef<Path>, at: SystemTime) {
+        self.seen
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(key(path.as_ref()), at);
+    }
+
+    /// [`Freshness::wrote_at`] with the file's modification time on disk.
+    pub fn wrote(&self, path: impl AsRef<Path>) {
+        let path = path.as_ref();
+        if let Some(at) = mtime(path) {
+            self.wrote_at(path, at);
+        }
+    }
+
+    /// Forgets every file.
+    pub fn clear(&self) {
+        self.seen.lock().unwrap_or_else(PoisonError::into_inner).clear();
+    }
+
+    /// Records a read of `path` and, when it changed externally, adds the
+    /// note to `result`: as `data.note` for structured data, appended to
+    /// text data, and appended to `text` (MTIME-1). Returns whether a note
+    /// was added.
+    pub fn annotate(&self, result: &mut ToolResult, path: impl AsRef<Path>) -> bool {
+        let Some(note) = self.read(path) else { return false };
+        match &mut result.data {
+            Value::Object(o) => {
+                o.insert("note".into(), Value::String(note.clone()));
+            }
+            Value::String(s) => {
+                s.push_str("\n\n");
+                s.push_str(&note);
+            }
+            other => {
+                let data = std::mem::take(other);
+                *other = serde_json::json!({ "output": data, "note": note });
+            }
+        }
+        result.text = Some(match result.text.take() {
+            Some(t) => format!("{t}\n\n{note}"),
+            None => note,
+        });
+        true
+    }
+}

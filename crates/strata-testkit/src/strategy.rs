@@ -11,6 +11,17 @@ use strata_core::{
 
 use crate::builder::{text_of_len, CallSpec, HistoryBuilder};
 
+/// A proptest configuration with `default` cases, or the number in the
+/// `PROPTEST_CASES` environment variable when it is set (to run more cases
+/// locally or in CI).
+pub fn cases(default: u32) -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default);
+    ProptestConfig::with_cases(cases)
+}
+
 /// Any JSON value without floats (whose text form may not round-trip
 /// bit-exactly through other tools), nested up to three levels.
 pub fn json_value() -> impl Strategy<Value = Value> {

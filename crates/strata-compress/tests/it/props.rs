@@ -6,14 +6,6 @@ use serde_json::{json, Value};
 use strata_compress::{Compressor, Limits, Truncator};
 use strata_core::ToolResult;
 
-fn cases(default: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default);
-    ProptestConfig::with_cases(cases)
-}
-
 /// One line of tool output: words, sometimes a diagnostic, sometimes very
 /// long, sometimes not ASCII.
 fn line() -> impl Strategy<Value = String> {
@@ -64,7 +56,7 @@ fn represented_lines(out: &str) -> usize {
 }
 
 proptest! {
-    #![proptest_config(cases(256))]
+    #![proptest_config(strata_testkit::strategy::cases(256))]
 
     /// TOOL-11: never larger, idempotent, for text of every tool.
     #[test]

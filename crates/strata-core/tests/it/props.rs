@@ -2,16 +2,8 @@ use proptest::prelude::*;
 use strata_core::{rounds, Message, Pairs, Role};
 use strata_testkit::strategy::{self, HistoryShape};
 
-fn cases(default: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default);
-    ProptestConfig::with_cases(cases)
-}
-
 proptest! {
-    #![proptest_config(cases(512))]
+    #![proptest_config(strata_testkit::strategy::cases(512))]
 
     /// CORE-1: every message survives its canonical JSON form unchanged,
     /// alone and as a JSONL line.

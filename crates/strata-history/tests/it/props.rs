@@ -10,14 +10,6 @@ use strata_testkit::strategy::{self, HistoryShape};
 
 use crate::Fixed;
 
-fn cases(default: u32) -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default);
-    ProptestConfig::with_cases(cases)
-}
-
 /// Replays `messages` into a history round by round, compacting whenever
 /// the trigger says so, and checks the invariants after every compaction.
 fn replay(
@@ -132,7 +124,7 @@ const TARGETS: [CompactionTarget; 3] = [
 ];
 
 proptest! {
-    #![proptest_config(cases(96))]
+    #![proptest_config(strata_testkit::strategy::cases(96))]
 
     #[test]
     fn hist_invariants_many_rounds(messages in strategy::history(HistoryShape {

@@ -24,8 +24,8 @@
 //! - [`LlmSummarizer`]: the archived summary of old rounds.
 //! - [`History`]: the remembered conversation and its compaction.
 //! - [`Mentions`] and [`Freshness`]: `@file` reminders and stale-read notes.
-//! - [`types`], [`compress`], [`summary`], [`history`], [`atfile`] and
-//!   [`mtime`]: everything of each crate.
+//! - [`types`], [`compress`], [`summary`], [`history`], [`context`],
+//!   [`atfile`] and [`mtime`]: everything of each crate.
 //!
 //! # Example
 //!
@@ -78,6 +78,10 @@ pub use strata_history as history;
 pub use strata_core::{rule_fn, CompressRule};
 #[doc(inline)]
 pub use strata_history::{CompactionStats, History};
+
+/// The layered context; for now the ReAct format and its parser (crate
+/// `strata-context`).
+pub use strata_context as context;
 
 /// `@file` mentions and the read reminder (crate `strata-atfile`).
 pub use strata_atfile as atfile;

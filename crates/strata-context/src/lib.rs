@@ -1,0 +1,51 @@
+//! The layered context of LLM agents (CTX-*, REACT-*).
+//!
+//! This release holds the ReAct text format (REACT-1): [`parse_step`]
+//! turns a model's answer into a [`Step`], tolerating the usual noise
+//! (leading whitespace, code fences around the JSON arguments, text after
+//! the action), and [`Step::render`] writes a step back in the format.
+//!
+//! # Example
+//!
+//! ```
+//! use serde_json::json;
+//! use strata_context::{parse_step, Step};
+//!
+//! let step = parse_step("Thought: I need the file.\nAction: Read[{\"path\": \"src/lib.rs\"}]")?;
+//! assert_eq!(step, Step::Action {
+//!     thought: "I need the file.".into(),
+//!     tool: "Read".into(),
+//!     arguments: json!({"path": "src/lib.rs"}),
+//! });
+//! let done = parse_step("Thought: all set\nAction: Finish[The bug is fixed.]")?;
+//! assert!(matches!(done, Step::Finish { ref answer, .. } if answer == "The bug is fixed."));
+//! # Ok::<(), strata_context::Error>(())
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![warn(missing_debug_implementations, rust_2018_idioms, unreachable_pub)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
+
+pub use react::{parse_step, Step};
+
+mod react;
+
+/// The error type of `strata-context`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The model's answer is not in the ReAct format. `raw` is the answer
+    /// as given, to feed back to the model with `reason`.
+    #[error("the answer is not a ReAct step: {reason}")]
+    MalformedStep {
+        /// What is wrong.
+        reason: String,
+        /// The model's answer, unchanged.
+        raw: String,
+    },
+}
+
+/// A specialised `Result` whose error defaults to [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;

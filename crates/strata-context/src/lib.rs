@@ -1,6 +1,7 @@
 //! The layered context of LLM agents (CTX-*, REACT-*).
 //!
-//! This release holds the ReAct text format (REACT-1): [`parse_step`]
+//! This release holds the project rules layer L2 ([`Rules`], CTX-2) and
+//! the ReAct text format (REACT-1): [`parse_step`]
 //! turns a model's answer into a [`Step`], tolerating the usual noise
 //! (leading whitespace, code fences around the JSON arguments, text after
 //! the action), and [`Step::render`] writes a step back in the format.
@@ -29,8 +30,10 @@
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
 pub use react::{parse_step, Step};
+pub use rules::{Rules, RulesLayer, CODE_LAW};
 
 mod react;
+mod rules;
 
 /// The error type of `strata-context`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -1,6 +1,8 @@
 //! The layered context of LLM agents (CTX-*, REACT-*).
 //!
-//! This release holds the project rules layer L2 ([`Rules`], CTX-2) and
+//! This release holds the project rules layer L2 ([`Rules`], CTX-2), the
+//! todo recap ([`todo_recap`], CTX-5), the topic anchor ([`topic_anchor`],
+//! CTX-6) and
 //! the ReAct text format (REACT-1): [`parse_step`]
 //! turns a model's answer into a [`Step`], tolerating the usual noise
 //! (leading whitespace, code fences around the JSON arguments, text after
@@ -30,9 +32,11 @@
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
 pub use react::{parse_step, Step};
+pub use recap::{todo_recap, topic_anchor, RECAP_ITEMS};
 pub use rules::{Rules, RulesLayer, CODE_LAW};
 
 mod react;
+mod recap;
 mod rules;
 
 /// The error type of `strata-context`.

@@ -5,6 +5,7 @@ use std::collections::{BTreeSet, HashSet};
 use serde_json::{json, Map, Value};
 use strata_core::{CompressRule, Result, RuleInput};
 
+use crate::compressor::json_len;
 use crate::text::{cap_line, condense, gap_marker, line_count, Budget};
 
 /// The limits of the built-in rules. Each default is the spec's.
@@ -171,9 +172,7 @@ impl CompressRule for Builtin {
             (kind, Value::String(text)) => Value::String(text_rule(kind, text, l)),
             // Other shapes, including this rule's own output: left alone
             // unless large, so that the rule stays idempotent.
-            (_, Value::Object(_) | Value::Array(_)) if data.to_string().len() <= 4 * l.generic_bytes => {
-                data.clone()
-            }
+            (_, Value::Object(_) | Value::Array(_)) if json_len(data) <= 4 * l.generic_bytes => data.clone(),
             // Large and of another shape: the tool's text rule over the
             // pretty JSON, so that a second pass (which sees a string) agrees.
             (kind, Value::Object(_) | Value::Array(_)) => {
@@ -211,11 +210,10 @@ pub(crate) fn generic(data: &Value, l: &RuleLimits) -> Value {
         Value::String(text) => Value::String(condense(text, &l.generic()).text.into_owned()),
         Value::Null | Value::Bool(_) | Value::Number(_) => data.clone(),
         _ => {
-            let compact = data.to_string();
-            if compact.len() <= l.generic_bytes {
+            if json_len(data) <= l.generic_bytes {
                 return data.clone();
             }
-            let pretty = serde_json::to_string_pretty(data).unwrap_or(compact);
+            let pretty = serde_json::to_string_pretty(data).unwrap_or_default();
             Value::String(condense(&pretty, &l.generic()).text.into_owned())
         }
     }

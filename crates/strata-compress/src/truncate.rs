@@ -98,7 +98,7 @@ type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 /// let cut = truncator.truncate("bash", output.as_bytes());
 /// assert!(cut.truncated);
 /// assert_eq!((cut.total_lines, cut.shown_lines), (1000, 100));
-/// assert!(cut.result.text.as_deref().unwrap().starts_with("Found 1000 lines (showing first 100). Full output: tool-output/bash_"));
+/// assert!(cut.result.text.as_deref().unwrap_or_default().starts_with("Found 1000 lines (showing first 100). Full output: tool-output/bash_"));
 /// assert!(matches!(cut.spill, Spill::Saved(_)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```

@@ -99,6 +99,7 @@ pub struct History {
     len_at_compaction: Option<usize>,
     reactive_at: Option<usize>,
     records: Vec<Record>,
+    recording: bool,
     prune_list: Vec<MessageId>,
     pruned: HashSet<MessageId>,
     pruned_tokens: usize,
@@ -134,6 +135,7 @@ impl History {
             len_at_compaction: None,
             reactive_at: None,
             records: Vec::new(),
+            recording: false,
             prune_list: Vec::new(),
             pruned: HashSet::new(),
             pruned_tokens: 0,
@@ -214,7 +216,7 @@ impl History {
     /// whole step with it (parallel calls included), so pairs are never
     /// split; summaries cannot be pruned. The full log keeps everything.
     pub fn prune(&mut self, action: PruneAction) -> PruneOutcome {
-        self.records.push(Record::Prune {
+        self.record(|| Record::Prune {
             action: action.clone(),
         });
         self.apply_prune(action)
@@ -300,7 +302,7 @@ impl History {
     /// Starts a round with the user's message (REACT-3).
     pub fn begin_round(&mut self, user: Message) {
         self.round_open = true;
-        self.records.push(Record::User {
+        self.record(|| Record::User {
             message: user.clone(),
         });
         self.push(user.clone(), user);
@@ -336,7 +338,7 @@ impl History {
             }
         }
         logged.extend(results.into_iter().flatten());
-        self.records.push(Record::Step {
+        self.record(|| Record::Step {
             assistant: assistant.clone(),
             log: logged.clone(),
             window: window.clone(),
@@ -356,7 +358,7 @@ impl History {
 
     /// Ends the round with the assistant's final answer (REACT-2).
     pub fn finish_round(&mut self, answer: Message) {
-        self.records.push(Record::Answer {
+        self.record(|| Record::Answer {
             message: answer.clone(),
         });
         self.push(answer.clone(), answer);
@@ -366,7 +368,7 @@ impl History {
     /// Records the usage the provider reported for the last call (REACT-4).
     /// Messages recorded after it are estimated with the token counter.
     pub fn record_usage(&mut self, usage: Usage) {
-        self.records.push(Record::Usage { usage });
+        self.record(|| Record::Usage { usage });
         self.usage = Some(usage);
         self.since_usage = 0;
     }
@@ -376,6 +378,22 @@ impl History {
     /// them if persisting fails: nothing is lost.
     pub fn take_records(&mut self) -> Vec<Record> {
         std::mem::take(&mut self.records)
+    }
+
+    /// Sets whether changes are kept as [`Record`]s for
+    /// [`History::take_records`]. By default, they are not: a history that
+    /// is never persisted does not hold a second copy of what it records.
+    pub fn set_recording(&mut self, recording: bool) -> &mut Self {
+        self.recording = recording;
+        self
+    }
+
+    /// Keeps the record `make` builds, when recording; builds nothing
+    /// otherwise.
+    fn record(&mut self, make: impl FnOnce() -> Record) {
+        if self.recording {
+            self.records.push(make());
+        }
     }
 
     /// Rebuilds a history from its records (STORE-3): the window is the
@@ -632,20 +650,17 @@ impl History {
         window.extend(kept_old);
         window.extend_from_slice(&self.window[summaries + cut..]);
         self.set_window(window);
-        let before_fit: Vec<Message> = self.window.clone();
-        self.fit_budget(budget, &mut stats);
-        let replaced: Vec<Message> = self
-            .window
-            .iter()
-            .zip(&before_fit)
-            .filter(|(now, then)| now != then)
-            .map(|(now, _)| now.clone())
-            .collect();
-        self.records.push(Record::Compaction {
-            archived: archived.iter().map(|m| m.id).collect(),
-            summary,
-            replaced,
-        });
+        let changed = self.fit_budget(budget, &mut stats);
+        // Clearing changed token counts that the pruned total relies on.
+        self.refresh_pruned();
+        if self.recording {
+            let replaced = changed.iter().map(|&i| self.window[i].clone()).collect();
+            self.records.push(Record::Compaction {
+                archived: archived.iter().map(|m| m.id).collect(),
+                summary,
+                replaced,
+            });
+        }
         stats.tokens_after = self.window_tokens();
         stats.over_budget = self.tally.total() > budget;
         stats.elapsed_ms = started.elapsed().as_millis() as u64;
@@ -658,9 +673,11 @@ impl History {
 
     /// HIST-6: clear tool results oldest first, then cut long arguments,
     /// keeping the newest `keep_tool_messages` tool messages intact.
-    fn fit_budget(&mut self, budget: usize, stats: &mut CompactionStats) {
+    /// Returns the indices of the messages it changed, in order.
+    fn fit_budget(&mut self, budget: usize, stats: &mut CompactionStats) -> Vec<usize> {
+        let mut changed_at = Vec::new();
         if self.tally.total() <= budget {
-            return;
+            return changed_at;
         }
         let tool_positions: Vec<usize> = self
             .window
@@ -674,11 +691,12 @@ impl History {
             .saturating_sub(self.config.keep_tool_messages);
         for &i in &tool_positions[..protected] {
             if self.tally.total() <= budget {
-                return;
+                return changed_at;
             }
             if clear_result(&mut self.window[i]) {
                 self.tally.replace(i, &*self.counter, &self.window[i]);
                 stats.tool_results_cleared += 1;
+                changed_at.push(i);
             }
         }
         // Calls whose results were cleared may keep their long arguments.
@@ -688,7 +706,7 @@ impl History {
             .unwrap_or(self.window.len());
         for i in 0..protected_from {
             if self.tally.total() <= budget {
-                return;
+                break;
             }
             let message = &mut self.window[i];
             let mut changed = false;
@@ -703,8 +721,12 @@ impl History {
             }
             if changed {
                 self.tally.replace(i, &*self.counter, &self.window[i]);
+                // Call messages, never the tool messages cleared above.
+                changed_at.push(i);
             }
         }
+        changed_at.sort_unstable();
+        changed_at
     }
 }
 

@@ -28,12 +28,11 @@
 //! use strata_testkit::ScriptedClient;
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() {
+//! # async fn main() -> Result<(), strata_core::Error> {
 //! let config = Config::builder()
 //!     .context_window(TokenAmount::Tokens(4_000))
 //!     .min_retain_rounds(2)
-//!     .build()
-//!     .unwrap();
+//!     .build()?;
 //! let mut history = History::new(config, Arc::new(CharCounter));
 //! for i in 0..10 {
 //!     history.begin_round(Message::user(format!("question {i}: {}", "x".repeat(1_200))));
@@ -46,6 +45,7 @@
 //! assert!(stats.rounds_retained >= 2 && !stats.over_budget);
 //! assert!(history.window_tokens() <= history.threshold_tokens());
 //! assert_eq!(history.full_log().len(), 20);
+//! # Ok(())
 //! # }
 //! ```
 

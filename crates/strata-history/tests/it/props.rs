@@ -20,6 +20,7 @@ fn replay(
 ) -> Result<(), TestCaseError> {
     let config = h_config(window, retain, target);
     let mut h = History::new(config, Arc::new(CharCounter));
+    h.set_recording(true);
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .build()

@@ -14,6 +14,7 @@ fn history() -> History {
         .build()
         .unwrap();
     let mut h = History::new(config, Arc::new(CharCounter));
+    h.set_recording(true);
     h.begin_round(Message::user("look at both files"));
     let a = ToolCall::new("a", "Read", json!({"path": "a.rs"}));
     let b = ToolCall::new("b", "Read", json!({"path": "b.rs"}));

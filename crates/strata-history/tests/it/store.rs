@@ -42,6 +42,7 @@ async fn store_3_resume_and_replay_give_the_live_window() {
     let dir = tempfile::tempdir().unwrap();
     let store = Store::open(dir.path()).unwrap();
     let mut live = History::new(config(), Arc::new(CharCounter));
+    live.set_recording(true);
     {
         let mut c = store.open_conversation("agent", "s1", true).unwrap();
         session(&mut live, &mut c, 0..6).await;
@@ -52,6 +53,7 @@ async fn store_3_resume_and_replay_give_the_live_window() {
     let loaded = c.load().unwrap();
     assert_eq!(loaded.torn_line, None);
     let mut resumed = History::replay(config(), Arc::new(CharCounter), loaded.records);
+    resumed.set_recording(true);
     assert_eq!(resumed.window(), live.window());
     assert_eq!(resumed.full_log(), live.full_log());
     session(&mut resumed, &mut c, 6..10).await;
@@ -74,6 +76,7 @@ fn store_1_torn_last_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("c.jsonl");
     let mut h = History::new(config(), Arc::new(CharCounter));
+    h.set_recording(true);
     h.begin_round(Message::user("hello"));
     h.finish_round(Message::assistant("hi"));
     {
@@ -130,4 +133,16 @@ fn store_2_two_writers() {
         store.open_conversation("ns", "missing", false),
         Err(Error::NotFound { .. })
     ));
+}
+
+/// Without recording, nothing is kept twice.
+#[test]
+fn records_are_kept_only_when_asked() {
+    let mut h = History::new(config(), Arc::new(CharCounter));
+    h.begin_round(Message::user("hello"));
+    h.finish_round(Message::assistant("hi"));
+    assert!(h.take_records().is_empty());
+    h.set_recording(true);
+    h.record_usage(Usage::new(1, 1));
+    assert_eq!(h.take_records().len(), 1);
 }

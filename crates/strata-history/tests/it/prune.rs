@@ -72,3 +72,28 @@ async fn hist_12_reactive_compaction_cannot_loop() {
     h.begin_round(Message::user("next"));
     assert!(h.compact_after_overflow(&Fixed::ok()).await.is_ok());
 }
+
+/// The window's size stays exact when compaction clears a pruned result.
+#[tokio::test]
+async fn hist_10_pruned_results_cleared_by_compaction_keep_the_size_exact() {
+    use strata_core::TokenCounter;
+    let config = Config::builder()
+        .context_window(TokenAmount::Tokens(3_000))
+        .build()
+        .unwrap();
+    let mut h = History::new(config, Arc::new(CharCounter));
+    h.begin_round(Message::user("go"));
+    for n in 0..12 {
+        let call = ToolCall::new(format!("c{n}"), "Read", json!({}));
+        h.record_step(
+            Message::assistant_with_calls("", vec![call.clone()]),
+            vec![Message::tool_text(&call.id, "Read", "line of code\n".repeat(100))],
+        );
+    }
+    let first_result = h.window()[2].id;
+    let short = h.short_ids().short(&first_result).unwrap();
+    h.prune(PruneAction::Create(vec![short]));
+    let stats = h.compact(&Fixed::ok()).await;
+    assert!(stats.tool_results_cleared > 0);
+    assert_eq!(h.window_tokens(), CharCounter.count_messages(&h.window()));
+}

@@ -1,12 +1,18 @@
-//! The layered context of LLM agents (CTX-*, REACT-*).
+//! The layered context of LLM agents (CTX-*, REACT-1).
 //!
-//! This release holds the project rules layer L2 ([`Rules`], CTX-2), the
-//! todo recap ([`todo_recap`], CTX-5), the topic anchor ([`topic_anchor`],
-//! CTX-6) and
-//! the ReAct text format (REACT-1): [`parse_step`]
-//! turns a model's answer into a [`Step`], tolerating the usual noise
-//! (leading whitespace, code fences around the JSON arguments, text after
-//! the action), and [`Step::render`] writes a step back in the format.
+//! - [`Context`]: one window, layer by layer in the fixed order of CTX-1
+//!   (L1 [`SystemLayer`]: system prompt and tools → L2 project rules → L3
+//!   history → current input → scratchpad → todo recap), with its stable
+//!   [`Prefix`] (CTX-3) and three renderings (CTX-4): ReAct text
+//!   ([`Context::render_react`]), OpenAI chat-completions messages
+//!   ([`Context::to_openai`]) and Anthropic messages
+//!   ([`Context::to_anthropic`]).
+//! - [`Rules`]: the project rules layer L2 (CTX-2).
+//! - [`todo_recap`] (CTX-5) and [`topic_anchor`] (CTX-6).
+//! - The ReAct text format (REACT-1): [`parse_step`] turns a model's answer
+//!   into a [`Step`], tolerating the usual noise (leading whitespace, code
+//!   fences around the JSON arguments, text after the action), and
+//!   [`Step::render`] writes a step back in the format.
 //!
 //! # Example
 //!
@@ -31,12 +37,16 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
+pub use layers::{Context, Prefix, SystemLayer, ToolSpec};
 pub use react::{parse_step, Step};
 pub use recap::{todo_recap, topic_anchor, RECAP_ITEMS};
+pub use render::SUMMARY_HEADING;
 pub use rules::{Rules, RulesLayer, CODE_LAW};
 
+mod layers;
 mod react;
 mod recap;
+mod render;
 mod rules;
 
 /// The error type of `strata-context`.

@@ -1,0 +1,393 @@
+//! The layered window (CTX-1) and its stable prefix (CTX-3).
+
+use std::fmt;
+
+use serde_json::Value;
+use strata_core::prompts::REACT_SYSTEM;
+use strata_core::{Message, MessageId, Role};
+
+/// A tool the agent offers the model, described in layer L1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSpec {
+    /// The tool's exact name.
+    pub name: String,
+    /// What the tool does and when to use it.
+    pub description: String,
+    /// The JSON schema of the arguments (`Value::Null` when there is none).
+    pub parameters: Value,
+}
+
+impl ToolSpec {
+    /// A tool with a name, a description and a JSON schema of its
+    /// arguments.
+    pub fn new(name: impl Into<String>, description: impl Into<String>, parameters: Value) -> Self {
+        ToolSpec {
+            name: name.into(),
+            description: description.into(),
+            parameters,
+        }
+    }
+}
+
+/// Layer L1: the system prompt and the tool descriptions, rendered once
+/// into one text whose bytes depend on nothing else (CTX-3).
+///
+/// The system prompt defaults to `prompts/react_system.md` (PROMPT-1); pass
+/// your own to [`SystemLayer::new`] to override it.
+///
+/// # Example
+///
+/// ```
+/// use serde_json::json;
+/// use strata_context::{SystemLayer, ToolSpec};
+///
+/// let l1 = SystemLayer::react().with_tools(vec![ToolSpec::new(
+///     "Read",
+///     "Reads a file.",
+///     json!({"type": "object", "properties": {"path": {"type": "string"}}}),
+/// )]);
+/// assert!(l1.text().starts_with("You solve the user's task step by step."));
+/// assert!(l1.text().contains("## Read\n\nReads a file.\n\nArguments: {\"properties\""));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct SystemLayer {
+    prompt: String,
+    tools: Vec<ToolSpec>,
+    text: String,
+}
+
+impl SystemLayer {
+    /// L1 with the given system prompt and no tools.
+    pub fn new(prompt: impl Into<String>) -> Self {
+        let prompt = prompt.into();
+        SystemLayer {
+            text: prompt.trim_end().to_owned(),
+            prompt,
+            tools: Vec::new(),
+        }
+    }
+
+    /// L1 with the embedded ReAct system prompt (`prompts/react_system.md`).
+    pub fn react() -> Self {
+        SystemLayer::new(REACT_SYSTEM)
+    }
+
+    /// Sets the tools, described after the prompt in the order given.
+    pub fn with_tools(mut self, tools: Vec<ToolSpec>) -> Self {
+        self.tools = tools;
+        self.text = render_l1(&self.prompt, &self.tools);
+        self
+    }
+
+    /// The system prompt as given.
+    pub fn prompt(&self) -> &str {
+        &self.prompt
+    }
+
+    /// The tools as given.
+    pub fn tools(&self) -> &[ToolSpec] {
+        &self.tools
+    }
+
+    /// The rendered layer.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
+fn render_l1(prompt: &str, tools: &[ToolSpec]) -> String {
+    let mut text = prompt.trim_end().to_owned();
+    if tools.is_empty() {
+        return text;
+    }
+    text.push_str("\n\n# Tools");
+    for tool in tools {
+        text.push_str("\n\n## ");
+        text.push_str(&tool.name);
+        if !tool.description.trim().is_empty() {
+            text.push_str("\n\n");
+            text.push_str(tool.description.trim());
+        }
+        if !tool.parameters.is_null() {
+            // serde_json's maps are ordered by key: the bytes are stable.
+            text.push_str("\n\nArguments: ");
+            text.push_str(&tool.parameters.to_string());
+        }
+    }
+    text
+}
+
+/// Where the stable prefix of a window ends, and its hash (CTX-3).
+///
+/// The prefix is layers L1 and L2. For unchanged inputs its bytes, and so
+/// its hash, are the same across builds and rounds: put a provider's cache
+/// breakpoint at its end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Prefix {
+    /// How many leading messages of [`Context::messages`] it spans (1 or 2).
+    pub messages: usize,
+    /// Its length in bytes in the ReAct text rendering
+    /// ([`Context::render_react`]), where the rest starts.
+    pub bytes: usize,
+    /// FNV-1a (64-bit) of its bytes; stable across platforms and releases.
+    pub hash: u64,
+}
+
+impl fmt::Display for Prefix {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.hash)
+    }
+}
+
+/// FNV-1a, 64-bit: a tiny hash whose value is fixed by its definition,
+/// unlike `std`'s `DefaultHasher`.
+pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// One window, layer by layer, in the fixed order of CTX-1: L1 system
+/// prompt and tools → L2 project rules → L3 history (summaries, then the
+/// retained rounds) → the current user input → the current round's
+/// scratchpad → the todo recap.
+///
+/// Build one with [`Context::new`] and the `with_*` setters (the engine of
+/// the `strata` crate does it on every call), then render it with
+/// [`Context::messages`], [`Context::render_react`],
+/// [`Context::to_openai`] or [`Context::to_anthropic`].
+///
+/// # Example
+///
+/// ```
+/// use strata_context::{Context, SystemLayer};
+/// use strata_core::Message;
+///
+/// let context = Context::new(SystemLayer::new("You are terse."))
+///     .with_rules("# Project rules (CODE_LAW.md)\n\nNo unwrap.")
+///     .with_history(vec![Message::user("hi"), Message::assistant("hello")])
+///     .with_input(Message::user("what now?"));
+/// let text = context.render_react();
+/// assert!(text.starts_with("[system] You are terse.\n\n[system] # Project rules"));
+/// assert!(text.ends_with("[user] what now?\n"));
+/// let prefix = context.prefix();
+/// assert_eq!(prefix.messages, 2);
+/// assert!(text[prefix.bytes..].starts_with("[user] hi"));
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Context {
+    system: SystemLayer,
+    rules: Option<String>,
+    history: Vec<Message>,
+    input: Option<Message>,
+    scratchpad: Vec<Message>,
+    recap: Option<String>,
+}
+
+impl Context {
+    /// A window holding L1 only.
+    pub fn new(system: SystemLayer) -> Self {
+        Context {
+            system,
+            rules: None,
+            history: Vec::new(),
+            input: None,
+            scratchpad: Vec::new(),
+            recap: None,
+        }
+    }
+
+    /// Sets L2, the project rules text (see [`Rules`](crate::Rules)); an
+    /// empty text means no layer.
+    pub fn with_rules(mut self, rules: impl Into<String>) -> Self {
+        let rules = rules.into();
+        self.rules = (!rules.trim().is_empty()).then_some(rules);
+        self
+    }
+
+    /// Sets L3, the history: summaries first, then the retained rounds.
+    /// `system` messages in it are ignored (HIST-1).
+    pub fn with_history(mut self, history: Vec<Message>) -> Self {
+        self.history = history.into_iter().filter(|m| m.role != Role::System).collect();
+        self
+    }
+
+    /// Sets the current user input (already preprocessed: mentions, topic
+    /// anchor).
+    pub fn with_input(mut self, input: Message) -> Self {
+        self.input = Some(input);
+        self
+    }
+
+    /// Sets the current round's steps: assistant messages and tool
+    /// results, as the model should see them.
+    pub fn with_scratchpad(mut self, steps: Vec<Message>) -> Self {
+        self.scratchpad = steps;
+        self
+    }
+
+    /// Sets the todo recap (CTX-5) shown after the scratchpad.
+    pub fn with_recap(mut self, recap: Option<String>) -> Self {
+        self.recap = recap.filter(|r| !r.trim().is_empty());
+        self
+    }
+
+    /// Layer L1.
+    pub fn system(&self) -> &SystemLayer {
+        &self.system
+    }
+
+    /// Layer L2, when there is one.
+    pub fn rules(&self) -> Option<&str> {
+        self.rules.as_deref()
+    }
+
+    /// Layer L3.
+    pub fn history(&self) -> &[Message] {
+        &self.history
+    }
+
+    /// The current user input.
+    pub fn input(&self) -> Option<&Message> {
+        self.input.as_ref()
+    }
+
+    /// The current round's steps.
+    pub fn scratchpad(&self) -> &[Message] {
+        &self.scratchpad
+    }
+
+    /// The todo recap.
+    pub fn recap(&self) -> Option<&str> {
+        self.recap.as_deref()
+    }
+
+    /// The stable prefix: L1 and L2 (CTX-3).
+    pub fn prefix(&self) -> Prefix {
+        let mut text = react_block(Role::System.as_str(), self.system.text());
+        let mut messages = 1;
+        if let Some(rules) = &self.rules {
+            text.push_str(&react_block(Role::System.as_str(), rules));
+            messages += 1;
+        }
+        Prefix {
+            messages,
+            bytes: text.len(),
+            hash: fnv1a(text.as_bytes()),
+        }
+    }
+
+    /// The window as one list of messages, in CTX-1 order: L1 and L2 as
+    /// `system` messages, the history (summaries keep their role), the
+    /// input, the scratchpad, and the recap as a `user` message inside
+    /// `<system-reminder>` tags. Ids of the made-up messages derive from
+    /// their content, so equal windows give equal lists.
+    pub fn messages(&self) -> Vec<Message> {
+        let mut out = Vec::with_capacity(self.len());
+        out.push(made_up(Role::System, "l1", self.system.text().to_owned()));
+        if let Some(rules) = &self.rules {
+            out.push(made_up(Role::System, "l2", rules.clone()));
+        }
+        out.extend(self.history.iter().cloned());
+        out.extend(self.input.iter().cloned());
+        out.extend(self.scratchpad.iter().cloned());
+        if let Some(recap) = &self.recap {
+            out.push(made_up(Role::User, "recap", recap_text(recap)));
+        }
+        out
+    }
+
+    /// How many messages [`Context::messages`] returns.
+    pub fn len(&self) -> usize {
+        1 + usize::from(self.rules.is_some())
+            + self.history.len()
+            + usize::from(self.input.is_some())
+            + self.scratchpad.len()
+            + usize::from(self.recap.is_some())
+    }
+
+    /// Whether the window holds nothing but L1 (it is never empty).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
+/// The recap as the model reads it.
+pub(crate) fn recap_text(recap: &str) -> String {
+    format!("<system-reminder>\n{recap}\n</system-reminder>")
+}
+
+fn made_up(role: Role, layer: &str, content: String) -> Message {
+    let id = MessageId::derived(&format!("strata:{layer}:{:016x}", fnv1a(content.as_bytes())));
+    Message::new(role, content).with_id(id).with_created_at(None)
+}
+
+/// One message of the ReAct text rendering: `[role] body` and a blank line.
+pub(crate) fn react_block(label: &str, body: &str) -> String {
+    format!("[{label}] {body}\n\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a_known_values() {
+        // Reference values of the FNV-1a 64-bit definition.
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
+    #[test]
+    fn ctx_1_order_and_len() {
+        let c = Context::new(SystemLayer::new("sys"))
+            .with_rules("rules")
+            .with_history(vec![
+                Message::summary("old"),
+                Message::user("q1"),
+                Message::system("x"),
+            ])
+            .with_input(Message::user("q2"))
+            .with_scratchpad(vec![Message::assistant("thinking")])
+            .with_recap(Some("[Todo recap] 0 done".into()));
+        let roles: Vec<Role> = c.messages().iter().map(|m| m.role).collect();
+        assert_eq!(
+            roles,
+            [
+                Role::System,
+                Role::System,
+                Role::Summary,
+                Role::User,
+                Role::User,
+                Role::Assistant,
+                Role::User
+            ]
+        );
+        assert_eq!(c.len(), 7);
+        assert_eq!(c.messages(), c.messages(), "made-up ids are deterministic");
+    }
+
+    #[test]
+    fn ctx_3_prefix_ignores_everything_after_l2() {
+        let a = Context::new(SystemLayer::new("sys")).with_rules("r");
+        let b = a
+            .clone()
+            .with_history(vec![Message::user("q")])
+            .with_input(Message::user("x"));
+        assert_eq!(a.prefix(), b.prefix());
+        let c = a.clone().with_rules("r2");
+        assert_ne!(a.prefix().hash, c.prefix().hash);
+        assert_eq!(
+            Context::new(SystemLayer::new("sys"))
+                .with_rules("  ")
+                .prefix()
+                .messages,
+            1
+        );
+    }
+}

@@ -24,6 +24,10 @@
 //! - [`LlmSummarizer`]: the archived summary of old rounds.
 //! - [`History`]: the remembered conversation and its compaction.
 //! - [`Mentions`] and [`Freshness`]: `@file` reminders and stale-read notes.
+//! - [`Context`]: the layered window and its renderings (ReAct text,
+//!   OpenAI, Anthropic).
+//! - [`Engine`]: the turn engine that drives them all, round by round,
+//!   reporting [`Event`]s.
 //! - [`types`], [`compress`], [`summary`], [`history`], [`context`],
 //!   [`atfile`] and [`mtime`]: everything of each crate.
 //!
@@ -49,7 +53,7 @@
 #[doc(inline)]
 pub use strata_core::{
     from_openai_messages, rounds, CharCounter, Config, Error, LlmClient, LlmOptions, LlmRequest, LlmResponse,
-    Message, MessageId, Pairs, Result, Role, TokenCounter, ToolCall, ToolResult, Usage,
+    Message, MessageId, Pairs, Result, ResultStatus, Role, TokenCounter, ToolCall, ToolResult, Usage,
 };
 
 /// The data model, token counting, the LLM client trait and configuration
@@ -79,8 +83,8 @@ pub use strata_core::{rule_fn, CompressRule};
 #[doc(inline)]
 pub use strata_history::{CompactionStats, History};
 
-/// The layered context; for now the ReAct format and its parser (crate
-/// `strata-context`).
+/// The layered context: layers, rule files, renderings, the ReAct format
+/// and its parser (crate `strata-context`).
 pub use strata_context as context;
 
 /// `@file` mentions and the read reminder (crate `strata-atfile`).
@@ -92,9 +96,17 @@ pub use strata_mtime as mtime;
 #[doc(inline)]
 pub use strata_atfile::Mentions;
 #[doc(inline)]
+pub use strata_context::{parse_step, Context, Prefix, Step, SystemLayer, ToolSpec};
+#[doc(inline)]
 pub use strata_mtime::Freshness;
 #[doc(inline)]
 pub use strata_summary::LlmSummarizer;
+
+pub use engine::{Engine, EngineBuilder, EngineError, RoundStart, StepReport, Window};
+pub use event::{CompactionReason, Event};
+
+mod engine;
+mod event;
 
 /// The README's code blocks, compiled and run as doctests.
 #[cfg(doctest)]

@@ -25,6 +25,25 @@ pub const CLEARED: &str = "[tool result cleared to save tokens]";
 /// enough (HIST-6).
 pub const MAX_ARGUMENT_CHARS: usize = 500;
 
+/// Cuts the tool-call arguments of `message` longer than
+/// [`MAX_ARGUMENT_CHARS`] characters (HIST-6): the cut JSON text, with `…`,
+/// becomes a string argument. Returns how many were cut.
+pub fn cut_arguments(message: &mut Message) -> usize {
+    let mut cut = 0;
+    for call in &mut message.tool_calls {
+        if matches!(&call.arguments, Value::String(s) if s.ends_with('…')) {
+            continue;
+        }
+        let text = call.arguments.to_string();
+        if text.chars().count() > MAX_ARGUMENT_CHARS {
+            let head: String = text.chars().take(MAX_ARGUMENT_CHARS).collect();
+            call.arguments = Value::String(format!("{head}…"));
+            cut += 1;
+        }
+    }
+    cut
+}
+
 /// What one compaction did (HIST-9).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -312,7 +331,10 @@ impl History {
     /// enter the window in their history form, in call order; a call
     /// without a result gets an `interrupted` error result; results for
     /// other calls are kept in the full log only.
-    pub fn record_step(&mut self, assistant: Message, results: Vec<Message>) {
+    ///
+    /// Returns the step as it entered the window: the assistant message,
+    /// then one result per call.
+    pub fn record_step(&mut self, assistant: Message, results: Vec<Message>) -> &[Message] {
         let mut results: Vec<Option<Message>> = results.into_iter().map(Some).collect();
         let mut window = Vec::with_capacity(assistant.tool_calls.len());
         let mut logged = Vec::with_capacity(assistant.tool_calls.len());
@@ -343,7 +365,9 @@ impl History {
             log: logged.clone(),
             window: window.clone(),
         });
+        let start = self.window.len();
         self.apply_step(assistant, window, logged);
+        &self.window[start..]
     }
 
     fn apply_step(&mut self, assistant: Message, window: Vec<Message>, logged: Vec<Message>) {
@@ -484,6 +508,49 @@ impl History {
     /// Whether a round is in progress.
     pub fn round_open(&self) -> bool {
         self.round_open
+    }
+
+    /// Where the round in progress starts in the (unpruned) window.
+    fn round_start(&self) -> Option<usize> {
+        if !self.round_open {
+            return None;
+        }
+        self.window.iter().rposition(|m| m.role == Role::User)
+    }
+
+    /// The window without the round in progress (pruned messages left
+    /// out): what a context builder renders as layer L3 while the round's
+    /// own steps come from its scratchpad (REACT-3).
+    pub fn retained(&self) -> Cow<'_, [Message]> {
+        let end = self.round_start().unwrap_or(self.window.len());
+        let part = &self.window[..end];
+        if self.pruned.is_empty() {
+            Cow::Borrowed(part)
+        } else {
+            Cow::Owned(
+                part.iter()
+                    .filter(|m| !self.pruned.contains(&m.id))
+                    .cloned()
+                    .collect(),
+            )
+        }
+    }
+
+    /// The tokens of the round in progress in the window (its user message
+    /// and its steps in history form, pruned ones left out); 0 between
+    /// rounds.
+    pub fn round_tokens(&self) -> usize {
+        let Some(start) = self.round_start() else { return 0 };
+        (start..self.window.len())
+            .filter(|&i| self.pruned.is_empty() || !self.pruned.contains(&self.window[i].id))
+            .map(|i| self.tally.get(i).unwrap_or(0))
+            .sum()
+    }
+
+    /// Whether the model pruned the message with this id from the window
+    /// (HIST-10).
+    pub fn is_hidden(&self, id: &MessageId) -> bool {
+        self.pruned.contains(id)
     }
 
     /// The window's tokens by the token counter.
@@ -708,18 +775,9 @@ impl History {
             if self.tally.total() <= budget {
                 break;
             }
-            let message = &mut self.window[i];
-            let mut changed = false;
-            for call in &mut message.tool_calls {
-                let text = call.arguments.to_string();
-                if text.chars().count() > MAX_ARGUMENT_CHARS {
-                    let cut: String = text.chars().take(MAX_ARGUMENT_CHARS).collect();
-                    call.arguments = Value::String(format!("{cut}…"));
-                    changed = true;
-                    stats.arguments_cut += 1;
-                }
-            }
-            if changed {
+            let cut = cut_arguments(&mut self.window[i]);
+            stats.arguments_cut += cut;
+            if cut > 0 {
                 self.tally.replace(i, &*self.counter, &self.window[i]);
                 // Call messages, never the tool messages cleared above.
                 changed_at.push(i);
@@ -731,8 +789,12 @@ impl History {
 }
 
 /// Replaces a tool message's result with [`CLEARED`], keeping the tool's
-/// name and status. Returns `false` when it was cleared already.
-fn clear_result(message: &mut Message) -> bool {
+/// name, its status and its error (HIST-6). Returns `false` when it was
+/// cleared already or is not a tool message.
+pub fn clear_result(message: &mut Message) -> bool {
+    if message.role != Role::Tool {
+        return false;
+    }
     let status = message
         .result
         .as_ref()

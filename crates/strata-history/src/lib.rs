@@ -56,7 +56,9 @@
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
 pub use error::{Error, Result};
-pub use history::{CompactionPlan, CompactionStats, History, CLEARED, MAX_ARGUMENT_CHARS};
+pub use history::{
+    clear_result, cut_arguments, CompactionPlan, CompactionStats, History, CLEARED, MAX_ARGUMENT_CHARS,
+};
 pub use prune::{id_hint, PruneAction, PruneOutcome};
 pub use record::Record;
 pub use repair::{interrupted_result, repair, Repair, INTERRUPTED_MESSAGE};

@@ -1,0 +1,1150 @@
+//! The turn engine: the one place that knows every crate (REACT-2 … REACT-5,
+//! HIST-4, HIST-12, EVT-1).
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Arc};
+
+use async_trait::async_trait;
+use serde_json::Value;
+use strata_atfile::Mentions;
+use strata_compress::{canonical_call, Compressor, Spill, Truncator};
+use strata_context::{todo_recap, topic_anchor, Context, Prefix, Rules, SystemLayer, ToolSpec};
+use strata_core::{
+    CharCounter, Config, Message, MessageId, ProgressFn, ResultStatus, Role, Summarizer, TokenCounter, Usage,
+};
+use strata_history::{
+    clear_result, cut_arguments, CompactionStats, Conversation, History, PruneAction, PruneOutcome, Record,
+};
+use strata_mtime::Freshness;
+
+use crate::event::{channel_sink, CompactionReason, Event, EventFn};
+
+/// What can go wrong in the [`Engine`].
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EngineError {
+    /// [`Engine::begin_round`] while a round is in progress.
+    #[error("a round is in progress: finish it before beginning another")]
+    RoundInProgress,
+    /// A step or an answer while no round is in progress.
+    #[error("no round is in progress: begin one first")]
+    NoRound,
+    /// The model rejected the request as too long again, and nothing was
+    /// recorded since the last reactive compaction (HIST-12): compacting
+    /// again would change nothing.
+    #[error("the window is still too long for the model after compacting ({tokens} tokens estimated)")]
+    StillTooLong {
+        /// The window's estimated tokens.
+        tokens: usize,
+    },
+    /// The conversation could not be loaded or persisted. When persisting
+    /// failed (a full disk, say), the step is recorded in memory all the
+    /// same and its records are written with the next successful append.
+    #[error(transparent)]
+    Store(#[from] strata_history::Error),
+}
+
+/// How far a step of the round in progress was condensed (REACT-5).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Level {
+    Full,
+    History,
+    Cleared,
+}
+
+/// One step of the round in progress, in each form the window can show.
+#[derive(Debug, Clone)]
+struct Scratch {
+    /// The assistant message, then its results as the model saw them.
+    full: Vec<Message>,
+    /// The same in history form.
+    history: Vec<Message>,
+    /// The history form with results cleared and long arguments cut, once
+    /// made.
+    cleared: Option<Vec<Message>>,
+    level: Level,
+    tokens: [usize; 3],
+}
+
+impl Scratch {
+    fn messages(&self) -> &[Message] {
+        match (self.level, &self.cleared) {
+            (Level::Full, _) => &self.full,
+            (Level::Cleared, Some(cleared)) => cleared,
+            _ => &self.history,
+        }
+    }
+
+    fn tokens(&self) -> usize {
+        self.tokens[self.level as usize]
+    }
+
+    fn id(&self) -> MessageId {
+        self.full
+            .first()
+            .map(|m| m.id)
+            .unwrap_or_else(|| MessageId::from_u128(0))
+    }
+}
+
+/// What [`Engine::begin_round`] did.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct RoundStart {
+    /// The user's message as recorded, with the read reminder of its
+    /// mentions (MENTION-3).
+    pub message: Message,
+    /// The mentioned files.
+    pub mentions: Vec<String>,
+    /// `@` mentions that were not files inside the project.
+    pub ignored: Vec<String>,
+    /// The compaction the new input triggered (HIST-4), if any.
+    pub compaction: Option<CompactionStats>,
+}
+
+/// What [`Engine::record_step`] did.
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct StepReport {
+    /// The step's number in its round, from 1.
+    pub step: usize,
+    /// Call ids whose output was cut for the model (TRUNC-1).
+    pub truncated: Vec<String>,
+    /// Paths read again after an external change (MTIME-1).
+    pub modified: Vec<String>,
+    /// The compaction the step triggered, if any.
+    pub compaction: Option<CompactionStats>,
+    /// Older steps of the round newly shown in history form (REACT-5).
+    pub condensed: usize,
+    /// Older steps of the round whose results were newly cleared
+    /// (REACT-5).
+    pub cleared: usize,
+    /// The window's estimated tokens afterwards.
+    pub window_tokens: usize,
+    /// Whether the window is over the threshold though nothing more can be
+    /// condensed.
+    pub over_budget: bool,
+}
+
+/// The window to send now: the layered [`Context`] and its size.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Window {
+    /// The layers, to render in the model's format.
+    pub context: Context,
+    /// Estimated tokens: the last reported usage plus what was added since
+    /// (REACT-4), or the token counter's count when there is no usable
+    /// usage figure.
+    pub tokens: usize,
+    /// The token counter's count of the window.
+    pub counted: usize,
+    /// The threshold the window is kept under.
+    pub threshold: usize,
+    /// Whether the window is over the threshold though everything that can
+    /// be condensed was (HIST-6, REACT-5).
+    pub over_budget: bool,
+}
+
+impl Window {
+    /// The stable prefix (CTX-3).
+    pub fn prefix(&self) -> Prefix {
+        self.context.prefix()
+    }
+
+    /// The window as one list of messages ([`Context::messages`]).
+    pub fn messages(&self) -> Vec<Message> {
+        self.context.messages()
+    }
+
+    /// The window as ReAct text ([`Context::render_react`]).
+    pub fn render_react(&self) -> String {
+        self.context.render_react()
+    }
+
+    /// The window as OpenAI chat-completions messages
+    /// ([`Context::to_openai`]).
+    pub fn to_openai(&self) -> Value {
+        self.context.to_openai()
+    }
+
+    /// The window as an Anthropic Messages body ([`Context::to_anthropic`]).
+    pub fn to_anthropic(&self) -> Value {
+        self.context.to_anthropic()
+    }
+}
+
+/// The summariser used when none is configured: it always fails, so
+/// compaction takes the degraded path of HIST-7 (recent rounds kept, a
+/// notice in place of the summary).
+struct NoSummarizer;
+
+#[async_trait]
+impl Summarizer for NoSummarizer {
+    async fn summarize(&self, _: &[Message], _: Option<ProgressFn>) -> strata_core::Result<String> {
+        Err(strata_core::Error::InvalidResponse {
+            message: "no summariser is configured".into(),
+        })
+    }
+}
+
+/// Sets up an [`Engine`]; see [`Engine::builder`].
+pub struct EngineBuilder {
+    root: PathBuf,
+    config: Config,
+    system: SystemLayer,
+    tools: Option<Vec<ToolSpec>>,
+    counter: Arc<dyn TokenCounter>,
+    summarizer: Arc<dyn Summarizer>,
+    compressor: Option<Compressor>,
+    truncator: Option<Truncator>,
+    mentions: Option<Mentions>,
+    rules: Option<Rules>,
+    topic_anchor: bool,
+    events: Option<EventFn>,
+    conversation: Option<Conversation>,
+    messages: Option<Vec<Message>>,
+}
+
+impl fmt::Debug for EngineBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EngineBuilder")
+            .field("root", &self.root)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl EngineBuilder {
+    /// Sets the configuration. By default, [`Config::default`].
+    pub fn config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Sets the system prompt of L1. By default, the embedded ReAct prompt
+    /// (`prompts/react_system.md`, PROMPT-1).
+    pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.system = SystemLayer::new(prompt);
+        self
+    }
+
+    /// Sets the tools described in L1.
+    pub fn tools(mut self, tools: Vec<ToolSpec>) -> Self {
+        self.tools = Some(tools);
+        self
+    }
+
+    /// Sets the token counter. By default, [`CharCounter`].
+    pub fn counter(mut self, counter: Arc<dyn TokenCounter>) -> Self {
+        self.counter = counter;
+        self
+    }
+
+    /// Sets the summariser of compaction (HIST-5), e.g. an
+    /// [`LlmSummarizer`](crate::LlmSummarizer). Without one, compaction
+    /// keeps the recent rounds only and says so (HIST-7).
+    pub fn summarizer(mut self, summarizer: Arc<dyn Summarizer>) -> Self {
+        self.summarizer = summarizer;
+        self
+    }
+
+    /// Sets the compressor of the history form (TOOL-*). By default,
+    /// [`Compressor::new`].
+    pub fn compressor(mut self, compressor: Compressor) -> Self {
+        self.compressor = Some(compressor);
+        self
+    }
+
+    /// Sets the truncator of tool output (TRUNC-*). By default,
+    /// [`Truncator::new`] over the project root.
+    pub fn truncator(mut self, truncator: Truncator) -> Self {
+        self.truncator = Some(truncator);
+        self
+    }
+
+    /// Sets how `@file` mentions are read (MENTION-*). By default,
+    /// [`Mentions::new`] over the project root.
+    pub fn mentions(mut self, mentions: Mentions) -> Self {
+        self.mentions = Some(mentions);
+        self
+    }
+
+    /// Sets the project rules (CTX-2). By default, `CODE_LAW.md` at the
+    /// project root, capped at the configuration's `rules_max_bytes`.
+    pub fn rules(mut self, rules: Rules) -> Self {
+        self.rules = Some(rules);
+        self
+    }
+
+    /// Appends the topic anchor (CTX-6) to the current user input. Off by
+    /// default.
+    pub fn topic_anchor(mut self, on: bool) -> Self {
+        self.topic_anchor = on;
+        self
+    }
+
+    /// Sends events (EVT-1) to a callback. It runs on the engine's task
+    /// and must return quickly.
+    pub fn on_event(mut self, callback: impl Fn(&Event) + Send + Sync + 'static) -> Self {
+        self.events = Some(Arc::new(callback));
+        self
+    }
+
+    /// Sends events (EVT-1) to a channel; sending never blocks.
+    pub fn events_to(mut self, sender: mpsc::Sender<Event>) -> Self {
+        self.events = Some(channel_sink(sender));
+        self
+    }
+
+    /// Persists the conversation to `conversation` (STORE-1), resuming
+    /// what it already holds (STORE-3).
+    pub fn conversation(mut self, conversation: Conversation) -> Self {
+        self.conversation = Some(conversation);
+        self
+    }
+
+    /// Starts from an existing conversation (an imported transcript), which
+    /// is repaired for the pairing invariant (HIST-2; the repairs are
+    /// reported as an event). Ignored when a conversation with records is
+    /// given.
+    pub fn messages(mut self, messages: Vec<Message>) -> Self {
+        self.messages = Some(messages);
+        self
+    }
+
+    /// The engine.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Store`] when the conversation cannot be loaded.
+    pub fn build(self) -> Result<Engine, EngineError> {
+        let EngineBuilder {
+            root,
+            config,
+            system,
+            tools,
+            counter,
+            summarizer,
+            compressor,
+            truncator,
+            mentions,
+            rules,
+            topic_anchor,
+            events,
+            conversation,
+            messages,
+        } = self;
+        let system = match tools {
+            Some(tools) => system.with_tools(tools),
+            None => system,
+        };
+        let loaded = match &conversation {
+            Some(c) => c.load()?.records,
+            None => Vec::new(),
+        };
+        let mut repairs = Vec::new();
+        let mut history = if !loaded.is_empty() {
+            History::replay(config.clone(), counter.clone(), loaded)
+        } else if let Some(messages) = messages {
+            let (h, r) = History::from_messages(config.clone(), counter.clone(), messages);
+            repairs = r;
+            h
+        } else {
+            History::new(config.clone(), counter.clone())
+        };
+        if let Some(c) = compressor {
+            history.set_compressor(c);
+        }
+        history.set_recording(conversation.is_some());
+        if let Some(events) = &events {
+            let events = events.clone();
+            let progress: ProgressFn = Arc::new(move |p| events(&Event::CompactionProgress(p)));
+            history.set_progress(Some(progress));
+        }
+        let rounds = strata_core::rounds(history.full_log()).len();
+        let mut engine = Engine {
+            truncator: truncator.unwrap_or_else(|| Truncator::new(&root)),
+            mentions: mentions.unwrap_or_else(|| Mentions::new(&root)),
+            rules: rules.unwrap_or_else(|| Rules::new(&root).with_max_bytes(config.rules_max_bytes)),
+            root,
+            config,
+            counter,
+            summarizer,
+            history,
+            freshness: Freshness::new(),
+            system,
+            topic_anchor,
+            events,
+            conversation,
+            unsaved: Vec::new(),
+            rules_text: String::new(),
+            rules_warnings: Vec::new(),
+            prefix_tokens: 0,
+            input: None,
+            input_tokens: 0,
+            previous_input: None,
+            steps: Vec::new(),
+            scratch_tokens: 0,
+            next_condense: 0,
+            next_clear: 0,
+            recap: None,
+            recap_tokens: 0,
+            anchor: None,
+            last_counted: None,
+            ratio: 1.0,
+            compacted_at: None,
+            overflow_at: None,
+            over_budget: false,
+            round: rounds,
+        };
+        engine.recap = todo_recap(engine.history.full_log());
+        engine.recap_tokens = engine.recap_tokens_of();
+        engine.previous_input = engine
+            .history
+            .full_log()
+            .iter()
+            .rev()
+            .find(|m| m.role == Role::User)
+            .map(|m| m.content.clone());
+        engine.resume_round();
+        engine.refresh_prefix();
+        if !repairs.is_empty() {
+            engine.emit(Event::Repaired(repairs));
+        }
+        Ok(engine)
+    }
+}
+
+/// The turn engine: configure it once, then drive each round through it.
+///
+/// On every round: [`Engine::begin_round`] with the user's text (mentions
+/// get their read reminder, compaction runs when the new input reaches the
+/// threshold); then, for each model call, [`Engine::window`] gives what to
+/// send, [`Engine::record_usage`] takes the provider's usage and
+/// [`Engine::record_step`] the assistant's step with its tool results
+/// (cut for the model with a spill file, history form to the history,
+/// freshness notes for reads); [`Engine::finish_round`] ends it with the
+/// answer. When a round outgrows the window on its own, its oldest steps
+/// are condensed (REACT-5); when the model rejects a request as too long,
+/// [`Engine::handle_overflow`] compacts at once (HIST-12).
+///
+/// # Example
+///
+/// ```
+/// use serde_json::json;
+/// use strata::{Engine, Message, ToolCall, ToolResult};
+///
+/// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
+/// let project = tempfile::tempdir()?;
+/// std::fs::write(project.path().join("notes.md"), "remember the milk")?;
+/// let mut engine = Engine::builder(project.path()).build()?;
+///
+/// let start = engine.begin_round("What does @notes.md say?").await?;
+/// assert!(start.message.content.contains("You MUST read this file"));
+///
+/// let call = ToolCall::new("c1", "Read", json!({"path": "notes.md"}));
+/// let result = Message::tool_result(&call, ToolResult::success("remember the milk"));
+/// engine.record_step(Message::assistant_with_calls("Read it.", vec![call]), vec![result]).await?;
+///
+/// let window = engine.window();
+/// assert!(window.render_react().contains("[tool] {\"status\":\"success\",\"data\":\"remember the milk\"}"));
+/// engine.finish_round("It says: remember the milk.")?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Engine {
+    root: PathBuf,
+    config: Config,
+    counter: Arc<dyn TokenCounter>,
+    summarizer: Arc<dyn Summarizer>,
+    history: History,
+    truncator: Truncator,
+    mentions: Mentions,
+    rules: Rules,
+    freshness: Freshness,
+    system: SystemLayer,
+    topic_anchor: bool,
+    events: Option<EventFn>,
+    conversation: Option<Conversation>,
+    unsaved: Vec<Record>,
+    rules_text: String,
+    rules_warnings: Vec<String>,
+    /// Tokens of L1 and L2.
+    prefix_tokens: usize,
+    /// The current input as rendered (with the topic anchor).
+    input: Option<Message>,
+    input_tokens: usize,
+    previous_input: Option<String>,
+    steps: Vec<Scratch>,
+    /// Tokens of the steps at their levels, hidden ones left out.
+    scratch_tokens: usize,
+    next_condense: usize,
+    next_clear: usize,
+    recap: Option<String>,
+    recap_tokens: usize,
+    /// The last usage's input tokens and the count of the window it
+    /// measured (REACT-4).
+    anchor: Option<(u64, usize)>,
+    /// The count of the last window handed out.
+    last_counted: Option<usize>,
+    /// How much the provider's counts exceed the counter's, learnt from an
+    /// overflow (HIST-12); 1 until then.
+    ratio: f64,
+    compacted_at: Option<usize>,
+    overflow_at: Option<usize>,
+    over_budget: bool,
+    round: usize,
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Engine")
+            .field("root", &self.root)
+            .field("round", &self.round)
+            .field("steps", &self.steps.len())
+            .field("history", &self.history)
+            .field("over_budget", &self.over_budget)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Engine {
+    /// Sets up an engine for the project at `root` (where mentions are
+    /// resolved, rule files read and spill files written).
+    pub fn builder(root: impl Into<PathBuf>) -> EngineBuilder {
+        EngineBuilder {
+            root: root.into(),
+            config: Config::default(),
+            system: SystemLayer::react(),
+            tools: None,
+            counter: Arc::new(CharCounter),
+            summarizer: Arc::new(NoSummarizer),
+            compressor: None,
+            truncator: None,
+            mentions: None,
+            rules: None,
+            topic_anchor: false,
+            events: None,
+            conversation: None,
+            messages: None,
+        }
+    }
+
+    fn emit(&self, event: Event) {
+        if let Some(events) = &self.events {
+            events(&event);
+        }
+    }
+
+    /// The project root.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The history: full log and window.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// The file freshness tracker (MTIME-*).
+    pub fn freshness(&self) -> &Freshness {
+        &self.freshness
+    }
+
+    /// Rounds begun so far, the one in progress included.
+    pub fn round(&self) -> usize {
+        self.round
+    }
+
+    /// Steps recorded in the round in progress.
+    pub fn steps(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Whether a round is in progress.
+    pub fn round_open(&self) -> bool {
+        self.history.round_open()
+    }
+
+    /// The threshold the window is kept under (HIST-4).
+    pub fn threshold_tokens(&self) -> usize {
+        self.config.threshold_tokens() as usize
+    }
+
+    /// The window's estimated tokens now (REACT-4).
+    pub fn window_tokens(&self) -> usize {
+        self.estimate(self.counted())
+    }
+
+    /// The estimated share of the context window in use (HIST-13).
+    pub fn usage_fraction(&self) -> f64 {
+        self.window_tokens() as f64 / self.config.window_tokens().max(1) as f64
+    }
+
+    /// Whether the window is over the threshold though everything that can
+    /// be condensed was.
+    pub fn over_budget(&self) -> bool {
+        self.over_budget
+    }
+
+    /// Re-reads the rule files when they changed and recounts L1+L2.
+    fn refresh_prefix(&mut self) {
+        let layer = self.rules.build();
+        if layer.warnings != self.rules_warnings {
+            for w in &layer.warnings {
+                self.emit(Event::RulesWarning(w.clone()));
+            }
+            self.rules_warnings = layer.warnings;
+        }
+        if layer.text != self.rules_text || self.prefix_tokens == 0 {
+            self.rules_text = layer.text;
+            let prefix = Context::new(self.system.clone()).with_rules(self.rules_text.clone());
+            self.prefix_tokens = self.counter.count_messages(&prefix.messages());
+        }
+    }
+
+    fn recap_tokens_of(&self) -> usize {
+        let context = Context::new(SystemLayer::new("")).with_recap(self.recap.clone());
+        match context.messages().last() {
+            Some(m) if self.recap.is_some() => self.counter.count_message(m),
+            _ => 0,
+        }
+    }
+
+    /// The token counter's count of the window as it would be built now.
+    fn counted(&self) -> usize {
+        let l3 = self
+            .history
+            .window_tokens()
+            .saturating_sub(self.history.round_tokens());
+        self.prefix_tokens + l3 + self.input_tokens + self.scratch_tokens + self.recap_tokens
+    }
+
+    fn scaled(&self, tokens: usize) -> f64 {
+        tokens as f64 * self.ratio
+    }
+
+    /// REACT-4: the last usage plus what changed since, or the count.
+    fn estimate(&self, counted: usize) -> usize {
+        match self.anchor {
+            Some((input, at)) => (input as f64 + self.scaled(counted) - self.scaled(at))
+                .max(0.0)
+                .ceil() as usize,
+            None => self.scaled(counted).ceil() as usize,
+        }
+    }
+
+    /// Rebuilds the scratchpad of a round that was in progress when the
+    /// conversation was saved, from its history form.
+    fn resume_round(&mut self) {
+        if !self.history.round_open() {
+            return;
+        }
+        let window = self.history.window().into_owned();
+        let Some(start) = window.iter().rposition(|m| m.role == Role::User) else {
+            return;
+        };
+        self.input = Some(window[start].clone());
+        self.input_tokens = self.counter.count_message(&window[start]);
+        let mut steps: Vec<Vec<Message>> = Vec::new();
+        for m in &window[start + 1..] {
+            match (m.role, steps.last_mut()) {
+                (Role::Tool, Some(step)) => step.push(m.clone()),
+                _ => steps.push(vec![m.clone()]),
+            }
+        }
+        for step in steps {
+            let tokens = self.counter.count_messages(&step);
+            self.push_step(Scratch {
+                full: step.clone(),
+                history: step,
+                cleared: None,
+                level: Level::Full,
+                tokens: [tokens, tokens, tokens],
+            });
+        }
+    }
+
+    fn push_step(&mut self, step: Scratch) {
+        if !self.history.is_hidden(&step.id()) {
+            self.scratch_tokens += step.tokens();
+        }
+        self.steps.push(step);
+    }
+
+    fn recount_scratch(&mut self) {
+        self.scratch_tokens = self
+            .steps
+            .iter()
+            .filter(|s| !self.history.is_hidden(&s.id()))
+            .map(Scratch::tokens)
+            .sum();
+    }
+
+    /// Writes what was recorded to the conversation, keeping it on failure.
+    fn persist(&mut self) -> Result<(), EngineError> {
+        let records = self.history.take_records();
+        let Some(conversation) = &mut self.conversation else {
+            return Ok(());
+        };
+        self.unsaved.extend(records);
+        if self.unsaved.is_empty() {
+            return Ok(());
+        }
+        conversation.append(&self.unsaved)?;
+        self.unsaved.clear();
+        Ok(())
+    }
+
+    /// Begins a round with the user's text (REACT-3): `@file` mentions get
+    /// their read reminder (MENTION-*), the message is recorded, and when
+    /// the window with the new input reaches the threshold the history is
+    /// compacted (HIST-4).
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::RoundInProgress`] when a round is open;
+    /// [`EngineError::Store`] when persisting failed (the round began all
+    /// the same).
+    pub async fn begin_round(&mut self, text: &str) -> Result<RoundStart, EngineError> {
+        if self.history.round_open() {
+            return Err(EngineError::RoundInProgress);
+        }
+        self.refresh_prefix();
+        let applied = self.mentions.apply(text);
+        let user = Message::user(applied.text);
+        self.history.begin_round(user.clone());
+        let mut input = user.clone();
+        if self.topic_anchor {
+            input.content.push_str("\n\n");
+            input
+                .content
+                .push_str(&topic_anchor(self.previous_input.as_deref(), text));
+        }
+        self.input_tokens = self.counter.count_message(&input);
+        self.input = Some(input);
+        self.previous_input = Some(text.to_owned());
+        self.steps.clear();
+        self.scratch_tokens = 0;
+        self.next_condense = 0;
+        self.next_clear = 0;
+        self.over_budget = false;
+        self.round += 1;
+        self.emit(Event::RoundStarted {
+            round: self.round,
+            mentions: applied.paths.clone(),
+            ignored: applied.ignored.clone(),
+        });
+        let compaction = if self.compaction_due() {
+            Some(self.compact_now(CompactionReason::Threshold).await)
+        } else {
+            None
+        };
+        self.condense();
+        self.window_changed();
+        self.persist()?;
+        Ok(RoundStart {
+            message: user,
+            mentions: applied.paths,
+            ignored: applied.ignored,
+            compaction,
+        })
+    }
+
+    /// Records one step of the round: the assistant's message with its
+    /// tool calls, and the tools' results (REACT-2). Each result is cut
+    /// for the model when too long (TRUNC-1, the whole output saved to a
+    /// spill file), a read of a file changed behind the agent's back gets
+    /// its note and the agent's own writes are remembered (MTIME-*); the
+    /// step enters the scratchpad as the model sees it and the history in
+    /// history form. Then the budget is kept: old rounds are compacted when
+    /// the window reaches the threshold, and old steps of this round are
+    /// condensed (REACT-5).
+    ///
+    /// A call without a result gets an `interrupted` error result (HIST-2);
+    /// results for no call of the step stay in the full log only.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::NoRound`] when no round is open;
+    /// [`EngineError::Store`] when persisting failed (the step was recorded
+    /// all the same).
+    pub async fn record_step(
+        &mut self,
+        assistant: Message,
+        results: Vec<Message>,
+    ) -> Result<StepReport, EngineError> {
+        if !self.history.round_open() {
+            return Err(EngineError::NoRound);
+        }
+        self.refresh_prefix();
+        let mut report = StepReport {
+            step: self.steps.len() + 1,
+            ..StepReport::default()
+        };
+        let view: Vec<Message> = results
+            .into_iter()
+            .map(|m| self.model_view(&assistant, m, &mut report))
+            .collect();
+        let history = self.history.record_step(assistant.clone(), view.clone()).to_vec();
+        // The full form pairs like the history form: one result per call,
+        // in call order, a synthetic one where the agent gave none.
+        let mut full = Vec::with_capacity(history.len());
+        full.push(assistant.clone());
+        for (call, form) in assistant.tool_calls.iter().zip(history.iter().skip(1)) {
+            let seen = view
+                .iter()
+                .find(|m| m.tool_call_id.as_deref() == Some(call.id.as_str()));
+            full.push(seen.cloned().unwrap_or_else(|| form.clone()));
+        }
+        let tokens = [
+            self.counter.count_messages(&full),
+            self.counter.count_messages(&history),
+            0,
+        ];
+        self.push_step(Scratch {
+            full,
+            history,
+            cleared: None,
+            level: Level::Full,
+            tokens,
+        });
+        if let Some(recap) = todo_recap(std::slice::from_ref(&assistant)) {
+            self.recap = Some(recap);
+            self.recap_tokens = self.recap_tokens_of();
+        }
+        self.emit(Event::StepRecorded {
+            round: self.round,
+            step: report.step,
+            calls: assistant.tool_calls.len(),
+        });
+        self.set_reserved();
+        if self.compaction_due() && self.history.plan().rounds_archived > 0 {
+            report.compaction = Some(self.compact_now(CompactionReason::Threshold).await);
+        }
+        (report.condensed, report.cleared) = self.condense();
+        report.window_tokens = self.window_changed();
+        report.over_budget = self.over_budget;
+        self.persist()?;
+        Ok(report)
+    }
+
+    /// One result as the model sees it: cut when too long, with the
+    /// freshness note of a read.
+    fn model_view(&mut self, assistant: &Message, mut m: Message, report: &mut StepReport) -> Message {
+        let call = assistant
+            .tool_calls
+            .iter()
+            .find(|c| m.tool_call_id.as_deref() == Some(c.id.as_str()));
+        let tool = call
+            .map(|c| c.name.clone())
+            .or_else(|| m.tool_name.clone())
+            .unwrap_or_default();
+        let call_id = m.tool_call_id.clone().unwrap_or_default();
+        let cut = match m.result.take() {
+            Some(result) => {
+                let (result, cut) = self.truncator.truncate_result(&tool, result);
+                m.result = Some(result);
+                cut
+            }
+            None => {
+                let cut = self.truncator.truncate(&tool, m.content.as_bytes());
+                if cut.truncated {
+                    m.content.clear();
+                    m.result = Some(cut.result.clone());
+                }
+                Some(cut)
+            }
+        };
+        if let Some(cut) = cut.filter(|c| c.truncated) {
+            let (spill, spill_error) = match cut.spill {
+                Spill::Saved(path) => (Some(path), None),
+                Spill::Failed(why) => (None, Some(why)),
+                _ => (None, None),
+            };
+            self.emit(Event::OutputTruncated {
+                tool: tool.clone(),
+                call_id: call_id.clone(),
+                total_lines: cut.total_lines,
+                shown_lines: cut.shown_lines,
+                spill,
+                spill_error,
+            });
+            report.truncated.push(call_id);
+        }
+        let Some(call) = call else { return m };
+        let Some(path) = path_argument(&call.arguments) else {
+            return m;
+        };
+        let full = self.root.join(&path);
+        let failed = m.result.as_ref().is_some_and(|r| r.status == ResultStatus::Error);
+        match canonical_call(&call.name, &call.arguments) {
+            Some("Read") if !failed => {
+                let noted = match &mut m.result {
+                    Some(result) if m.content.is_empty() => self.freshness.annotate(result, &full),
+                    _ => match self.freshness.read(&full) {
+                        Some(note) => {
+                            m.content.push_str("\n\n");
+                            m.content.push_str(&note);
+                            true
+                        }
+                        None => false,
+                    },
+                };
+                if noted {
+                    self.emit(Event::FileModified { path: path.clone() });
+                    report.modified.push(path);
+                }
+            }
+            Some("Write" | "Edit" | "MultiEdit") if !failed => self.freshness.wrote(&full),
+            _ => {}
+        }
+        m
+    }
+
+    /// Ends the round with the assistant's final answer (REACT-2): the
+    /// scratchpad is cleared and the answer joins the history.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::NoRound`] when no round is open;
+    /// [`EngineError::Store`] when persisting failed (the round ended all
+    /// the same).
+    pub fn finish_round(&mut self, answer: impl Into<String>) -> Result<(), EngineError> {
+        if !self.history.round_open() {
+            return Err(EngineError::NoRound);
+        }
+        self.history.finish_round(Message::assistant(answer));
+        self.emit(Event::RoundFinished {
+            round: self.round,
+            steps: self.steps.len(),
+        });
+        self.steps.clear();
+        self.scratch_tokens = 0;
+        self.input = None;
+        self.input_tokens = 0;
+        self.over_budget = false;
+        self.window_changed();
+        self.persist()
+    }
+
+    /// Records the usage the provider reported for the last window sent
+    /// (REACT-4): from now on the window's size is that figure plus the
+    /// estimate of what was added since.
+    pub fn record_usage(&mut self, usage: Usage) {
+        self.history.record_usage(usage);
+        let at = self.last_counted.unwrap_or_else(|| self.counted());
+        self.anchor = Some((usage.input_tokens, at));
+        self.emit(Event::UsageRecorded(usage));
+        // Persisting usage can wait for the next step's append.
+    }
+
+    /// Applies the model's pruning request (HIST-10); see
+    /// [`History::prune`].
+    pub fn prune(&mut self, action: PruneAction) -> PruneOutcome {
+        let outcome = self.history.prune(action);
+        self.recount_scratch();
+        outcome
+    }
+
+    /// The window to send now (CTX-1): L1, L2 (re-read when a rule file
+    /// changed), the history without the round in progress, the current
+    /// input, the round's steps (the oldest condensed when needed,
+    /// REACT-5) and the todo recap.
+    pub fn window(&mut self) -> Window {
+        self.refresh_prefix();
+        self.condense();
+        let mut scratchpad = Vec::new();
+        for step in &self.steps {
+            if !self.history.is_hidden(&step.id()) {
+                scratchpad.extend_from_slice(step.messages());
+            }
+        }
+        let mut context = Context::new(self.system.clone())
+            .with_rules(self.rules_text.clone())
+            .with_history(self.history.retained().into_owned())
+            .with_scratchpad(scratchpad)
+            .with_recap(self.recap.clone());
+        if let Some(input) = &self.input {
+            context = context.with_input(input.clone());
+        }
+        let counted = self.counted();
+        self.last_counted = Some(counted);
+        Window {
+            context,
+            tokens: self.estimate(counted),
+            counted,
+            threshold: self.threshold_tokens(),
+            over_budget: self.over_budget,
+        }
+    }
+
+    /// Compacts the history now, whatever the trigger says.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Store`] when persisting failed (the compaction stands).
+    pub async fn compact(&mut self) -> Result<CompactionStats, EngineError> {
+        let stats = self.compact_now(CompactionReason::Manual).await;
+        self.condense();
+        self.window_changed();
+        self.persist()?;
+        Ok(stats)
+    }
+
+    /// Handles the model's rejection of the last window as too long
+    /// (HIST-12): learns how far the token counter was off, compacts at
+    /// once and condenses the round's old steps, so that the call can be
+    /// retried with [`Engine::window`].
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::StillTooLong`] when nothing was recorded since the
+    /// last overflow: a second overflow after compaction is not retried
+    /// (no loop). [`EngineError::Store`] when persisting failed.
+    pub async fn handle_overflow(&mut self) -> Result<CompactionStats, EngineError> {
+        let log_len = self.history.full_log().len();
+        if self.overflow_at == Some(log_len) {
+            return Err(EngineError::StillTooLong {
+                tokens: self.window_tokens(),
+            });
+        }
+        self.overflow_at = Some(log_len);
+        // The provider counted at least the whole context window where the
+        // counter saw `sent`: scale later estimates by as much.
+        let sent = self.last_counted.unwrap_or_else(|| self.counted()).max(1);
+        let window = self.config.window_tokens() as f64;
+        if window > sent as f64 * self.ratio {
+            self.ratio = window / sent as f64;
+        }
+        let stats = self.compact_now(CompactionReason::Overflow).await;
+        self.condense();
+        self.window_changed();
+        self.persist()?;
+        Ok(stats)
+    }
+
+    /// Whether automatic compaction is due (HIST-4, HIST-13).
+    fn compaction_due(&self) -> bool {
+        self.config.auto_compact_enabled()
+            && self.history.window().len() >= self.config.min_messages_to_compact
+            && self.window_tokens() >= self.threshold_tokens()
+            && self.compacted_at != Some(self.history.full_log().len())
+    }
+
+    /// Sets the history's budget to leave room for what it does not hold:
+    /// L1, L2, the recap, how much more the scratchpad takes than the
+    /// round's history form, and the counter's error learnt from an
+    /// overflow.
+    fn set_reserved(&mut self) {
+        let outside = self.counted().saturating_sub(self.history.window_tokens());
+        let threshold = self.threshold_tokens();
+        let counter_budget = (threshold as f64 / self.ratio) as usize;
+        self.history
+            .set_reserved_tokens(outside + threshold.saturating_sub(counter_budget));
+    }
+
+    async fn compact_now(&mut self, reason: CompactionReason) -> CompactionStats {
+        self.set_reserved();
+        self.emit(Event::CompactionStarted {
+            reason,
+            tokens: self.window_tokens(),
+        });
+        let stats = self.history.compact(&*self.summarizer).await;
+        if stats.degraded {
+            self.emit(Event::CompactionDegraded {
+                reason: stats.degraded_reason.clone().unwrap_or_default(),
+            });
+        }
+        self.emit(Event::CompactionFinished(stats.clone()));
+        self.anchor = None;
+        self.compacted_at = Some(self.history.full_log().len());
+        self.recount_scratch();
+        stats
+    }
+
+    /// REACT-5: while the window is over the threshold, show the oldest
+    /// steps of the round in history form, then clear their results; the
+    /// newest `keep_full_steps` stay full. Returns how many steps went to
+    /// history form and how many were cleared.
+    fn condense(&mut self) -> (usize, usize) {
+        let threshold = self.threshold_tokens();
+        let eligible = self.steps.len().saturating_sub(self.config.keep_full_steps);
+        let (mut condensed, mut cleared) = (0, 0);
+        loop {
+            if self.window_tokens() <= threshold {
+                self.over_budget = false;
+                break;
+            }
+            if self.next_condense < eligible {
+                let i = self.next_condense;
+                self.set_level(i, Level::History);
+                self.next_condense += 1;
+                condensed += 1;
+            } else if self.next_clear < eligible {
+                let i = self.next_clear;
+                let mut form = self.steps[i].history.clone();
+                for m in &mut form {
+                    clear_result(m);
+                    cut_arguments(m);
+                }
+                self.steps[i].tokens[Level::Cleared as usize] = self.counter.count_messages(&form);
+                self.steps[i].cleared = Some(form);
+                self.set_level(i, Level::Cleared);
+                self.next_clear += 1;
+                cleared += 1;
+            } else {
+                if !self.over_budget {
+                    self.emit(Event::OverBudget {
+                        tokens: self.window_tokens(),
+                        threshold,
+                    });
+                }
+                self.over_budget = true;
+                break;
+            }
+        }
+        if condensed + cleared > 0 {
+            self.emit(Event::StepsCondensed {
+                to_history_form: condensed,
+                cleared,
+                tokens: self.window_tokens(),
+            });
+        }
+        (condensed, cleared)
+    }
+
+    fn set_level(&mut self, i: usize, level: Level) {
+        let hidden = self.history.is_hidden(&self.steps[i].id());
+        let step = &mut self.steps[i];
+        if !hidden {
+            self.scratch_tokens =
+                self.scratch_tokens.saturating_sub(step.tokens()) + step.tokens[level as usize];
+        }
+        step.level = level;
+    }
+
+    fn window_changed(&self) -> usize {
+        let tokens = self.window_tokens();
+        self.emit(Event::WindowChanged {
+            tokens,
+            threshold: self.threshold_tokens(),
+        });
+        tokens
+    }
+}
+
+/// The file a call names, under the usual argument names.
+fn path_argument(arguments: &Value) -> Option<String> {
+    ["path", "file_path", "filePath", "file", "filename", "target_file"]
+        .iter()
+        .find_map(|k| arguments.get(*k).and_then(Value::as_str))
+        .map(str::to_owned)
+}

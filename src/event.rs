@@ -1,0 +1,134 @@
+//! What the engine reports while it works (EVT-1).
+
+use std::path::PathBuf;
+use std::sync::{mpsc, Arc};
+
+use strata_core::{SummaryProgress, Usage};
+use strata_history::{CompactionStats, Repair};
+
+/// Why a compaction ran.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CompactionReason {
+    /// The window reached the threshold (HIST-4).
+    Threshold,
+    /// The model rejected the request as too long (HIST-12).
+    Overflow,
+    /// The embedder asked for it.
+    Manual,
+}
+
+/// One thing the [`Engine`](crate::Engine) did (EVT-1). Delivered, in
+/// order, to the callback or channel given to
+/// [`EngineBuilder::on_event`](crate::EngineBuilder::on_event) or
+/// [`EngineBuilder::events_to`](crate::EngineBuilder::events_to).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Event {
+    /// A round began with the user's message.
+    RoundStarted {
+        /// The round's number, from 1.
+        round: usize,
+        /// Files the user mentioned that got a read reminder (MENTION-3).
+        mentions: Vec<String>,
+        /// `@` mentions that were not files inside the project.
+        ignored: Vec<String>,
+    },
+    /// A step (an assistant message and its results) was recorded.
+    StepRecorded {
+        /// The round.
+        round: usize,
+        /// The step in its round, from 1.
+        step: usize,
+        /// How many tool calls it made.
+        calls: usize,
+    },
+    /// A tool's output was cut for the model (TRUNC-1).
+    OutputTruncated {
+        /// The tool.
+        tool: String,
+        /// The call it answered.
+        call_id: String,
+        /// Lines of the whole output.
+        total_lines: usize,
+        /// Lines shown to the model.
+        shown_lines: usize,
+        /// The spill file holding the whole output, when it was saved.
+        spill: Option<PathBuf>,
+        /// Why the whole output could not be saved, when it was not.
+        spill_error: Option<String>,
+    },
+    /// A file the agent read again had changed behind its back (MTIME-1).
+    FileModified {
+        /// The path as the tool call named it.
+        path: String,
+    },
+    /// A compaction started.
+    CompactionStarted {
+        /// Why.
+        reason: CompactionReason,
+        /// The window's estimated tokens.
+        tokens: usize,
+    },
+    /// The summariser reported progress (HIST-7).
+    CompactionProgress(SummaryProgress),
+    /// A compaction finished (HIST-9).
+    CompactionFinished(CompactionStats),
+    /// The summary failed and a notice stands in for it (HIST-7).
+    CompactionDegraded {
+        /// What went wrong.
+        reason: String,
+    },
+    /// Old steps of the round in progress were condensed to fit the budget
+    /// (REACT-5).
+    StepsCondensed {
+        /// Steps now shown in their history form.
+        to_history_form: usize,
+        /// Steps whose results were cleared.
+        cleared: usize,
+        /// The window's estimated tokens afterwards.
+        tokens: usize,
+    },
+    /// The window is over the threshold and nothing more can be condensed:
+    /// the newest steps alone do not fit (HIST-6, REACT-5).
+    OverBudget {
+        /// The window's estimated tokens.
+        tokens: usize,
+        /// The threshold.
+        threshold: usize,
+    },
+    /// The window's estimated size changed.
+    WindowChanged {
+        /// The window's estimated tokens.
+        tokens: usize,
+        /// The threshold.
+        threshold: usize,
+    },
+    /// The provider's usage for the last call was recorded (REACT-4).
+    UsageRecorded(Usage),
+    /// A loaded history broke the pairing invariant and was repaired
+    /// (HIST-2).
+    Repaired(Vec<Repair>),
+    /// The project rules need attention, e.g. they were cut at the cap
+    /// (CTX-2).
+    RulesWarning(String),
+    /// A round ended with the assistant's answer.
+    RoundFinished {
+        /// The round.
+        round: usize,
+        /// How many steps it took.
+        steps: usize,
+    },
+}
+
+/// The callback events go to.
+pub(crate) type EventFn = Arc<dyn Fn(&Event) + Send + Sync>;
+
+/// A callback that sends every event to `sender`; a closed channel drops
+/// them. Sending never blocks.
+pub(crate) fn channel_sink(sender: mpsc::Sender<Event>) -> EventFn {
+    Arc::new(move |event: &Event| {
+        // A receiver that hung up does not want events any more.
+        let _ = sender.send(event.clone());
+    })
+}

@@ -51,6 +51,19 @@ enum Level {
     Full,
     History,
     Cleared,
+    Omitted,
+}
+
+/// Thoughts of cleared steps are cut to this many characters (REACT-5).
+pub const MAX_THOUGHT_CHARS: usize = 300;
+
+/// The notice that stands for the steps of the round left out of the
+/// window (REACT-5).
+pub fn omitted_notice(steps: usize) -> String {
+    format!(
+        "[{steps} earlier step{} of this round left out to fit the context window; the full log keeps them]",
+        if steps == 1 { "" } else { "s" }
+    )
 }
 
 /// One step of the round in progress, in each form the window can show.
@@ -64,13 +77,14 @@ struct Scratch {
     /// made.
     cleared: Option<Vec<Message>>,
     level: Level,
-    tokens: [usize; 3],
+    tokens: [usize; 4],
 }
 
 impl Scratch {
     fn messages(&self) -> &[Message] {
         match (self.level, &self.cleared) {
             (Level::Full, _) => &self.full,
+            (Level::Omitted, _) => &[],
             (Level::Cleared, Some(cleared)) => cleared,
             _ => &self.history,
         }
@@ -120,6 +134,8 @@ pub struct StepReport {
     /// Older steps of the round whose results were newly cleared
     /// (REACT-5).
     pub cleared: usize,
+    /// Older steps of the round newly left out of the window (REACT-5).
+    pub omitted: usize,
     /// The window's estimated tokens afterwards.
     pub window_tokens: usize,
     /// Whether the window is over the threshold though nothing more can be
@@ -388,6 +404,8 @@ impl EngineBuilder {
             scratch_tokens: 0,
             next_condense: 0,
             next_clear: 0,
+            next_omit: 0,
+            notice_tokens: 0,
             recap: None,
             recap_tokens: 0,
             anchor: None,
@@ -482,6 +500,9 @@ pub struct Engine {
     scratch_tokens: usize,
     next_condense: usize,
     next_clear: usize,
+    next_omit: usize,
+    /// Tokens of the omitted-steps notice.
+    notice_tokens: usize,
     recap: Option<String>,
     recap_tokens: usize,
     /// The last usage's input tokens and the count of the window it
@@ -624,7 +645,12 @@ impl Engine {
             .history
             .window_tokens()
             .saturating_sub(self.history.round_tokens());
-        self.prefix_tokens + l3 + self.input_tokens + self.scratch_tokens + self.recap_tokens
+        self.prefix_tokens
+            + l3
+            + self.input_tokens
+            + self.notice_tokens
+            + self.scratch_tokens
+            + self.recap_tokens
     }
 
     fn scaled(&self, tokens: usize) -> f64 {
@@ -667,7 +693,7 @@ impl Engine {
                 history: step,
                 cleared: None,
                 level: Level::Full,
-                tokens: [tokens, tokens, tokens],
+                tokens: [tokens, tokens, tokens, 0],
             });
         }
     }
@@ -735,6 +761,8 @@ impl Engine {
         self.scratch_tokens = 0;
         self.next_condense = 0;
         self.next_clear = 0;
+        self.next_omit = 0;
+        self.notice_tokens = 0;
         self.over_budget = false;
         self.round += 1;
         self.emit(Event::RoundStarted {
@@ -808,6 +836,7 @@ impl Engine {
             self.counter.count_messages(&full),
             self.counter.count_messages(&history),
             0,
+            0,
         ];
         self.push_step(Scratch {
             full,
@@ -826,10 +855,11 @@ impl Engine {
             calls: assistant.tool_calls.len(),
         });
         self.set_reserved();
-        if self.compaction_due() && self.history.plan().rounds_archived > 0 {
+        let l3_over = self.history.window_tokens() > self.history.threshold_tokens();
+        if self.compaction_due() && (l3_over || self.history.plan().rounds_archived > 0) {
             report.compaction = Some(self.compact_now(CompactionReason::Threshold).await);
         }
-        (report.condensed, report.cleared) = self.condense();
+        (report.condensed, report.cleared, report.omitted) = self.condense();
         report.window_tokens = self.window_changed();
         report.over_budget = self.over_budget;
         self.persist()?;
@@ -928,6 +958,8 @@ impl Engine {
         });
         self.steps.clear();
         self.scratch_tokens = 0;
+        self.notice_tokens = 0;
+        self.next_omit = 0;
         self.input = None;
         self.input_tokens = 0;
         self.over_budget = false;
@@ -962,6 +994,9 @@ impl Engine {
         self.refresh_prefix();
         self.condense();
         let mut scratchpad = Vec::new();
+        if self.next_omit > 0 {
+            scratchpad.push(self.notice());
+        }
         for step in &self.steps {
             if !self.history.is_hidden(&step.id()) {
                 scratchpad.extend_from_slice(step.messages());
@@ -1070,14 +1105,21 @@ impl Engine {
         stats
     }
 
+    fn notice(&self) -> Message {
+        Message::system(omitted_notice(self.next_omit))
+            .with_id(MessageId::derived(&format!("strata:omitted:{}", self.next_omit)))
+            .with_created_at(None)
+    }
+
     /// REACT-5: while the window is over the threshold, show the oldest
-    /// steps of the round in history form, then clear their results; the
-    /// newest `keep_full_steps` stay full. Returns how many steps went to
-    /// history form and how many were cleared.
-    fn condense(&mut self) -> (usize, usize) {
+    /// steps of the round in history form, then clear their results (and
+    /// cut long arguments and thoughts), then leave them out behind a
+    /// notice; the newest `keep_full_steps` stay full. Returns how many
+    /// steps went to history form, were cleared and were left out.
+    fn condense(&mut self) -> (usize, usize, usize) {
         let threshold = self.threshold_tokens();
         let eligible = self.steps.len().saturating_sub(self.config.keep_full_steps);
-        let (mut condensed, mut cleared) = (0, 0);
+        let (mut condensed, mut cleared, mut omitted) = (0, 0, 0);
         loop {
             if self.window_tokens() <= threshold {
                 self.over_budget = false;
@@ -1094,12 +1136,19 @@ impl Engine {
                 for m in &mut form {
                     clear_result(m);
                     cut_arguments(m);
+                    cut_thought(m);
                 }
                 self.steps[i].tokens[Level::Cleared as usize] = self.counter.count_messages(&form);
                 self.steps[i].cleared = Some(form);
                 self.set_level(i, Level::Cleared);
                 self.next_clear += 1;
                 cleared += 1;
+            } else if self.next_omit < eligible {
+                let i = self.next_omit;
+                self.set_level(i, Level::Omitted);
+                self.next_omit += 1;
+                self.notice_tokens = self.counter.count_message(&self.notice());
+                omitted += 1;
             } else {
                 if !self.over_budget {
                     self.emit(Event::OverBudget {
@@ -1111,14 +1160,15 @@ impl Engine {
                 break;
             }
         }
-        if condensed + cleared > 0 {
+        if condensed + cleared + omitted > 0 {
             self.emit(Event::StepsCondensed {
                 to_history_form: condensed,
                 cleared,
+                omitted,
                 tokens: self.window_tokens(),
             });
         }
-        (condensed, cleared)
+        (condensed, cleared, omitted)
     }
 
     fn set_level(&mut self, i: usize, level: Level) {
@@ -1138,6 +1188,14 @@ impl Engine {
             threshold: self.threshold_tokens(),
         });
         tokens
+    }
+}
+
+/// Cuts an assistant message's thought to [`MAX_THOUGHT_CHARS`].
+fn cut_thought(m: &mut Message) {
+    if m.role == Role::Assistant && m.content.chars().count() > MAX_THOUGHT_CHARS {
+        let head: String = m.content.chars().take(MAX_THOUGHT_CHARS).collect();
+        m.content = format!("{head}…");
     }
 }
 

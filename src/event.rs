@@ -86,6 +86,8 @@ pub enum Event {
         to_history_form: usize,
         /// Steps whose results were cleared.
         cleared: usize,
+        /// Steps left out of the window behind a notice.
+        omitted: usize,
         /// The window's estimated tokens afterwards.
         tokens: usize,
     },

@@ -102,7 +102,9 @@ pub use strata_mtime::Freshness;
 #[doc(inline)]
 pub use strata_summary::LlmSummarizer;
 
-pub use engine::{Engine, EngineBuilder, EngineError, RoundStart, StepReport, Window};
+pub use engine::{
+    omitted_notice, Engine, EngineBuilder, EngineError, RoundStart, StepReport, Window, MAX_THOUGHT_CHARS,
+};
 pub use event::{CompactionReason, Event};
 
 mod engine;

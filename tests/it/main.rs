@@ -3,6 +3,7 @@
 
 mod corpus;
 mod format_doc;
+mod replay;
 
 use std::path::PathBuf;
 

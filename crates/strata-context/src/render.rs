@@ -113,7 +113,8 @@ impl Context {
     /// with `cache_control` (the end of the stable prefix, CTX-3), then
     /// the summaries, folded into the system text as blocks starting
     /// `## Archived History Summary` (they precede every message, so the
-    /// order of CTX-1 is kept). Calls become `tool_use` blocks, results
+    /// order of CTX-1 is kept). A `system` notice inside the scratchpad
+    /// becomes a user text block inside `<system-reminder>` tags. Calls become `tool_use` blocks, results
     /// `tool_result` blocks in a `user` message (`is_error` when the status
     /// is `error`), the recap a text block. Consecutive messages of the
     /// same role are merged into one, as the API requires; a window whose
@@ -145,7 +146,9 @@ impl Context {
         for m in body {
             match m.role {
                 Role::Summary => system.push(json!({"type": "text", "text": summary_text(m)})),
-                Role::System => {}
+                // A notice inside the conversation: the API has no system
+                // role there.
+                Role::System => push("user", text_block(&recap_text(&m.text()))),
                 Role::User => push("user", text_block(&m.text())),
                 Role::Assistant => {
                     let mut blocks = text_block(&m.content);

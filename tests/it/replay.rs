@@ -1,0 +1,166 @@
+//! REACT-5, HIST-2, REACT-3 on real transcripts: each one is fed through
+//! the engine step by step with a 16k and a 32k token window.
+//!
+//! The transcripts in `tests/data/corpus/` always run; set
+//! `STRATA_CORPUS_DIR` to a directory of more (such as the whole collection
+//! they come from) to replay those too.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+use strata::history::CLEARED;
+use strata::{Config, Engine, Message, Pairs, Role};
+use strata_testkit::load_transcript;
+
+use crate::workspace_path;
+
+/// What one replay saw.
+#[derive(Debug, Default)]
+struct Figures {
+    steps: usize,
+    rounds: usize,
+    max_tokens: usize,
+    over_budget_steps: usize,
+    condensed: usize,
+    cleared: usize,
+    omitted: usize,
+}
+
+/// The newest steps REACT-5 keeps in full.
+const KEEP_FULL: usize = 5;
+
+fn check_window(engine: &mut Engine, user: &str, name: &str, figures: &mut Figures) {
+    let window = engine.window();
+    let messages = window.messages();
+    let pairs = Pairs::new(&messages);
+    assert!(pairs.is_complete(), "{name}: split pair {:?}", pairs.issues());
+    let input = window
+        .context
+        .input()
+        .expect("the round's input is in the window");
+    assert!(input.content.starts_with(user), "{name}: input changed");
+    figures.max_tokens = figures.max_tokens.max(window.tokens);
+    if window.tokens > window.threshold {
+        assert!(
+            window.over_budget,
+            "{name}: {} > {} unflagged",
+            window.tokens, window.threshold
+        );
+        figures.over_budget_steps += 1;
+        // Flagged only when the newest steps alone are left.
+        let steps = window
+            .context
+            .scratchpad()
+            .iter()
+            .filter(|m| m.role == Role::Assistant)
+            .count();
+        assert!(steps <= KEEP_FULL, "{name}: over budget with {steps} steps shown");
+    } else {
+        assert!(!window.over_budget, "{name}: flagged under the threshold");
+    }
+}
+
+/// Feeds `messages` through an engine: each user message begins a round,
+/// each assistant message with calls is a step with its results, an
+/// assistant message without calls ends the round when a user message or
+/// the end follows, and is a step otherwise.
+async fn replay(messages: &[Message], window: u64, name: &str) -> Figures {
+    let project = tempfile::tempdir().unwrap();
+    let config = Config::from_toml_str(&format!("context_window = {window}")).unwrap();
+    let system = messages
+        .iter()
+        .find(|m| m.role == Role::System)
+        .map(|m| m.content.clone())
+        .unwrap_or_else(|| "You are a coding agent.".into());
+    let mut engine = Engine::builder(project.path())
+        .config(config)
+        .system_prompt(system)
+        .build()
+        .unwrap();
+    let pairs = Pairs::new(messages);
+    let mut used: HashSet<usize> = HashSet::new();
+    let mut figures = Figures::default();
+    let mut user = String::new();
+    for (i, m) in messages.iter().enumerate() {
+        match m.role {
+            Role::User => {
+                if engine.round_open() {
+                    engine.finish_round("").unwrap();
+                }
+                user = m.content.clone();
+                engine.begin_round(&m.content).await.unwrap();
+                figures.rounds += 1;
+                check_window(&mut engine, &user, name, &mut figures);
+            }
+            Role::Assistant if engine.round_open() => {
+                let ends = m.tool_calls.is_empty()
+                    && messages[i + 1..]
+                        .iter()
+                        .find(|n| n.role != Role::Tool)
+                        .is_none_or(|n| n.role == Role::User);
+                if ends {
+                    engine.finish_round(m.content.clone()).unwrap();
+                    continue;
+                }
+                let results: Vec<Message> = m
+                    .tool_calls
+                    .iter()
+                    .filter_map(|c| pairs.result_of(&c.id))
+                    .filter(|&r| used.insert(r))
+                    .map(|r| messages[r].clone())
+                    .collect();
+                let report = engine.record_step(m.clone(), results).await.unwrap();
+                figures.steps += 1;
+                figures.condensed += report.condensed;
+                figures.cleared += report.cleared;
+                figures.omitted += report.omitted;
+                check_window(&mut engine, &user, name, &mut figures);
+            }
+            _ => {}
+        }
+    }
+    figures
+}
+
+fn transcripts() -> Vec<PathBuf> {
+    let mut dirs = vec![workspace_path("tests/data/corpus")];
+    if let Some(extra) = std::env::var_os("STRATA_CORPUS_DIR") {
+        dirs.push(PathBuf::from(extra));
+    }
+    let mut files: Vec<PathBuf> = dirs
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[tokio::test]
+async fn react_5_real_transcripts_stay_under_the_threshold() {
+    let mut total = Figures::default();
+    for path in transcripts() {
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let messages = load_transcript(&path).unwrap().messages;
+        for window in [16_000, 32_000] {
+            let f = replay(&messages, window, &format!("{name}@{window}")).await;
+            eprintln!(
+                "{name} @{window}: {} steps, {} rounds, max {} tokens, {} over budget, {} condensed, {} cleared, {} omitted",
+                f.steps, f.rounds, f.max_tokens, f.over_budget_steps, f.condensed, f.cleared, f.omitted
+            );
+            assert!(f.rounds >= 1 && f.steps >= 1, "{name}: nothing replayed");
+            total.steps += f.steps;
+            total.over_budget_steps += f.over_budget_steps;
+            total.condensed += f.condensed;
+            total.cleared += f.cleared;
+            total.omitted += f.omitted;
+        }
+    }
+    eprintln!(
+        "total: {} steps, {} over budget, {} condensed, {} cleared, {} omitted",
+        total.steps, total.over_budget_steps, total.condensed, total.cleared, total.omitted
+    );
+    // The long sessions do not fit a 16k window without condensing.
+    assert!(total.condensed > 0);
+}

@@ -11,7 +11,8 @@ use strata_atfile::Mentions;
 use strata_compress::{canonical_call, Compressor, Spill, Truncator};
 use strata_context::{todo_recap, topic_anchor, Context, Prefix, Rules, SystemLayer, ToolSpec};
 use strata_core::{
-    CharCounter, Config, Message, MessageId, ProgressFn, ResultStatus, Role, Summarizer, TokenCounter, Usage,
+    CharCounter, Config, LlmClient, LlmOptions, LlmRequest, LlmResponse, Message, MessageId, ProgressFn,
+    ResultStatus, Role, Summarizer, TokenCounter, Usage,
 };
 use strata_history::{
     clear_result, cut_arguments, CompactionStats, Conversation, History, PruneAction, PruneOutcome, Record,
@@ -38,6 +39,10 @@ pub enum EngineError {
         /// The window's estimated tokens.
         tokens: usize,
     },
+    /// The model call failed (other than by overflowing, which
+    /// [`Engine::complete`] handles).
+    #[error("the model call failed")]
+    Model(#[source] strata_core::Error),
     /// The conversation could not be loaded or persisted. When persisting
     /// failed (a full disk, say), the step is recorded in memory all the
     /// same and its records are written with the next successful append.
@@ -383,12 +388,12 @@ impl EngineBuilder {
             truncator: truncator.unwrap_or_else(|| Truncator::new(&root)),
             mentions: mentions.unwrap_or_else(|| Mentions::new(&root)),
             rules: rules.unwrap_or_else(|| Rules::new(&root).with_max_bytes(config.rules_max_bytes)),
+            freshness: Freshness::with_root(&root),
             root,
             config,
             counter,
             summarizer,
             history,
-            freshness: Freshness::new(),
             system,
             topic_anchor,
             events,
@@ -913,13 +918,12 @@ impl Engine {
         let Some(path) = path_argument(&call.arguments) else {
             return m;
         };
-        let full = self.root.join(&path);
         let failed = m.result.as_ref().is_some_and(|r| r.status == ResultStatus::Error);
         match canonical_call(&call.name, &call.arguments) {
             Some("Read") if !failed => {
                 let noted = match &mut m.result {
-                    Some(result) if m.content.is_empty() => self.freshness.annotate(result, &full),
-                    _ => match self.freshness.read(&full) {
+                    Some(result) if m.content.is_empty() => self.freshness.annotate(result, &path),
+                    _ => match self.freshness.read(&path) {
                         Some(note) => {
                             m.content.push_str("\n\n");
                             m.content.push_str(&note);
@@ -933,7 +937,7 @@ impl Engine {
                     report.modified.push(path);
                 }
             }
-            Some("Write" | "Edit" | "MultiEdit") if !failed => self.freshness.wrote(&full),
+            Some("Write" | "Edit" | "MultiEdit") if !failed => self.freshness.wrote(&path),
             _ => {}
         }
         m
@@ -970,11 +974,17 @@ impl Engine {
     /// Records the usage the provider reported for the last window sent
     /// (REACT-4): from now on the window's size is that figure plus the
     /// estimate of what was added since.
+    ///
+    /// A usage of 0 input tokens (a provider that reports none) is not a
+    /// measurement and leaves the estimate to the token counter.
     pub fn record_usage(&mut self, usage: Usage) {
+        self.emit(Event::UsageRecorded(usage));
+        if usage.input_tokens == 0 {
+            return;
+        }
         self.history.record_usage(usage);
         let at = self.last_counted.unwrap_or_else(|| self.counted());
         self.anchor = Some((usage.input_tokens, at));
-        self.emit(Event::UsageRecorded(usage));
         // Persisting usage can wait for the next step's append.
     }
 
@@ -1064,6 +1074,47 @@ impl Engine {
         self.window_changed();
         self.persist()?;
         Ok(stats)
+    }
+
+    /// Sends the window to `client` and records the usage it reports
+    /// (REACT-4). When the model rejects the request as too long, the
+    /// engine compacts at once and sends the smaller window again
+    /// (HIST-12); a second rejection is an error, never a loop.
+    ///
+    /// The request holds [`Window::messages`]; the client renders them in
+    /// its provider's format.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Model`] when the call fails,
+    /// [`EngineError::StillTooLong`] when the model rejects the compacted
+    /// window too.
+    pub async fn complete(
+        &mut self,
+        client: &dyn LlmClient,
+        options: LlmOptions,
+    ) -> Result<LlmResponse, EngineError> {
+        let mut overflowed = false;
+        loop {
+            let window = self.window();
+            let request = LlmRequest::new(window.messages()).with_options(options.clone());
+            match client.complete(request).await {
+                Ok(response) => {
+                    self.record_usage(response.usage);
+                    return Ok(response);
+                }
+                Err(e) if e.is_context_too_long() => {
+                    if overflowed {
+                        return Err(EngineError::StillTooLong {
+                            tokens: self.window_tokens(),
+                        });
+                    }
+                    overflowed = true;
+                    self.handle_overflow().await?;
+                }
+                Err(e) => return Err(EngineError::Model(e)),
+            }
+        }
     }
 
     /// Whether automatic compaction is due (HIST-4, HIST-13).

@@ -1,7 +1,9 @@
 //! Integration tests of the `strata` facade, on the documented format and
 //! on real transcripts.
 
+mod agent;
 mod corpus;
+mod engine;
 mod format_doc;
 mod replay;
 

@@ -58,6 +58,26 @@ fn check_window(engine: &mut Engine, user: &str, name: &str, figures: &mut Figur
     } else {
         assert!(!window.over_budget, "{name}: flagged under the threshold");
     }
+    // Old steps are condensed before newer ones: a cleared result never
+    // follows one that is not, and the newest results are never cleared.
+    let results: Vec<bool> = window
+        .context
+        .scratchpad()
+        .iter()
+        .filter(|m| m.role == Role::Tool)
+        .map(|m| m.text().contains(CLEARED))
+        .collect();
+    if let Some(kept) = results.iter().position(|cleared| !cleared) {
+        assert!(
+            !results[kept..].contains(&true),
+            "{name}: a newer result cleared first"
+        );
+    }
+    let newest = results.len().min(KEEP_FULL);
+    assert!(
+        !results[results.len() - newest..].contains(&true),
+        "{name}: a newest result cleared"
+    );
 }
 
 /// Feeds `messages` through an engine: each user message begins a round,

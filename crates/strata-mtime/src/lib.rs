@@ -51,9 +51,14 @@ pub fn note(path: &str) -> String {
 
 /// The last seen modification time of each file (MTIME-1), shared by the
 /// tools of one agent. Not persisted.
+///
+/// Paths are taken as given (absolute, or relative to the working
+/// directory), or, with [`Freshness::with_root`], relative to a project
+/// root; the note names the path as the tool call gave it.
 #[derive(Debug, Default)]
 pub struct Freshness {
     seen: Mutex<HashMap<PathBuf, SystemTime>>,
+    root: Option<PathBuf>,
 }
 
 fn key(path: &Path) -> PathBuf {
@@ -70,6 +75,23 @@ impl Freshness {
         Freshness::default()
     }
 
+    /// An empty record resolving relative paths against `root` (the
+    /// project root), so that notes name files as the tools do.
+    pub fn with_root(root: impl Into<PathBuf>) -> Self {
+        Freshness {
+            seen: Mutex::default(),
+            root: Some(root.into()),
+        }
+    }
+
+    /// Where `path` is on disk.
+    fn resolve(&self, path: &Path) -> PathBuf {
+        match &self.root {
+            Some(root) if path.is_relative() => root.join(path),
+            _ => path.to_owned(),
+        }
+    }
+
     /// Records that the agent read `path` with modification time `at`;
     /// returns the note when it had read it before with another time.
     pub fn read_at(&self, path: impl AsRef<Path>, at: SystemTime) -> Option<String> {
@@ -78,7 +100,7 @@ impl Freshness {
             .seen
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(key(path), at);
+            .insert(key(&self.resolve(path)), at);
         match previous {
             Some(before) if before != at => Some(note(&path.display().to_string())),
             _ => None,
@@ -89,7 +111,7 @@ impl Freshness {
     /// `None` when it cannot be read.
     pub fn read(&self, path: impl AsRef<Path>) -> Option<String> {
         let path = path.as_ref();
-        mtime(path).and_then(|at| self.read_at(path, at))
+        mtime(&self.resolve(path)).and_then(|at| self.read_at(path, at))
     }
 
     /// Records that the agent itself wrote `path`, leaving it with
@@ -98,13 +120,13 @@ impl Freshness {
         self.seen
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(key(path.as_ref()), at);
+            .insert(key(&self.resolve(path.as_ref())), at);
     }
 
     /// [`Freshness::wrote_at`] with the file's modification time on disk.
     pub fn wrote(&self, path: impl AsRef<Path>) {
         let path = path.as_ref();
-        if let Some(at) = mtime(path) {
+        if let Some(at) = mtime(&self.resolve(path)) {
             self.wrote_at(path, at);
         }
     }

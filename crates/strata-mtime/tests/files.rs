@@ -49,3 +49,28 @@ fn mtime_2_own_writes_are_exempt() {
     assert_eq!(f.read(&path), None, "the agent's own write raises no note");
     assert_eq!(f.read(dir.path().join("missing.rs")), None);
 }
+
+/// MTIME-1 with a project root: relative paths resolve against it, the
+/// note names the path as the tool gave it, and the absolute path is the
+/// same record.
+#[test]
+fn mtime_1_root_relative_paths_are_named_as_given() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), "x").unwrap();
+    let f = Freshness::with_root(dir.path());
+    assert_eq!(f.read("a.txt"), None);
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(dir.path().join("a.txt"))
+        .unwrap();
+    file.set_modified(SystemTime::now() + Duration::from_secs(30))
+        .unwrap();
+    drop(file);
+    assert_eq!(
+        f.read("a.txt").as_deref(),
+        Some("Note: a.txt was modified externally.")
+    );
+    assert_eq!(f.read(dir.path().join("a.txt")), None);
+    f.wrote("a.txt");
+    assert_eq!(f.read("a.txt"), None);
+}

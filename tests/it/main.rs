@@ -5,6 +5,7 @@ mod agent;
 mod corpus;
 mod engine;
 mod format_doc;
+mod golden;
 mod replay;
 
 use std::path::PathBuf;

@@ -551,7 +551,8 @@ fn bash(o: &Map<String, Value>, l: &RuleLimits) -> Value {
         let c = condense(stdout, &l.bash());
         if c.kept_lines < c.total_lines || c.text.len() < stdout.len() {
             out.insert("stdout".into(), Value::String(c.text.into_owned()));
-            out.insert("stdout_lines".into(), json!(c.total_lines));
+            // A count made before (by truncation, of the whole output) wins.
+            out.entry("stdout_lines").or_insert(json!(c.total_lines));
         }
     }
     if let Some(Value::String(stderr)) = o.get("stderr") {

@@ -109,6 +109,8 @@ pub struct Truncator {
     limits: Limits,
     per_tool: HashMap<String, Limits>,
     clock: Clock,
+    /// Numbers spill files; shared by clones.
+    counter: Arc<AtomicU64>,
 }
 
 impl fmt::Debug for Truncator {
@@ -155,15 +157,15 @@ impl TruncatorBuilder {
         self
     }
 
-    /// The truncator. The builder can be used again.
+    /// The truncator. The builder can be used again; each truncator
+    /// numbers its spill files from 0.
     pub fn build(&self) -> Truncator {
-        self.truncator.clone()
+        Truncator {
+            counter: Arc::new(AtomicU64::new(0)),
+            ..self.truncator.clone()
+        }
     }
 }
-
-/// Makes spill names unique within the process; exclusive creation makes
-/// them unique across processes.
-static SPILL_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 const CHUNK: usize = 64 * 1024;
 
@@ -177,6 +179,7 @@ impl Truncator {
                 limits: Limits::default(),
                 per_tool: HashMap::new(),
                 clock: Arc::new(Timestamp::now),
+                counter: Arc::new(AtomicU64::new(0)),
             },
         }
     }
@@ -340,22 +343,90 @@ impl Truncator {
         }
     }
 
-    /// Truncates the `data` of a result when it is text, keeping its status
-    /// and error; other results are returned as they are.
+    /// Truncates the `data` of a result, keeping its status and error.
+    ///
+    /// Text data is truncated as a whole (the envelope becomes the one
+    /// [`Truncator::truncate`] makes). In structured data, each top-level
+    /// text field over the limits (a Bash `stdout`, a Read `content`, …) is
+    /// cut in place and saved to its own spill file; the data gains
+    /// `"<field>_lines"` (the whole field's line count, unless present) and
+    /// `"truncated": true`, the result the notices as `text` and the first
+    /// spill file as `full_output_path`. The [`Truncated`] returned is
+    /// that of the longest field cut. Other results are returned as they
+    /// are, with `None`.
     pub fn truncate_result(&self, tool: &str, result: ToolResult) -> (ToolResult, Option<Truncated>) {
-        let Value::String(text) = &result.data else {
+        match &result.data {
+            Value::String(text) => {
+                let cut = self.truncate(tool, text.as_bytes());
+                if !cut.truncated {
+                    return (result, Some(cut));
+                }
+                let mut out = cut.result.clone();
+                if result.status == ResultStatus::Error {
+                    out.status = ResultStatus::Error;
+                    out.error = result.error.clone();
+                }
+                (out, Some(cut))
+            }
+            Value::Object(_) => self.truncate_fields(tool, result),
+            _ => (result, None),
+        }
+    }
+
+    /// [`Truncator::truncate_result`] for structured data.
+    fn truncate_fields(&self, tool: &str, mut result: ToolResult) -> (ToolResult, Option<Truncated>) {
+        let limits = self.limits_for(tool);
+        let Value::Object(map) = &mut result.data else {
             return (result, None);
         };
-        let cut = self.truncate(tool, text.as_bytes());
-        if !cut.truncated {
-            return (result, Some(cut));
+        let mut longest: Option<Truncated> = None;
+        let mut notices: Vec<String> = Vec::new();
+        let mut first_path: Option<String> = None;
+        let mut counts: Vec<(String, usize)> = Vec::new();
+        for (key, value) in map.iter_mut() {
+            let Value::String(text) = value else { continue };
+            let over = text.len() > limits.max_bytes
+                || memchr_iter(b'\n', text.as_bytes()).count() >= limits.max_lines;
+            if !over {
+                continue;
+            }
+            let cut = self.truncate(tool, text.as_bytes());
+            if !cut.truncated {
+                continue;
+            }
+            if let Some(Value::String(view)) = cut.result.data.get("output") {
+                *value = Value::String(view.clone());
+            }
+            if let Some(notice) = &cut.result.text {
+                notices.push(format!("{key}: {notice}"));
+            }
+            counts.push((format!("{key}_lines"), cut.total_lines));
+            if first_path.is_none() {
+                first_path = cut.result.full_output_path.clone();
+            }
+            if longest.as_ref().is_none_or(|l| l.total_bytes < cut.total_bytes) {
+                longest = Some(cut);
+            }
         }
-        let mut out = cut.result.clone();
-        if result.status == ResultStatus::Error {
-            out.status = ResultStatus::Error;
-            out.error = result.error.clone();
+        if longest.is_none() {
+            return (result, None);
         }
-        (out, Some(cut))
+        for (key, lines) in counts {
+            map.entry(key).or_insert(Value::from(lines));
+        }
+        map.insert("truncated".into(), Value::Bool(true));
+        if result.status != ResultStatus::Error {
+            result.status = ResultStatus::Partial;
+        }
+        let notices = notices.join("\n");
+        result.text = Some(match result.text.take() {
+            Some(t) if !t.is_empty() => format!("{t}\n{notices}"),
+            _ => notices,
+        });
+        if result.full_output_path.is_none() {
+            result.full_output_path = first_path;
+        }
+        (result, longest)
     }
 
     /// Saves `output` whole to a new spill file.
@@ -398,7 +469,10 @@ impl Truncator {
         let stamp = (self.clock)().to_compact_string();
         let name = sanitize(tool);
         for _ in 0..1000 {
-            let n = SPILL_COUNTER.fetch_add(1, Ordering::Relaxed);
+            // Unique within this truncator and its clones; exclusive
+            // creation skips names taken by others (other truncators,
+            // other processes).
+            let n = self.counter.fetch_add(1, Ordering::Relaxed);
             let path = dir.join(format!("{name}_{stamp}_{n}.txt"));
             match create_private_file(&path) {
                 Ok(file) => {

@@ -262,3 +262,42 @@ fn truncate_and_truncate_reader_agree() {
         assert_eq!(a, b, "{text:?}");
     }
 }
+
+/// TRUNC-1 on structured data: a long Bash `stdout` is cut in place and
+/// saved whole; short fields and the status of an error stay.
+#[test]
+fn trunc_1_structured_fields_are_cut_in_place() {
+    use serde_json::json;
+    use strata_core::{ResultStatus, ToolResult};
+    let dir = tempfile::tempdir().unwrap();
+    let t = Truncator::builder(dir.path())
+        .limits(Limits::new(10, 1024))
+        .clock(fixed_clock)
+        .build();
+    let result = ToolResult::success(
+        json!({"command": "make", "exit_code": 0, "stdout": big(100), "stderr": "warn\n"}),
+    );
+    let (out, cut) = t.truncate_result("Bash", result);
+    let cut = cut.unwrap();
+    assert_eq!((cut.total_lines, cut.shown_lines), (100, 10));
+    assert_eq!(out.status, ResultStatus::Partial);
+    assert_eq!(out.data["stdout"], big(10));
+    assert_eq!(out.data["stderr"], "warn\n");
+    assert_eq!(out.data["truncated"], true);
+    assert_eq!(out.data["stdout_lines"], 100);
+    let path = out.full_output_path.clone().unwrap();
+    assert_eq!(std::fs::read_to_string(dir.path().join(&path)).unwrap(), big(100));
+    assert!(out
+        .text
+        .unwrap()
+        .starts_with("stdout: Found 100 lines (showing first 10). Full output: tool-output/"));
+
+    // Small structured data is left alone; an error keeps its status.
+    let small = ToolResult::success(json!({"stdout": "ok\n"}));
+    assert_eq!(t.truncate_result("Bash", small.clone()), (small, None));
+    let mut failed = ToolResult::error("exit_1", "build failed");
+    failed.data = json!({"stdout": big(50)});
+    let (out, _) = t.truncate_result("Bash", failed);
+    assert_eq!(out.status, ResultStatus::Error);
+    assert_eq!(out.error.unwrap().code, "exit_1");
+}

@@ -1,0 +1,180 @@
+//! Golden histories (CTX-1, CTX-4, REACT-1 … REACT-3): three sessions run
+//! through the engine with a scripted model, their windows rendered in the
+//! three formats and compared with the reviewed snapshots in
+//! `tests/it/snapshots/`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use serde_json::json;
+use strata::compress::{Limits, Truncator};
+use strata::types::Timestamp;
+use strata::{Config, Engine, Message, ToolCall, Window};
+use strata_testkit::ScriptedClient;
+
+use crate::agent::{action, finish, run_round, run_tool, sample_project, tools};
+use crate::engine::Fixed;
+
+const SYSTEM: &str = "You are the coding agent of the calc project.";
+
+fn engine(root: &Path, toml: &str) -> Engine {
+    let truncator = Truncator::builder(root)
+        .limits(Limits::new(100, 8192))
+        .clock(|| Timestamp::from_unix_millis(1_795_000_000_000).unwrap())
+        .build();
+    Engine::builder(root)
+        .config(Config::from_toml_str(toml).unwrap())
+        .system_prompt(SYSTEM)
+        .tools(tools())
+        .summarizer(Arc::new(Fixed::default()))
+        .truncator(truncator)
+        .build()
+        .unwrap()
+}
+
+fn snapshot_all(name: &str, window: &Window) {
+    insta::assert_snapshot!(format!("{name}_react"), window.render_react());
+    insta::assert_json_snapshot!(format!("{name}_openai"), window.to_openai());
+    insta::assert_json_snapshot!(format!("{name}_anthropic"), window.to_anthropic());
+}
+
+/// A plain chat of three rounds, then the fourth question.
+#[tokio::test]
+async fn golden_plain_chat() {
+    let project = tempfile::tempdir().unwrap();
+    let mut engine = Engine::builder(project.path())
+        .system_prompt("You are a friendly assistant. Answer briefly.")
+        .build()
+        .unwrap();
+    let client = ScriptedClient::new();
+    let turns = [
+        (
+            "Hi! What is a crate in Rust?",
+            "A crate is a compilation unit: a library or a binary.",
+        ),
+        (
+            "And a workspace?",
+            "A set of crates built together, sharing one Cargo.lock.",
+        ),
+        (
+            "Can crates in it depend on each other?",
+            "Yes, with path dependencies.",
+        ),
+    ];
+    for (question, answer) in turns {
+        client.push_text(finish(answer));
+        run_round(&mut engine, &client, project.path(), question)
+            .await
+            .unwrap();
+    }
+    engine
+        .begin_round("Thanks! One more: what is a feature?")
+        .await
+        .unwrap();
+    snapshot_all("chat", &engine.window());
+}
+
+/// A coding session: a mentioned file, parallel calls, a truncated
+/// output, a write and a todo list; the window in the middle of the round
+/// (full observations) and at the next round (history form).
+#[tokio::test]
+async fn golden_coding_session() {
+    let project = tempfile::tempdir().unwrap();
+    let root = project.path();
+    sample_project(root);
+    std::fs::write(root.join("CODE_LAW.md"), "Every public function has a test.\n").unwrap();
+    let mut engine = engine(root, "");
+    engine
+        .begin_round("`add` is wrong, fix @src/lib.rs please.")
+        .await
+        .unwrap();
+
+    let step = |calls: Vec<ToolCall>, thought: &str| {
+        let results = calls
+            .iter()
+            .map(|c| Message::tool_result(c, run_tool(root, c)))
+            .collect();
+        (Message::assistant_with_calls(thought, calls), results)
+    };
+    let (a, r) = step(
+        vec![
+            ToolCall::new("c1", "Read", json!({"path": "src/lib.rs"})),
+            ToolCall::new("c2", "Bash", json!({"command": "cargo test"})),
+        ],
+        "Read the file and run the tests at once.",
+    );
+    engine.record_step(a, r).await.unwrap();
+    let (a, r) = step(
+        vec![ToolCall::new("c3", "Bash", json!({"command": "seq 150"}))],
+        "Look at a long log.",
+    );
+    let report = engine.record_step(a, r).await.unwrap();
+    assert_eq!(report.truncated, ["c3"]);
+    let (a, r) = step(
+        vec![ToolCall::new(
+            "c4",
+            "Write",
+            json!({"path": "src/lib.rs", "content": "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n"}),
+        )],
+        "Fix the operator.",
+    );
+    engine.record_step(a, r).await.unwrap();
+    let (a, r) = step(
+        vec![ToolCall::new(
+            "c5",
+            "TodoWrite",
+            json!({"todos": [
+                {"content": "Fix add", "status": "completed"},
+                {"content": "Add a test for add", "status": "in_progress"},
+                {"content": "Update the README", "status": "pending"}
+            ]}),
+        )],
+        "Plan the rest.",
+    );
+    engine.record_step(a, r).await.unwrap();
+    insta::assert_snapshot!("coding_mid_round_react", engine.window().render_react());
+
+    engine
+        .finish_round("Fixed: `add` used `-`; it now adds.")
+        .unwrap();
+    engine.begin_round("Now add the test.").await.unwrap();
+    snapshot_all("coding", &engine.window());
+}
+
+/// A session long enough to compact twice: summaries first in L3, the
+/// newest round verbatim.
+#[tokio::test]
+async fn golden_session_compacted_twice() {
+    let project = tempfile::tempdir().unwrap();
+    let root = project.path();
+    sample_project(root);
+    let mut engine = engine(root, "context_window = 4000\nmin_retain_rounds = 1");
+    let client = ScriptedClient::new();
+    for round in 1..=6 {
+        client
+            .push_text(action("Count the lines.", "Bash", json!({"command": "seq 20"})))
+            .push_text(finish(&format!(
+                "Round {round}: 20 lines. {}",
+                "More detail. ".repeat(40)
+            )));
+        run_round(
+            &mut engine,
+            &client,
+            root,
+            &format!("Question {round}: {}", "Please count. ".repeat(30)),
+        )
+        .await
+        .unwrap();
+    }
+    engine.begin_round("What did we learn?").await.unwrap();
+    let window = engine.window();
+    let summaries = window
+        .context
+        .history()
+        .iter()
+        .filter(|m| m.role == strata::Role::Summary)
+        .count();
+    assert!(summaries >= 2, "compacted {summaries} times");
+    assert!(window.tokens <= window.threshold);
+    snapshot_all("compacted", &window);
+}

@@ -8,7 +8,7 @@ use std::sync::{mpsc, Arc};
 use async_trait::async_trait;
 use serde_json::Value;
 use strata_atfile::Mentions;
-use strata_compress::{canonical_call, Compressor, Spill, Truncator};
+use strata_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
 use strata_context::{todo_recap, topic_anchor, Context, Prefix, Rules, SystemLayer, ToolSpec};
 use strata_core::{
     CharCounter, Config, LlmClient, LlmOptions, LlmRequest, LlmResponse, Message, MessageId, ProgressFn,
@@ -277,8 +277,10 @@ impl EngineBuilder {
         self
     }
 
-    /// Sets the truncator of tool output (TRUNC-*). By default,
-    /// [`Truncator::new`] over the project root.
+    /// Sets the truncator of tool output (TRUNC-*). By default, one over
+    /// the project root with the spec's limits (2,000 lines, 50 KiB), the
+    /// byte limit lowered to a quarter of the threshold for windows under
+    /// about 68k tokens, so that one output never fills a small window.
     pub fn truncator(mut self, truncator: Truncator) -> Self {
         self.truncator = Some(truncator);
         self
@@ -385,7 +387,7 @@ impl EngineBuilder {
         }
         let rounds = strata_core::rounds(history.full_log()).len();
         let mut engine = Engine {
-            truncator: truncator.unwrap_or_else(|| Truncator::new(&root)),
+            truncator: truncator.unwrap_or_else(|| default_truncator(&root, &config)),
             mentions: mentions.unwrap_or_else(|| Mentions::new(&root)),
             rules: rules.unwrap_or_else(|| Rules::new(&root).with_max_bytes(config.rules_max_bytes)),
             freshness: Freshness::with_root(&root),
@@ -860,8 +862,9 @@ impl Engine {
             calls: assistant.tool_calls.len(),
         });
         self.set_reserved();
-        let l3_over = self.history.window_tokens() > self.history.threshold_tokens();
-        if self.compaction_due() && (l3_over || self.history.plan().rounds_archived > 0) {
+        // Inside a round only archiving old rounds helps; clearing the
+        // history's results waits for the next round's start.
+        if self.compaction_due() && self.history.plan().rounds_archived > 0 {
             report.compaction = Some(self.compact_now(CompactionReason::Threshold).await);
         }
         (report.condensed, report.cleared, report.omitted) = self.condense();
@@ -1240,6 +1243,18 @@ impl Engine {
         });
         tokens
     }
+}
+
+/// The default truncator: the spec's limits (TRUNC-1), with the byte limit
+/// lowered to a quarter of the threshold (at 3 bytes a token) for small
+/// windows, so that one output never fills the window on its own.
+fn default_truncator(root: &Path, config: &Config) -> Truncator {
+    let defaults = Limits::default();
+    let quarter = (config.threshold_tokens() as usize).saturating_mul(3) / 4;
+    let max_bytes = defaults.max_bytes.min(quarter.max(1024));
+    Truncator::builder(root)
+        .limits(Limits::new(defaults.max_lines, max_bytes))
+        .build()
 }
 
 /// Cuts an assistant message's thought to [`MAX_THOUGHT_CHARS`].

@@ -8,9 +8,16 @@ use crate::layers::{react_block, recap_text, Context};
 /// The heading a summary is rendered under (CTX-4).
 pub const SUMMARY_HEADING: &str = "## Archived History Summary";
 
-/// A summary's text as the model reads it.
+/// A summary's text as the model reads it: under [`SUMMARY_HEADING`],
+/// unless it starts with it already.
 fn summary_text(m: &Message) -> String {
-    format!("{SUMMARY_HEADING}\n\n{}", m.text().trim())
+    let text = m.text();
+    let text = text.trim();
+    if text.starts_with(SUMMARY_HEADING) {
+        text.to_owned()
+    } else {
+        format!("{SUMMARY_HEADING}\n\n{text}")
+    }
 }
 
 /// Arguments as the JSON text of a call: a string argument (arguments that
@@ -281,6 +288,18 @@ mod tests {
         );
         assert_eq!(v[2]["role"], "tool");
         assert_eq!(v[2]["tool_call_id"], "c1");
+    }
+
+    #[test]
+    fn ctx_4_summary_heading_is_not_doubled() {
+        let once = Context::new(SystemLayer::new("s")).with_history(vec![Message::summary("old")]);
+        let twice = Context::new(SystemLayer::new("s"))
+            .with_history(vec![Message::summary(format!("{SUMMARY_HEADING}\n\nold"))]);
+        assert_eq!(once.render_react(), twice.render_react());
+        assert_eq!(
+            once.to_openai()[1]["content"],
+            format!("{SUMMARY_HEADING}\n\nold")
+        );
     }
 
     #[test]

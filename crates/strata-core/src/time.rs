@@ -50,6 +50,21 @@ impl Timestamp {
             t.second()
         )
     }
+
+    /// The UTC date and time to the second, `yyyy-mm-dd HH:MM:SS UTC`, the
+    /// form shown to people and models.
+    pub fn to_display_string(&self) -> String {
+        let t = self.0;
+        format!(
+            "{:04}-{:02}-{:02} {:02}:{:02}:{:02} UTC",
+            t.year(),
+            u8::from(t.month()),
+            t.day(),
+            t.hour(),
+            t.minute(),
+            t.second()
+        )
+    }
 }
 
 impl fmt::Display for Timestamp {

@@ -23,7 +23,8 @@ pub fn summary_header(messages: &[Message]) -> String {
 fn span(messages: &[Message]) -> (String, String) {
     let first = messages.iter().find_map(|m| m.created_at);
     let last = messages.iter().rev().find_map(|m| m.created_at);
-    let show = |t: Option<strata_core::Timestamp>| t.map_or_else(|| "unknown".to_owned(), |t| t.to_string());
+    let show =
+        |t: Option<strata_core::Timestamp>| t.map_or_else(|| "unknown".to_owned(), |t| t.to_display_string());
     (show(first), show(last))
 }
 
@@ -362,7 +363,7 @@ mod tests {
         let once = with_header("### 🎯 Objectives & Status\n* done", &m);
         assert_eq!(
             once,
-            "## 📌 Archived Session Summary\n*(Contains context from 1970-01-01T00:00:00Z to 1970-01-01T00:00:00Z)*\n\n### 🎯 Objectives & Status\n* done"
+            "## 📌 Archived Session Summary\n*(Contains context from 1970-01-01 00:00:00 UTC to 1970-01-01 00:00:00 UTC)*\n\n### 🎯 Objectives & Status\n* done"
         );
         assert_eq!(with_header(&once, &m), once);
     }

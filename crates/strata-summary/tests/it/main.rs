@@ -33,13 +33,13 @@ async fn hist_5_summary_has_header_span_and_prompt() {
     let summary = s.summarize(&messages, None).await.unwrap();
     assert_eq!(
         summary,
-        format!("## 📌 Archived Session Summary\n*(Contains context from 2026-01-01T00:00:01Z to 2026-01-01T00:00:16Z)*\n\n{ARCHIVE}")
+        format!("## 📌 Archived Session Summary\n*(Contains context from 2026-01-01 00:00:01 UTC to 2026-01-01 00:00:16 UTC)*\n\n{ARCHIVE}")
     );
     let req = &client.requests()[0];
     assert_eq!(req.options.model.as_deref(), Some("small-model"));
     assert!(req.messages[0]
         .content
-        .contains("from 2026-01-01T00:00:01Z to 2026-01-01T00:00:16Z"));
+        .contains("from 2026-01-01 00:00:01 UTC to 2026-01-01 00:00:16 UTC"));
     assert!(
         req.messages[0].content.contains("does not describe")
             || req.messages[0].content.contains("current task")

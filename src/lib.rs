@@ -120,6 +120,11 @@ struct ReadmeDoctests;
 #[doc = include_str!("../docs/tool-output.md")]
 struct ToolOutputDoctests;
 
+/// The code blocks of `docs/engine.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/engine.md")]
+struct EngineDoctests;
+
 /// The code blocks of `docs/history.md`, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/history.md")]

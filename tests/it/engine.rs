@@ -649,3 +649,21 @@ fn engine_is_send() {
     send(&engine.begin_round("x"));
     send(&engine.record_step(Message::assistant("x"), vec![]));
 }
+
+/// CTX-2 through the engine: rules over the cap are cut with a marker and
+/// one warning event, not one per build.
+#[tokio::test]
+async fn ctx_2_rules_over_the_cap_warn_once() {
+    let project = tempfile::tempdir().unwrap();
+    std::fs::write(project.path().join("CODE_LAW.md"), "rule\n".repeat(10_000)).unwrap();
+    let (tx, rx) = mpsc::channel();
+    let mut engine = Engine::builder(project.path()).events_to(tx).build().unwrap();
+    engine.begin_round("go").await.unwrap();
+    let window = engine.window();
+    let _ = engine.window();
+    let rules = window.context.rules().unwrap();
+    assert!(rules.len() < 33 * 1024);
+    assert!(rules.contains("project rules cut at 32768 bytes"));
+    let warnings = rx.try_iter().filter(|e| matches!(e, Event::RulesWarning(_))).count();
+    assert_eq!(warnings, 1);
+}

@@ -664,6 +664,9 @@ async fn ctx_2_rules_over_the_cap_warn_once() {
     let rules = window.context.rules().unwrap();
     assert!(rules.len() < 33 * 1024);
     assert!(rules.contains("project rules cut at 32768 bytes"));
-    let warnings = rx.try_iter().filter(|e| matches!(e, Event::RulesWarning(_))).count();
+    let warnings = rx
+        .try_iter()
+        .filter(|e| matches!(e, Event::RulesWarning(_)))
+        .count();
     assert_eq!(warnings, 1);
 }

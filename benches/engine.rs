@@ -1,0 +1,85 @@
+//! The turn engine over a real session: the mini-SWE-agent transcript of
+//! `tests/data/corpus/` with 164 `bash` steps in one long round, replayed
+//! step by step through `Engine` (truncation, history form, the in-round
+//! budget of REACT-5, a window built after every step) with a 32k window.
+//!
+//! The baseline is serialising the same messages to JSON once per step
+//! (what sending each window as a request body costs at least); the figure
+//! to read is the ratio of the two.
+
+use std::collections::HashSet;
+
+use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
+use strata::{Config, Engine, Message, Pairs, Role};
+use strata_testkit::load_transcript;
+
+const TRANSCRIPT: &str =
+    "tests/data/corpus/mini-swe-agent__deepseek_chat_test_1-100__django__django-13964.json";
+
+fn messages() -> Vec<Message> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(TRANSCRIPT);
+    load_transcript(path).map(|t| t.messages).unwrap_or_default()
+}
+
+/// Replays every step, building the window after each; returns the number
+/// of windows built.
+fn replay(messages: &[Message], root: &std::path::Path) -> usize {
+    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+    rt.block_on(async {
+        let config = Config::from_toml_str("context_window = 32000").unwrap();
+        let mut engine = Engine::builder(root).config(config).build().unwrap();
+        let pairs = Pairs::new(messages);
+        let mut used = HashSet::new();
+        let mut windows = 0;
+        for m in messages {
+            match m.role {
+                Role::User => {
+                    if engine.round_open() {
+                        engine.finish_round("").unwrap();
+                    }
+                    engine.begin_round(&m.content).await.unwrap();
+                }
+                Role::Assistant if engine.round_open() && !m.tool_calls.is_empty() => {
+                    let results: Vec<Message> = m
+                        .tool_calls
+                        .iter()
+                        .filter_map(|c| pairs.result_of(&c.id))
+                        .filter(|&r| used.insert(r))
+                        .map(|r| messages[r].clone())
+                        .collect();
+                    engine.record_step(m.clone(), results).await.unwrap();
+                    black_box(engine.window());
+                    windows += 1;
+                }
+                _ => {}
+            }
+        }
+        windows
+    })
+}
+
+fn bench(c: &mut Criterion) {
+    let messages = messages();
+    let project = tempfile::tempdir().unwrap();
+    let steps = replay(&messages, project.path());
+    let mut group = c.benchmark_group(format!("engine replay, {steps} steps"));
+    group.sample_size(10);
+    group.bench_function("baseline: serialise the transcript once per step", |b| {
+        b.iter(|| {
+            for _ in 0..steps {
+                black_box(serde_json::to_vec(&messages).unwrap());
+            }
+        })
+    });
+    group.bench_function("engine: record each step and build its window", |b| {
+        b.iter_batched(
+            || tempfile::tempdir().unwrap(),
+            |dir| black_box(replay(&messages, dir.path())),
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -30,6 +30,10 @@
 //!   reporting [`Event`]s.
 //! - [`types`], [`compress`], [`summary`], [`history`], [`context`],
 //!   [`atfile`] and [`mtime`]: everything of each crate.
+//! - With the feature `openai`, `strata::openai`: an [`LlmClient`] for any
+//!   OpenAI-compatible endpoint (crate `strata-openai`). With the feature
+//!   `tiktoken`, `strata::tiktoken`: an exact [`TokenCounter`] with
+//!   OpenAI's tokenizers (crate `strata-tiktoken`).
 //!
 //! # Example
 //!
@@ -92,6 +96,17 @@ pub use strata_atfile as atfile;
 
 /// Notes on files modified behind the agent's back (crate `strata-mtime`).
 pub use strata_mtime as mtime;
+
+/// An [`LlmClient`] for OpenAI-compatible chat-completions endpoints, with
+/// retries and context-length errors mapped (crate `strata-openai`,
+/// feature `openai`).
+#[cfg(feature = "openai")]
+pub use strata_openai as openai;
+
+/// An exact [`TokenCounter`] with OpenAI's `o200k_base` and `cl100k_base`
+/// tokenizers (crate `strata-tiktoken`, feature `tiktoken`).
+#[cfg(feature = "tiktoken")]
+pub use strata_tiktoken as tiktoken;
 
 #[doc(inline)]
 pub use strata_atfile::Mentions;

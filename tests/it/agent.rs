@@ -4,8 +4,9 @@
 use std::path::Path;
 
 use serde_json::{json, Value};
-use strata::{parse_step, Engine, EngineError, LlmOptions, Message, Step, ToolCall, ToolResult, ToolSpec};
-use strata_testkit::ScriptedClient;
+use strata::{
+    parse_step, Engine, EngineError, LlmClient, LlmOptions, Message, Step, ToolCall, ToolResult, ToolSpec,
+};
 
 /// The tools the sample agent offers.
 pub fn tools() -> Vec<ToolSpec> {
@@ -92,7 +93,7 @@ pub fn run_tool(root: &Path, call: &ToolCall) -> ToolResult {
 /// get the ids `r<round>s<step>`. Returns the answer.
 pub async fn run_round(
     engine: &mut Engine,
-    client: &ScriptedClient,
+    client: &dyn LlmClient,
     root: &Path,
     text: &str,
 ) -> Result<String, EngineError> {

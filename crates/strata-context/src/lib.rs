@@ -40,7 +40,7 @@
 pub use layers::{Context, Prefix, SystemLayer, ToolSpec};
 pub use react::{parse_step, Step};
 pub use recap::{todo_recap, topic_anchor, RECAP_ITEMS};
-pub use render::SUMMARY_HEADING;
+pub use render::{openai_messages, SUMMARY_HEADING};
 pub use rules::{Rules, RulesLayer, CODE_LAW};
 
 mod layers;

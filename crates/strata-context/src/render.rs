@@ -214,6 +214,26 @@ fn tool_input(arguments: &Value) -> Value {
     }
 }
 
+/// A list of messages as OpenAI chat-completions `messages`, each rendered
+/// as [`Context::to_openai`] renders the window's: summaries as `system`
+/// messages under [`SUMMARY_HEADING`], calls as `tool_calls` with their
+/// arguments as a JSON string, results as `role: "tool"` messages.
+///
+/// This is what a client for an OpenAI-compatible endpoint sends for the
+/// messages of an [`LlmRequest`](strata_core::LlmRequest).
+///
+/// ```
+/// use strata_context::openai_messages;
+/// use strata_core::Message;
+///
+/// let v = openai_messages(&[Message::system("Be brief."), Message::summary("We fixed the parser.")]);
+/// assert_eq!(v[0]["role"], "system");
+/// assert_eq!(v[1]["content"], "## Archived History Summary\n\nWe fixed the parser.");
+/// ```
+pub fn openai_messages(messages: &[Message]) -> Value {
+    Value::Array(messages.iter().map(openai_message).collect())
+}
+
 fn openai_message(m: &Message) -> Value {
     match m.role {
         Role::Summary => json!({"role": "system", "content": summary_text(m)}),

@@ -67,7 +67,9 @@ pub use rounds::{rounds, CallSite, PairIssue, Pairs};
 pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
 pub use summarizer::{ProgressFn, Summarizer, SummaryProgress};
 pub use time::Timestamp;
-pub use tokens::{CachedCounter, CharCounter, TokenCounter, TokenTally, MESSAGE_OVERHEAD};
+pub use tokens::{
+    message_model_text, CachedCounter, CharCounter, TokenCounter, TokenTally, MESSAGE_OVERHEAD,
+};
 
 /// Re-exported so that implementers of [`LlmClient`] need not depend on
 /// `async-trait` themselves.

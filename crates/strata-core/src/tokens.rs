@@ -41,7 +41,20 @@ pub const MESSAGE_OVERHEAD: usize = 4;
 
 /// Everything the model reads of `message`, as one text: the body, then
 /// each tool call's name and JSON arguments, separated by newlines.
-fn message_model_text(message: &Message) -> std::borrow::Cow<'_, str> {
+///
+/// This is what the default [`TokenCounter::count_message`] counts; a
+/// counter with its own per-message framing (a real tokenizer's) counts
+/// the same text.
+///
+/// ```
+/// use serde_json::json;
+/// use strata_core::{message_model_text, Message, ToolCall};
+///
+/// let call = ToolCall::new("c1", "Read", json!({"path": "a.rs"}));
+/// let m = Message::assistant_with_calls("Let me look.", vec![call]);
+/// assert_eq!(message_model_text(&m), "Let me look.\nRead\n{\"path\":\"a.rs\"}");
+/// ```
+pub fn message_model_text(message: &Message) -> std::borrow::Cow<'_, str> {
     let text = message.text();
     if message.tool_calls.is_empty() {
         return text;

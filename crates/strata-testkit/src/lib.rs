@@ -12,6 +12,8 @@
 //!   parallel calls, huge outputs, orphans.
 //! - [`strategy`] generates messages and histories for proptest.
 //! - [`load_transcript`] reads the real agent transcripts kept as test data.
+//! - [`HttpServer`] answers HTTP requests on 127.0.0.1 with scripted
+//!   [`Reply`]s, for clients of OpenAI-compatible endpoints.
 //!
 //! # Example
 //!
@@ -38,9 +40,11 @@ pub use builder::{has_role, long_log, text_of_len, CallSpec, HistoryBuilder};
 pub use client::ScriptedClient;
 pub use corpus::{load_transcript, Transcript};
 pub use counter::{ByteCounter, FixedTokenCounter};
+pub use http::{HttpServer, Received, Reply};
 
 mod builder;
 mod client;
 mod corpus;
 mod counter;
+mod http;
 pub mod strategy;

@@ -146,6 +146,11 @@ pub struct StepReport {
     /// Whether the window is over the threshold though nothing more can be
     /// condensed.
     pub over_budget: bool,
+    /// Tokens of the step's results as the tools returned them.
+    pub result_tokens: usize,
+    /// Tokens of the step's results in history form (TOOL-*), what the
+    /// history keeps of them once the round is over.
+    pub history_result_tokens: usize,
 }
 
 /// The window to send now: the layered [`Context`] and its size.
@@ -822,6 +827,7 @@ impl Engine {
         self.refresh_prefix();
         let mut report = StepReport {
             step: self.steps.len() + 1,
+            result_tokens: self.counter.count_messages(&results),
             ..StepReport::default()
         };
         let view: Vec<Message> = results
@@ -829,6 +835,7 @@ impl Engine {
             .map(|m| self.model_view(&assistant, m, &mut report))
             .collect();
         let history = self.history.record_step(assistant.clone(), view.clone()).to_vec();
+        report.history_result_tokens = self.counter.count_messages(history.get(1..).unwrap_or_default());
         // The full form pairs like the history form: one result per call,
         // in call order, a synthetic one where the agent gave none.
         let mut full = Vec::with_capacity(history.len());

@@ -27,7 +27,8 @@
 //! - [`Context`]: the layered window and its renderings (ReAct text,
 //!   OpenAI, Anthropic).
 //! - [`Engine`]: the turn engine that drives them all, round by round,
-//!   reporting [`Event`]s.
+//!   reporting [`Event`]s; [`replay`] feeds a recorded transcript through
+//!   it.
 //! - [`types`], [`compress`], [`summary`], [`history`], [`context`],
 //!   [`atfile`] and [`mtime`]: everything of each crate.
 //! - With the feature `openai`, `strata::openai`: an [`LlmClient`] for any
@@ -124,6 +125,7 @@ pub use event::{CompactionReason, Event};
 
 mod engine;
 mod event;
+pub mod replay;
 
 /// The README's code blocks, compiled and run as doctests.
 #[cfg(doctest)]

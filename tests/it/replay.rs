@@ -5,11 +5,10 @@
 //! `STRATA_CORPUS_DIR` to a directory of more (such as the whole collection
 //! they come from) to replay those too.
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 
 use strata::history::CLEARED;
-use strata::{Config, Engine, Message, Pairs, Role};
+use strata::{Config, Engine, Message, Pairs, Role, Window};
 use strata_testkit::load_transcript;
 
 use crate::workspace_path;
@@ -29,8 +28,7 @@ struct Figures {
 /// The newest steps REACT-5 keeps in full.
 const KEEP_FULL: usize = 5;
 
-fn check_window(engine: &mut Engine, user: &str, name: &str, figures: &mut Figures) {
-    let window = engine.window();
+fn check_window(window: &Window, user: &str, name: &str, figures: &mut Figures) {
     let messages = window.messages();
     let pairs = Pairs::new(&messages);
     assert!(pairs.is_complete(), "{name}: split pair {:?}", pairs.issues());
@@ -80,10 +78,8 @@ fn check_window(engine: &mut Engine, user: &str, name: &str, figures: &mut Figur
     );
 }
 
-/// Feeds `messages` through an engine: each user message begins a round,
-/// each assistant message with calls is a step with its results, an
-/// assistant message without calls ends the round when a user message or
-/// the end follows, and is a step otherwise.
+/// Feeds `messages` through an engine with [`strata::replay::replay`],
+/// checking the window after every step.
 async fn replay(messages: &[Message], window: u64, name: &str) -> Figures {
     let project = tempfile::tempdir().unwrap();
     let config = Config::from_toml_str(&format!("context_window = {window}")).unwrap();
@@ -97,49 +93,36 @@ async fn replay(messages: &[Message], window: u64, name: &str) -> Figures {
         .system_prompt(system)
         .build()
         .unwrap();
-    let pairs = Pairs::new(messages);
-    let mut used: HashSet<usize> = HashSet::new();
     let mut figures = Figures::default();
-    let mut user = String::new();
-    for (i, m) in messages.iter().enumerate() {
-        match m.role {
-            Role::User => {
-                if engine.round_open() {
-                    engine.finish_round("").unwrap();
-                }
-                user = m.content.clone();
-                engine.begin_round(&m.content).await.unwrap();
-                figures.rounds += 1;
-                check_window(&mut engine, &user, name, &mut figures);
-            }
-            Role::Assistant if engine.round_open() => {
-                let ends = m.tool_calls.is_empty()
-                    && messages[i + 1..]
-                        .iter()
-                        .find(|n| n.role != Role::Tool)
-                        .is_none_or(|n| n.role == Role::User);
-                if ends {
-                    engine.finish_round(m.content.clone()).unwrap();
-                    continue;
-                }
-                let results: Vec<Message> = m
-                    .tool_calls
-                    .iter()
-                    .filter_map(|c| pairs.result_of(&c.id))
-                    .filter(|&r| used.insert(r))
-                    .map(|r| messages[r].clone())
-                    .collect();
-                let report = engine.record_step(m.clone(), results).await.unwrap();
-                figures.steps += 1;
-                figures.condensed += report.condensed;
-                figures.cleared += report.cleared;
-                figures.omitted += report.omitted;
-                check_window(&mut engine, &user, name, &mut figures);
-            }
-            _ => {}
-        }
-    }
+    let summary = strata::replay::replay(&mut engine, messages, |step, window| {
+        let user = round_input(messages, step.round);
+        check_window(window, &user, name, &mut figures);
+        assert!(
+            step.pairs_intact && step.input_present,
+            "{name}: step {}",
+            step.step
+        );
+        figures.condensed += step.condensed;
+        figures.cleared += step.cleared;
+        figures.omitted += step.omitted;
+    })
+    .await
+    .unwrap();
+    assert_eq!(summary.broken_steps, 0);
+    assert_eq!(summary.over_budget_steps, figures.over_budget_steps);
+    figures.steps = summary.steps;
+    figures.rounds = summary.rounds;
     figures
+}
+
+/// The text of the `round`-th user message, from 1.
+fn round_input(messages: &[Message], round: usize) -> String {
+    messages
+        .iter()
+        .filter(|m| m.role == Role::User)
+        .nth(round - 1)
+        .map(|m| m.content.clone())
+        .unwrap_or_default()
 }
 
 fn transcripts() -> Vec<PathBuf> {

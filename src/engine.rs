@@ -203,7 +203,8 @@ impl Window {
 /// The summariser used when none is configured: it always fails, so
 /// compaction takes the degraded path of HIST-7 (recent rounds kept, a
 /// notice in place of the summary).
-struct NoSummarizer;
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoSummarizer;
 
 #[async_trait]
 impl Summarizer for NoSummarizer {

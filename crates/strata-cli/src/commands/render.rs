@@ -1,0 +1,105 @@
+//! `strata render`: a conversation as the model would receive it (CTX-1,
+//! CTX-4).
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum};
+use strata::context::{todo_recap, Rules};
+use strata::{Context, Message, Role, SystemLayer};
+
+use super::{out, out_json_pretty};
+use crate::error::CliError;
+use crate::input::read_conversation;
+
+/// The renderings of a window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// The ReAct text of REACT-1.
+    React,
+    /// OpenAI chat-completions `messages`.
+    Openai,
+    /// An Anthropic Messages body: `{system, messages}`.
+    Anthropic,
+}
+
+/// Arguments of `strata render`.
+#[derive(Debug, Args)]
+pub struct RenderArgs {
+    /// The conversation (stdin when absent or `-`).
+    file: Option<std::path::PathBuf>,
+    /// The rendering.
+    #[arg(long, value_enum)]
+    format: Format,
+    /// A file holding the system prompt; by default the conversation's
+    /// leading system messages, or Strata's ReAct prompt when it has none.
+    #[arg(long, value_name = "FILE")]
+    system: Option<PathBuf>,
+    /// A project root whose rule files (`CODE_LAW.md`, `AGENTS.md`,
+    /// `CLAUDE.md`) become the rules layer.
+    #[arg(long, value_name = "DIR")]
+    root: Option<PathBuf>,
+}
+
+/// The layered context of a conversation: the history up to the last user
+/// message, that message as the input, what follows it as the
+/// scratchpad, and the todo recap of the scratchpad.
+pub fn context(system: SystemLayer, rules: Option<String>, messages: &[Message]) -> Context {
+    let body: Vec<Message> = messages
+        .iter()
+        .filter(|m| m.role != Role::System)
+        .cloned()
+        .collect();
+    let mut context = Context::new(system).with_rules(rules.unwrap_or_default());
+    match body.iter().rposition(|m| m.role == Role::User) {
+        Some(last) => {
+            let scratchpad = body[last + 1..].to_vec();
+            let recap = todo_recap(&scratchpad);
+            context = context
+                .with_history(body[..last].to_vec())
+                .with_input(body[last].clone())
+                .with_scratchpad(scratchpad)
+                .with_recap(recap);
+        }
+        None => context = context.with_history(body),
+    }
+    context
+}
+
+/// Runs `strata render`.
+pub fn run(args: &RenderArgs) -> Result<(), CliError> {
+    let conversation = read_conversation(args.file.as_ref())?;
+    let system = match &args.system {
+        Some(path) => SystemLayer::new(
+            std::fs::read_to_string(path)
+                .map_err(|e| CliError::Input(format!("--system {}: {e}", path.display())))?,
+        ),
+        None => conversation
+            .system_prompt()
+            .map_or_else(SystemLayer::react, SystemLayer::new),
+    };
+    let rules = match &args.root {
+        Some(root) if !root.is_dir() => {
+            return Err(CliError::Input(format!(
+                "--root {}: not a directory",
+                root.display()
+            )))
+        }
+        Some(root) => {
+            let layer = Rules::new(root)
+                .with_file("AGENTS.md")
+                .with_file("CLAUDE.md")
+                .build();
+            for warning in &layer.warnings {
+                eprintln!("strata: {warning}");
+            }
+            Some(layer.text)
+        }
+        None => None,
+    };
+    let context = context(system, rules, &conversation.messages);
+    match args.format {
+        Format::React => out(&context.render_react()),
+        Format::Openai => out_json_pretty(&context.to_openai()),
+        Format::Anthropic => out_json_pretty(&context.to_anthropic()),
+    }
+}

@@ -1,0 +1,72 @@
+//! The command's failures and their exit codes.
+
+use std::fmt;
+
+/// Why a command failed; decides the exit code.
+#[derive(Debug)]
+pub enum CliError {
+    /// Bad input or bad usage: exit code 2. The message names the line or
+    /// field that is wrong.
+    Input(String),
+    /// The work itself failed (I/O, the model): exit code 1.
+    Runtime(String),
+}
+
+impl CliError {
+    /// The process exit code for this failure.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CliError::Input(_) => 2,
+            CliError::Runtime(_) => 1,
+        }
+    }
+}
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CliError::Input(m) | CliError::Runtime(m) => f.write_str(m),
+        }
+    }
+}
+
+/// Errors of the library used by the commands: configuration and message
+/// errors are the user's input, everything else a runtime failure.
+impl From<strata::Error> for CliError {
+    fn from(e: strata::Error) -> Self {
+        use strata::Error as E;
+        match e {
+            E::InvalidConfig { .. }
+            | E::ConfigParse { .. }
+            | E::InvalidTokenAmount { .. }
+            | E::InvalidDuration { .. }
+            | E::InvalidMessage { .. }
+            | E::InvalidMessageId { .. }
+            | E::InvalidTimestamp { .. } => CliError::Input(e.to_string()),
+            other => CliError::Runtime(error_chain(&other)),
+        }
+    }
+}
+
+impl From<strata::EngineError> for CliError {
+    fn from(e: strata::EngineError) -> Self {
+        CliError::Runtime(error_chain(&e))
+    }
+}
+
+/// `e` and its sources, joined with `: `.
+pub fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        text.push_str(": ");
+        text.push_str(&s.to_string());
+        source = s.source();
+    }
+    text
+}
+
+/// A write to stdout or stderr failed (a closed pipe, a full disk).
+pub fn output_error(e: std::io::Error) -> CliError {
+    CliError::Runtime(format!("cannot write the output: {e}"))
+}

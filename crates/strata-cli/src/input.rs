@@ -1,0 +1,289 @@
+//! Reading a conversation from a file or stdin, in any of the formats the
+//! commands accept (EDGE-3).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+use strata::types::MessageId;
+use strata::{from_openai_messages, Message};
+
+use crate::error::CliError;
+
+/// The formats a conversation may come in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Strata's canonical JSONL: one `Message` per line.
+    StrataJsonl,
+    /// A JSON array of Strata messages.
+    StrataArray,
+    /// An OpenAI chat-completions `messages` array.
+    OpenAiArray,
+    /// One OpenAI chat-completions message per line.
+    OpenAiJsonl,
+    /// A JSON object with a `messages` field (OpenAI or Strata messages).
+    MessagesObject,
+}
+
+impl Format {
+    /// The name shown to people and in JSON outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::StrataJsonl => "strata-jsonl",
+            Format::StrataArray => "strata-json",
+            Format::OpenAiArray => "openai-json",
+            Format::OpenAiJsonl => "openai-jsonl",
+            Format::MessagesObject => "messages-object",
+        }
+    }
+}
+
+/// A conversation as read.
+#[derive(Debug)]
+pub struct Conversation {
+    /// Where it came from: the path, or `stdin`.
+    pub source: String,
+    /// The format detected.
+    pub format: Format,
+    /// The messages.
+    pub messages: Vec<Message>,
+}
+
+impl Conversation {
+    /// The text of the `system` messages before the first other message,
+    /// joined by blank lines.
+    pub fn system_prompt(&self) -> Option<String> {
+        let parts: Vec<&str> = self
+            .messages
+            .iter()
+            .take_while(|m| m.role == strata::Role::System)
+            .map(|m| m.content.as_str())
+            .collect();
+        (!parts.is_empty()).then(|| parts.join("\n\n"))
+    }
+}
+
+/// Reads all bytes of `path`, or of stdin when it is `None` or `-`.
+pub fn read_bytes(path: Option<&Path>) -> Result<(String, Vec<u8>), CliError> {
+    let mut bytes = Vec::new();
+    match path.filter(|p| *p != Path::new("-")) {
+        Some(p) => {
+            bytes = std::fs::read(p).map_err(|e| match e.kind() {
+                std::io::ErrorKind::NotFound => CliError::Input(format!("{}: no such file", p.display())),
+                _ => CliError::Runtime(format!("cannot read {}: {e}", p.display())),
+            })?;
+            Ok((p.display().to_string(), bytes))
+        }
+        None => {
+            std::io::stdin()
+                .lock()
+                .read_to_end(&mut bytes)
+                .map_err(|e| CliError::Runtime(format!("cannot read stdin: {e}")))?;
+            Ok(("stdin".to_owned(), bytes))
+        }
+    }
+}
+
+/// Reads a conversation from `path` (or stdin), detecting its format.
+pub fn read_conversation(path: Option<&PathBuf>) -> Result<Conversation, CliError> {
+    let (source, bytes) = read_bytes(path.map(PathBuf::as_path))?;
+    let (format, messages) = parse(&bytes).map_err(|why| CliError::Input(format!("{source}: {why}")))?;
+    Ok(Conversation {
+        source,
+        format,
+        messages,
+    })
+}
+
+/// Parses a conversation; the error names the line or field that is wrong.
+pub fn parse(bytes: &[u8]) -> Result<(Format, Vec<Message>), String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        format!("line {line}: not UTF-8 (byte {})", e.valid_up_to())
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let trimmed = text.trim_start();
+    if trimmed.is_empty() {
+        return Err(
+            "empty input: expected messages as JSONL, a JSON array or an object with `messages`".into(),
+        );
+    }
+    if trimmed.starts_with('[') {
+        let value: Value = serde_json::from_str(text).map_err(|e| json_error(&e))?;
+        let (format, messages) = list(&value, "")?;
+        let format = if format == Format::StrataJsonl {
+            Format::StrataArray
+        } else {
+            Format::OpenAiArray
+        };
+        return Ok((format, messages));
+    }
+    // A whole JSON document (an object with `messages`), or JSON lines.
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(o)) if o.contains_key("messages") => {
+            let (_, messages) = list(&o["messages"], "messages")?;
+            Ok((Format::MessagesObject, messages))
+        }
+        Ok(Value::Object(_)) | Err(_) => jsonl(text),
+        Ok(other) => Err(format!(
+            "expected messages as JSONL, a JSON array or an object with `messages`, found {}",
+            kind(&other)
+        )),
+    }
+}
+
+fn json_error(e: &serde_json::Error) -> String {
+    format!("line {} column {}: invalid JSON: {e}", e.line(), e.column())
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Whether a JSON message is in Strata's form rather than OpenAI's: it
+/// carries a UUID `id`, and its calls (if any) have `name`, not
+/// `function`.
+fn is_strata(v: &Value) -> bool {
+    let id = v
+        .get("id")
+        .and_then(Value::as_str)
+        .is_some_and(|id| id.parse::<MessageId>().is_ok());
+    let calls_ok = v
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .is_none_or(|calls| calls.iter().all(|c| c.get("function").is_none()));
+    id && calls_ok
+}
+
+fn strata_message(v: &Value, at: &str) -> Result<Message, String> {
+    serde_json::from_value(v.clone()).map_err(|e| format!("{at}: not a Strata message: {e}"))
+}
+
+/// The messages of a JSON array; `field` names it in errors.
+fn list(value: &Value, field: &str) -> Result<(Format, Vec<Message>), String> {
+    let Some(items) = value.as_array() else {
+        return Err(format!(
+            "`{field}` must be an array of messages, found {}",
+            kind(value)
+        ));
+    };
+    let at = |i: usize| {
+        if field.is_empty() {
+            format!("message {i}")
+        } else {
+            format!("{field}[{i}]")
+        }
+    };
+    if items.first().is_some_and(is_strata) {
+        let messages = items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| strata_message(v, &at(i)))
+            .collect::<Result<_, _>>()?;
+        return Ok((Format::StrataJsonl, messages));
+    }
+    let messages = from_openai_messages(value).map_err(|e| match e {
+        strata::Error::InvalidMessage { index, reason } => format!("{}: {reason}", at(index)),
+        other => other.to_string(),
+    })?;
+    Ok((Format::OpenAiArray, messages))
+}
+
+fn jsonl(text: &str) -> Result<(Format, Vec<Message>), String> {
+    let mut values = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: Value = serde_json::from_str(line)
+            .map_err(|e| format!("line {}: invalid JSON at column {}: {e}", n + 1, e.column()))?;
+        if !v.is_object() {
+            return Err(format!(
+                "line {}: expected a message object, found {}",
+                n + 1,
+                kind(&v)
+            ));
+        }
+        values.push((n + 1, v));
+    }
+    let strata = values.first().is_some_and(|(_, v)| is_strata(v));
+    if strata {
+        let messages = values
+            .iter()
+            .map(|(line, v)| strata_message(v, &format!("line {line}")))
+            .collect::<Result<_, _>>()?;
+        return Ok((Format::StrataJsonl, messages));
+    }
+    let mut messages = Vec::with_capacity(values.len());
+    for (line, v) in &values {
+        let one = Value::Array(vec![v.clone()]);
+        let mut m = from_openai_messages(&one).map_err(|e| match e {
+            strata::Error::InvalidMessage { reason, .. } => format!("line {line}: {reason}"),
+            other => format!("line {line}: {other}"),
+        })?;
+        messages.append(&mut m);
+    }
+    Ok((Format::OpenAiJsonl, messages))
+}
+
+/// Writes `messages` as Strata JSONL.
+pub fn to_jsonl(messages: &[Message]) -> String {
+    let mut out = String::new();
+    for m in messages {
+        out.push_str(&serde_json::to_string(m).unwrap_or_default());
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_are_detected() {
+        let openai = r#"[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]"#;
+        let (f, m) = parse(openai.as_bytes()).unwrap();
+        assert_eq!((f, m.len()), (Format::OpenAiArray, 2));
+        let lines =
+            "{\"role\":\"user\",\"content\":\"hi\"}\n\n{\"role\":\"assistant\",\"content\":\"hello\"}\n";
+        assert_eq!(parse(lines.as_bytes()).unwrap().0, Format::OpenAiJsonl);
+        let object = format!("{{\"source\": {{}}, \"messages\": {openai}}}");
+        assert_eq!(parse(object.as_bytes()).unwrap().0, Format::MessagesObject);
+        let strata = to_jsonl(&m);
+        let (f, again) = parse(strata.as_bytes()).unwrap();
+        assert_eq!((f, &again), (Format::StrataJsonl, &m));
+        let array = serde_json::to_string(&m).unwrap();
+        assert_eq!(parse(array.as_bytes()).unwrap(), (Format::StrataArray, m));
+    }
+
+    #[test]
+    fn errors_name_the_line_or_field() {
+        let bad = "{\"role\":\"user\",\"content\":\"hi\"}\n{\"role\": \"user\", \"content\": }\n";
+        assert!(
+            parse(bad.as_bytes())
+                .unwrap_err()
+                .starts_with("line 2: invalid JSON"),
+            "{:?}",
+            parse(bad.as_bytes())
+        );
+        let bad = r#"{"messages": [{"role":"user","content":"hi"},{"role":"wizard","content":"x"}]}"#;
+        let err = parse(bad.as_bytes()).unwrap_err();
+        assert!(err.starts_with("messages[1]: "), "{err}");
+        let err = parse(b"[1, 2]").unwrap_err();
+        assert!(err.starts_with("message 0: "), "{err}");
+        let err = parse(b"{\"role\":\"user\",\"content\":\"a\"}\n\xff\xfe\n").unwrap_err();
+        assert_eq!(err, "line 2: not UTF-8 (byte 31)");
+        assert!(parse(b"  \n").unwrap_err().starts_with("empty input"));
+        assert!(parse(b"42").unwrap_err().contains("found a number"));
+        let err = parse(b"[{\"role\":\"user\",\"content\":\"hi\"}").unwrap_err();
+        assert!(err.starts_with("line 1 column"), "{err}");
+    }
+}

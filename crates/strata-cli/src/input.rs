@@ -280,7 +280,7 @@ mod tests {
         let err = parse(b"[1, 2]").unwrap_err();
         assert!(err.starts_with("message 0: "), "{err}");
         let err = parse(b"{\"role\":\"user\",\"content\":\"a\"}\n\xff\xfe\n").unwrap_err();
-        assert_eq!(err, "line 2: not UTF-8 (byte 31)");
+        assert_eq!(err, "line 2: not UTF-8 (byte 30)");
         assert!(parse(b"  \n").unwrap_err().starts_with("empty input"));
         assert!(parse(b"42").unwrap_err().contains("found a number"));
         let err = parse(b"[{\"role\":\"user\",\"content\":\"hi\"}").unwrap_err();

@@ -37,6 +37,25 @@ pub enum Repair {
     },
 }
 
+impl std::fmt::Display for Repair {
+    /// One sentence, e.g. ``result 1b4e28ba-… moved next to its call``.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Repair::Interrupted { call_id, .. } => {
+                write!(
+                    f,
+                    "call {call_id} had no result: an `interrupted` result was added"
+                )
+            }
+            Repair::OrphanDropped { message } => write!(f, "result {message} answers no call: left out"),
+            Repair::DuplicateDropped { message } => {
+                write!(f, "result {message} is a second answer to its call: left out")
+            }
+            Repair::Moved { message } => write!(f, "result {message} moved next to its call"),
+        }
+    }
+}
+
 /// The synthetic result of an interrupted call, with an id derived from the
 /// call's id, so that repairing the same history twice gives the same bytes.
 pub fn interrupted_result(call: &ToolCall) -> Message {
@@ -145,6 +164,23 @@ mod tests {
 
     fn call(id: &str) -> ToolCall {
         ToolCall::new(id, "bash", json!({}))
+    }
+
+    #[test]
+    fn repairs_read_as_sentences() {
+        let (_, repairs) = repair(&[
+            Message::user("go"),
+            Message::assistant_with_calls("", vec![call("c9")]),
+        ]);
+        assert_eq!(
+            repairs.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["call c9 had no result: an `interrupted` result was added"]
+        );
+        let id = MessageId::derived("x");
+        assert_eq!(
+            Repair::Moved { message: id }.to_string(),
+            format!("result {id} moved next to its call")
+        );
     }
 
     #[test]

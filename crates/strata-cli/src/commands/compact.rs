@@ -138,7 +138,7 @@ pub async fn run(args: &CompactArgs, counter: Arc<dyn TokenCounter>) -> Result<(
     // System messages are not history (HIST-1): they are kept, first.
     let mut window = system;
     window.extend(history.window().iter().cloned());
-    let repairs: Vec<String> = repairs.iter().map(|r| format!("{r:?}")).collect();
+    let repairs: Vec<String> = repairs.iter().map(ToString::to_string).collect();
     if args.json {
         let mut stats = stats_json(&stats);
         stats["repairs"] = json!(repairs);

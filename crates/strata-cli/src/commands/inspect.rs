@@ -136,25 +136,22 @@ pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliErro
         100.0 * share(tool_tokens, total)
     ));
     for r in &detail {
+        let n = |k: &str| r[k].as_u64().unwrap_or(0);
+        let user: String = r["user"]
+            .as_str()
+            .unwrap_or_default()
+            .replace('\n', " ")
+            .chars()
+            .take(50)
+            .collect();
         text.push_str(&format!(
-            "round {:>3} [{}] {:>4} messages {:>4} steps {:>8} tokens ({:>3.0}% tool output)  {:?}\n",
-            r["round"],
+            "round {:>3} [{}] {:>4} messages {:>4} steps {:>8} tokens ({:>3.0}% tool output)  {user:?}\n",
+            n("round"),
             r["id"].as_str().unwrap_or_default(),
-            r["messages"],
-            r["steps"],
-            r["tokens"],
-            100.0
-                * share(
-                    r["tool_output_tokens"].as_u64().unwrap_or(0) as usize,
-                    r["tokens"].as_u64().unwrap_or(0) as usize
-                ),
-            r["user"]
-                .as_str()
-                .unwrap_or_default()
-                .replace('\n', " ")
-                .chars()
-                .take(50)
-                .collect::<String>()
+            n("messages"),
+            n("steps"),
+            n("tokens"),
+            100.0 * share(n("tool_output_tokens") as usize, n("tokens") as usize),
         ));
     }
     if problems.is_empty() {

@@ -147,3 +147,8 @@ struct EngineDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/history.md")]
 struct HistoryDoctests;
+
+/// The code blocks of `docs/guide.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/guide.md")]
+struct GuideDoctests;

@@ -146,8 +146,6 @@ pub struct StepReport {
     /// Whether the window is over the threshold though nothing more can be
     /// condensed.
     pub over_budget: bool,
-    /// Tokens of the step's results as the tools returned them.
-    pub result_tokens: usize,
     /// Tokens of the step's results in history form (TOOL-*), what the
     /// history keeps of them once the round is over.
     pub history_result_tokens: usize,
@@ -592,6 +590,11 @@ impl Engine {
         &self.freshness
     }
 
+    /// The token counter the engine estimates with.
+    pub fn counter(&self) -> &dyn TokenCounter {
+        &*self.counter
+    }
+
     /// Rounds begun so far, the one in progress included.
     pub fn round(&self) -> usize {
         self.round
@@ -828,7 +831,6 @@ impl Engine {
         self.refresh_prefix();
         let mut report = StepReport {
             step: self.steps.len() + 1,
-            result_tokens: self.counter.count_messages(&results),
             ..StepReport::default()
         };
         let view: Vec<Message> = results

@@ -142,6 +142,7 @@ pub async fn replay(
                     .filter(|&r| used.insert(r))
                     .map(|r| messages[r].clone())
                     .collect();
+                let result_tokens = engine.counter().count_messages(&results);
                 let report = engine.record_step(m.clone(), results).await?;
                 if report.compaction.is_some() {
                     summary.compactions += 1;
@@ -162,7 +163,7 @@ pub async fn replay(
                     omitted: report.omitted,
                     pairs_intact: Pairs::new(&shown).is_complete(),
                     input_present: window.context.input().is_some(),
-                    result_tokens: report.result_tokens,
+                    result_tokens,
                     history_result_tokens: report.history_result_tokens,
                 };
                 summary.steps += 1;

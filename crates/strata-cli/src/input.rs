@@ -221,15 +221,16 @@ fn jsonl(text: &str) -> Result<(Format, Vec<Message>), String> {
             .collect::<Result<_, _>>()?;
         return Ok((Format::StrataJsonl, messages));
     }
-    let mut messages = Vec::with_capacity(values.len());
-    for (line, v) in &values {
-        let one = Value::Array(vec![v.clone()]);
-        let mut m = from_openai_messages(&one).map_err(|e| match e {
-            strata::Error::InvalidMessage { reason, .. } => format!("line {line}: {reason}"),
-            other => format!("line {line}: {other}"),
-        })?;
-        messages.append(&mut m);
-    }
+    // Converted as one list, so that ids are those of the same messages
+    // given as a JSON array.
+    let list = Value::Array(values.iter().map(|(_, v)| v.clone()).collect());
+    let messages = from_openai_messages(&list).map_err(|e| match e {
+        strata::Error::InvalidMessage { index, reason } => {
+            let line = values.get(index).map_or(0, |(line, _)| *line);
+            format!("line {line}: {reason}")
+        }
+        other => other.to_string(),
+    })?;
     Ok((Format::OpenAiJsonl, messages))
 }
 
@@ -254,7 +255,11 @@ mod tests {
         assert_eq!((f, m.len()), (Format::OpenAiArray, 2));
         let lines =
             "{\"role\":\"user\",\"content\":\"hi\"}\n\n{\"role\":\"assistant\",\"content\":\"hello\"}\n";
-        assert_eq!(parse(lines.as_bytes()).unwrap().0, Format::OpenAiJsonl);
+        let (f, same) = parse(lines.as_bytes()).unwrap();
+        assert_eq!(f, Format::OpenAiJsonl);
+        assert_eq!(same, m, "the same messages, ids included, as the array");
+        let err = parse(b"{\"role\":\"user\",\"content\":\"a\"}\n\n{\"role\":\"bogus\"}\n").unwrap_err();
+        assert_eq!(err, "line 3: unknown role `bogus`");
         let object = format!("{{\"source\": {{}}, \"messages\": {openai}}}");
         assert_eq!(parse(object.as_bytes()).unwrap().0, Format::MessagesObject);
         let strata = to_jsonl(&m);

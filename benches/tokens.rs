@@ -1,13 +1,15 @@
 //! Token counting over a real transcript (CORE-5).
 //!
 //! `count/*` measures throughput over the transcript's bytes against a
-//! plain memchr newline scan of the same bytes; `step/*` compares the
+//! plain memchr newline scan of the same bytes, for the default counter and
+//! OpenAI's o200k_base tokenizer (cold and cached); `step/*` compares the
 //! per-step cost of an incremental tally with recounting the history.
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use strata::types::{CachedCounter, TokenTally};
 use strata::{CharCounter, Message, TokenCounter};
 use strata_testkit::load_transcript;
+use strata_tiktoken::{Encoding, TiktokenCounter};
 
 fn history() -> Vec<Message> {
     let path = concat!(
@@ -37,6 +39,21 @@ fn count(c: &mut Criterion) {
     cached.count_messages(&messages);
     group.bench_function("cached_counter_warm", |b| {
         b.iter(|| cached.count_messages(black_box(&messages)))
+    });
+    // EDGE-2: exact counts with OpenAI's tokenizer, cold (every message
+    // encoded) and through the per-message cache (what the engine pays for
+    // messages that stay in the window).
+    let exact = match TiktokenCounter::new(Encoding::O200kBase) {
+        Ok(counter) => counter,
+        Err(e) => panic!("cannot build the o200k_base tokenizer: {e}"),
+    };
+    group.bench_function("tiktoken_o200k", |b| {
+        b.iter(|| exact.count_messages(black_box(&messages)))
+    });
+    let exact_cached = CachedCounter::new(exact);
+    exact_cached.count_messages(&messages);
+    group.bench_function("tiktoken_o200k_cached_warm", |b| {
+        b.iter(|| exact_cached.count_messages(black_box(&messages)))
     });
     group.finish();
 }

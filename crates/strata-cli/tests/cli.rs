@@ -538,3 +538,33 @@ fn exact_token_counts_with_a_tokenizer() {
     assert_ne!(chars["tokens"], o200k["tokens"]);
     assert!(o200k["tokens"].as_u64().unwrap() > 50);
 }
+
+/// What people read, reviewed by eye: the text of `inspect`, the ReAct
+/// rendering and a history form.
+#[test]
+fn snapshots_of_human_output() {
+    let chat = std::fs::read(data("cli/chat.openai.json")).unwrap();
+    insta::assert_snapshot!("inspect_chat", ok(&run_with_stdin(&["inspect"], &chat)));
+    insta::assert_snapshot!(
+        "render_react_chat",
+        ok(&run_with_stdin(
+            &[
+                "render",
+                "--format",
+                "react",
+                "--system",
+                path(&data("cli/system.md"))
+            ],
+            &chat
+        ))
+    );
+    insta::assert_snapshot!(
+        "compress_bash",
+        ok(&run(&[
+            "compress",
+            "--tool",
+            "Bash",
+            path(&data("cli/bash-envelope.json"))
+        ]))
+    );
+}

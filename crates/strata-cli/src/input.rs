@@ -247,6 +247,38 @@ pub fn to_jsonl(messages: &[Message]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use strata_testkit::strategy;
+
+    proptest! {
+        #![proptest_config(strategy::cases(256))]
+
+        /// EDGE-3: any bytes give messages or an error, never a panic.
+        #[test]
+        fn any_bytes_parse_or_fail_cleanly(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            let _ = parse(&bytes);
+        }
+
+        /// Lines of JSON that are not messages are errors naming a line.
+        #[test]
+        fn any_json_lines_parse_or_name_a_line(values in proptest::collection::vec(strategy::json_value(), 1..6)) {
+            let text: String = values.iter().map(|v| format!("{v}\n")).collect();
+            if let Err(e) = parse(text.as_bytes()) {
+                prop_assert!(e.starts_with("line ") || e.starts_with("message ") || e.starts_with("expected") || e.starts_with("`"), "{}", e);
+            }
+        }
+
+        /// Strata JSONL written by the CLI reads back as the same messages,
+        /// as JSONL and as a JSON array.
+        #[test]
+        fn strata_jsonl_round_trips(messages in proptest::collection::vec(strategy::message(), 1..8)) {
+            let (format, back) = parse(to_jsonl(&messages).as_bytes()).unwrap();
+            prop_assert_eq!(format, Format::StrataJsonl);
+            prop_assert_eq!(&back, &messages);
+            let array = serde_json::to_string(&messages).unwrap();
+            prop_assert_eq!(parse(array.as_bytes()).unwrap(), (Format::StrataArray, messages));
+        }
+    }
 
     #[test]
     fn formats_are_detected() {

@@ -583,6 +583,27 @@ fn parse_completion(body: &[u8]) -> Result<LlmResponse> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use strata_testkit::strategy;
+
+    proptest! {
+        #![proptest_config(strategy::cases(256))]
+
+        /// Whatever a server sends, reading it gives an answer or a typed
+        /// error, never a panic.
+        #[test]
+        fn any_body_is_read_or_rejected(value in strategy::json_value(), bytes in proptest::collection::vec(any::<u8>(), 0..256), status in 100u16..600) {
+            let body = serde_json::json!({"choices": [{"message": value.clone()}], "error": value, "usage": {"prompt_tokens": 1}});
+            let _ = parse_completion(body.to_string().as_bytes());
+            let _ = parse_completion(&bytes);
+            for body in [bytes.clone(), body.to_string().into_bytes()] {
+                let failure = error_answer(status, &body, Some(Duration::from_secs(1)));
+                // Only rate limits and server errors are retried.
+                prop_assert_eq!(failure.retry, status == 429 && failure.error.is_retryable() || status >= 500);
+                prop_assert!(!failure.error.to_string().is_empty());
+            }
+        }
+    }
 
     fn client() -> OpenAiClient {
         OpenAiClient::builder().model("m").build().unwrap()

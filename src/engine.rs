@@ -226,6 +226,7 @@ pub struct EngineBuilder {
     mentions: Option<Mentions>,
     rules: Option<Rules>,
     topic_anchor: bool,
+    id_hints: bool,
     events: Option<EventFn>,
     conversation: Option<Conversation>,
     messages: Option<Vec<Message>>,
@@ -311,6 +312,16 @@ impl EngineBuilder {
         self
     }
 
+    /// Appends `[message_id: xxxxxxxx]` to every message of the history,
+    /// the input and the scratchpad in the window (HIST-10), so that the
+    /// model can name the messages it no longer needs; pass its request to
+    /// [`Engine::prune`]. The hints are counted in the window's size. Off
+    /// by default.
+    pub fn id_hints(mut self, on: bool) -> Self {
+        self.id_hints = on;
+        self
+    }
+
     /// Sends events (EVT-1) to a callback. It runs on the engine's task
     /// and must return quickly.
     pub fn on_event(mut self, callback: impl Fn(&Event) + Send + Sync + 'static) -> Self {
@@ -358,6 +369,7 @@ impl EngineBuilder {
             mentions,
             rules,
             topic_anchor,
+            id_hints,
             events,
             conversation,
             messages,
@@ -390,6 +402,7 @@ impl EngineBuilder {
             history.set_progress(Some(progress));
         }
         let rounds = strata_core::rounds(history.full_log()).len();
+        let hint_tokens = id_hints.then(|| counter.count_text("\n\n[message_id: 0123abcd]"));
         let mut engine = Engine {
             truncator: truncator.unwrap_or_else(|| default_truncator(&root, &config)),
             mentions: mentions.unwrap_or_else(|| Mentions::new(&root)),
@@ -402,6 +415,7 @@ impl EngineBuilder {
             history,
             system,
             topic_anchor,
+            hint_tokens,
             events,
             conversation,
             unsaved: Vec::new(),
@@ -495,6 +509,8 @@ pub struct Engine {
     freshness: Freshness,
     system: SystemLayer,
     topic_anchor: bool,
+    /// The tokens one id hint costs, when hints are on (HIST-10).
+    hint_tokens: Option<usize>,
     events: Option<EventFn>,
     conversation: Option<Conversation>,
     unsaved: Vec<Record>,
@@ -558,6 +574,7 @@ impl Engine {
             mentions: None,
             rules: None,
             topic_anchor: false,
+            id_hints: false,
             events: None,
             conversation: None,
             messages: None,
@@ -661,12 +678,17 @@ impl Engine {
             .history
             .window_tokens()
             .saturating_sub(self.history.round_tokens());
+        // Every message of the history's window shows in the window, in
+        // one form or another, with its hint (summaries included: a
+        // slight over-count, on the safe side).
+        let hints = self.hint_tokens.map_or(0, |n| n * self.history.window().len());
         self.prefix_tokens
             + l3
             + self.input_tokens
             + self.notice_tokens
             + self.scratch_tokens
             + self.recap_tokens
+            + hints
     }
 
     fn scaled(&self, tokens: usize) -> f64 {
@@ -1029,7 +1051,8 @@ impl Engine {
             .with_rules(self.rules_text.clone())
             .with_history(self.history.retained().into_owned())
             .with_scratchpad(scratchpad)
-            .with_recap(self.recap.clone());
+            .with_recap(self.recap.clone())
+            .with_id_hints(self.hint_tokens.map(|_| self.history.short_ids()));
         if let Some(input) = &self.input {
             context = context.with_input(input.clone());
         }

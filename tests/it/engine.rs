@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::json;
 use strata::compress::{Limits, Truncator};
-use strata::history::{Conversation, CLEARED};
+use strata::history::{Conversation, PruneAction, CLEARED};
 use strata::types::{ProgressFn, Timestamp};
 use strata::{
     CompactionReason, Config, Engine, EngineError, Error, Event, LlmOptions, Message, Pairs, Role,
@@ -669,4 +669,52 @@ async fn ctx_2_rules_over_the_cap_warn_once() {
         .filter(|e| matches!(e, Event::RulesWarning(_)))
         .count();
     assert_eq!(warnings, 1);
+}
+
+/// HIST-10: with id hints on, the window names every message the model may
+/// prune; pruning by a hinted id drops the whole step from the next window
+/// (never half a pair), the full log keeps it, and the hints are counted.
+#[tokio::test]
+async fn hist_10_id_hints_name_messages_the_model_can_prune() {
+    let project = tempfile::tempdir().unwrap();
+    sample_project(project.path());
+    let build = |hints: bool| {
+        Engine::builder(project.path())
+            .tools(tools())
+            .id_hints(hints)
+            .build()
+            .unwrap()
+    };
+    let (mut hinted, mut plain) = (build(true), build(false));
+    for engine in [&mut hinted, &mut plain] {
+        engine.begin_round("What does seq print?").await.unwrap();
+        let call = ToolCall::new("c1", "Bash", json!({"command": "seq 80"}));
+        let result = Message::tool_result(&call, crate::agent::run_tool(project.path(), &call));
+        engine
+            .record_step(Message::assistant_with_calls("Look.", vec![call]), vec![result])
+            .await
+            .unwrap();
+        engine.finish_round("80 lines.").unwrap();
+        engine.begin_round("And seq 3?").await.unwrap();
+    }
+    let window = hinted.window();
+    let text = window.render_react();
+    let hints: Vec<&str> = text
+        .match_indices("[message_id: ")
+        .map(|(i, _)| &text[i + 13..i + text[i..].find(']').unwrap()])
+        .collect();
+    // user, assistant step, result, answer, the new input.
+    assert_eq!(hints.len(), 5, "{text}");
+    assert!(window.tokens > plain.window().tokens, "the hints are counted");
+    assert!(!plain.window().render_react().contains("[message_id:"));
+
+    // The model names the tool result: its step goes, its call with it.
+    let outcome = hinted.prune(PruneAction::Append(vec![hints[2].to_owned()]));
+    assert!(outcome.rejected.is_empty(), "{:?}", outcome.rejected);
+    assert_eq!(outcome.hidden.len(), 2);
+    let window = hinted.window();
+    let roles: Vec<Role> = window.context.history().iter().map(|m| m.role).collect();
+    assert_eq!(roles, [Role::User, Role::Assistant]);
+    assert!(Pairs::new(&window.messages()).is_complete());
+    assert_eq!(hinted.history().full_log().len(), 5);
 }

@@ -1,10 +1,11 @@
 //! The layered window (CTX-1) and its stable prefix (CTX-3).
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde_json::Value;
 use strata_core::prompts::REACT_SYSTEM;
-use strata_core::{Message, MessageId, Role};
+use strata_core::{Message, MessageId, Role, ShortIds};
 
 /// A tool the agent offers the model, described in layer L1.
 #[derive(Debug, Clone, PartialEq)]
@@ -186,6 +187,7 @@ pub struct Context {
     input: Option<Message>,
     scratchpad: Vec<Message>,
     recap: Option<String>,
+    id_hints: Option<ShortIds>,
 }
 
 impl Context {
@@ -198,6 +200,7 @@ impl Context {
             input: None,
             scratchpad: Vec::new(),
             recap: None,
+            id_hints: None,
         }
     }
 
@@ -234,6 +237,52 @@ impl Context {
     pub fn with_recap(mut self, recap: Option<String>) -> Self {
         self.recap = recap.filter(|r| !r.trim().is_empty());
         self
+    }
+
+    /// Appends `[message_id: xxxxxxxx]` to the messages of the history,
+    /// the input and the scratchpad whose ids are in `ids`, in every
+    /// rendering (HIST-10), so that the model can name the messages it no
+    /// longer needs. Give the short ids the pruning side resolves against
+    /// (`History::short_ids`). Summaries and notices get no hint; L1 and L2
+    /// are untouched, so the prefix stays the same. By default, no hints.
+    ///
+    /// ```
+    /// use strata_context::{Context, SystemLayer};
+    /// use strata_core::{Message, ShortIds};
+    ///
+    /// let question = Message::user("What is 2 + 2?");
+    /// let ids = ShortIds::new([question.id]);
+    /// let short = ids.short(&question.id).unwrap_or_default();
+    /// let context = Context::new(SystemLayer::new("Be brief."))
+    ///     .with_input(question)
+    ///     .with_id_hints(Some(ids));
+    /// assert!(context.render_react().ends_with(&format!("What is 2 + 2?\n\n[message_id: {short}]\n")));
+    /// ```
+    pub fn with_id_hints(mut self, ids: Option<ShortIds>) -> Self {
+        self.id_hints = ids;
+        self
+    }
+
+    /// The hint appended to `m`, when hints are on and `m` may be named.
+    pub(crate) fn hint(&self, m: &Message) -> Option<String> {
+        if matches!(m.role, Role::System | Role::Summary) {
+            return None;
+        }
+        let short = self.id_hints.as_ref()?.short(&m.id)?;
+        Some(format!("[message_id: {short}]"))
+    }
+
+    /// The history, input and scratchpad in order, each with its hint
+    /// appended to its text when it has one.
+    pub(crate) fn body(&self) -> impl Iterator<Item = Cow<'_, Message>> {
+        self.history
+            .iter()
+            .chain(&self.input)
+            .chain(&self.scratchpad)
+            .map(|m| match self.hint(m) {
+                Some(hint) => Cow::Owned(with_hint(m, &hint)),
+                None => Cow::Borrowed(m),
+            })
     }
 
     /// Layer L1.
@@ -292,9 +341,7 @@ impl Context {
         if let Some(rules) = &self.rules {
             out.push(made_up(Role::System, "l2", rules.clone()));
         }
-        out.extend(self.history.iter().cloned());
-        out.extend(self.input.iter().cloned());
-        out.extend(self.scratchpad.iter().cloned());
+        out.extend(self.body().map(Cow::into_owned));
         if let Some(recap) = &self.recap {
             out.push(made_up(Role::User, "recap", recap_text(recap)));
         }
@@ -314,6 +361,22 @@ impl Context {
     pub fn is_empty(&self) -> bool {
         false
     }
+}
+
+/// `m` with `hint` after its text, on a line of its own. A result shown
+/// as its envelope's JSON keeps the JSON before the hint.
+fn with_hint(m: &Message, hint: &str) -> Message {
+    let mut m = m.clone();
+    if m.content.is_empty() {
+        if let Some(result) = &m.result {
+            m.content = result.to_json();
+        }
+    }
+    if !m.content.is_empty() {
+        m.content.push_str("\n\n");
+    }
+    m.content.push_str(hint);
+    m
 }
 
 /// The recap as the model reads it.

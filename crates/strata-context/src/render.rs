@@ -65,16 +65,18 @@ impl Context {
         if let Some(rules) = self.rules() {
             out.push_str(&react_block("system", rules));
         }
-        let body = self
-            .history()
-            .iter()
-            .chain(self.input())
-            .chain(self.scratchpad().iter());
+        let body = self.history().iter().chain(self.input()).chain(self.scratchpad());
         for m in body {
-            let text = match m.role {
-                Role::Summary => react_block("system", &summary_text(m)),
-                Role::Assistant => react_block("assistant", &react_assistant(m)),
-                role => react_block(role.as_str(), &m.text()),
+            let hint = self.hint(m);
+            let text = match (m.role, hint) {
+                (Role::Summary, _) => react_block("system", &summary_text(m)),
+                (Role::Assistant, None) => react_block("assistant", &react_assistant(m)),
+                // After the action, not inside the thought or the answer.
+                (Role::Assistant, Some(hint)) => {
+                    react_block("assistant", &format!("{}\n\n{hint}", react_assistant(m)))
+                }
+                (role, None) => react_block(role.as_str(), &m.text()),
+                (role, Some(hint)) => react_block(role.as_str(), &format!("{}\n\n{hint}", m.text())),
             };
             out.push_str(&text);
         }
@@ -99,13 +101,8 @@ impl Context {
         if let Some(rules) = self.rules() {
             out.push(json!({"role": "system", "content": rules}));
         }
-        let body = self
-            .history()
-            .iter()
-            .chain(self.input())
-            .chain(self.scratchpad().iter());
-        for m in body {
-            out.push(openai_message(m));
+        for m in self.body() {
+            out.push(openai_message(&m));
         }
         if let Some(recap) = self.recap() {
             out.push(json!({"role": "user", "content": recap_text(recap)}));
@@ -145,12 +142,8 @@ impl Context {
                 _ => messages.push((role, blocks)),
             }
         };
-        let body = self
-            .history()
-            .iter()
-            .chain(self.input())
-            .chain(self.scratchpad().iter());
-        for m in body {
+        for m in self.body() {
+            let m = &*m;
             match m.role {
                 Role::Summary => system.push(json!({"type": "text", "text": summary_text(m)})),
                 // A notice inside the conversation: the API has no system
@@ -294,6 +287,46 @@ mod tests {
         let system = v["system"].as_array().unwrap();
         assert_eq!(system[0]["cache_control"]["type"], "ephemeral");
         assert!(system[1]["text"].as_str().unwrap().starts_with(SUMMARY_HEADING));
+    }
+
+    /// HIST-10: hints on every message the model may name, in every
+    /// rendering; none on summaries, none in the prefix.
+    #[test]
+    fn hist_10_id_hints_in_every_rendering() {
+        let (a, r) = step();
+        let summary = Message::summary("old");
+        let input = Message::user("next");
+        let ids = strata_core::ShortIds::new([summary.id, a.id, r.id, input.id]);
+        let hint = |m: &Message| format!("[message_id: {}]", ids.short(&m.id).unwrap());
+        let plain = Context::new(SystemLayer::new("s"))
+            .with_history(vec![summary.clone(), a.clone(), r.clone()])
+            .with_input(input.clone());
+        let c = plain.clone().with_id_hints(Some(ids.clone()));
+        assert_eq!(c.prefix(), plain.prefix());
+
+        let react = c.render_react();
+        for m in [&a, &r, &input] {
+            assert_eq!(react.matches(&hint(m)).count(), 1, "{react}");
+        }
+        assert!(!react.contains(&hint(&summary)));
+        assert!(
+            react.contains("Action: Read[{\"path\":\"a.rs\"}]\n\n[message_id: "),
+            "{react}"
+        );
+
+        let openai = c.to_openai().to_string();
+        let anthropic = c.to_anthropic().to_string();
+        let messages: String = c.messages().iter().map(|m| m.text().into_owned()).collect();
+        for text in [&openai, &anthropic, &messages] {
+            for m in [&a, &r, &input] {
+                assert_eq!(text.matches(&hint(m)).count(), 1, "{text}");
+            }
+            assert!(!text.contains(&hint(&summary)));
+        }
+        // The result keeps its envelope before the hint, and its status.
+        assert!(anthropic.contains("\"is_error\":true"));
+        assert!(messages.contains("\"status\":\"error\""), "{messages}");
+        assert!(!plain.render_react().contains("[message_id:"));
     }
 
     #[test]

@@ -127,7 +127,7 @@ impl<'de> Deserialize<'de> for MessageId {
 /// assert!(ids.resolve("12345678").is_err()); // ambiguous
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ShortIds {
     /// Sorted, deduplicated ids with the length of their short form.
     entries: Vec<(MessageId, usize)>,

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use strata::context::{todo_recap, Rules};
+use strata::types::ShortIds;
 use strata::{Context, Message, Role, SystemLayer};
 
 use super::{out, out_json_pretty};
@@ -38,6 +39,10 @@ pub struct RenderArgs {
     /// `CLAUDE.md`) become the rules layer.
     #[arg(long, value_name = "DIR")]
     root: Option<PathBuf>,
+    /// Append `[message_id: …]` to each message the model could prune
+    /// (HIST-10).
+    #[arg(long)]
+    id_hints: bool,
 }
 
 /// The layered context of a conversation: the history up to the last user
@@ -96,7 +101,11 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         }
         None => None,
     };
-    let context = context(system, rules, &conversation.messages);
+    let mut context = context(system, rules, &conversation.messages);
+    if args.id_hints {
+        let ids = ShortIds::new(conversation.messages.iter().map(|m| m.id));
+        context = context.with_id_hints(Some(ids));
+    }
     match args.format {
         Format::React => out(&context.render_react()),
         Format::Openai => out_json_pretty(&context.to_openai()),

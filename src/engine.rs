@@ -681,7 +681,7 @@ impl Engine {
         // Every message of the history's window shows in the window, in
         // one form or another, with its hint (summaries included: a
         // slight over-count, on the safe side).
-        let hints = self.hint_tokens.map_or(0, |n| n * self.history.window().len());
+        let hints = self.hint_tokens.map_or(0, |n| n * self.history.window_len());
         self.prefix_tokens
             + l3
             + self.input_tokens
@@ -860,7 +860,6 @@ impl Engine {
             .map(|m| self.model_view(&assistant, m, &mut report))
             .collect();
         let history = self.history.record_step(assistant.clone(), view.clone()).to_vec();
-        report.history_result_tokens = self.counter.count_messages(history.get(1..).unwrap_or_default());
         // The full form pairs like the history form: one result per call,
         // in call order, a synthetic one where the agent gave none.
         let mut full = Vec::with_capacity(history.len());
@@ -871,9 +870,10 @@ impl Engine {
                 .find(|m| m.tool_call_id.as_deref() == Some(call.id.as_str()));
             full.push(seen.cloned().unwrap_or_else(|| form.clone()));
         }
+        report.history_result_tokens = self.counter.count_messages(history.get(1..).unwrap_or_default());
         let tokens = [
             self.counter.count_messages(&full),
-            self.counter.count_messages(&history),
+            history.first().map_or(0, |m| self.counter.count_message(m)) + report.history_result_tokens,
             0,
             0,
         ];

@@ -500,6 +500,19 @@ impl History {
         }
     }
 
+    /// The number of messages in [`History::window`], without building
+    /// it.
+    pub fn window_len(&self) -> usize {
+        if self.pruned.is_empty() {
+            self.window.len()
+        } else {
+            self.window
+                .iter()
+                .filter(|m| !self.pruned.contains(&m.id))
+                .count()
+        }
+    }
+
     /// Every message ever recorded, as recorded.
     pub fn full_log(&self) -> &[Message] {
         &self.log

@@ -10,6 +10,9 @@ pub enum CliError {
     Input(String),
     /// The work itself failed (I/O, the model): exit code 1.
     Runtime(String),
+    /// The reader of the output went away (`strata … | head`): not a
+    /// failure; the command stops quietly with exit code 0.
+    Closed,
 }
 
 impl CliError {
@@ -18,6 +21,7 @@ impl CliError {
         match self {
             CliError::Input(_) => 2,
             CliError::Runtime(_) => 1,
+            CliError::Closed => 0,
         }
     }
 }
@@ -26,6 +30,7 @@ impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             CliError::Input(m) | CliError::Runtime(m) => f.write_str(m),
+            CliError::Closed => f.write_str("the output was closed"),
         }
     }
 }
@@ -66,7 +71,11 @@ pub fn error_chain(e: &dyn std::error::Error) -> String {
     text
 }
 
-/// A write to stdout or stderr failed (a closed pipe, a full disk).
+/// A write to stdout failed: a closed pipe ends the command quietly, any
+/// other failure (a full disk) is an error.
 pub fn output_error(e: std::io::Error) -> CliError {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        return CliError::Closed;
+    }
     CliError::Runtime(format!("cannot write the output: {e}"))
 }

@@ -162,8 +162,9 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Closed) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("strata: {e}");
+            commands::note(&format!("strata: {e}"));
             ExitCode::from(e.exit_code())
         }
     }

@@ -568,3 +568,32 @@ fn snapshots_of_human_output() {
         ]))
     );
 }
+
+/// `strata … | head`: a reader that goes away ends the command quietly.
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    use std::io::Write;
+    let mut child = strata()
+        .args([
+            "truncate",
+            "--tool",
+            "Bash",
+            "--no-spill",
+            "--max-lines",
+            "1000000",
+            "--max-bytes",
+            "100000000",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Far more output than a pipe holds; nobody reads it.
+    drop(child.stdout.take());
+    let input: String = (0..200_000).map(|i| format!("line {i}\n")).collect();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}

@@ -149,6 +149,6 @@ pub async fn run(args: &CompactArgs, counter: Arc<dyn TokenCounter>) -> Result<(
     for r in &repairs {
         text.push_str(&format!("  repaired: {r}\n"));
     }
-    eprint!("{text}");
+    super::note(text.trim_end());
     Ok(())
 }

@@ -37,10 +37,10 @@ pub fn run(args: &CompressArgs) -> Result<(), CliError> {
         let text = String::from_utf8_lossy(&bytes);
         let (form, failure) = compressor.compress_text(&args.tool, &arguments, &text);
         if let Some(f) = failure {
-            eprintln!(
+            super::note(&format!(
                 "strata: the {} rule failed ({f:?}); the generic rule was used",
                 args.tool
-            );
+            ));
         }
         return out(&form);
     }
@@ -55,10 +55,10 @@ pub fn run(args: &CompressArgs) -> Result<(), CliError> {
         .map_err(|e| CliError::Input(format!("{source}: not a tool result envelope: {e}")))?;
     let compressed = compressor.compress(&args.tool, &arguments, &result);
     if let Some(f) = compressed.fallback {
-        eprintln!(
+        super::note(&format!(
             "strata: the {} rule failed ({f:?}); the generic rule was used",
             args.tool
-        );
+        ));
     }
     let value = serde_json::to_value(&compressed.result).map_err(|e| CliError::Runtime(e.to_string()))?;
     out_json_pretty(&value)

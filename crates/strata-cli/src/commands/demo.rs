@@ -236,7 +236,9 @@ fn sample_project(root: &Path) -> std::io::Result<()> {
 /// Prints a line above the progress bar, or plainly when there is none.
 fn say(bar: &ProgressBar, line: impl AsRef<str>) {
     if bar.is_hidden() {
-        println!("{}", line.as_ref());
+        // From event callbacks, which cannot fail: a closed stdout only
+        // silences the demo, which then ends at the next write of `run`.
+        let _ = super::out(&format!("{}\n", line.as_ref()));
     } else {
         bar.println(line.as_ref());
     }
@@ -422,8 +424,8 @@ pub async fn run(args: &DemoArgs) -> Result<(), CliError> {
     bar.finish_and_clear();
 
     let window = engine.window();
-    println!(
-        "\nfinal window: {} messages, {} of {} tokens; the full log keeps all {} messages",
+    let mut end = format!(
+        "\nfinal window: {} messages, {} of {} tokens; the full log keeps all {} messages\n",
         window.messages().len(),
         window.tokens,
         window.threshold,
@@ -431,10 +433,10 @@ pub async fn run(args: &DemoArgs) -> Result<(), CliError> {
     );
     let text = window.render_react();
     if let Some(at) = text.find("## Archived History Summary") {
-        println!("\nwhat the model now reads of the archived rounds:\n");
+        end.push_str("\nwhat the model now reads of the archived rounds:\n\n");
         for line in text[at..].lines().take(8) {
-            println!("  {line}");
+            end.push_str(&format!("  {line}\n"));
         }
     }
-    Ok(())
+    super::out(&end)
 }

@@ -21,6 +21,13 @@ pub fn out(text: &str) -> Result<(), CliError> {
     stdout.flush().map_err(output_error)
 }
 
+/// Writes a line to stderr: diagnostics that must never fail the command
+/// (a closed stderr loses them, nothing else).
+pub fn note(line: &str) {
+    let mut stderr = std::io::stderr().lock();
+    let _ = writeln!(stderr, "{line}");
+}
+
 /// Writes one JSON value and a newline to stdout.
 pub fn out_json(value: &serde_json::Value) -> Result<(), CliError> {
     out(&format!("{value}\n"))

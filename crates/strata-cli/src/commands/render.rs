@@ -95,7 +95,7 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
                 .with_file("CLAUDE.md")
                 .build();
             for warning in &layer.warnings {
-                eprintln!("strata: {warning}");
+                super::note(&format!("strata: {warning}"));
             }
             Some(layer.text)
         }

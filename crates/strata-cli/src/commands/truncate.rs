@@ -57,10 +57,10 @@ pub fn run(args: &TruncateArgs) -> Result<(), CliError> {
             Spill::Failed(why) => format!("the full output could not be saved: {why}"),
             _ => "the full output was not saved".to_owned(),
         };
-        eprintln!(
+        super::note(&format!(
             "strata: {} of {} lines shown; {saved}",
             cut.shown_lines, cut.total_lines
-        );
+        ));
     }
     let value = serde_json::to_value(&cut.result).map_err(|e| CliError::Runtime(e.to_string()))?;
     out_json_pretty(&value)

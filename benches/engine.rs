@@ -7,10 +7,9 @@
 //! (what sending each window as a request body costs at least); the figure
 //! to read is the ratio of the two.
 
-use std::collections::HashSet;
-
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
-use strata::{Config, Engine, Message, Pairs, Role};
+use strata::replay::{turns, Turn};
+use strata::{Config, Engine, Message};
 use strata_testkit::load_transcript;
 
 const TRANSCRIPT: &str =
@@ -21,36 +20,29 @@ fn messages() -> Vec<Message> {
     load_transcript(path).map(|t| t.messages).unwrap_or_default()
 }
 
-/// Replays every step, building the window after each; returns the number
-/// of windows built.
+/// Replays every step (as `strata replay` reads a transcript), building
+/// the window after each; returns the number of windows built.
 fn replay(messages: &[Message], root: &std::path::Path) -> usize {
     let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
     rt.block_on(async {
         let config = Config::from_toml_str("context_window = 32000").unwrap();
         let mut engine = Engine::builder(root).config(config).build().unwrap();
-        let pairs = Pairs::new(messages);
-        let mut used = HashSet::new();
         let mut windows = 0;
-        for m in messages {
-            match m.role {
-                Role::User => {
+        for turn in turns(messages) {
+            match turn {
+                Turn::Begin(user) => {
                     if engine.round_open() {
                         engine.finish_round("").unwrap();
                     }
-                    engine.begin_round(&m.content).await.unwrap();
+                    engine.begin_round(&user.content).await.unwrap();
                 }
-                Role::Assistant if engine.round_open() && !m.tool_calls.is_empty() => {
-                    let results: Vec<Message> = m
-                        .tool_calls
-                        .iter()
-                        .filter_map(|c| pairs.result_of(&c.id))
-                        .filter(|&r| used.insert(r))
-                        .map(|r| messages[r].clone())
-                        .collect();
-                    engine.record_step(m.clone(), results).await.unwrap();
+                Turn::Step(assistant, results) => {
+                    let results = results.into_iter().cloned().collect();
+                    engine.record_step(assistant.clone(), results).await.unwrap();
                     black_box(engine.window());
                     windows += 1;
                 }
+                Turn::Finish(answer) => engine.finish_round(answer.content.clone()).unwrap(),
                 _ => {}
             }
         }

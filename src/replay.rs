@@ -107,17 +107,15 @@ pub async fn replay(
     messages: &[Message],
     mut on_step: impl FnMut(&ReplayStep, &Window),
 ) -> Result<ReplaySummary, EngineError> {
-    let pairs = Pairs::new(messages);
-    let mut used: HashSet<usize> = HashSet::new();
     let mut summary = ReplaySummary::default();
     let mut compacted = false;
-    for (i, m) in messages.iter().enumerate() {
-        match m.role {
-            Role::User => {
+    for turn in turns(messages) {
+        match turn {
+            Turn::Begin(user) => {
                 if engine.round_open() {
                     engine.finish_round("")?;
                 }
-                let start = engine.begin_round(&m.content).await?;
+                let start = engine.begin_round(&user.content).await?;
                 summary.rounds += 1;
                 if start.compaction.is_some() {
                     summary.compactions += 1;
@@ -125,23 +123,9 @@ pub async fn replay(
                 }
                 summary.max_window_tokens = summary.max_window_tokens.max(engine.window_tokens());
             }
-            Role::Assistant if engine.round_open() => {
-                let ends = m.tool_calls.is_empty()
-                    && messages[i + 1..]
-                        .iter()
-                        .find(|n| n.role != Role::Tool)
-                        .is_none_or(|n| n.role == Role::User);
-                if ends {
-                    engine.finish_round(m.content.clone())?;
-                    continue;
-                }
-                let results: Vec<Message> = m
-                    .tool_calls
-                    .iter()
-                    .filter_map(|c| pairs.result_of(&c.id))
-                    .filter(|&r| used.insert(r))
-                    .map(|r| messages[r].clone())
-                    .collect();
+            Turn::Finish(answer) => engine.finish_round(answer.content.clone())?,
+            Turn::Step(m, results) => {
+                let results: Vec<Message> = results.into_iter().cloned().collect();
                 let result_tokens = engine.counter().count_messages(&results);
                 let report = engine.record_step(m.clone(), results).await?;
                 if report.compaction.is_some() {
@@ -174,10 +158,74 @@ pub async fn replay(
                 summary.tool_output_tokens_history += step.history_result_tokens;
                 on_step(&step, &window);
             }
-            _ => {}
         }
     }
     Ok(summary)
+}
+
+/// One thing a recorded transcript asks of the engine.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Turn<'a> {
+    /// A user message: a new round begins (an open one ends first, without
+    /// an answer).
+    Begin(&'a Message),
+    /// An assistant message and the results of its calls, in call order.
+    Step(&'a Message, Vec<&'a Message>),
+    /// The assistant's final answer of the round.
+    Finish(&'a Message),
+}
+
+/// What a transcript asks of the engine, in order, as [`replay`] reads it:
+/// each `user` message begins a round; each `assistant` message with tool
+/// calls is a step with the results of its calls, wherever they are (each
+/// result is used once); an `assistant` message without calls is the
+/// round's answer when a `user` message or the end follows it (tool
+/// messages aside), and a step without calls otherwise. Messages outside a
+/// round are skipped.
+///
+/// ```
+/// use strata::replay::{turns, Turn};
+/// use strata::Message;
+///
+/// let transcript = [Message::user("hi"), Message::assistant("hello!")];
+/// assert!(matches!(turns(&transcript)[..], [Turn::Begin(_), Turn::Finish(_)]));
+/// ```
+pub fn turns(messages: &[Message]) -> Vec<Turn<'_>> {
+    let pairs = Pairs::new(messages);
+    let mut used: HashSet<usize> = HashSet::new();
+    let mut open = false;
+    let mut out = Vec::new();
+    for (i, m) in messages.iter().enumerate() {
+        match m.role {
+            Role::User => {
+                open = true;
+                out.push(Turn::Begin(m));
+            }
+            Role::Assistant if open => {
+                let ends = m.tool_calls.is_empty()
+                    && messages[i + 1..]
+                        .iter()
+                        .find(|n| n.role != Role::Tool)
+                        .is_none_or(|n| n.role == Role::User);
+                if ends {
+                    open = false;
+                    out.push(Turn::Finish(m));
+                    continue;
+                }
+                let results = m
+                    .tool_calls
+                    .iter()
+                    .filter_map(|c| pairs.result_of(&c.id))
+                    .filter(|&r| used.insert(r))
+                    .map(|r| &messages[r])
+                    .collect();
+                out.push(Turn::Step(m, results));
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 #[cfg(test)]

@@ -63,25 +63,27 @@ impl Conversation {
     }
 }
 
+/// Opens `path` for reading: a missing file is bad input, any other
+/// failure a runtime error.
+pub fn open(path: &Path) -> Result<std::fs::File, CliError> {
+    std::fs::File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => CliError::Input(format!("{}: no such file", path.display())),
+        _ => CliError::Runtime(format!("cannot read {}: {e}", path.display())),
+    })
+}
+
 /// Reads all bytes of `path`, or of stdin when it is `None` or `-`.
 pub fn read_bytes(path: Option<&Path>) -> Result<(String, Vec<u8>), CliError> {
     let mut bytes = Vec::new();
-    match path.filter(|p| *p != Path::new("-")) {
-        Some(p) => {
-            bytes = std::fs::read(p).map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => CliError::Input(format!("{}: no such file", p.display())),
-                _ => CliError::Runtime(format!("cannot read {}: {e}", p.display())),
-            })?;
-            Ok((p.display().to_string(), bytes))
-        }
-        None => {
-            std::io::stdin()
-                .lock()
-                .read_to_end(&mut bytes)
-                .map_err(|e| CliError::Runtime(format!("cannot read stdin: {e}")))?;
-            Ok(("stdin".to_owned(), bytes))
-        }
-    }
+    let (source, read) = match path.filter(|p| *p != Path::new("-")) {
+        Some(p) => (p.display().to_string(), open(p)?.read_to_end(&mut bytes)),
+        None => (
+            "stdin".to_owned(),
+            std::io::stdin().lock().read_to_end(&mut bytes),
+        ),
+    };
+    read.map_err(|e| CliError::Runtime(format!("cannot read {source}: {e}")))?;
+    Ok((source, bytes))
 }
 
 /// Reads a conversation from `path` (or stdin), detecting its format.

@@ -269,7 +269,7 @@ impl Context {
             return None;
         }
         let short = self.id_hints.as_ref()?.short(&m.id)?;
-        Some(format!("[message_id: {short}]"))
+        Some(strata_core::id_hint(&short))
     }
 
     /// The history, input and scratchpad in order, each with its hint

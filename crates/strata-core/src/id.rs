@@ -107,6 +107,16 @@ impl<'de> Deserialize<'de> for MessageId {
     }
 }
 
+/// The hint appended to a rendered message so that the model can name it
+/// (HIST-10): `[message_id: 1b4e28ba]`.
+///
+/// ```
+/// assert_eq!(strata_core::id_hint("1b4e28ba"), "[message_id: 1b4e28ba]");
+/// ```
+pub fn id_hint(short_id: &str) -> String {
+    format!("[message_id: {short_id}]")
+}
+
 /// The short ids of one conversation, each the shortest prefix (at least
 /// [`SHORT_ID_LEN`] hex characters) that no other id of the set shares
 /// (CORE-2), and the reverse lookup.

@@ -28,11 +28,7 @@ pub struct PruneOutcome {
     pub rejected: Vec<String>,
 }
 
-/// The hint appended to a rendered message so that the model can name it:
-/// `[message_id: 1b4e28ba]`.
-pub fn id_hint(short_id: &str) -> String {
-    format!("[message_id: {short_id}]")
-}
+pub use strata_core::id_hint;
 
 /// The messages of `window` hidden by `list`: each listed message, and for
 /// a tool call or result, its whole step (the assistant message and every

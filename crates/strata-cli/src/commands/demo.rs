@@ -89,6 +89,17 @@ fn answer(text: &str) -> LlmResponse {
     LlmResponse::new(text, Usage::default())
 }
 
+/// A `TodoWrite` call setting the statuses of the session's three tasks.
+fn plan(id: &str, statuses: [&str; 3]) -> ToolCall {
+    let tasks = ["Run the test suite", "Find the failing case", "Explain the cause"];
+    let todos: Vec<Value> = tasks
+        .iter()
+        .zip(statuses)
+        .map(|(content, status)| json!({"content": content, "status": status}))
+        .collect();
+    call(id, "TodoWrite", json!({ "todos": todos }))
+}
+
 /// The model's side of the session.
 fn script() -> VecDeque<LlmResponse> {
     let mut s = VecDeque::new();
@@ -102,15 +113,7 @@ fn script() -> VecDeque<LlmResponse> {
     ));
     s.push_back(act(
         "Plan the work.",
-        vec![call(
-            "c3",
-            "TodoWrite",
-            json!({"todos": [
-                {"content": "Run the test suite", "status": "in_progress"},
-                {"content": "Find the failing case", "status": "pending"},
-                {"content": "Explain the cause", "status": "pending"}
-            ]}),
-        )],
+        vec![plan("c3", ["in_progress", "pending", "pending"])],
     ));
     s.push_back(act(
         "Run the tests.",
@@ -118,15 +121,7 @@ fn script() -> VecDeque<LlmResponse> {
     ));
     s.push_back(act(
         "The log names the failing case; update the plan.",
-        vec![call(
-            "c5",
-            "TodoWrite",
-            json!({"todos": [
-                {"content": "Run the test suite", "status": "completed"},
-                {"content": "Find the failing case", "status": "completed"},
-                {"content": "Explain the cause", "status": "in_progress"}
-            ]}),
-        )],
+        vec![plan("c5", ["completed", "completed", "in_progress"])],
     ));
     s.push_back(answer(
         "`add` subtracts: `a - b` in src/lib.rs. 3,000 cases pass and `add_small_numbers` fails; the full log is in the spill file.",

@@ -42,13 +42,7 @@ pub fn run(args: &TruncateArgs) -> Result<(), CliError> {
         .spill_dir((!args.no_spill).then(|| args.spill_dir.clone()))
         .build();
     let cut = match args.file.as_deref().filter(|p| *p != std::path::Path::new("-")) {
-        Some(path) => {
-            let file = std::fs::File::open(path).map_err(|e| match e.kind() {
-                std::io::ErrorKind::NotFound => CliError::Input(format!("{}: no such file", path.display())),
-                _ => CliError::Runtime(format!("cannot read {}: {e}", path.display())),
-            })?;
-            truncator.truncate_reader(&args.tool, file)
-        }
+        Some(path) => truncator.truncate_reader(&args.tool, crate::input::open(path)?),
         None => truncator.truncate_reader(&args.tool, std::io::stdin().lock()),
     };
     if cut.truncated {

@@ -15,9 +15,10 @@ use strata_core::{
     ResultStatus, Role, Summarizer, TokenCounter, Usage,
 };
 use strata_history::{
-    clear_result, cut_arguments, CompactionStats, Conversation, History, PruneAction, PruneOutcome, Record,
+    clear_result, cut_arguments, path_argument, CompactionStats, Conversation, Digest, History, PruneAction,
+    PruneOutcome, Record,
 };
-use strata_mtime::Freshness;
+use strata_mtime::{add_note, Freshness};
 
 use crate::event::{channel_sink, CompactionReason, Event, EventFn};
 
@@ -38,6 +39,22 @@ pub enum EngineError {
     StillTooLong {
         /// The window's estimated tokens.
         tokens: usize,
+    },
+    /// What the window must always hold, the system prompt, tools and
+    /// rules (L1, L2) and the round's input, is larger than the threshold
+    /// on its own (HIST-14): no condensing can make it fit. Nothing was
+    /// recorded; shorten the input or the system prompt, or raise the
+    /// context window.
+    #[error(
+        "the system prompt, tools and rules ({fixed_tokens} tokens) and the input ({input_tokens} tokens) do not fit the threshold of {threshold} tokens"
+    )]
+    DoesNotFit {
+        /// Tokens of L1 and L2.
+        fixed_tokens: usize,
+        /// Tokens of the round's input.
+        input_tokens: usize,
+        /// The threshold the window is kept under.
+        threshold: usize,
     },
     /// The model call failed (other than by overflowing, which
     /// [`Engine::complete`] handles).
@@ -62,15 +79,6 @@ enum Level {
 /// Thoughts of cleared steps are cut to this many characters (REACT-5).
 pub const MAX_THOUGHT_CHARS: usize = 300;
 
-/// The notice that stands for the steps of the round left out of the
-/// window (REACT-5).
-pub fn omitted_notice(steps: usize) -> String {
-    format!(
-        "[{steps} earlier step{} of this round left out to fit the context window; the full log keeps them]",
-        if steps == 1 { "" } else { "s" }
-    )
-}
-
 /// One step of the round in progress, in each form the window can show.
 #[derive(Debug, Clone)]
 struct Scratch {
@@ -83,6 +91,12 @@ struct Scratch {
     cleared: Option<Vec<Message>>,
     level: Level,
     tokens: [usize; 4],
+    /// What the step did, for the digest once its results leave the
+    /// window (REACT-6).
+    facts: Digest,
+    /// Whether a result of the step comes from a protected tool
+    /// (HIST-15): it is shown in history form, never cleared.
+    protected: bool,
 }
 
 impl Scratch {
@@ -227,6 +241,8 @@ pub struct EngineBuilder {
     rules: Option<Rules>,
     topic_anchor: bool,
     id_hints: bool,
+    clear_batch_tokens: Option<usize>,
+    protected_tools: Vec<String>,
     events: Option<EventFn>,
     conversation: Option<Conversation>,
     messages: Option<Vec<Message>>,
@@ -322,6 +338,34 @@ impl EngineBuilder {
         self
     }
 
+    /// Sets how many tokens the window sheds at least once it has to shed
+    /// any (HIST-15): when the window passes the threshold, old steps are
+    /// condensed until it is this much under it, so that the prompt
+    /// cache, which every change to old steps invalidates, is invalidated
+    /// once for a batch of steps rather than at every step. By default,
+    /// an eighth of the threshold.
+    pub fn clear_batch_tokens(mut self, tokens: usize) -> Self {
+        self.clear_batch_tokens = Some(tokens);
+        self
+    }
+
+    /// Marks tools whose results are never cleared (HIST-15), e.g. a
+    /// tool that returns the plan or the task's acceptance criteria:
+    /// their steps are shown in history form at most, and leave the
+    /// window only when nothing else is left to condense. Names are
+    /// matched case-insensitively. By default, none.
+    pub fn protected_tools<I, S>(mut self, tools: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.protected_tools = tools
+            .into_iter()
+            .map(|t| t.as_ref().to_ascii_lowercase())
+            .collect();
+        self
+    }
+
     /// Sends events (EVT-1) to a callback. It runs on the engine's task
     /// and must return quickly.
     pub fn on_event(mut self, callback: impl Fn(&Event) + Send + Sync + 'static) -> Self {
@@ -370,6 +414,8 @@ impl EngineBuilder {
             rules,
             topic_anchor,
             id_hints,
+            clear_batch_tokens,
+            protected_tools,
             events,
             conversation,
             messages,
@@ -403,6 +449,7 @@ impl EngineBuilder {
         }
         let rounds = strata_core::rounds(history.full_log()).len();
         let hint_tokens = id_hints.then(|| counter.count_text("\n\n[message_id: 0123abcd]"));
+        let threshold = config.threshold_tokens() as usize;
         let mut engine = Engine {
             truncator: truncator.unwrap_or_else(|| default_truncator(&root, &config)),
             mentions: mentions.unwrap_or_else(|| Mentions::new(&root)),
@@ -430,7 +477,11 @@ impl EngineBuilder {
             next_condense: 0,
             next_clear: 0,
             next_omit: 0,
-            notice_tokens: 0,
+            digest: Digest::new(),
+            digest_message: None,
+            digest_tokens: 0,
+            clear_batch: clear_batch_tokens.unwrap_or(threshold / 8),
+            protected_tools,
             recap: None,
             recap_tokens: 0,
             anchor: None,
@@ -528,8 +579,15 @@ pub struct Engine {
     next_condense: usize,
     next_clear: usize,
     next_omit: usize,
-    /// Tokens of the omitted-steps notice.
-    notice_tokens: usize,
+    /// The facts of the round's steps whose results left the window
+    /// (REACT-6), and its rendering at the top of the scratchpad.
+    digest: Digest,
+    digest_message: Option<Message>,
+    digest_tokens: usize,
+    /// Tokens shed at least once the window must shed any (HIST-15).
+    clear_batch: usize,
+    /// Tools whose results are never cleared (HIST-15), lowercase.
+    protected_tools: Vec<String>,
     recap: Option<String>,
     recap_tokens: usize,
     /// The last usage's input tokens and the count of the window it
@@ -575,6 +633,8 @@ impl Engine {
             rules: None,
             topic_anchor: false,
             id_hints: false,
+            clear_batch_tokens: None,
+            protected_tools: Vec::new(),
             events: None,
             conversation: None,
             messages: None,
@@ -685,7 +745,7 @@ impl Engine {
         self.prefix_tokens
             + l3
             + self.input_tokens
-            + self.notice_tokens
+            + self.digest_tokens
             + self.scratch_tokens
             + self.recap_tokens
             + hints
@@ -726,12 +786,19 @@ impl Engine {
         }
         for step in steps {
             let tokens = self.counter.count_messages(&step);
+            let mut facts = Digest::new();
+            if let Some((assistant, results)) = step.split_first() {
+                facts.observe(assistant, results);
+            }
+            let protected = self.is_protected(&step);
             self.push_step(Scratch {
                 full: step.clone(),
                 history: step,
                 cleared: None,
                 level: Level::Full,
                 tokens: [tokens, tokens, tokens, 0],
+                facts,
+                protected,
             });
         }
     }
@@ -784,7 +851,6 @@ impl Engine {
         self.refresh_prefix();
         let applied = self.mentions.apply(text);
         let user = Message::user(applied.text);
-        self.history.begin_round(user.clone());
         let mut input = user.clone();
         if self.topic_anchor {
             input.content.push_str("\n\n");
@@ -792,7 +858,17 @@ impl Engine {
                 .content
                 .push_str(&topic_anchor(self.previous_input.as_deref(), text));
         }
-        self.input_tokens = self.counter.count_message(&input);
+        let input_tokens = self.counter.count_message(&input);
+        let threshold = self.threshold_tokens();
+        if (self.scaled(self.prefix_tokens + input_tokens + self.recap_tokens) as usize) > threshold {
+            return Err(EngineError::DoesNotFit {
+                fixed_tokens: self.prefix_tokens,
+                input_tokens,
+                threshold,
+            });
+        }
+        self.history.begin_round(user.clone());
+        self.input_tokens = input_tokens;
         self.input = Some(input);
         self.previous_input = Some(text.to_owned());
         self.steps.clear();
@@ -800,7 +876,7 @@ impl Engine {
         self.next_condense = 0;
         self.next_clear = 0;
         self.next_omit = 0;
-        self.notice_tokens = 0;
+        self.reset_digest();
         self.over_budget = false;
         self.round += 1;
         self.emit(Event::RoundStarted {
@@ -809,11 +885,12 @@ impl Engine {
             ignored: applied.ignored.clone(),
         });
         let compaction = if self.compaction_due() {
-            Some(self.compact_now(CompactionReason::Threshold).await)
+            Some(self.compact_now(CompactionReason::Threshold, false).await)
         } else {
             None
         };
-        self.condense();
+        let (forced, _) = self.keep_budget().await;
+        let compaction = forced.or(compaction);
         self.window_changed();
         self.persist()?;
         Ok(RoundStart {
@@ -855,11 +932,21 @@ impl Engine {
             step: self.steps.len() + 1,
             ..StepReport::default()
         };
-        let view: Vec<Message> = results
-            .into_iter()
-            .map(|m| self.model_view(&assistant, m, &mut report))
-            .collect();
-        let history = self.history.record_step(assistant.clone(), view.clone()).to_vec();
+        // The results of one step share one cap (HIST-14).
+        let truncator = self.truncator.shared_by(results.len());
+        let mut view = Vec::with_capacity(results.len());
+        let mut raw = Vec::with_capacity(results.len());
+        for m in results {
+            let (shown, whole) = self.model_view(&truncator, &assistant, m, &mut report);
+            view.push(shown);
+            raw.push(whole);
+        }
+        let mut facts = Digest::new();
+        facts.observe(&assistant, &raw);
+        let protected = self.is_protected(&raw);
+        // The history form is made from the output as returned, not from
+        // the cut view (TOOL-13); the full log keeps the output whole.
+        let history = self.history.record_step(assistant.clone(), raw).to_vec();
         // The full form pairs like the history form: one result per call,
         // in call order, a synthetic one where the agent gave none.
         let mut full = Vec::with_capacity(history.len());
@@ -883,6 +970,8 @@ impl Engine {
             cleared: None,
             level: Level::Full,
             tokens,
+            facts,
+            protected,
         });
         if let Some(recap) = todo_recap(std::slice::from_ref(&assistant)) {
             self.recap = Some(recap);
@@ -897,18 +986,28 @@ impl Engine {
         // Inside a round only archiving old rounds helps; clearing the
         // history's results waits for the next round's start.
         if self.compaction_due() && self.history.plan().rounds_archived > 0 {
-            report.compaction = Some(self.compact_now(CompactionReason::Threshold).await);
+            report.compaction = Some(self.compact_now(CompactionReason::Threshold, false).await);
         }
-        (report.condensed, report.cleared, report.omitted) = self.condense();
+        let (forced, counts) = self.keep_budget().await;
+        report.compaction = forced.or(report.compaction);
+        (report.condensed, report.cleared, report.omitted) = counts;
         report.window_tokens = self.window_changed();
         report.over_budget = self.over_budget;
         self.persist()?;
         Ok(report)
     }
 
-    /// One result as the model sees it: cut when too long, with the
-    /// freshness note of a read.
-    fn model_view(&mut self, assistant: &Message, mut m: Message, report: &mut StepReport) -> Message {
+    /// One result as the model sees it, cut by `truncator` when too long,
+    /// and as the tool returned it; both with the freshness note of a
+    /// read.
+    fn model_view(
+        &mut self,
+        truncator: &Truncator,
+        assistant: &Message,
+        mut m: Message,
+        report: &mut StepReport,
+    ) -> (Message, Message) {
+        let mut raw = m.clone();
         let call = assistant
             .tool_calls
             .iter()
@@ -920,12 +1019,12 @@ impl Engine {
         let call_id = m.tool_call_id.clone().unwrap_or_default();
         let cut = match m.result.take() {
             Some(result) => {
-                let (result, cut) = self.truncator.truncate_result(&tool, result);
+                let (result, cut) = truncator.truncate_result(&tool, result);
                 m.result = Some(result);
                 cut
             }
             None => {
-                let cut = self.truncator.truncate(&tool, m.content.as_bytes());
+                let cut = truncator.truncate(&tool, m.content.as_bytes());
                 if cut.truncated {
                     m.content.clear();
                     m.result = Some(cut.result.clone());
@@ -934,6 +1033,10 @@ impl Engine {
             }
         };
         if let Some(cut) = cut.filter(|c| c.truncated) {
+            // The log's copy says where the whole output was saved too.
+            if let (Some(raw), Some(path)) = (&mut raw.result, &cut.result.full_output_path) {
+                raw.full_output_path.get_or_insert_with(|| path.clone());
+            }
             let (spill, spill_error) = match cut.spill {
                 Spill::Saved(path) => (Some(path), None),
                 Spill::Failed(why) => (None, Some(why)),
@@ -949,25 +1052,23 @@ impl Engine {
             });
             report.truncated.push(call_id);
         }
-        let Some(call) = call else { return m };
+        let Some(call) = call else { return (m, raw) };
         let Some(path) = path_argument(&call.arguments) else {
-            return m;
+            return (m, raw);
         };
         let failed = m.result.as_ref().is_some_and(|r| r.status == ResultStatus::Error);
         match canonical_call(&call.name, &call.arguments) {
             Some("Read") if !failed => {
-                let noted = match &mut m.result {
-                    Some(result) if m.content.is_empty() => self.freshness.annotate(result, &path),
-                    _ => match self.freshness.read(&path) {
-                        Some(note) => {
-                            m.content.push_str("\n\n");
-                            m.content.push_str(&note);
-                            true
+                if let Some(note) = self.freshness.read(&path) {
+                    for target in [&mut m, &mut raw] {
+                        match &mut target.result {
+                            Some(result) if target.content.is_empty() => add_note(result, &note),
+                            _ => {
+                                target.content.push_str("\n\n");
+                                target.content.push_str(&note);
+                            }
                         }
-                        None => false,
-                    },
-                };
-                if noted {
+                    }
                     self.emit(Event::FileModified { path: path.clone() });
                     report.modified.push(path);
                 }
@@ -975,7 +1076,24 @@ impl Engine {
             Some("Write" | "Edit" | "MultiEdit") if !failed => self.freshness.wrote(&path),
             _ => {}
         }
-        m
+        (m, raw)
+    }
+
+    /// Whether a step's results include one of a protected tool
+    /// (HIST-15).
+    fn is_protected(&self, results: &[Message]) -> bool {
+        !self.protected_tools.is_empty()
+            && results.iter().any(|m| {
+                m.tool_name
+                    .as_deref()
+                    .is_some_and(|n| self.protected_tools.contains(&n.to_ascii_lowercase()))
+            })
+    }
+
+    fn reset_digest(&mut self) {
+        self.digest = Digest::new();
+        self.digest_message = None;
+        self.digest_tokens = 0;
     }
 
     /// Ends the round with the assistant's final answer (REACT-2): the
@@ -997,7 +1115,7 @@ impl Engine {
         });
         self.steps.clear();
         self.scratch_tokens = 0;
-        self.notice_tokens = 0;
+        self.reset_digest();
         self.next_omit = 0;
         self.input = None;
         self.input_tokens = 0;
@@ -1037,11 +1155,9 @@ impl Engine {
     /// REACT-5) and the todo recap.
     pub fn window(&mut self) -> Window {
         self.refresh_prefix();
-        self.condense();
+        self.condense(Level::Omitted);
         let mut scratchpad = Vec::new();
-        if self.next_omit > 0 {
-            scratchpad.push(self.notice());
-        }
+        scratchpad.extend(self.digest_message.clone());
         for step in &self.steps {
             if !self.history.is_hidden(&step.id()) {
                 scratchpad.extend_from_slice(step.messages());
@@ -1073,8 +1189,8 @@ impl Engine {
     ///
     /// [`EngineError::Store`] when persisting failed (the compaction stands).
     pub async fn compact(&mut self) -> Result<CompactionStats, EngineError> {
-        let stats = self.compact_now(CompactionReason::Manual).await;
-        self.condense();
+        let stats = self.compact_now(CompactionReason::Manual, false).await;
+        self.condense(Level::Omitted);
         self.window_changed();
         self.persist()?;
         Ok(stats)
@@ -1105,8 +1221,8 @@ impl Engine {
         if window > sent as f64 * self.ratio {
             self.ratio = window / sent as f64;
         }
-        let stats = self.compact_now(CompactionReason::Overflow).await;
-        self.condense();
+        let stats = self.compact_now(CompactionReason::Overflow, true).await;
+        self.condense(Level::Omitted);
         self.window_changed();
         self.persist()?;
         Ok(stats)
@@ -1173,13 +1289,19 @@ impl Engine {
             .set_reserved_tokens(outside + threshold.saturating_sub(counter_budget));
     }
 
-    async fn compact_now(&mut self, reason: CompactionReason) -> CompactionStats {
+    /// Compacts the history; `to_fit` lets the retention of
+    /// `min_retain_rounds` yield to the budget (HIST-14).
+    async fn compact_now(&mut self, reason: CompactionReason, to_fit: bool) -> CompactionStats {
         self.set_reserved();
         self.emit(Event::CompactionStarted {
             reason,
             tokens: self.window_tokens(),
         });
-        let stats = self.history.compact(&*self.summarizer).await;
+        let stats = if to_fit {
+            self.history.compact_to_fit(&*self.summarizer).await
+        } else {
+            self.history.compact(&*self.summarizer).await
+        };
         if stats.degraded {
             self.emit(Event::CompactionDegraded {
                 reason: stats.degraded_reason.clone().unwrap_or_default(),
@@ -1192,61 +1314,64 @@ impl Engine {
         stats
     }
 
-    fn notice(&self) -> Message {
-        Message::system(omitted_notice(self.next_omit))
-            .with_id(MessageId::derived(&format!("strata:omitted:{}", self.next_omit)))
-            .with_created_at(None)
-    }
-
-    /// REACT-5: while the window is over the threshold, show the oldest
-    /// steps of the round in history form, then clear their results (and
-    /// cut long arguments and thoughts), then leave them out behind a
-    /// notice; the newest `keep_full_steps` stay full. Returns how many
-    /// steps went to history form, were cleared and were left out.
-    fn condense(&mut self) -> (usize, usize, usize) {
-        let threshold = self.threshold_tokens();
-        let eligible = self.steps.len().saturating_sub(self.config.keep_full_steps);
-        let (mut condensed, mut cleared, mut omitted) = (0, 0, 0);
-        loop {
-            if self.window_tokens() <= threshold {
-                self.over_budget = false;
-                break;
-            }
-            if self.next_condense < eligible {
-                let i = self.next_condense;
-                self.set_level(i, Level::History);
-                self.next_condense += 1;
-                condensed += 1;
-            } else if self.next_clear < eligible {
-                let i = self.next_clear;
-                let mut form = self.steps[i].history.clone();
-                for m in &mut form {
-                    clear_result(m);
-                    cut_arguments(m);
-                    cut_thought(m);
-                }
-                self.steps[i].tokens[Level::Cleared as usize] = self.counter.count_messages(&form);
-                self.steps[i].cleared = Some(form);
-                self.set_level(i, Level::Cleared);
-                self.next_clear += 1;
-                cleared += 1;
-            } else if self.next_omit < eligible {
-                let i = self.next_omit;
-                self.set_level(i, Level::Omitted);
-                self.next_omit += 1;
-                self.notice_tokens = self.counter.count_message(&self.notice());
-                omitted += 1;
-            } else {
-                if !self.over_budget {
-                    self.emit(Event::OverBudget {
-                        tokens: self.window_tokens(),
-                        threshold,
-                    });
-                }
-                self.over_budget = true;
-                break;
+    /// HIST-14: keeps the window within the threshold after it changed.
+    /// The round's old steps go to history form first; then, when the
+    /// window is still over, earlier rounds are archived whatever
+    /// `min_retain_rounds` says; then the round's steps are condensed
+    /// further ([`Engine::condense`]). Returns the compaction that ran and
+    /// the steps condensed, cleared and left out.
+    async fn keep_budget(&mut self) -> (Option<CompactionStats>, (usize, usize, usize)) {
+        let (a, b, c) = self.condense(Level::History);
+        let mut compaction = None;
+        if self.window_tokens() > self.threshold_tokens() {
+            self.set_reserved();
+            if self.history.plan_with(0).rounds_archived > 0 {
+                compaction = Some(self.compact_now(CompactionReason::Threshold, true).await);
             }
         }
+        let (d, e, f) = self.condense(Level::Omitted);
+        (compaction, (a + d, b + e, c + f))
+    }
+
+    /// REACT-5, HIST-14, HIST-15: once the window is over the threshold,
+    /// the oldest steps of the round are shown in history form, then their
+    /// results are cleared (their thoughts and long arguments cut, what
+    /// they found kept in the digest, REACT-6), then they are left out,
+    /// until the window is [`EngineBuilder::clear_batch_tokens`] under the
+    /// threshold. The newest `keep_full_steps` steps are a preference:
+    /// when the older ones are all gone and the window is still over, they
+    /// go the same way, the newest step last. `deepest` is the furthest a
+    /// step may go. Returns how many steps went to history form, were
+    /// cleared and were left out.
+    fn condense(&mut self, deepest: Level) -> (usize, usize, usize) {
+        let threshold = self.threshold_tokens();
+        let mut counts = (0, 0, 0);
+        if self.window_tokens() > threshold {
+            let n = self.steps.len();
+            let preferred = n.saturating_sub(self.config.keep_full_steps);
+            let stages = [
+                (preferred, threshold.saturating_sub(self.clear_batch)),
+                (n.saturating_sub(1), threshold),
+                (n, threshold),
+            ];
+            for (eligible, target) in stages {
+                self.condense_steps(eligible, target, deepest, &mut counts);
+                if self.window_tokens() <= threshold {
+                    break;
+                }
+            }
+        }
+        let over = self.window_tokens() > threshold;
+        if over && deepest == Level::Omitted && !self.over_budget {
+            self.emit(Event::OverBudget {
+                tokens: self.window_tokens(),
+                threshold,
+            });
+        }
+        if deepest == Level::Omitted || !over {
+            self.over_budget = over;
+        }
+        let (condensed, cleared, omitted) = counts;
         if condensed + cleared + omitted > 0 {
             self.emit(Event::StepsCondensed {
                 to_history_form: condensed,
@@ -1255,7 +1380,74 @@ impl Engine {
                 tokens: self.window_tokens(),
             });
         }
-        (condensed, cleared, omitted)
+        counts
+    }
+
+    /// One stage of [`Engine::condense`]: the first `eligible` steps, one
+    /// level at a time, oldest first, until the window is at `target`.
+    fn condense_steps(
+        &mut self,
+        eligible: usize,
+        target: usize,
+        deepest: Level,
+        counts: &mut (usize, usize, usize),
+    ) {
+        while self.window_tokens() > target {
+            if self.next_condense < eligible {
+                let i = self.next_condense;
+                self.set_level(i, Level::History);
+                self.next_condense += 1;
+                counts.0 += 1;
+            } else if deepest == Level::History {
+                break;
+            } else if self.next_clear < eligible {
+                let i = self.next_clear;
+                let protected = self.steps[i].protected;
+                let mut form = self.steps[i].history.clone();
+                for m in &mut form {
+                    if !protected {
+                        clear_result(m);
+                    }
+                    cut_arguments(m);
+                    cut_thought(m);
+                }
+                self.steps[i].tokens[Level::Cleared as usize] = self.counter.count_messages(&form);
+                self.steps[i].cleared = Some(form);
+                self.set_level(i, Level::Cleared);
+                if !protected {
+                    self.cover(i);
+                }
+                self.next_clear += 1;
+                counts.1 += 1;
+            } else if self.next_omit < eligible {
+                let i = self.next_omit;
+                self.set_level(i, Level::Omitted);
+                if self.steps[i].protected {
+                    self.cover(i);
+                }
+                self.next_omit += 1;
+                counts.2 += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// Adds what step `i` did to the digest, now that its results left
+    /// the window, and renders the digest again (REACT-6).
+    fn cover(&mut self, i: usize) {
+        self.digest.merge(&self.steps[i].facts);
+        // Its own share of the budget, about three characters a token.
+        let budget = (self.threshold_tokens() / 6).min(4_000) * 3;
+        let text = self.digest.render(budget);
+        let message = Message::system(text)
+            .with_id(MessageId::derived(&format!(
+                "strata:digest:{}",
+                self.digest.steps()
+            )))
+            .with_created_at(None);
+        self.digest_tokens = self.counter.count_message(&message);
+        self.digest_message = Some(message);
     }
 
     fn set_level(&mut self, i: usize, level: Level) {
@@ -1296,12 +1488,4 @@ fn cut_thought(m: &mut Message) {
         let head: String = m.content.chars().take(MAX_THOUGHT_CHARS).collect();
         m.content = format!("{head}…");
     }
-}
-
-/// The file a call names, under the usual argument names.
-fn path_argument(arguments: &Value) -> Option<String> {
-    ["path", "file_path", "filePath", "file", "filename", "target_file"]
-        .iter()
-        .find_map(|k| arguments.get(*k).and_then(Value::as_str))
-        .map(str::to_owned)
 }

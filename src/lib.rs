@@ -119,8 +119,7 @@ pub use strata_mtime::Freshness;
 pub use strata_summary::LlmSummarizer;
 
 pub use engine::{
-    omitted_notice, Engine, EngineBuilder, EngineError, NoSummarizer, RoundStart, StepReport, Window,
-    MAX_THOUGHT_CHARS,
+    Engine, EngineBuilder, EngineError, NoSummarizer, RoundStart, StepReport, Window, MAX_THOUGHT_CHARS,
 };
 pub use event::{CompactionReason, Event};
 

@@ -28,17 +28,19 @@ pub struct RuleLimits {
     /// Edit: a diff longer than this keeps only its summary. By default,
     /// 400 lines.
     pub large_diff_lines: usize,
-    /// Bash: first and last stdout lines kept (TOOL-8). By default, 5 and
-    /// 10.
+    /// Bash: first and last stdout lines kept (TOOL-8). By default, 3 and
+    /// 5.
     pub bash_head: usize,
     /// See `bash_head`.
     pub bash_tail: usize,
     /// Bash: last stderr lines kept. By default, 20.
     pub stderr_tail: usize,
     /// Bash and generic: diagnostic lines kept from the middle of an
-    /// output. By default, 10.
+    /// output (Bash: twice as many). By default, 12.
     pub diagnostics: usize,
-    /// Bash: bytes of the stdout summary. By default, 3,000.
+    /// Bash: bytes of the stdout summary. By default, 1,200: diagnostic
+    /// lines come first, so a short summary keeps what a developer reads
+    /// (TOOL-8).
     pub bash_bytes: usize,
     /// Generic rule: head and tail lines. By default, 10 each.
     pub generic_lines: usize,
@@ -60,11 +62,11 @@ impl Default for RuleLimits {
             read_bytes: 24 * 1024,
             snippet_lines: 30,
             large_diff_lines: 400,
-            bash_head: 5,
-            bash_tail: 10,
+            bash_head: 3,
+            bash_tail: 5,
             stderr_tail: 20,
-            diagnostics: 10,
-            bash_bytes: 3_000,
+            diagnostics: 12,
+            bash_bytes: 1_200,
             generic_lines: 10,
             generic_bytes: 2_000,
             line_bytes: 400,
@@ -78,9 +80,10 @@ impl RuleLimits {
         Budget {
             head: self.bash_head,
             tail: self.bash_tail,
-            diagnostics: self.diagnostics,
+            diagnostics: self.diagnostics * 2,
             max_bytes: self.bash_bytes.max(256),
-            max_line_bytes: self.line_bytes.max(64),
+            // A kept line shows its first 150 characters or so.
+            max_line_bytes: self.line_bytes.clamp(64, 240),
         }
     }
 

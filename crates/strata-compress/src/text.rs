@@ -46,7 +46,7 @@ pub const DIAGNOSTIC_WORDS: &[&str] = &[
     "Fail",
     "FAIL",
     "panic",
-    "Traceback",
+    "raceback",
     "xception",
     "fatal",
     "Fatal",

@@ -197,6 +197,20 @@ impl Truncator {
             .unwrap_or(self.limits)
     }
 
+    /// The same truncator with every byte limit divided among `outputs`
+    /// outputs (at least 1 KiB each), for the results of one step that
+    /// share one cap: a step with five parallel results shows no more than
+    /// a step with one. It numbers spill files with this one.
+    pub fn shared_by(&self, outputs: usize) -> Truncator {
+        let mut shared = self.clone();
+        if outputs > 1 {
+            let share = |l: &mut Limits| l.max_bytes = (l.max_bytes / outputs).max(1024).min(l.max_bytes);
+            share(&mut shared.limits);
+            shared.per_tool.values_mut().for_each(share);
+        }
+        shared
+    }
+
     /// Truncates output held in memory.
     pub fn truncate(&self, tool: &str, output: &[u8]) -> Truncated {
         let limits = self.limits_for(tool);

@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde_json::Value;
 use strata_core::prompts::REACT_SYSTEM;
-use strata_core::{Message, MessageId, Role, ShortIds};
+use strata_core::{fnv1a, Message, MessageId, Role, ShortIds};
 
 /// A tool the agent offers the model, described in layer L1.
 #[derive(Debug, Clone, PartialEq)]
@@ -139,17 +139,6 @@ impl fmt::Display for Prefix {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{:016x}", self.hash)
     }
-}
-
-/// FNV-1a, 64-bit: a tiny hash whose value is fixed by its definition,
-/// unlike `std`'s `DefaultHasher`.
-pub(crate) fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
 }
 
 /// One window, layer by layer, in the fixed order of CTX-1: L1 system
@@ -397,14 +386,6 @@ pub(crate) fn react_block(label: &str, body: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn fnv1a_known_values() {
-        // Reference values of the FNV-1a 64-bit definition.
-        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
-        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
-        assert_eq!(fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
-    }
 
     #[test]
     fn ctx_1_order_and_len() {

@@ -225,8 +225,31 @@ impl ShortIds {
     }
 }
 
+/// FNV-1a, 64-bit: a tiny hash whose value is fixed by its definition,
+/// unlike `std`'s `DefaultHasher`; used for the prefix hash (CTX-3) and
+/// the fingerprints of shrunk arguments (HIST-16).
+///
+/// ```
+/// assert_eq!(strata_core::fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
+/// ```
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn fnv1a_known_values() {
+        // Reference values of the FNV-1a 64-bit definition.
+        assert_eq!(super::fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(super::fnv1a(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+
     use super::*;
     use proptest::prelude::*;
 

@@ -59,7 +59,7 @@
 
 pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenAmount, CONFIG_FIELDS};
 pub use error::{Error, Result};
-pub use id::{id_hint, MessageId, ShortIds, SHORT_ID_LEN};
+pub use id::{fnv1a, id_hint, MessageId, ShortIds, SHORT_ID_LEN};
 pub use interop::from_openai_messages;
 pub use llm::{LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
 pub use message::{Message, Metadata, ResultStatus, Role, ToolCall, ToolError, ToolResult};

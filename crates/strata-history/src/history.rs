@@ -14,6 +14,7 @@ use strata_core::{
     Summarizer, TokenCounter, TokenTally, ToolResult, Usage,
 };
 
+use crate::digest::Digest;
 use crate::prune::{self, PruneAction, PruneOutcome};
 use crate::record::Record;
 use crate::repair::{interrupted_result, repair, Repair};
@@ -21,27 +22,99 @@ use crate::repair::{interrupted_result, repair, Repair};
 /// The text that replaces a tool result cleared to save tokens (HIST-6).
 pub const CLEARED: &str = "[tool result cleared to save tokens]";
 
+/// How the notice that stands in for a failed summary begins (HIST-7).
+pub const DEGRADED_PREFIX: &str = "Summary generation";
+
+/// Whether a summary message is the notice of a failed summary.
+fn is_degraded(m: &Message) -> bool {
+    m.role == Role::Summary && m.content.starts_with(DEGRADED_PREFIX)
+}
+
 /// Tool-call arguments longer than this are cut when clearing is not
 /// enough (HIST-6).
 pub const MAX_ARGUMENT_CHARS: usize = 500;
 
-/// Cuts the tool-call arguments of `message` longer than
-/// [`MAX_ARGUMENT_CHARS`] characters (HIST-6): the cut JSON text, with `…`,
-/// becomes a string argument. Returns how many were cut.
+/// Shrinks the tool-call arguments of `message` (HIST-6, HIST-16): the
+/// body of a write becomes its size and fingerprint
+/// (`[file body: 120 lines, 4,210 bytes, fnv1a 3f2a…]`), the old and new
+/// text of an edit their line counts (`[edit: 3 lines → 5 lines]`), so the
+/// path stays; then arguments still longer than [`MAX_ARGUMENT_CHARS`]
+/// characters are cut, and the cut JSON text, with `…`, becomes a string
+/// argument. Returns how many calls were changed.
 pub fn cut_arguments(message: &mut Message) -> usize {
     let mut cut = 0;
     for call in &mut message.tool_calls {
         if matches!(&call.arguments, Value::String(s) if s.ends_with('…')) {
             continue;
         }
+        let mut changed = shrink_bodies(&call.name, &mut call.arguments);
         let text = call.arguments.to_string();
         if text.chars().count() > MAX_ARGUMENT_CHARS {
             let head: String = text.chars().take(MAX_ARGUMENT_CHARS).collect();
             call.arguments = Value::String(format!("{head}…"));
-            cut += 1;
+            changed = true;
         }
+        cut += usize::from(changed);
     }
     cut
+}
+
+/// Replaces the long text bodies of a write or edit call by what they
+/// were; returns whether anything changed.
+fn shrink_bodies(tool: &str, arguments: &mut Value) -> bool {
+    const BODY: usize = 200;
+    let kind = strata_compress::canonical_call(tool, arguments);
+    let Value::Object(map) = arguments else {
+        return false;
+    };
+    let lines = |s: &str| s.lines().count().max(usize::from(!s.is_empty()));
+    let mut changed = false;
+    match kind {
+        Some("Write") => {
+            for key in ["content", "file_text", "text", "contents"] {
+                if let Some(Value::String(body)) = map.get_mut(key) {
+                    if body.len() > BODY {
+                        *body = format!(
+                            "[file body: {} lines, {} bytes, fnv1a {:016x}]",
+                            lines(body),
+                            body.len(),
+                            strata_core::fnv1a(body.as_bytes())
+                        );
+                        changed = true;
+                    }
+                }
+            }
+        }
+        Some("Edit" | "MultiEdit") => {
+            let pairs = [
+                ("old_string", "new_string"),
+                ("old_str", "new_str"),
+                ("old_text", "new_text"),
+            ];
+            for (old_key, new_key) in pairs {
+                let old = map.get(old_key).and_then(Value::as_str).map(str::to_owned);
+                let new = map.get(new_key).and_then(Value::as_str).map(str::to_owned);
+                let (Some(old), Some(new)) = (old, new) else {
+                    continue;
+                };
+                if old.len() + new.len() > BODY {
+                    map.remove(old_key);
+                    map.insert(
+                        new_key.to_owned(),
+                        Value::String(format!("[edit: {} lines → {} lines]", lines(&old), lines(&new))),
+                    );
+                    changed = true;
+                }
+            }
+            if let Some(Value::Array(edits)) = map.get_mut("edits") {
+                for edit in edits {
+                    changed |= shrink_bodies("Edit", edit);
+                }
+            }
+        }
+        _ => {}
+    }
+    changed
 }
 
 /// What one compaction did (HIST-9).
@@ -466,7 +539,11 @@ impl History {
     fn apply_compaction(&mut self, archived: &[MessageId], summary: Option<Message>, replaced: Vec<Message>) {
         let gone: std::collections::HashSet<&MessageId> = archived.iter().collect();
         let summaries = self.window.iter().take_while(|m| m.role == Role::Summary).count();
-        let mut window: Vec<Message> = self.window[..summaries].to_vec();
+        let mut window: Vec<Message> = self.window[..summaries]
+            .iter()
+            .filter(|m| !gone.contains(&m.id))
+            .cloned()
+            .collect();
         window.extend(summary);
         for m in &self.window[summaries..] {
             if gone.contains(&m.id) {
@@ -617,6 +694,12 @@ impl History {
     /// messages would be archived and how many complete rounds kept
     /// (HIST-3). Costs one pass over the window's rounds.
     pub fn plan(&self) -> CompactionPlan {
+        self.plan_with(self.config.min_retain_rounds)
+    }
+
+    /// [`History::plan`] keeping at least `min_retain` complete rounds
+    /// (and more while they fit) instead of `min_retain_rounds`.
+    pub fn plan_with(&self, min_retain: usize) -> CompactionPlan {
         let budget = self.threshold_tokens();
         let summaries = self.window.iter().take_while(|m| m.role == Role::Summary).count();
         let body = &self.window[summaries..];
@@ -630,7 +713,7 @@ impl History {
         let summary_reserve = (budget / 10).min(2_000);
         let fixed =
             self.tally.sum(0..summaries) + summary_reserve + round_tokens[complete..].iter().sum::<usize>();
-        let mut keep = complete.min(self.config.min_retain_rounds);
+        let mut keep = complete.min(min_retain);
         let mut kept_tokens: usize = round_tokens[complete - keep..complete].iter().sum();
         while keep < complete && fixed + kept_tokens + round_tokens[complete - keep - 1] <= budget {
             kept_tokens += round_tokens[complete - keep - 1];
@@ -666,6 +749,17 @@ impl History {
     /// [`CompactionStats::over_budget`] is set. The full log is never
     /// changed.
     pub async fn compact(&mut self, summarizer: &dyn Summarizer) -> CompactionStats {
+        self.compact_with(summarizer, self.config.min_retain_rounds).await
+    }
+
+    /// [`History::compact`] when the budget cannot wait (HIST-14): the
+    /// retention of `min_retain_rounds` yields, and only the complete
+    /// rounds that fit the budget are kept (none, if none fits).
+    pub async fn compact_to_fit(&mut self, summarizer: &dyn Summarizer) -> CompactionStats {
+        self.compact_with(summarizer, 0).await
+    }
+
+    async fn compact_with(&mut self, summarizer: &dyn Summarizer, min_retain: usize) -> CompactionStats {
         let started = Instant::now();
         let budget = self.threshold_tokens();
         let mut stats = CompactionStats {
@@ -673,7 +767,7 @@ impl History {
             threshold_tokens: budget,
             ..CompactionStats::default()
         };
-        let plan = self.plan();
+        let plan = self.plan_with(min_retain);
         let (summaries, cut) = (plan.summaries, plan.archive_end - plan.summaries);
         let body = &self.window[summaries..];
         let (complete, keep) = (plan.rounds_archived + plan.rounds_retained, plan.rounds_retained);
@@ -698,35 +792,75 @@ impl History {
         stats.rounds_archived = complete - keep;
         stats.rounds_retained = keep;
 
-        let mut window: Vec<Message> = self.window[..summaries].to_vec();
+        // HIST-17: summaries merge. The summariser gets the earlier
+        // summaries with the archived messages and its summary replaces
+        // them all; when it fails, the earlier summaries stay and one
+        // notice stands for every failed attempt.
+        let earlier = &self.window[..summaries];
+        let mut window: Vec<Message> = Vec::with_capacity(self.window.len() + 1);
+        let mut dropped: Vec<MessageId> = Vec::new();
+        let mut summary = None;
         if !archived.is_empty() {
-            let summary = match tokio::time::timeout(
+            let mut input: Vec<Message> = earlier.iter().filter(|m| !is_degraded(m)).cloned().collect();
+            input.extend(archived.iter().cloned());
+            let text = match tokio::time::timeout(
                 self.config.summary_timeout,
-                summarizer.summarize(&archived, self.progress.clone()),
+                summarizer.summarize(&input, self.progress.clone()),
             )
             .await
             {
-                Ok(Ok(text)) => text,
+                Ok(Ok(text)) => Ok(text),
                 Ok(Err(e)) => {
                     stats.degraded = true;
                     stats.degraded_reason = Some(e.to_string());
-                    format!("Summary generation failed ({e}), keeping recent history only.")
+                    Err(format!(
+                        "{DEGRADED_PREFIX} failed ({e}), keeping recent history only."
+                    ))
                 }
                 Err(_) => {
                     stats.degraded = true;
                     stats.degraded_reason = Some("timed out".into());
-                    "Summary generation timed out, keeping recent history only.".to_owned()
+                    Err(format!(
+                        "{DEGRADED_PREFIX} timed out, keeping recent history only."
+                    ))
+                }
+            };
+            let text = match text {
+                Ok(text) => {
+                    dropped.extend(earlier.iter().map(|m| m.id));
+                    text
+                }
+                Err(mut notice) => {
+                    dropped.extend(earlier.iter().filter(|m| is_degraded(m)).map(|m| m.id));
+                    window.extend(earlier.iter().filter(|m| !is_degraded(m)).cloned());
+                    // What the archived steps did, from the full log
+                    // (REACT-6): the notice replaces every earlier one, so
+                    // it covers everything before the retained messages.
+                    let end = self.window[summaries + cut..]
+                        .first()
+                        .and_then(|kept| self.log.iter().position(|m| m.id == kept.id))
+                        .unwrap_or(self.log.len());
+                    let mut digest = Digest::new();
+                    digest.observe_messages(&self.log[..end]);
+                    if digest.has_facts() {
+                        let facts = digest.render((budget / 10).clamp(200, 2_000) * 3);
+                        notice.push_str("\n\n");
+                        notice.push_str(&facts);
+                    }
+                    notice
                 }
             };
             let first = archived.first().map(|m| m.id.to_string()).unwrap_or_default();
             let last = archived.last().map(|m| m.id.to_string()).unwrap_or_default();
-            let message = Message::summary(summary)
+            let message = Message::summary(text)
                 .with_id(MessageId::derived(&format!("strata:summary:{first}:{last}")))
                 .with_created_at(archived.last().and_then(|m| m.created_at));
             stats.summary_tokens = self.counter.count_message(&message);
-            window.push(message);
+            window.push(message.clone());
+            summary = Some(message);
+        } else {
+            window.extend_from_slice(earlier);
         }
-        let summary = (window.len() > summaries).then(|| window[summaries].clone());
         window.extend(kept_old);
         window.extend_from_slice(&self.window[summaries + cut..]);
         self.set_window(window);
@@ -736,7 +870,11 @@ impl History {
         if self.recording {
             let replaced = changed.iter().map(|&i| self.window[i].clone()).collect();
             self.records.push(Record::Compaction {
-                archived: archived.iter().map(|m| m.id).collect(),
+                archived: dropped
+                    .iter()
+                    .copied()
+                    .chain(archived.iter().map(|m| m.id))
+                    .collect(),
                 summary,
                 replaced,
             });
@@ -813,7 +951,15 @@ pub fn clear_result(message: &mut Message) -> bool {
         .as_ref()
         .map_or(ResultStatus::Success, |r| r.status);
     let already = message.content == CLEARED || message.result.as_ref().is_some_and(|r| r.data == CLEARED);
-    if already {
+    // A result no longer than the marker stays: clearing it would grow
+    // the window.
+    let short = match &message.result {
+        Some(r) if message.content.is_empty() => {
+            r.data.as_str().map_or(usize::MAX, str::len) <= CLEARED.len()
+        }
+        _ => message.content.len() <= CLEARED.len(),
+    };
+    if already || short {
         return false;
     }
     match &mut message.result {

@@ -13,6 +13,8 @@
 //!   reactive compaction of HIST-12, which cannot loop.
 //! - [`repair`] restores the pairing invariant of a loaded history
 //!   (HIST-2) and reports each [`Repair`].
+//! - [`Digest`] tracks the files, commands, errors and todo state of the
+//!   steps that leave the window inside a long round (REACT-6).
 //! - [`CompactionStats`] are the figures of one compaction (HIST-9).
 //! - [`Store`] and [`Conversation`] persist [`Record`]s as JSONL with a
 //!   lock against a second writer; [`History::replay`] rebuilds the window
@@ -55,15 +57,18 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
+pub use digest::{command_argument, is_error_line, last_error_line, path_argument, CommandFact, Digest};
 pub use error::{Error, Result};
 pub use history::{
-    clear_result, cut_arguments, CompactionPlan, CompactionStats, History, CLEARED, MAX_ARGUMENT_CHARS,
+    clear_result, cut_arguments, CompactionPlan, CompactionStats, History, CLEARED, DEGRADED_PREFIX,
+    MAX_ARGUMENT_CHARS,
 };
 pub use prune::{id_hint, PruneAction, PruneOutcome};
 pub use record::Record;
 pub use repair::{interrupted_result, repair, Repair, INTERRUPTED_MESSAGE};
 pub use store::{read_log, Conversation, Loaded, Store};
 
+mod digest;
 mod error;
 mod history;
 mod prune;

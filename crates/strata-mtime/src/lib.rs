@@ -142,23 +142,30 @@ impl Freshness {
     /// was added.
     pub fn annotate(&self, result: &mut ToolResult, path: impl AsRef<Path>) -> bool {
         let Some(note) = self.read(path) else { return false };
-        match &mut result.data {
-            Value::Object(o) => {
-                o.insert("note".into(), Value::String(note.clone()));
-            }
-            Value::String(s) => {
-                s.push_str("\n\n");
-                s.push_str(&note);
-            }
-            other => {
-                let data = std::mem::take(other);
-                *other = serde_json::json!({ "output": data, "note": note });
-            }
-        }
-        result.text = Some(match result.text.take() {
-            Some(t) => format!("{t}\n\n{note}"),
-            None => note,
-        });
+        add_note(result, &note);
         true
     }
+}
+
+/// Adds a freshness note (see [`Freshness::read`]) to a result: as
+/// `data.note` for structured data, appended to text data, and appended to
+/// `text` (MTIME-1).
+pub fn add_note(result: &mut ToolResult, note: &str) {
+    match &mut result.data {
+        Value::Object(o) => {
+            o.insert("note".into(), Value::String(note.to_owned()));
+        }
+        Value::String(s) => {
+            s.push_str("\n\n");
+            s.push_str(note);
+        }
+        other => {
+            let data = std::mem::take(other);
+            *other = serde_json::json!({ "output": data, "note": note });
+        }
+    }
+    result.text = Some(match result.text.take() {
+        Some(t) => format!("{t}\n\n{note}"),
+        None => note.to_owned(),
+    });
 }

@@ -18,12 +18,13 @@ fn config(window: u64, retain: usize) -> Config {
 
 fn round(h: &mut History, n: usize, output: usize) {
     h.begin_round(Message::user(format!("task {n}")));
-    let call = ToolCall::new(format!("c{n}"), "bash", json!({"command": format!("run {n}")}));
+    // A tool of the generic rule, whose history form keeps 2,000 bytes.
+    let call = ToolCall::new(format!("c{n}"), "fetch", json!({"url": format!("run {n}")}));
     h.record_step(
         Message::assistant_with_calls("checking", vec![call.clone()]),
         vec![Message::tool_text(
             &call.id,
-            "bash",
+            "fetch",
             text_of_len(output, n as u64),
         )],
     );
@@ -79,7 +80,7 @@ async fn hist_7_degraded_summary() {
         (Fixed { delay: Duration::from_secs(500), fail: false }, "Summary generation timed out, keeping recent history only."),
         (Fixed { delay: Duration::ZERO, fail: true }, "Summary generation failed (the model provider failed with status 503: overloaded), keeping recent history only."),
     ] {
-        let mut h = History::new(config(6_000, 2), Arc::new(CharCounter));
+        let mut h = History::new(config(4_000, 2), Arc::new(CharCounter));
         for n in 0..8 {
             round(&mut h, n, 2_400);
         }
@@ -164,14 +165,14 @@ fn hist_2_real_transcript_with_interrupted_call() {
 async fn hist_8_compaction_targets() {
     use strata_core::CompactionTarget;
     for target in [CompactionTarget::User, CompactionTarget::Assistant] {
-        let mut c = config(6_000, 2);
+        let mut c = config(4_000, 2);
         c.compaction_target = target;
         let mut h = History::new(c, Arc::new(CharCounter));
         for n in 0..8 {
             round(&mut h, n, 2_400);
         }
         let stats = h.compact(&Fixed::ok()).await;
-        assert!(stats.rounds_archived > 0);
+        assert!(stats.rounds_archived > 0, "{stats:?}");
         let window = h.window();
         assert!(Pairs::new(&window).is_complete());
         let old_user = window.iter().any(|m| m.content == "task 0");
@@ -194,7 +195,7 @@ async fn hist_7_progress_is_reported() {
     client.push_text("* **Original Goal**: eight tasks.");
     let seen = Arc::new(Mutex::new(Vec::new()));
     let sink = seen.clone();
-    let mut h = History::new(config(6_000, 2), Arc::new(CharCounter));
+    let mut h = History::new(config(4_000, 2), Arc::new(CharCounter));
     h.set_progress(Some(Arc::new(move |p| sink.lock().unwrap().push(p))));
     for n in 0..8 {
         round(&mut h, n, 2_400);

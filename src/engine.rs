@@ -441,6 +441,9 @@ impl EngineBuilder {
         if let Some(c) = compressor {
             history.set_compressor(c);
         }
+        if let Some(tokens) = clear_batch_tokens {
+            history.budget_mut().set_clear_batch(tokens);
+        }
         history.set_recording(conversation.is_some());
         if let Some(events) = &events {
             let events = events.clone();
@@ -449,7 +452,6 @@ impl EngineBuilder {
         }
         let rounds = strata_core::rounds(history.full_log()).len();
         let hint_tokens = id_hints.then(|| counter.count_text("\n\n[message_id: 0123abcd]"));
-        let threshold = config.threshold_tokens() as usize;
         let mut engine = Engine {
             truncator: truncator.unwrap_or_else(|| default_truncator(&root, &config)),
             mentions: mentions.unwrap_or_else(|| Mentions::new(&root)),
@@ -480,15 +482,10 @@ impl EngineBuilder {
             digest: Digest::new(),
             digest_message: None,
             digest_tokens: 0,
-            clear_batch: clear_batch_tokens.unwrap_or(threshold / 8),
             protected_tools,
             recap: None,
             recap_tokens: 0,
-            anchor: None,
             last_counted: None,
-            ratio: 1.0,
-            compacted_at: None,
-            overflow_at: None,
             over_budget: false,
             round: rounds,
         };
@@ -584,22 +581,13 @@ pub struct Engine {
     digest: Digest,
     digest_message: Option<Message>,
     digest_tokens: usize,
-    /// Tokens shed at least once the window must shed any (HIST-15).
-    clear_batch: usize,
     /// Tools whose results are never cleared (HIST-15), lowercase.
     protected_tools: Vec<String>,
     recap: Option<String>,
     recap_tokens: usize,
-    /// The last usage's input tokens and the count of the window it
-    /// measured (REACT-4).
-    anchor: Option<(u64, usize)>,
-    /// The count of the last window handed out.
+    /// The count of the last window handed out: what a usage report
+    /// measured.
     last_counted: Option<usize>,
-    /// How much the provider's counts exceed the counter's, learnt from an
-    /// overflow (HIST-12); 1 until then.
-    ratio: f64,
-    compacted_at: Option<usize>,
-    overflow_at: Option<usize>,
     over_budget: bool,
     round: usize,
 }
@@ -689,7 +677,7 @@ impl Engine {
 
     /// The threshold the window is kept under (HIST-4).
     pub fn threshold_tokens(&self) -> usize {
-        self.config.threshold_tokens() as usize
+        self.history.budget().threshold()
     }
 
     /// The window's estimated tokens now (REACT-4).
@@ -751,18 +739,9 @@ impl Engine {
             + hints
     }
 
-    fn scaled(&self, tokens: usize) -> f64 {
-        tokens as f64 * self.ratio
-    }
-
-    /// REACT-4: the last usage plus what changed since, or the count.
+    /// REACT-4: the budget's estimate of a window counted `counted`.
     fn estimate(&self, counted: usize) -> usize {
-        match self.anchor {
-            Some((input, at)) => (input as f64 + self.scaled(counted) - self.scaled(at))
-                .max(0.0)
-                .ceil() as usize,
-            None => self.scaled(counted).ceil() as usize,
-        }
+        self.history.budget().estimate(counted)
     }
 
     /// Rebuilds the scratchpad of a round that was in progress when the
@@ -860,7 +839,12 @@ impl Engine {
         }
         let input_tokens = self.counter.count_message(&input);
         let threshold = self.threshold_tokens();
-        if (self.scaled(self.prefix_tokens + input_tokens + self.recap_tokens) as usize) > threshold {
+        if self
+            .history
+            .budget()
+            .scaled(self.prefix_tokens + input_tokens + self.recap_tokens)
+            > threshold
+        {
             return Err(EngineError::DoesNotFit {
                 fixed_tokens: self.prefix_tokens,
                 input_tokens,
@@ -1135,9 +1119,8 @@ impl Engine {
         if usage.input_tokens == 0 {
             return;
         }
-        self.history.record_usage(usage);
         let at = self.last_counted.unwrap_or_else(|| self.counted());
-        self.anchor = Some((usage.input_tokens, at));
+        self.history.record_usage_at(usage, at);
         // Persisting usage can wait for the next step's append.
     }
 
@@ -1208,18 +1191,11 @@ impl Engine {
     /// (no loop). [`EngineError::Store`] when persisting failed.
     pub async fn handle_overflow(&mut self) -> Result<CompactionStats, EngineError> {
         let log_len = self.history.full_log().len();
-        if self.overflow_at == Some(log_len) {
+        let sent = self.last_counted.unwrap_or_else(|| self.counted());
+        if !self.history.budget_mut().overflowed(sent, log_len) {
             return Err(EngineError::StillTooLong {
                 tokens: self.window_tokens(),
             });
-        }
-        self.overflow_at = Some(log_len);
-        // The provider counted at least the whole context window where the
-        // counter saw `sent`: scale later estimates by as much.
-        let sent = self.last_counted.unwrap_or_else(|| self.counted()).max(1);
-        let window = self.config.window_tokens() as f64;
-        if window > sent as f64 * self.ratio {
-            self.ratio = window / sent as f64;
         }
         let stats = self.compact_now(CompactionReason::Overflow, true).await;
         self.condense(Level::Omitted);
@@ -1271,22 +1247,19 @@ impl Engine {
 
     /// Whether automatic compaction is due (HIST-4, HIST-13).
     fn compaction_due(&self) -> bool {
-        self.config.auto_compact_enabled()
-            && self.history.window().len() >= self.config.min_messages_to_compact
-            && self.window_tokens() >= self.threshold_tokens()
-            && self.compacted_at != Some(self.history.full_log().len())
+        self.history.budget().compaction_due(
+            self.counted(),
+            self.history.window_len(),
+            self.history.full_log().len(),
+        )
     }
 
-    /// Sets the history's budget to leave room for what it does not hold:
-    /// L1, L2, the recap, how much more the scratchpad takes than the
-    /// round's history form, and the counter's error learnt from an
-    /// overflow.
+    /// Tells the budget what the window holds outside the history: L1,
+    /// L2, the recap, the digest, and how much more the scratchpad takes
+    /// than the round's history form.
     fn set_reserved(&mut self) {
         let outside = self.counted().saturating_sub(self.history.window_tokens());
-        let threshold = self.threshold_tokens();
-        let counter_budget = (threshold as f64 / self.ratio) as usize;
-        self.history
-            .set_reserved_tokens(outside + threshold.saturating_sub(counter_budget));
+        self.history.budget_mut().set_outside(outside);
     }
 
     /// Compacts the history; `to_fit` lets the retention of
@@ -1308,8 +1281,6 @@ impl Engine {
             });
         }
         self.emit(Event::CompactionFinished(stats.clone()));
-        self.anchor = None;
-        self.compacted_at = Some(self.history.full_log().len());
         self.recount_scratch();
         stats
     }
@@ -1350,7 +1321,7 @@ impl Engine {
             let n = self.steps.len();
             let preferred = n.saturating_sub(self.config.keep_full_steps);
             let stages = [
-                (preferred, threshold.saturating_sub(self.clear_batch)),
+                (preferred, self.history.budget().shed_target()),
                 (n.saturating_sub(1), threshold),
                 (n, threshold),
             ];

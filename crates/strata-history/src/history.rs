@@ -14,6 +14,7 @@ use strata_core::{
     Summarizer, TokenCounter, TokenTally, ToolResult, Usage,
 };
 
+use crate::budget::Budget;
 use crate::digest::Digest;
 use crate::prune::{self, PruneAction, PruneOutcome};
 use crate::record::Record;
@@ -185,11 +186,7 @@ pub struct History {
     window: Vec<Message>,
     tally: TokenTally,
     round_open: bool,
-    usage: Option<Usage>,
-    since_usage: usize,
-    reserved: usize,
-    len_at_compaction: Option<usize>,
-    reactive_at: Option<usize>,
+    budget: Budget,
     records: Vec<Record>,
     recording: bool,
     prune_list: Vec<MessageId>,
@@ -205,7 +202,7 @@ impl fmt::Debug for History {
             .field("window", &self.window.len())
             .field("window_tokens", &self.tally.total())
             .field("round_open", &self.round_open)
-            .field("usage", &self.usage)
+            .field("budget", &self.budget)
             .finish_non_exhaustive()
     }
 }
@@ -214,6 +211,7 @@ impl History {
     /// An empty history.
     pub fn new(config: Config, counter: Arc<dyn TokenCounter>) -> Self {
         History {
+            budget: Budget::new(&config),
             config,
             counter,
             compressor: Compressor::new(),
@@ -221,11 +219,6 @@ impl History {
             window: Vec::new(),
             tally: TokenTally::new(),
             round_open: false,
-            usage: None,
-            since_usage: 0,
-            reserved: 0,
-            len_at_compaction: None,
-            reactive_at: None,
             records: Vec::new(),
             recording: false,
             prune_list: Vec::new(),
@@ -270,11 +263,22 @@ impl History {
         self
     }
 
-    /// Sets the tokens the rest of the prompt (system prompt, tools, rules)
-    /// takes, which the window's budget leaves room for. By default, 0.
-    pub fn set_reserved_tokens(&mut self, tokens: usize) -> &mut Self {
-        self.reserved = tokens;
-        self
+    /// The budget policy (HIST-14): estimate, trigger, targets and the
+    /// overflow guard.
+    pub fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    /// The budget policy, to set what the window holds outside the
+    /// history ([`Budget::set_outside`]) or the shed batch.
+    pub fn budget_mut(&mut self) -> &mut Budget {
+        &mut self.budget
+    }
+
+    /// The counter's count of the whole window: the history's messages and
+    /// what it does not hold ([`Budget::outside`]).
+    fn counted(&self) -> usize {
+        self.window_tokens() + self.budget.outside()
     }
 
     fn set_window(&mut self, window: Vec<Message>) {
@@ -365,19 +369,16 @@ impl History {
         &mut self,
         summarizer: &dyn Summarizer,
     ) -> crate::Result<CompactionStats> {
-        if self.reactive_at == Some(self.log.len()) {
+        if !self.budget.overflowed(self.counted(), self.log.len()) {
             return Err(crate::Error::StillTooLong {
                 window_tokens: self.window_tokens(),
             });
         }
-        let stats = self.compact(summarizer).await;
-        self.reactive_at = Some(self.log.len());
-        Ok(stats)
+        Ok(self.compact_to_fit(summarizer).await)
     }
 
     fn push(&mut self, message: Message, logged: Message) {
-        let n = self.tally.push(&*self.counter, &message);
-        self.since_usage += n;
+        self.tally.push(&*self.counter, &message);
         self.window.push(message);
         self.log.push(logged);
     }
@@ -446,8 +447,7 @@ impl History {
     fn apply_step(&mut self, assistant: Message, window: Vec<Message>, logged: Vec<Message>) {
         self.push(assistant.clone(), assistant);
         for m in window {
-            let n = self.tally.push(&*self.counter, &m);
-            self.since_usage += n;
+            self.tally.push(&*self.counter, &m);
             self.window.push(m);
         }
         self.log.extend(logged);
@@ -462,12 +462,19 @@ impl History {
         self.round_open = false;
     }
 
-    /// Records the usage the provider reported for the last call (REACT-4).
-    /// Messages recorded after it are estimated with the token counter.
+    /// Records the usage the provider reported for the last call (REACT-4),
+    /// made on the window as it is now. Messages recorded after it are
+    /// estimated with the token counter.
     pub fn record_usage(&mut self, usage: Usage) {
+        self.record_usage_at(usage, self.counted());
+    }
+
+    /// [`History::record_usage`] for a request whose window the counter
+    /// counted `counted` tokens (the window sent, when more was recorded
+    /// since).
+    pub fn record_usage_at(&mut self, usage: Usage, counted: usize) {
         self.record(|| Record::Usage { usage });
-        self.usage = Some(usage);
-        self.since_usage = 0;
+        self.budget.record_usage(usage.input_tokens, counted);
     }
 
     /// The records of everything recorded since the last call, for a
@@ -518,8 +525,8 @@ impl History {
                     h.round_open = false;
                 }
                 Record::Usage { usage } => {
-                    h.usage = Some(usage);
-                    h.since_usage = 0;
+                    let counted = h.counted();
+                    h.budget.record_usage(usage.input_tokens, counted);
                 }
                 Record::Compaction {
                     archived,
@@ -555,9 +562,7 @@ impl History {
             }
         }
         self.set_window(window);
-        self.usage = None;
-        self.since_usage = 0;
-        self.len_at_compaction = Some(self.log.len());
+        self.budget.compacted(self.log.len());
     }
 
     /// The window: summaries, then the retained messages.
@@ -648,37 +653,33 @@ impl History {
         self.tally.total() - self.pruned_tokens
     }
 
-    /// The budget the window must fit: the compaction threshold less the
-    /// reserved tokens.
+    /// What the history's messages may take: the threshold less what the
+    /// window holds outside the history ([`Budget::history_room`]).
     pub fn threshold_tokens(&self) -> usize {
-        (self.config.threshold_tokens() as usize).saturating_sub(self.reserved)
+        self.budget.history_room()
     }
 
-    /// The size of the next request as HIST-4 estimates it: the last
-    /// usage's input tokens plus the messages recorded since, or, without a
-    /// usage figure (or after a compaction made it stale), the window and
-    /// the reserved tokens by the counter.
+    /// The size of the next request as the budget estimates it
+    /// ([`Budget::estimate`]): the last usage's input tokens plus what was
+    /// counted since, or, without a usage figure (or after a compaction
+    /// made it stale), the count of the window.
     pub fn estimated_tokens(&self) -> usize {
-        match self.usage {
-            Some(u) => u.input_tokens as usize + self.since_usage,
-            None => self.tally.total() + self.reserved,
-        }
+        self.budget.estimate(self.counted())
     }
 
     /// The estimated share of the context window in use (HIST-13).
     pub fn usage_fraction(&self) -> f64 {
-        self.estimated_tokens() as f64 / self.config.window_tokens().max(1) as f64
+        self.budget.usage_fraction(self.counted())
     }
 
-    /// Whether automatic compaction should run now (HIST-4, HIST-13): it is
-    /// switched on, the window holds at least `min_messages_to_compact`
-    /// messages, the estimate reaches the threshold, and something was
-    /// recorded since the last compaction.
+    /// Whether automatic compaction should run now
+    /// ([`Budget::compaction_due`], HIST-4, HIST-13): it is switched on,
+    /// the window holds at least `min_messages_to_compact` messages, the
+    /// estimate reaches the threshold, and something was recorded since
+    /// the last compaction.
     pub fn needs_compaction(&self) -> bool {
-        self.config.auto_compact_enabled()
-            && self.window.len() >= self.config.min_messages_to_compact
-            && self.estimated_tokens() >= self.config.threshold_tokens() as usize
-            && self.len_at_compaction != Some(self.log.len())
+        self.budget
+            .compaction_due(self.counted(), self.window.len(), self.log.len())
     }
 
     /// Compacts when [`History::needs_compaction`] says so.
@@ -883,9 +884,7 @@ impl History {
         stats.over_budget = self.tally.total() > budget;
         stats.elapsed_ms = started.elapsed().as_millis() as u64;
         // The usage figure described the old window: it is stale now.
-        self.usage = None;
-        self.since_usage = 0;
-        self.len_at_compaction = Some(self.log.len());
+        self.budget.compacted(self.log.len());
         stats
     }
 

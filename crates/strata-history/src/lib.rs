@@ -13,6 +13,9 @@
 //!   reactive compaction of HIST-12, which cannot loop.
 //! - [`repair`] restores the pairing invariant of a loaded history
 //!   (HIST-2) and reports each [`Repair`].
+//! - [`Budget`] is the one budget policy (HIST-14): the estimate of the
+//!   next request, the compaction trigger, the targets of condensing and
+//!   the overflow guard; the history and the engine both ask it.
 //! - [`Digest`] tracks the files, commands, errors and todo state of the
 //!   steps that leave the window inside a long round (REACT-6).
 //! - [`CompactionStats`] are the figures of one compaction (HIST-9).
@@ -57,6 +60,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
+pub use budget::Budget;
 pub use digest::{command_argument, is_error_line, last_error_line, path_argument, CommandFact, Digest};
 pub use error::{Error, Result};
 pub use history::{
@@ -68,6 +72,7 @@ pub use record::Record;
 pub use repair::{interrupted_result, repair, Repair, INTERRUPTED_MESSAGE};
 pub use store::{read_log, Conversation, Loaded, Store};
 
+mod budget;
 mod digest;
 mod error;
 mod history;

@@ -6,6 +6,7 @@ mod corpus;
 mod engine;
 mod format_doc;
 mod golden;
+mod long_round;
 mod openai;
 mod replay;
 

@@ -1,0 +1,234 @@
+//! One long round, as real agent sessions are (REACT-6, HIST-14): an
+//! agent loop of 40 steps with parallel calls and large outputs at a 16k
+//! window with the default configuration, and the budget guarantee over
+//! generated long rounds.
+
+use std::sync::mpsc;
+
+use proptest::prelude::*;
+use serde_json::json;
+use strata::{Config, Engine, Event, Message, Pairs, ResultStatus, ToolCall, ToolResult};
+
+/// A pytest run of `n` tests that fails `failed` of them, with its
+/// progress lines, a traceback and the summary, `pad` lines of captured
+/// log between them.
+fn pytest_output(n: usize, failed: usize, pad: usize, error: &str) -> String {
+    let mut out =
+        String::from("============================= test session starts ==============================\n");
+    out.push_str(&format!("collected {n} items\n\n"));
+    for i in 0..n {
+        let verdict = if i < failed { "FAILED" } else { "PASSED" };
+        out.push_str(&format!("tests/test_parser.py::test_case_{i:03} {verdict}\n"));
+    }
+    for i in 0..pad {
+        out.push_str(&format!("DEBUG parser: token {i} consumed at offset {}\n", i * 7));
+    }
+    if failed > 0 {
+        out.push_str("Traceback (most recent call last):\n  File \"src/parser.py\", line 88, in parse\n");
+        out.push_str(&format!("{error}\n"));
+    }
+    out.push_str(&format!(
+        "========================= {failed} failed, {} passed in 1.21s =========================\n",
+        n - failed
+    ));
+    out
+}
+
+/// The model's step `i` of a session fixing a parser: reads, a large
+/// write, edits, test runs with parallel calls, a todo list.
+fn step(i: usize) -> (Message, Vec<Message>) {
+    let mut calls = Vec::new();
+    let mut results = Vec::new();
+    let mut add = |call: ToolCall, result: ToolResult| {
+        results.push(Message::tool_result(&call, result));
+        calls.push(call);
+    };
+    match i % 5 {
+        0 => {
+            // Two files read at once.
+            for f in [format!("src/module_{i}.py"), format!("tests/test_module_{i}.py")] {
+                let body: String = (0..400)
+                    .map(|l| format!("{l:4}  def f_{l}(x): return x + {l}\n"))
+                    .collect();
+                add(
+                    ToolCall::new(format!("r{i}_{f}"), "Read", json!({"file_path": f})),
+                    ToolResult::success(body),
+                );
+            }
+        }
+        1 => {
+            let content = "def helper():\n    return 42\n".repeat(300);
+            add(
+                ToolCall::new(
+                    format!("w{i}"),
+                    "Write",
+                    json!({"file_path": format!("src/gen_{i}.py"), "content": content}),
+                ),
+                ToolResult::success(json!({"path": format!("src/gen_{i}.py"), "bytes": 8_400})),
+            );
+        }
+        2 => add(
+            ToolCall::new(
+                format!("e{i}"),
+                "Edit",
+                json!({"file_path": "src/parser.py", "old_string": format!("return {i}"), "new_string": format!("return {}", i + 1)}),
+            ),
+            ToolResult::success(
+                json!({"path": "src/parser.py", "diff": format!("@@ -88 +88 @@\n-    return {i}\n+    return {}", i + 1)}),
+            ),
+        ),
+        3 => {
+            // Parallel test runs, one of them a huge log.
+            let error = format!("ValueError: unexpected token ')' at line {i} of grammar.txt");
+            add(
+                ToolCall::new(
+                    format!("t{i}"),
+                    "Bash",
+                    json!({"command": format!("python -m pytest tests/test_parser.py -k case_{i}")}),
+                ),
+                ToolResult {
+                    data: json!({"stdout": pytest_output(60, 2, 20_000, &error), "exit_code": 1}),
+                    ..ToolResult::error("exit_1", "the command exited with status 1")
+                },
+            );
+            add(
+                ToolCall::new(format!("l{i}"), "Bash", json!({"command": "ruff check src"})),
+                ToolResult::success(json!({"stdout": "All checks passed!\n", "exit_code": 0})),
+            );
+        }
+        _ => add(
+            ToolCall::new(
+                format!("todo{i}"),
+                "TodoWrite",
+                json!({"todos": [
+                    {"content": "Reproduce the parser failure", "status": "completed"},
+                    {"content": format!("Fix token handling (attempt {i})"), "status": "in_progress"},
+                    {"content": "Run the whole suite", "status": "pending"}
+                ]}),
+            ),
+            ToolResult::success("Todos updated"),
+        ),
+    }
+    let thought = format!(
+        "Step {i}: {}",
+        "I look at what the last output says and decide the next move. ".repeat(6)
+    );
+    (Message::assistant_with_calls(thought, calls), results)
+}
+
+/// REACT-6, HIST-14: 40 steps with parallel calls and outputs up to 1 MB
+/// at a 16k window, default configuration: no step fails, the window
+/// stays within the threshold after every step, pairs hold, the input and
+/// the newest step are always there, and the digest of the steps that
+/// left the window is a reviewed snapshot.
+#[tokio::test]
+async fn react_6_agent_loop_of_40_steps_at_16k() {
+    let project = tempfile::tempdir().unwrap();
+    let (tx, events) = mpsc::channel();
+    let mut engine = Engine::builder(project.path())
+        .config(Config::from_toml_str("context_window = 16000").unwrap())
+        .events_to(tx)
+        .build()
+        .unwrap();
+    engine
+        .begin_round("The parser rejects `f(a, b)`. Find out why and fix it.")
+        .await
+        .unwrap();
+    for i in 0..40 {
+        let (assistant, results) = step(i);
+        let newest = assistant.tool_calls.last().unwrap().id.clone();
+        let report = engine.record_step(assistant, results).await.unwrap();
+        let window = engine.window();
+        assert!(!report.over_budget && !window.over_budget, "step {i}");
+        assert!(
+            window.tokens <= window.threshold,
+            "step {i}: {} > {}",
+            window.tokens,
+            window.threshold
+        );
+        let shown = window.messages();
+        assert!(Pairs::new(&shown).is_complete(), "step {i}");
+        assert!(window.context.input().is_some(), "step {i}");
+        assert!(
+            shown
+                .iter()
+                .any(|m| m.tool_call_id.as_deref() == Some(newest.as_str())),
+            "step {i}: the newest result is shown"
+        );
+    }
+    assert!(!events.try_iter().any(|e| matches!(e, Event::OverBudget { .. })));
+    let window = engine.window();
+    let digest = &window.context.scratchpad()[0];
+    assert_eq!(digest.role, strata::Role::System);
+    // What the model would otherwise have lost: the last error of the
+    // failing runs, the files changed, the todo state.
+    assert!(
+        digest.content.contains("ValueError: unexpected token ')'"),
+        "{}",
+        digest.content
+    );
+    assert!(digest.content.contains("src/parser.py"));
+    insta::assert_snapshot!("long_round_digest", digest.content);
+    // The full log keeps every output whole.
+    let log = engine.history().full_log();
+    assert!(log.iter().any(|m| m
+        .result
+        .as_ref()
+        .is_some_and(|r| r.status == ResultStatus::Error
+            && r.data["stdout"].as_str().is_some_and(|s| s.len() > 1_000_000))));
+}
+
+/// A generated step: `calls` parallel calls of which each returns
+/// `size` bytes, some of them failing.
+fn generated_step(i: usize, calls: usize, size: usize, thought: usize) -> (Message, Vec<Message>) {
+    let mut tool_calls = Vec::new();
+    let mut results = Vec::new();
+    for c in 0..calls {
+        let call = ToolCall::new(
+            format!("s{i}c{c}"),
+            if c % 2 == 0 { "Bash" } else { "Read" },
+            json!({"command": format!("make test-{i}-{c}"), "path": format!("f{c}.rs")}),
+        );
+        let line = format!("line of output {i}/{c}: error[E0{c}] something failed\n");
+        let body = line.repeat(size / line.len() + 1);
+        results.push(Message::tool_result(&call, ToolResult::success(body)));
+        tool_calls.push(call);
+    }
+    (
+        Message::assistant_with_calls("t".repeat(thought), tool_calls),
+        results,
+    )
+}
+
+proptest! {
+    #![proptest_config(strata_testkit::strategy::cases(12))]
+
+    /// HIST-14's guarantee: for any window of at least 8,000 tokens whose
+    /// fixed layers fit, over long rounds of tiny and huge steps with
+    /// parallel calls, no step fails and the window is within the
+    /// threshold after every step, with pairs intact.
+    #[test]
+    fn hist_14_every_step_fits(
+        window in 8_000usize..40_000,
+        steps in proptest::collection::vec((0usize..5, prop_oneof![0usize..200, 1_000usize..20_000, 200_000usize..1_100_000], 0usize..3_000), 5..60),
+    ) {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_time().build().unwrap();
+        rt.block_on(async {
+            let project = tempfile::tempdir().unwrap();
+            let mut engine = Engine::builder(project.path())
+                .config(Config::from_toml_str(&format!("context_window = {window}")).unwrap())
+                .build()
+                .unwrap();
+            engine.begin_round("Make the build pass.").await.unwrap();
+            for (i, &(calls, size, thought)) in steps.iter().enumerate() {
+                let (assistant, results) = generated_step(i, calls, size, thought);
+                let report = engine.record_step(assistant, results).await.unwrap();
+                let w = engine.window();
+                prop_assert!(!report.over_budget, "step {}", i);
+                prop_assert!(w.tokens <= w.threshold, "step {}: {} > {}", i, w.tokens, w.threshold);
+                prop_assert!(Pairs::new(&w.messages()).is_complete());
+            }
+            Ok(())
+        })?;
+    }
+}

@@ -76,6 +76,18 @@ impl Default for RuleLimits {
 }
 
 impl RuleLimits {
+    /// These limits with every byte budget of a text (Bash, Read, the
+    /// snippets and the generic rule) at most `bytes`.
+    fn with_text_bytes(&self, bytes: usize) -> RuleLimits {
+        RuleLimits {
+            read_bytes: self.read_bytes.min(bytes),
+            bash_bytes: self.bash_bytes.min(bytes),
+            generic_bytes: self.generic_bytes.min(bytes),
+            line_bytes: self.line_bytes.min(bytes),
+            ..*self
+        }
+    }
+
     fn bash(&self) -> Budget {
         Budget {
             head: self.bash_head,
@@ -176,11 +188,21 @@ impl CompressRule for Builtin {
             // Other shapes, including this rule's own output: left alone
             // unless large, so that the rule stays idempotent.
             (_, Value::Object(_) | Value::Array(_)) if json_len(data) <= 4 * l.generic_bytes => data.clone(),
-            // Large and of another shape: the tool's text rule over the
-            // pretty JSON, so that a second pass (which sees a string) agrees.
+            // Large and of another shape: its texts condensed where they
+            // are (TOOL-14); when that is not enough, the tool's text rule
+            // over the pretty JSON, so that a second pass (which sees a
+            // string) agrees.
             (kind, Value::Object(_) | Value::Array(_)) => {
-                let pretty = serde_json::to_string_pretty(data).unwrap_or_default();
-                Value::String(text_rule(kind, &pretty, l))
+                let budget = 4 * l.generic_bytes;
+                let nested = condense_nested(data, budget, &|t, share| {
+                    text_rule(kind, t, &l.with_text_bytes(share))
+                });
+                if json_len(&nested) <= budget {
+                    nested
+                } else {
+                    let pretty = serde_json::to_string_pretty(data).unwrap_or_default();
+                    Value::String(text_rule(kind, &pretty, l))
+                }
             }
             _ => data.clone(),
         })
@@ -216,10 +238,60 @@ pub(crate) fn generic(data: &Value, l: &RuleLimits) -> Value {
             if json_len(data) <= l.generic_bytes {
                 return data.clone();
             }
+            // Its texts condensed where they are (TOOL-14), or the pretty
+            // JSON condensed as text when that is not enough.
+            let nested = condense_nested(data, l.generic_bytes, &|t, share| {
+                condense(t, &l.with_text_bytes(share).generic()).text.into_owned()
+            });
+            if json_len(&nested) <= l.generic_bytes {
+                return nested;
+            }
             let pretty = serde_json::to_string_pretty(data).unwrap_or_default();
             Value::String(condense(&pretty, &l.generic()).text.into_owned())
         }
     }
+}
+
+/// Texts of structured data longer than this are condensed where they are
+/// (TOOL-14).
+const LONG_TEXT: usize = 256;
+
+/// `data` with every text longer than [`LONG_TEXT`] bytes, however deep,
+/// replaced by `rule(text, share)`: the long texts share what `budget`
+/// leaves after the rest of the data, with room for JSON escapes, and
+/// each gets at least [`LONG_TEXT`] bytes (TOOL-14).
+fn condense_nested(data: &Value, budget: usize, rule: &dyn Fn(&str, usize) -> String) -> Value {
+    fn long_texts(v: &Value, n: &mut usize, bytes: &mut usize) {
+        match v {
+            Value::String(t) if t.len() > LONG_TEXT => {
+                *n += 1;
+                *bytes += json_len(v);
+            }
+            Value::Array(items) => items.iter().for_each(|x| long_texts(x, n, bytes)),
+            Value::Object(map) => map.values().for_each(|x| long_texts(x, n, bytes)),
+            _ => {}
+        }
+    }
+    fn apply(v: &Value, share: usize, rule: &dyn Fn(&str, usize) -> String) -> Value {
+        match v {
+            Value::String(t) if t.len() > LONG_TEXT => Value::String(rule(t, share)),
+            Value::Array(items) => Value::Array(items.iter().map(|x| apply(x, share, rule)).collect()),
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, x)| (k.clone(), apply(x, share, rule)))
+                    .collect(),
+            ),
+            _ => v.clone(),
+        }
+    }
+    let (mut n, mut long) = (0, 0);
+    long_texts(data, &mut n, &mut long);
+    if n == 0 {
+        return data.clone();
+    }
+    let rest = json_len(data) - long;
+    let share = (budget.saturating_sub(rest) * 4 / 5 / n).max(LONG_TEXT);
+    apply(data, share, rule)
 }
 
 pub(crate) fn text_rule(kind: &str, text: &str, l: &RuleLimits) -> String {

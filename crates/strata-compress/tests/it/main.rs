@@ -1,5 +1,6 @@
 //! Integration tests of strata-compress.
 
+mod nested;
 mod props;
 mod snapshots;
 mod spill;

@@ -235,6 +235,7 @@ pub struct EngineBuilder {
     tools: Option<Vec<ToolSpec>>,
     counter: Arc<dyn TokenCounter>,
     summarizer: Arc<dyn Summarizer>,
+    summarize_steps: bool,
     compressor: Option<Compressor>,
     truncator: Option<Truncator>,
     mentions: Option<Mentions>,
@@ -285,9 +286,13 @@ impl EngineBuilder {
 
     /// Sets the summariser of compaction (HIST-5), e.g. an
     /// [`LlmSummarizer`](crate::LlmSummarizer). Without one, compaction
-    /// keeps the recent rounds only and says so (HIST-7).
+    /// keeps the recent rounds only and says so (HIST-7). With one, the
+    /// steps of a long round whose results leave the window are also
+    /// summarised, a batch at a time, into a rolling summary that joins
+    /// their digest (REACT-6).
     pub fn summarizer(mut self, summarizer: Arc<dyn Summarizer>) -> Self {
         self.summarizer = summarizer;
+        self.summarize_steps = true;
         self
     }
 
@@ -408,6 +413,7 @@ impl EngineBuilder {
             tools,
             counter,
             summarizer,
+            summarize_steps,
             compressor,
             truncator,
             mentions,
@@ -461,6 +467,7 @@ impl EngineBuilder {
             config,
             counter,
             summarizer,
+            summarize_steps,
             history,
             system,
             topic_anchor,
@@ -482,6 +489,9 @@ impl EngineBuilder {
             digest: Digest::new(),
             digest_message: None,
             digest_tokens: 0,
+            covered: Vec::new(),
+            summarized: 0,
+            rolling: None,
             protected_tools,
             recap: None,
             recap_tokens: 0,
@@ -550,6 +560,9 @@ pub struct Engine {
     config: Config,
     counter: Arc<dyn TokenCounter>,
     summarizer: Arc<dyn Summarizer>,
+    /// Whether a summariser was given, so that steps leaving the window
+    /// are summarised too (REACT-6).
+    summarize_steps: bool,
     history: History,
     truncator: Truncator,
     mentions: Mentions,
@@ -581,6 +594,12 @@ pub struct Engine {
     digest: Digest,
     digest_message: Option<Message>,
     digest_tokens: usize,
+    /// Steps the digest covers, in the order they joined it; the first
+    /// `summarized` of them went to the summariser, whose rolling summary
+    /// is `rolling` (REACT-6).
+    covered: Vec<usize>,
+    summarized: usize,
+    rolling: Option<String>,
     /// Tools whose results are never cleared (HIST-15), lowercase.
     protected_tools: Vec<String>,
     recap: Option<String>,
@@ -615,6 +634,7 @@ impl Engine {
             tools: None,
             counter: Arc::new(CharCounter),
             summarizer: Arc::new(NoSummarizer),
+            summarize_steps: false,
             compressor: None,
             truncator: None,
             mentions: None,
@@ -1078,6 +1098,9 @@ impl Engine {
         self.digest = Digest::new();
         self.digest_message = None;
         self.digest_tokens = 0;
+        self.covered.clear();
+        self.summarized = 0;
+        self.rolling = None;
     }
 
     /// Ends the round with the assistant's final answer (REACT-2): the
@@ -1301,7 +1324,46 @@ impl Engine {
             }
         }
         let (d, e, f) = self.condense(Level::Omitted);
+        if self.summarize_steps && self.covered.len() > self.summarized {
+            self.summarize_covered().await;
+            // The summary took room: condense again if needed (its steps
+            // join at the next batch).
+            let (g, h, i) = self.condense(Level::Omitted);
+            return (compaction, (a + d + g, b + e + h, c + f + i));
+        }
         (compaction, (a + d, b + e, c + f))
+    }
+
+    /// REACT-6: the steps newly covered by the digest, with the rolling
+    /// summary so far, go to the summariser under the summary timeout; its
+    /// answer becomes the rolling summary. On an error or a timeout the
+    /// digest alone stands for them (HIST-7), and they are not sent again.
+    async fn summarize_covered(&mut self) {
+        let mut input = Vec::new();
+        if let Some(rolling) = &self.rolling {
+            input.push(Message::summary(rolling.clone()));
+        }
+        for &i in &self.covered[self.summarized..] {
+            input.extend(self.steps[i].history.iter().cloned());
+        }
+        let steps = self.covered.len() - self.summarized;
+        self.summarized = self.covered.len();
+        let answer = tokio::time::timeout(
+            self.config.summary_timeout,
+            self.summarizer.summarize(&input, None),
+        )
+        .await;
+        let degraded = match answer {
+            Ok(Ok(text)) if !text.trim().is_empty() => {
+                self.rolling = Some(text);
+                self.render_digest();
+                None
+            }
+            Ok(Ok(_)) => Some("the summary was empty".to_owned()),
+            Ok(Err(e)) => Some(e.to_string()),
+            Err(_) => Some("timed out".to_owned()),
+        };
+        self.emit(Event::StepsSummarized { steps, degraded });
     }
 
     /// REACT-5, HIST-14, HIST-15: once the window is over the threshold,
@@ -1408,9 +1470,30 @@ impl Engine {
     /// the window, and renders the digest again (REACT-6).
     fn cover(&mut self, i: usize) {
         self.digest.merge(&self.steps[i].facts);
-        // Its own share of the budget, about three characters a token.
+        self.covered.push(i);
+        self.render_digest();
+    }
+
+    /// The digest message: the facts, and the rolling summary when there
+    /// is one, within the digest's share of the budget (a sixth of the
+    /// threshold, at most 4,000 tokens, about three characters a token).
+    fn render_digest(&mut self) {
         let budget = (self.threshold_tokens() / 6).min(4_000) * 3;
-        let text = self.digest.render(budget);
+        let mut text = match &self.rolling {
+            Some(rolling) => {
+                let facts = self.digest.render(budget / 2);
+                let room = budget.saturating_sub(facts.chars().count() + 40);
+                let mut summary: String = rolling.chars().take(room).collect();
+                if summary.len() < rolling.len() {
+                    summary.push('…');
+                }
+                format!("{facts}\n\nSummary of those steps:\n{summary}")
+            }
+            None => self.digest.render(budget),
+        };
+        if text.is_empty() {
+            text = self.digest.render(budget);
+        }
         let message = Message::system(text)
             .with_id(MessageId::derived(&format!(
                 "strata:digest:{}",

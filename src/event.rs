@@ -86,10 +86,20 @@ pub enum Event {
         to_history_form: usize,
         /// Steps whose results were cleared.
         cleared: usize,
-        /// Steps left out of the window behind a notice.
+        /// Steps left out of the window behind the digest (REACT-6).
         omitted: usize,
         /// The window's estimated tokens afterwards.
         tokens: usize,
+    },
+    /// The steps whose results left the window were summarised by the
+    /// summariser, and the rolling summary joins the digest (REACT-6); or
+    /// the summariser failed or timed out and the digest alone stands for
+    /// them.
+    StepsSummarized {
+        /// Steps newly summarised.
+        steps: usize,
+        /// What went wrong, when the digest alone stands for them.
+        degraded: Option<String>,
     },
     /// The window is over the threshold and nothing more can be condensed:
     /// the newest steps alone do not fit (HIST-6, REACT-5).

@@ -232,3 +232,115 @@ proptest! {
         })?;
     }
 }
+
+/// A summariser that answers after `delay`, or fails.
+struct StepSummarizer {
+    delay: std::time::Duration,
+    fail: bool,
+}
+
+#[async_trait::async_trait]
+impl strata::Summarizer for StepSummarizer {
+    async fn summarize(
+        &self,
+        messages: &[Message],
+        _: Option<strata::types::ProgressFn>,
+    ) -> strata::Result<String> {
+        tokio::time::sleep(self.delay).await;
+        if self.fail {
+            return Err(strata::Error::InvalidResponse {
+                message: "garbage".into(),
+            });
+        }
+        let earlier = messages.iter().any(|m| m.role == strata::Role::Summary);
+        Ok(format!(
+            "Rolled {} messages{}.",
+            messages.len(),
+            if earlier { " onto the summary so far" } else { "" }
+        ))
+    }
+}
+
+async fn long_round_with(summarizer: StepSummarizer) -> (Engine, Vec<Event>) {
+    let project = tempfile::tempdir().unwrap();
+    let (tx, events) = mpsc::channel();
+    let mut engine = Engine::builder(project.path())
+        .config(Config::from_toml_str("context_window = 16000\nsummary_timeout = \"5s\"").unwrap())
+        .summarizer(std::sync::Arc::new(summarizer))
+        .events_to(tx)
+        .build()
+        .unwrap();
+    engine.begin_round("Fix the parser.").await.unwrap();
+    for i in 0..25 {
+        let (assistant, results) = step(i);
+        engine.record_step(assistant, results).await.unwrap();
+        let window = engine.window();
+        assert!(window.tokens <= window.threshold, "step {i}");
+    }
+    (engine, events.try_iter().collect())
+}
+
+/// REACT-6: with a summariser, the steps leaving the window are summarised
+/// a batch at a time into a rolling summary that joins the digest.
+#[tokio::test]
+async fn react_6_rolling_summary_joins_the_digest() {
+    let (mut engine, events) = long_round_with(StepSummarizer {
+        delay: std::time::Duration::ZERO,
+        fail: false,
+    })
+    .await;
+    let summarized: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::StepsSummarized { steps, degraded } => Some((*steps, degraded.clone())),
+            _ => None,
+        })
+        .collect();
+    assert!(summarized.len() >= 2, "{summarized:?}");
+    assert!(summarized.iter().all(|(n, d)| *n > 0 && d.is_none()));
+    let digest = engine.window().context.scratchpad()[0].content.clone();
+    assert!(digest.starts_with("[Progress digest of"), "{digest}");
+    assert!(
+        digest.contains("Summary of those steps:\nRolled ") && digest.contains("onto the summary so far"),
+        "{digest}"
+    );
+}
+
+/// REACT-6, HIST-7: a summariser that fails or times out leaves the
+/// digest alone, says so, and is not asked again for the same steps.
+#[tokio::test(start_paused = true)]
+async fn react_6_failed_step_summary_leaves_the_digest_alone() {
+    for (summarizer, reason) in [
+        (
+            StepSummarizer {
+                delay: std::time::Duration::ZERO,
+                fail: true,
+            },
+            "garbage",
+        ),
+        (
+            StepSummarizer {
+                delay: std::time::Duration::from_secs(60),
+                fail: false,
+            },
+            "timed out",
+        ),
+    ] {
+        let (mut engine, events) = long_round_with(summarizer).await;
+        let degraded: Vec<usize> = events
+            .iter()
+            .filter_map(|e| match e {
+                Event::StepsSummarized {
+                    steps,
+                    degraded: Some(why),
+                } if why.contains(reason) => Some(*steps),
+                _ => None,
+            })
+            .collect();
+        assert!(!degraded.is_empty(), "{reason}");
+        let digest = engine.window().context.scratchpad()[0].content.clone();
+        assert!(!digest.contains("Summary of those steps"), "{digest}");
+        // Each step went to the summariser once at most.
+        assert!(degraded.iter().sum::<usize>() <= 25);
+    }
+}

@@ -28,7 +28,8 @@
 //!   OpenAI, Anthropic).
 //! - [`Engine`]: the turn engine that drives them all, round by round,
 //!   reporting [`Event`]s; [`replay`] feeds a recorded transcript through
-//!   it.
+//!   it; [`eval`] measures what the window keeps of a session's working
+//!   facts and of command outputs, against the baselines (`strata eval`).
 //! - [`types`], [`compress`], [`summary`], [`history`], [`context`],
 //!   [`atfile`] and [`mtime`]: everything of each crate.
 //! - With the feature `openai`, `strata::openai`: an [`LlmClient`] for any
@@ -124,6 +125,7 @@ pub use engine::{
 pub use event::{CompactionReason, Event};
 
 mod engine;
+pub mod eval;
 mod event;
 pub mod replay;
 

@@ -70,6 +70,11 @@ enum Command {
     /// Feeds a recorded transcript through the turn engine step by step and
     /// reports the window at every step.
     Replay(commands::replay::ReplayArgs),
+    /// Measures a directory of transcripts: working facts left in the final
+    /// window at each context window (beside newest-first trimming), and
+    /// the diagnostic lines and size of command outputs in history form
+    /// (beside head and head+tail cuts).
+    Eval(commands::eval::EvalArgs),
     /// A scripted agent session over a sample project, offline: @file
     /// reminders, a truncation, the stale-read note, compactions.
     Demo(commands::demo::DemoArgs),
@@ -147,6 +152,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Mention(args) => commands::mention::run(&args),
         Command::Render(args) => commands::render::run(&args),
         Command::Replay(args) => runtime.block_on(commands::replay::run(&args, counter)),
+        Command::Eval(args) => runtime.block_on(commands::eval::run(&args, counter)),
         Command::Demo(args) => runtime.block_on(commands::demo::run(&args)),
     }
 }

@@ -597,3 +597,80 @@ fn a_closed_pipe_is_not_an_error() {
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(stderr(&o), "");
 }
+
+/// EVAL-1, EVAL-2: `strata eval` over the real transcripts of
+/// `tests/data/corpus/`: the facts table with the trim baseline, command
+/// output retention, JSON with per-session detail, and the HTML report.
+#[test]
+fn eval_measures_facts_and_retention() {
+    let dir = data("corpus");
+    let text = ok(&run(&[
+        "eval",
+        path(&dir),
+        "--windows",
+        "8000,16000",
+        "--min-steps",
+        "10",
+    ]));
+    assert!(
+        text.starts_with("Working facts in the final window (sessions of 10 steps or more)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n    8000  ") && text.contains("\n   16000  "),
+        "{text}"
+    );
+    assert!(
+        text.contains("Command outputs of 2,000 characters or more: "),
+        "{text}"
+    );
+    assert!(text.contains("diagnostic lines kept: strata "), "{text}");
+
+    let html = tempfile::tempdir().unwrap();
+    let report = html.path().join("report.html");
+    let v = json(&run(&[
+        "eval",
+        path(&dir),
+        "--windows",
+        "16000",
+        "--min-steps",
+        "10",
+        "--json",
+        "--per",
+        "--html",
+        path(&report),
+    ]));
+    let at16 = &v["facts"][0];
+    assert_eq!(at16["window"], 16000);
+    let sessions = at16["per_session"].as_array().unwrap();
+    assert_eq!(sessions.len(), at16["sessions"].as_u64().unwrap() as usize);
+    assert!(sessions.len() >= 3, "{sessions:?}");
+    let total = &at16["total"];
+    let (facts, kept, trim) = (
+        total["facts"].as_u64().unwrap(),
+        total["strata"].as_u64().unwrap(),
+        total["trim"].as_u64().unwrap(),
+    );
+    assert!(facts > 50 && kept <= facts && trim <= facts, "{total}");
+    assert!(kept > trim, "the engine keeps more than trimming: {total}");
+    for s in sessions {
+        assert_eq!(s["over_budget_steps"], 0, "{s}");
+    }
+    let retention = &v["retention"];
+    assert!(retention["outputs"].as_u64().unwrap() > 0);
+    assert!(retention["reduction"].as_f64().unwrap() > 0.5, "{retention}");
+    assert!(retention["per_output"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|o| o["raw_chars"].as_u64().unwrap() >= 2_000));
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert!(page.starts_with("<!doctype html>") && page.contains("<svg") && page.contains("threshold 12800"));
+    assert_eq!(page.matches("<details>").count(), sessions.len());
+
+    // A directory without transcripts is bad input.
+    let empty = tempfile::tempdir().unwrap();
+    let o = run(&["eval", path(empty.path())]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no transcript found"));
+}

@@ -3,6 +3,7 @@
 pub mod compact;
 pub mod compress;
 pub mod demo;
+pub mod eval;
 pub mod inspect;
 pub mod mention;
 pub mod render;

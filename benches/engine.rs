@@ -1,7 +1,9 @@
 //! The turn engine over a real session: the mini-SWE-agent transcript of
 //! `tests/data/corpus/` with 164 `bash` steps in one long round, replayed
 //! step by step through `Engine` (truncation, history form, the in-round
-//! budget of REACT-5, a window built after every step) with a 32k window.
+//! budget of REACT-5, a window built after every step) with a 32k window,
+//! and with a 16k window, where most of the round leaves the window into
+//! the progress digest (REACT-6).
 //!
 //! The baseline is serialising the same messages to JSON once per step
 //! (what sending each window as a request body costs at least); the figure
@@ -22,10 +24,13 @@ fn messages() -> Vec<Message> {
 
 /// Replays every step (as `strata replay` reads a transcript), building
 /// the window after each; returns the number of windows built.
-fn replay(messages: &[Message], root: &std::path::Path) -> usize {
-    let rt = tokio::runtime::Builder::new_current_thread().build().unwrap();
+fn replay(messages: &[Message], root: &std::path::Path, window: usize) -> usize {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
     rt.block_on(async {
-        let config = Config::from_toml_str("context_window = 32000").unwrap();
+        let config = Config::from_toml_str(&format!("context_window = {window}")).unwrap();
         let mut engine = Engine::builder(root).config(config).build().unwrap();
         let mut windows = 0;
         for turn in turns(messages) {
@@ -53,7 +58,7 @@ fn replay(messages: &[Message], root: &std::path::Path) -> usize {
 fn bench(c: &mut Criterion) {
     let messages = messages();
     let project = tempfile::tempdir().unwrap();
-    let steps = replay(&messages, project.path());
+    let steps = replay(&messages, project.path(), 32_000);
     let mut group = c.benchmark_group(format!("engine replay, {steps} steps"));
     group.sample_size(10);
     group.bench_function("baseline: serialise the transcript once per step", |b| {
@@ -63,13 +68,18 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
-    group.bench_function("engine: record each step and build its window", |b| {
-        b.iter_batched(
-            || tempfile::tempdir().unwrap(),
-            |dir| black_box(replay(&messages, dir.path())),
-            BatchSize::PerIteration,
-        )
-    });
+    for window in [32_000, 16_000] {
+        group.bench_function(
+            format!("engine at {window}: record each step and build its window"),
+            |b| {
+                b.iter_batched(
+                    || tempfile::tempdir().unwrap(),
+                    |dir| black_box(replay(&messages, dir.path(), window)),
+                    BatchSize::PerIteration,
+                )
+            },
+        );
+    }
     group.finish();
 }
 

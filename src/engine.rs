@@ -15,8 +15,8 @@ use strata_core::{
     ResultStatus, Role, Summarizer, TokenCounter, Usage,
 };
 use strata_history::{
-    clear_result, cut_arguments, path_argument, CompactionStats, Conversation, Digest, History, PruneAction,
-    PruneOutcome, Record,
+    clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, Conversation, Digest, History,
+    PruneAction, PruneOutcome, Record,
 };
 use strata_mtime::{add_note, Freshness};
 
@@ -75,9 +75,6 @@ enum Level {
     Cleared,
     Omitted,
 }
-
-/// Thoughts of cleared steps are cut to this many characters (REACT-5).
-pub const MAX_THOUGHT_CHARS: usize = 300;
 
 /// One step of the round in progress, in each form the window can show.
 #[derive(Debug, Clone)]
@@ -450,6 +447,7 @@ impl EngineBuilder {
         if let Some(tokens) = clear_batch_tokens {
             history.budget_mut().set_clear_batch(tokens);
         }
+        history.set_protected_tools(&protected_tools);
         history.set_recording(conversation.is_some());
         if let Some(events) = &events {
             let events = events.clone();
@@ -492,7 +490,6 @@ impl EngineBuilder {
             covered: Vec::new(),
             summarized: 0,
             rolling: None,
-            protected_tools,
             recap: None,
             recap_tokens: 0,
             last_counted: None,
@@ -600,8 +597,6 @@ pub struct Engine {
     covered: Vec<usize>,
     summarized: usize,
     rolling: Option<String>,
-    /// Tools whose results are never cleared (HIST-15), lowercase.
-    protected_tools: Vec<String>,
     recap: Option<String>,
     recap_tokens: usize,
     /// The count of the last window handed out: what a usage report
@@ -1086,12 +1081,7 @@ impl Engine {
     /// Whether a step's results include one of a protected tool
     /// (HIST-15).
     fn is_protected(&self, results: &[Message]) -> bool {
-        !self.protected_tools.is_empty()
-            && results.iter().any(|m| {
-                m.tool_name
-                    .as_deref()
-                    .is_some_and(|n| self.protected_tools.contains(&n.to_ascii_lowercase()))
-            })
+        results.iter().any(|m| self.history.is_protected(m))
     }
 
     fn reset_digest(&mut self) {
@@ -1534,12 +1524,4 @@ fn default_truncator(root: &Path, config: &Config) -> Truncator {
     Truncator::builder(root)
         .limits(Limits::new(defaults.max_lines, max_bytes))
         .build()
-}
-
-/// Cuts an assistant message's thought to [`MAX_THOUGHT_CHARS`].
-fn cut_thought(m: &mut Message) {
-    if m.role == Role::Assistant && m.content.chars().count() > MAX_THOUGHT_CHARS {
-        let head: String = m.content.chars().take(MAX_THOUGHT_CHARS).collect();
-        m.content = format!("{head}…");
-    }
 }

@@ -119,9 +119,7 @@ pub use strata_mtime::Freshness;
 #[doc(inline)]
 pub use strata_summary::LlmSummarizer;
 
-pub use engine::{
-    Engine, EngineBuilder, EngineError, NoSummarizer, RoundStart, StepReport, Window, MAX_THOUGHT_CHARS,
-};
+pub use engine::{Engine, EngineBuilder, EngineError, NoSummarizer, RoundStart, StepReport, Window};
 pub use event::{CompactionReason, Event};
 
 mod engine;
@@ -153,3 +151,8 @@ struct HistoryDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/guide.md")]
 struct GuideDoctests;
+
+/// The code blocks of `docs/eval.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/eval.md")]
+struct EvalDoctests;

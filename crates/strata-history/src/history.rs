@@ -31,6 +31,13 @@ fn is_degraded(m: &Message) -> bool {
     m.role == Role::Summary && m.content.starts_with(DEGRADED_PREFIX)
 }
 
+/// Thoughts of old steps are cut to this many characters (HIST-16).
+pub const MAX_THOUGHT_CHARS: usize = 300;
+
+/// User messages of earlier rounds longer than this many characters are
+/// cut when the budget needs it (HIST-16).
+pub const MAX_USER_CHARS: usize = 2_000;
+
 /// Tool-call arguments longer than this are cut when clearing is not
 /// enough (HIST-6).
 pub const MAX_ARGUMENT_CHARS: usize = 500;
@@ -191,6 +198,8 @@ pub struct History {
     recording: bool,
     prune_list: Vec<MessageId>,
     pruned: HashSet<MessageId>,
+    /// Tools whose results are never cleared, lowercase (HIST-15).
+    protected: Vec<String>,
     pruned_tokens: usize,
     progress: Option<ProgressFn>,
 }
@@ -223,6 +232,7 @@ impl History {
             recording: false,
             prune_list: Vec::new(),
             pruned: HashSet::new(),
+            protected: Vec::new(),
             pruned_tokens: 0,
             progress: None,
         }
@@ -892,50 +902,119 @@ impl History {
     /// keeping the newest `keep_tool_messages` tool messages intact.
     /// Returns the indices of the messages it changed, in order.
     fn fit_budget(&mut self, budget: usize, stats: &mut CompactionStats) -> Vec<usize> {
-        let mut changed_at = Vec::new();
+        let mut changed = Vec::new();
         if self.tally.total() <= budget {
-            return changed_at;
+            return changed;
         }
-        let tool_positions: Vec<usize> = self
+        let tools: Vec<usize> = self
             .window
             .iter()
             .enumerate()
-            .filter(|(_, m)| m.role == Role::Tool)
+            .filter(|(_, m)| m.role == Role::Tool && !self.is_protected(m))
             .map(|(i, _)| i)
             .collect();
-        let protected = tool_positions
-            .len()
-            .saturating_sub(self.config.keep_tool_messages);
-        for &i in &tool_positions[..protected] {
-            if self.tally.total() <= budget {
-                return changed_at;
-            }
-            if clear_result(&mut self.window[i]) {
-                self.tally.replace(i, &*self.counter, &self.window[i]);
-                stats.tool_results_cleared += 1;
-                changed_at.push(i);
-            }
-        }
-        // Calls whose results were cleared may keep their long arguments.
-        let protected_from = tool_positions
-            .get(protected)
-            .copied()
-            .unwrap_or(self.window.len());
-        for i in 0..protected_from {
+        let preferred = tools.len().saturating_sub(self.config.keep_tool_messages);
+        // Calls before the newest kept results, and everything before the
+        // last user message (the task in progress stays whole).
+        let old_end = tools.get(preferred).copied().unwrap_or(self.window.len());
+        let last_user = self.window.iter().rposition(|m| m.role == Role::User);
+        // What may shrink, in order (HIST-6, HIST-16): the older results;
+        // the older calls' arguments and thoughts; long user messages of
+        // earlier rounds; then the preferences yield: the newest
+        // `keep_tool_messages` results and every call's arguments.
+        let mut stages: Vec<(usize, Shrink)> = Vec::new();
+        stages.extend(tools[..preferred].iter().map(|&i| (i, clear as Shrink)));
+        stages.extend((0..old_end).map(|i| (i, shrink_step as Shrink)));
+        stages.extend((0..last_user.unwrap_or(0)).map(|i| (i, cut_user as Shrink)));
+        stages.extend(tools[preferred..].iter().map(|&i| (i, clear as Shrink)));
+        stages.extend((old_end..self.window.len()).map(|i| (i, shrink_step as Shrink)));
+        for (i, shrink) in stages {
             if self.tally.total() <= budget {
                 break;
             }
-            let cut = cut_arguments(&mut self.window[i]);
-            stats.arguments_cut += cut;
-            if cut > 0 {
-                self.tally.replace(i, &*self.counter, &self.window[i]);
-                // Call messages, never the tool messages cleared above.
-                changed_at.push(i);
+            let n = shrink(&mut self.window[i]);
+            if n == 0 {
+                continue;
             }
+            self.tally.replace(i, &*self.counter, &self.window[i]);
+            match self.window[i].role {
+                Role::Tool => stats.tool_results_cleared += n,
+                Role::Assistant => stats.arguments_cut += n,
+                _ => {}
+            }
+            changed.push(i);
         }
-        changed_at.sort_unstable();
-        changed_at
+        changed.sort_unstable();
+        changed.dedup();
+        changed
     }
+
+    /// Marks tools whose results are never cleared (HIST-15), names
+    /// matched case-insensitively. By default, none.
+    pub fn set_protected_tools<I, S>(&mut self, tools: I) -> &mut Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.protected = tools
+            .into_iter()
+            .map(|t| t.as_ref().to_ascii_lowercase())
+            .collect();
+        self
+    }
+
+    /// Whether `message` is the result of a protected tool (HIST-15).
+    pub fn is_protected(&self, message: &Message) -> bool {
+        !self.protected.is_empty()
+            && message.role == Role::Tool
+            && message
+                .tool_name
+                .as_deref()
+                .is_some_and(|n| self.protected.contains(&n.to_ascii_lowercase()))
+    }
+}
+
+/// One way a message may shrink; returns how many things it shrank.
+type Shrink = fn(&mut Message) -> usize;
+
+fn clear(m: &mut Message) -> usize {
+    usize::from(clear_result(m))
+}
+
+fn shrink_step(m: &mut Message) -> usize {
+    let cut = cut_arguments(m);
+    cut + usize::from(cut_thought(m))
+}
+
+fn cut_user(m: &mut Message) -> usize {
+    usize::from(cut_user_message(m))
+}
+
+/// Cuts the thought of an assistant message with tool calls to
+/// [`MAX_THOUGHT_CHARS`] characters (HIST-16). Returns whether it was cut.
+pub fn cut_thought(message: &mut Message) -> bool {
+    if message.role != Role::Assistant || message.content.chars().count() <= MAX_THOUGHT_CHARS {
+        return false;
+    }
+    let head: String = message.content.chars().take(MAX_THOUGHT_CHARS).collect();
+    message.content = format!("{head}…");
+    true
+}
+
+/// Cuts a user message longer than [`MAX_USER_CHARS`] characters to its
+/// start and end around a marker saying how much was left out (HIST-16);
+/// for user messages of earlier rounds, never the task in progress.
+/// Returns whether it was cut.
+pub fn cut_user_message(message: &mut Message) -> bool {
+    let n = message.content.chars().count();
+    if message.role != Role::User || n <= MAX_USER_CHARS {
+        return false;
+    }
+    let head: String = message.content.chars().take(MAX_USER_CHARS * 2 / 3).collect();
+    let tail: String = message.content.chars().skip(n - MAX_USER_CHARS / 3).collect();
+    let left_out = n - MAX_USER_CHARS * 2 / 3 - MAX_USER_CHARS / 3;
+    message.content = format!("{head}\n[… {left_out} characters left out …]\n{tail}");
+    true
 }
 
 /// Replaces a tool message's result with [`CLEARED`], keeping the tool's

@@ -64,8 +64,8 @@ pub use budget::Budget;
 pub use digest::{command_argument, is_error_line, last_error_line, path_argument, CommandFact, Digest};
 pub use error::{Error, Result};
 pub use history::{
-    clear_result, cut_arguments, CompactionPlan, CompactionStats, History, CLEARED, DEGRADED_PREFIX,
-    MAX_ARGUMENT_CHARS,
+    clear_result, cut_arguments, cut_thought, cut_user_message, CompactionPlan, CompactionStats, History,
+    CLEARED, DEGRADED_PREFIX, MAX_ARGUMENT_CHARS, MAX_THOUGHT_CHARS, MAX_USER_CHARS,
 };
 pub use prune::{id_hint, PruneAction, PruneOutcome};
 pub use record::Record;

@@ -120,9 +120,11 @@ async fn hist_6_single_long_round_is_cleared_oldest_first() {
     assert_eq!(h.window()[0].content, "fix the bug");
 }
 
-/// HIST-6: when even the newest steps do not fit, the caller is told.
+/// HIST-14, HIST-16: `keep_tool_messages` is a preference that yields to
+/// the budget: when the newest results alone do not fit, they are cleared
+/// too, oldest first, and the window fits.
 #[tokio::test]
-async fn hist_6_over_budget_is_reported() {
+async fn hist_14_kept_results_yield_to_the_budget() {
     let mut h = History::new(config(2_000, 10), Arc::new(CharCounter));
     h.begin_round(Message::user("go"));
     for n in 0..8 {
@@ -133,8 +135,72 @@ async fn hist_6_over_budget_is_reported() {
         );
     }
     let stats = h.compact(&Fixed::ok()).await;
-    assert!(stats.over_budget);
-    assert!(stats.tokens_after > stats.threshold_tokens);
+    assert!(!stats.over_budget, "{stats:?}");
+    assert!(h.window_tokens() <= h.threshold_tokens());
+    let window = h.window();
+    let tools: Vec<&Message> = window.iter().filter(|m| m.role == Role::Tool).collect();
+    assert_eq!(tools.first().unwrap().content, CLEARED);
+    assert_ne!(
+        tools.last().unwrap().content,
+        CLEARED,
+        "the newest stays while it fits"
+    );
+    assert!(Pairs::new(&window).is_complete());
+}
+
+/// HIST-15: a protected tool's results are never cleared.
+#[tokio::test]
+async fn hist_15_protected_tools_are_never_cleared() {
+    let mut h = History::new(config(2_000, 10), Arc::new(CharCounter));
+    h.set_protected_tools(["Plan"]);
+    h.begin_round(Message::user("go"));
+    for n in 0..8 {
+        let name = if n == 0 { "plan" } else { "mystery" };
+        let call = ToolCall::new(format!("c{n}"), name, json!({}));
+        h.record_step(
+            Message::assistant_with_calls("", vec![call.clone()]),
+            vec![Message::tool_text(&call.id, name, text_of_len(700, n))],
+        );
+    }
+    h.compact(&Fixed::ok()).await;
+    let window = h.window();
+    let plan = window
+        .iter()
+        .find(|m| m.tool_call_id.as_deref() == Some("c0"))
+        .unwrap();
+    assert_ne!(plan.content, CLEARED);
+    assert!(window.iter().any(|m| m.content == CLEARED));
+}
+
+/// HIST-16: long user messages of earlier rounds shrink when the budget
+/// needs it; the task in progress stays whole. When even that is not
+/// enough, the caller is told.
+#[tokio::test]
+async fn hist_16_old_user_messages_shrink_and_over_budget_is_reported() {
+    let mut h = History::new(config(3_000, 10), Arc::new(CharCounter));
+    let old_task = format!("First task. {}", "Background detail. ".repeat(400));
+    h.begin_round(Message::user(old_task.clone()));
+    h.finish_round(Message::assistant("done"));
+    let task = format!("Second task. {}", "More detail here. ".repeat(100));
+    h.begin_round(Message::user(task.clone()));
+    let stats = h.compact(&Fixed::ok()).await;
+    let window = h.window();
+    let first = window
+        .iter()
+        .find(|m| m.content.starts_with("First task."))
+        .unwrap();
+    assert!(first.content.contains("characters left out"), "{}", first.content);
+    assert!(first.content.chars().count() < 2_100);
+    assert!(
+        window.iter().any(|m| m.content == task),
+        "the task in progress stays whole"
+    );
+    assert!(!stats.over_budget && h.window_tokens() <= h.threshold_tokens());
+
+    let mut h = History::new(config(2_000, 10), Arc::new(CharCounter));
+    h.begin_round(Message::user("x".repeat(9_000)));
+    let stats = h.compact(&Fixed::ok()).await;
+    assert!(stats.over_budget && stats.tokens_after > stats.threshold_tokens);
 }
 
 /// HIST-2 on a real transcript whose last call never got a result.

@@ -344,3 +344,54 @@ async fn react_6_failed_step_summary_leaves_the_digest_alone() {
         assert!(degraded.iter().sum::<usize>() <= 25);
     }
 }
+
+/// A model that counts a quarter more tokens than the default counter,
+/// reports them as usage, and rejects a request over its 16k context
+/// window, as providers do.
+struct StrictModel;
+
+#[async_trait::async_trait]
+impl strata::LlmClient for StrictModel {
+    async fn complete(&self, request: strata::LlmRequest) -> strata::Result<strata::LlmResponse> {
+        use strata::TokenCounter;
+        let tokens = strata::CharCounter.count_messages(&request.messages) * 5 / 4;
+        if tokens > 16_000 {
+            return Err(strata::Error::ContextTooLong {
+                message: format!("{tokens} tokens > 16000"),
+            });
+        }
+        Ok(strata::LlmResponse::new(
+            "next step",
+            strata::Usage::new(tokens as u64, 20),
+        ))
+    }
+}
+
+/// HIST-12, HIST-14: the same loop through `Engine::complete` against a
+/// model that counts more than the counter and rejects what does not fit:
+/// every call goes through with the default configuration, never
+/// `StillTooLong`.
+#[tokio::test]
+async fn hist_14_agent_loop_through_complete_never_still_too_long() {
+    let project = tempfile::tempdir().unwrap();
+    let mut engine = Engine::builder(project.path())
+        .config(Config::from_toml_str("context_window = 16000").unwrap())
+        .build()
+        .unwrap();
+    engine
+        .begin_round("The parser rejects `f(a, b)`. Find out why and fix it.")
+        .await
+        .unwrap();
+    for i in 0..40 {
+        engine
+            .complete(&StrictModel, strata::LlmOptions::default())
+            .await
+            .unwrap_or_else(|e| panic!("step {i}: {e}"));
+        let (assistant, results) = step(i);
+        engine.record_step(assistant, results).await.unwrap();
+    }
+    engine
+        .complete(&StrictModel, strata::LlmOptions::default())
+        .await
+        .unwrap();
+}

@@ -663,9 +663,10 @@ impl History {
         self.tally.total() - self.pruned_tokens
     }
 
-    /// What the history's messages may take: the threshold less what the
-    /// window holds outside the history ([`Budget::history_room`]).
-    pub fn threshold_tokens(&self) -> usize {
+    /// What the history's messages may take, in the counter's tokens: the
+    /// threshold less what the window holds outside the history
+    /// ([`Budget::history_room`]). Compaction fits the history into it.
+    pub fn room_tokens(&self) -> usize {
         self.budget.history_room()
     }
 
@@ -711,7 +712,7 @@ impl History {
     /// [`History::plan`] keeping at least `min_retain` complete rounds
     /// (and more while they fit) instead of `min_retain_rounds`.
     pub fn plan_with(&self, min_retain: usize) -> CompactionPlan {
-        let budget = self.threshold_tokens();
+        let budget = self.room_tokens();
         let summaries = self.window.iter().take_while(|m| m.role == Role::Summary).count();
         let body = &self.window[summaries..];
         let body_rounds = rounds(body);
@@ -772,7 +773,7 @@ impl History {
 
     async fn compact_with(&mut self, summarizer: &dyn Summarizer, min_retain: usize) -> CompactionStats {
         let started = Instant::now();
-        let budget = self.threshold_tokens();
+        let budget = self.room_tokens();
         let mut stats = CompactionStats {
             tokens_before: self.tally.total(),
             threshold_tokens: budget,

@@ -48,7 +48,7 @@
 //! client.push_text("* **Original Goal**: answer ten questions.");
 //! let stats = history.compact(&LlmSummarizer::new(Arc::new(client))).await;
 //! assert!(stats.rounds_retained >= 2 && !stats.over_budget);
-//! assert!(history.window_tokens() <= history.threshold_tokens());
+//! assert!(history.window_tokens() <= history.room_tokens());
 //! assert_eq!(history.full_log().len(), 20);
 //! # Ok(())
 //! # }

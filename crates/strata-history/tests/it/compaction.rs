@@ -110,7 +110,7 @@ async fn hist_6_single_long_round_is_cleared_oldest_first() {
     assert_eq!(stats.rounds_archived, 0);
     assert!(stats.tool_results_cleared > 0);
     assert!(!stats.over_budget);
-    assert!(h.window_tokens() <= h.threshold_tokens());
+    assert!(h.window_tokens() <= h.room_tokens());
     let window = h.window();
     let tools: Vec<&Message> = window.iter().filter(|m| m.role == Role::Tool).collect();
     assert_eq!(tools.len(), 120);
@@ -136,7 +136,7 @@ async fn hist_14_kept_results_yield_to_the_budget() {
     }
     let stats = h.compact(&Fixed::ok()).await;
     assert!(!stats.over_budget, "{stats:?}");
-    assert!(h.window_tokens() <= h.threshold_tokens());
+    assert!(h.window_tokens() <= h.room_tokens());
     let window = h.window();
     let tools: Vec<&Message> = window.iter().filter(|m| m.role == Role::Tool).collect();
     assert_eq!(tools.first().unwrap().content, CLEARED);
@@ -195,7 +195,7 @@ async fn hist_16_old_user_messages_shrink_and_over_budget_is_reported() {
         window.iter().any(|m| m.content == task),
         "the task in progress stays whole"
     );
-    assert!(!stats.over_budget && h.window_tokens() <= h.threshold_tokens());
+    assert!(!stats.over_budget && h.window_tokens() <= h.room_tokens());
 
     let mut h = History::new(config(2_000, 10), Arc::new(CharCounter));
     h.begin_round(Message::user("x".repeat(9_000)));

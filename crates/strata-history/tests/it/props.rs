@@ -87,8 +87,8 @@ fn replay(
                 prop_assert!(users.contains(&u.id));
             }
             // HIST-6: the window fits or the caller is told.
-            prop_assert!(stats.over_budget || h.window_tokens() <= h.threshold_tokens());
-            prop_assert_eq!(stats.over_budget, h.window_tokens() > h.threshold_tokens());
+            prop_assert!(stats.over_budget || h.window_tokens() <= h.room_tokens());
+            prop_assert_eq!(stats.over_budget, h.window_tokens() > h.room_tokens());
         }
         // HIST-11: the full log holds every message of the window (summaries
         // and synthetic results aside).

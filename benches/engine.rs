@@ -83,5 +83,57 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// `steps` steps of the transcript's round, cycled, with fresh call ids:
+/// one round as long as asked.
+fn long_round(messages: &[Message], steps: usize) -> Vec<Message> {
+    let mut source = Vec::new();
+    let mut user = None;
+    for turn in turns(messages) {
+        match turn {
+            Turn::Begin(m) if user.is_none() => user = Some(m.clone()),
+            Turn::Step(a, r) => source.push((a.clone(), r.into_iter().cloned().collect::<Vec<_>>())),
+            _ => {}
+        }
+    }
+    let mut out: Vec<Message> = user.into_iter().collect();
+    for k in 0..steps {
+        let Some((a, results)) = source.get(k % source.len().max(1)) else {
+            break;
+        };
+        let mut a = a.clone();
+        for call in &mut a.tool_calls {
+            call.id = format!("{}-{k}", call.id);
+        }
+        out.push(a);
+        for r in results {
+            let mut r = r.clone();
+            r.tool_call_id = r.tool_call_id.map(|id| format!("{id}-{k}"));
+            out.push(r);
+        }
+    }
+    out
+}
+
+/// REL-3: recording step N costs what step N holds, not what came before:
+/// one round of 1,000, 4,000 and 16,000 steps replayed at a 16k window
+/// (throughput in steps per second should stay flat).
+fn bench_linear(c: &mut Criterion) {
+    let messages = messages();
+    let mut group = c.benchmark_group("one-round replay at 16k");
+    group.sample_size(10);
+    for steps in [1_000, 4_000, 16_000] {
+        let round = long_round(&messages, steps);
+        group.throughput(criterion::Throughput::Elements(steps as u64));
+        group.bench_function(format!("{steps} steps"), |b| {
+            b.iter_batched(
+                || tempfile::tempdir().unwrap(),
+                |dir| black_box(replay(&round, dir.path(), 16_000)),
+                BatchSize::PerIteration,
+            )
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_linear);
 criterion_main!(benches);

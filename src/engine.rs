@@ -737,10 +737,7 @@ impl Engine {
 
     /// The token counter's count of the window as it would be built now.
     fn counted(&self) -> usize {
-        let l3 = self
-            .history
-            .window_tokens()
-            .saturating_sub(self.history.round_tokens());
+        let l3 = self.history.retained_tokens();
         // Every message of the history's window shows in the window, in
         // one form or another, with its hint (summaries included: a
         // slight over-count, on the safe side).
@@ -927,6 +924,12 @@ impl Engine {
             return Err(EngineError::NoRound);
         }
         self.refresh_prefix();
+        // A reused call id is renamed before anything sees the step (REL-1).
+        let (assistant, results) = self.history.unique_call_ids(assistant, results);
+        let repairs = self.history.take_repairs();
+        if !repairs.is_empty() {
+            self.emit(Event::Repaired(repairs));
+        }
         let mut report = StepReport {
             step: self.steps.len() + 1,
             ..StepReport::default()
@@ -984,7 +987,10 @@ impl Engine {
         self.set_reserved();
         // Inside a round only archiving old rounds helps; clearing the
         // history's results waits for the next round's start.
-        if self.compaction_due() && self.history.plan().rounds_archived > 0 {
+        if self.history.has_earlier_rounds()
+            && self.compaction_due()
+            && self.history.plan().rounds_archived > 0
+        {
             report.compaction = Some(self.compact_now(CompactionReason::Threshold, false).await);
         }
         let (forced, counts) = self.keep_budget().await;
@@ -1154,7 +1160,8 @@ impl Engine {
         self.condense(Level::Omitted);
         let mut scratchpad = Vec::new();
         scratchpad.extend(self.digest_message.clone());
-        for step in &self.steps {
+        // Steps left out are a prefix: start after them (REL-3).
+        for step in &self.steps[self.next_omit.min(self.steps.len())..] {
             if !self.history.is_hidden(&step.id()) {
                 scratchpad.extend_from_slice(step.messages());
             }
@@ -1309,7 +1316,7 @@ impl Engine {
         let mut compaction = None;
         if self.window_tokens() > self.threshold_tokens() {
             self.set_reserved();
-            if self.history.plan_with(0).rounds_archived > 0 {
+            if self.history.has_earlier_rounds() && self.history.plan_with(0).rounds_archived > 0 {
                 compaction = Some(self.compact_now(CompactionReason::Threshold, true).await);
             }
         }

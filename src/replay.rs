@@ -4,6 +4,7 @@
 use std::collections::HashSet;
 
 use strata_core::{Message, Pairs, Role};
+use strata_history::repair;
 
 use crate::engine::{Engine, EngineError, Window};
 
@@ -54,8 +55,13 @@ pub struct ReplaySummary {
     pub rounds: usize,
     /// The largest window after any step or round start.
     pub max_window_tokens: usize,
-    /// Steps after which the window was flagged over budget.
+    /// Steps, and round starts, after which the window was over the
+    /// threshold.
     pub over_budget_steps: usize,
+    /// Repairs made to the transcript before it was replayed (HIST-2,
+    /// REL-1): reused call ids renamed, results moved next to their calls,
+    /// orphan and duplicate results left out, unanswered calls answered.
+    pub repairs: usize,
     /// Compactions run.
     pub compactions: usize,
     /// Steps after which a pair was split or the input was missing; always
@@ -109,7 +115,12 @@ pub async fn replay(
 ) -> Result<ReplaySummary, EngineError> {
     let mut summary = ReplaySummary::default();
     let mut compacted = false;
-    for turn in turns(messages) {
+    // Pairing holds from the start (REL-1): a transcript with reused call
+    // ids or stray results is repaired first, and the repairs counted.
+    let leading = messages.iter().take_while(|m| m.role == Role::System).count();
+    let (body, repairs) = repair(&messages[leading..]);
+    summary.repairs = repairs.len();
+    for turn in turns(&body) {
         match turn {
             Turn::Begin(user) => {
                 if engine.round_open() {
@@ -121,7 +132,11 @@ pub async fn replay(
                     summary.compactions += 1;
                     compacted = true;
                 }
-                summary.max_window_tokens = summary.max_window_tokens.max(engine.window_tokens());
+                let tokens = engine.window_tokens();
+                summary.max_window_tokens = summary.max_window_tokens.max(tokens);
+                // The budget holds at every point the window changes, rounds
+                // without tool calls included.
+                summary.over_budget_steps += usize::from(tokens > engine.threshold_tokens());
             }
             Turn::Finish(answer) => engine.finish_round(answer.content.clone())?,
             Turn::Step(m, results) => {
@@ -139,7 +154,7 @@ pub async fn replay(
                     round: summary.rounds,
                     window_tokens: window.tokens,
                     threshold_tokens: window.threshold,
-                    over_budget: window.over_budget,
+                    over_budget: window.over_budget || window.tokens > window.threshold,
                     truncated: !report.truncated.is_empty(),
                     compacted: std::mem::take(&mut compacted),
                     condensed: report.condensed,

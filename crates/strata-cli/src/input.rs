@@ -3,6 +3,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
 use strata::types::MessageId;
@@ -63,26 +64,54 @@ impl Conversation {
     }
 }
 
-/// Opens `path` for reading: a missing file is bad input, any other
-/// failure a runtime error.
-pub fn open(path: &Path) -> Result<std::fs::File, CliError> {
-    std::fs::File::open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => CliError::Input(format!("{}: no such file", path.display())),
-        _ => CliError::Runtime(format!("cannot read {}: {e}", path.display())),
-    })
+/// The default of `--max-input`: the largest conversation file read.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 256 * 1024 * 1024;
+
+static MAX_INPUT_BYTES: AtomicU64 = AtomicU64::new(DEFAULT_MAX_INPUT_BYTES);
+
+/// Sets the largest input a command reads whole (REL-2).
+pub fn set_max_input_bytes(bytes: u64) {
+    MAX_INPUT_BYTES.store(bytes, Ordering::Relaxed);
 }
 
-/// Reads all bytes of `path`, or of stdin when it is `None` or `-`.
+/// Opens `path` for reading: a missing file or a directory is bad input,
+/// any other failure a runtime error.
+pub fn open(path: &Path) -> Result<std::fs::File, CliError> {
+    let file = std::fs::File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => CliError::Input(format!("{}: no such file", path.display())),
+        _ => CliError::Runtime(format!("cannot read {}: {e}", path.display())),
+    })?;
+    if file.metadata().is_ok_and(|m| m.is_dir()) {
+        return Err(CliError::Input(format!(
+            "{}: is a directory, not a file",
+            path.display()
+        )));
+    }
+    Ok(file)
+}
+
+/// Reads all bytes of `path`, or of stdin when it is `None` or `-`, up to
+/// the `--max-input` limit: a larger (or endless) input is bad input,
+/// and reading stops at the limit (REL-2).
 pub fn read_bytes(path: Option<&Path>) -> Result<(String, Vec<u8>), CliError> {
+    let limit = MAX_INPUT_BYTES.load(Ordering::Relaxed);
     let mut bytes = Vec::new();
     let (source, read) = match path.filter(|p| *p != Path::new("-")) {
-        Some(p) => (p.display().to_string(), open(p)?.read_to_end(&mut bytes)),
+        Some(p) => (
+            p.display().to_string(),
+            open(p)?.take(limit + 1).read_to_end(&mut bytes),
+        ),
         None => (
             "stdin".to_owned(),
-            std::io::stdin().lock().read_to_end(&mut bytes),
+            std::io::stdin().lock().take(limit + 1).read_to_end(&mut bytes),
         ),
     };
     read.map_err(|e| CliError::Runtime(format!("cannot read {source}: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(CliError::Input(format!(
+            "{source}: larger than the input limit of {limit} bytes (raise it with --max-input)"
+        )));
+    }
     Ok((source, bytes))
 }
 

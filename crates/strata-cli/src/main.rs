@@ -37,6 +37,11 @@ struct Cli {
     #[arg(long, global = true, value_enum, default_value_t = Tokenizer::Chars)]
     tokenizer: Tokenizer,
 
+    /// The largest conversation a command reads whole, in bytes; a larger
+    /// or endless input stops there with an error.
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = input::DEFAULT_MAX_INPUT_BYTES)]
+    max_input: u64,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -139,6 +144,7 @@ fn counter(tokenizer: Tokenizer) -> Result<Arc<dyn TokenCounter>, CliError> {
 }
 
 fn run(cli: Cli) -> Result<(), CliError> {
+    input::set_max_input_bytes(cli.max_input);
     let counter = counter(cli.tokenizer)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -207,9 +207,45 @@ fn bad_input_exits_2_naming_the_line_or_field() {
     assert_eq!(o.status.code(), Some(2));
     let o = run(&["inspect", "--no-such-flag"]);
     assert_eq!(o.status.code(), Some(2));
-    // A runtime failure (a directory cannot be read as a file) exits 1.
-    let o = run(&["inspect", path(&data("cli"))]);
+    // A directory where a file is expected is bad input (REL-2, issue:
+    // `truncate` of a directory exited 0).
+    let cli_dir = data("cli");
+    for command in ["inspect", "truncate"] {
+        let args: Vec<&str> = if command == "truncate" {
+            vec!["truncate", "--tool", "Bash", "--no-spill", path(&cli_dir)]
+        } else {
+            vec![command, path(&cli_dir)]
+        };
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{command}: {}", stderr(&o));
+        assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
+    }
+    // An input over --max-input stops there, as bad input.
+    let django = corpus(DJANGO);
+    let o = run(&["--max-input", "100", "inspect", path(&django)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("larger than the input limit of 100 bytes"),
+        "{}",
+        stderr(&o)
+    );
+    // An endless output stops at --max-read-bytes with exit 1, after the
+    // result (REL-2).
+    let o = run(&[
+        "truncate",
+        "--tool",
+        "Bash",
+        "--no-spill",
+        "--max-read-bytes",
+        "200000",
+        "/dev/zero",
+    ]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("reading stopped at the limit of 200000 bytes"),
+        "{}",
+        stdout(&o)
+    );
     assert_eq!(run(&["--help"]).status.code(), Some(0));
 }
 

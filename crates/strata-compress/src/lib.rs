@@ -58,7 +58,9 @@ pub use compressor::{Compressed, Compressor, RuleFailure, MARKERS};
 pub use rules::{canonical, canonical_call, GenericRule, RuleLimits};
 pub use summary::{extract, PendingSummaries, SummarySource, ToolSummarizer, ToolSummary};
 pub use text::DIAGNOSTIC_WORDS;
-pub use truncate::{Limits, Spill, Truncated, Truncator, TruncatorBuilder};
+pub use truncate::{
+    Limits, Spill, Truncated, Truncator, TruncatorBuilder, DEFAULT_MAX_READ_BYTES, DEFAULT_MAX_SPILL_BYTES,
+};
 
 mod compressor;
 mod rules;

@@ -73,6 +73,9 @@ pub struct Truncated {
     pub lossy: bool,
     /// What became of the full output.
     pub spill: Spill,
+    /// Whether reading stopped at the truncator's input limit (REL-2):
+    /// the output was longer, possibly endless, and the rest was not read.
+    pub limit_reached: bool,
 }
 
 type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
@@ -109,6 +112,10 @@ pub struct Truncator {
     limits: Limits,
     per_tool: HashMap<String, Limits>,
     clock: Clock,
+    /// The most bytes a spill file holds (REL-2).
+    max_spill_bytes: u64,
+    /// The most bytes read from a stream (REL-2).
+    max_read_bytes: u64,
     /// Numbers spill files; shared by clones.
     counter: Arc<AtomicU64>,
 }
@@ -151,6 +158,21 @@ impl TruncatorBuilder {
         self
     }
 
+    /// Sets the most bytes one spill file holds (REL-2): of a longer output
+    /// it keeps the start, and the notice says so. By default, 64 MiB.
+    pub fn max_spill_bytes(&mut self, bytes: u64) -> &mut Self {
+        self.truncator.max_spill_bytes = bytes;
+        self
+    }
+
+    /// Sets the most bytes [`Truncator::truncate_reader`] reads (REL-2):
+    /// an endless output stops there, the notice says so and
+    /// [`Truncated::limit_reached`] is set. By default, 1 GiB.
+    pub fn max_read_bytes(&mut self, bytes: u64) -> &mut Self {
+        self.truncator.max_read_bytes = bytes;
+        self
+    }
+
     /// Sets the clock that names spill files. By default, the system clock.
     pub fn clock(&mut self, clock: impl Fn() -> Timestamp + Send + Sync + 'static) -> &mut Self {
         self.truncator.clock = Arc::new(clock);
@@ -168,6 +190,11 @@ impl TruncatorBuilder {
 }
 
 const CHUNK: usize = 64 * 1024;
+
+/// The default of [`TruncatorBuilder::max_spill_bytes`].
+pub const DEFAULT_MAX_SPILL_BYTES: u64 = 64 * 1024 * 1024;
+/// The default of [`TruncatorBuilder::max_read_bytes`].
+pub const DEFAULT_MAX_READ_BYTES: u64 = 1024 * 1024 * 1024;
 
 /// What cutting the texts of structured data did.
 #[derive(Default)]
@@ -190,6 +217,8 @@ impl Truncator {
                 limits: Limits::default(),
                 per_tool: HashMap::new(),
                 clock: Arc::new(Timestamp::now),
+                max_spill_bytes: DEFAULT_MAX_SPILL_BYTES,
+                max_read_bytes: DEFAULT_MAX_READ_BYTES,
                 counter: Arc::new(AtomicU64::new(0)),
             },
         }
@@ -234,7 +263,9 @@ impl Truncator {
             Spill::NotNeeded
         };
         let head = &output[..output.len().min(limits.max_bytes + 1)];
-        self.finish(tool, limits, head, total_lines, output.len() as u64, spill, None)
+        let capped = matches!(spill, Spill::Saved(_)) && output.len() as u64 > self.max_spill_bytes;
+        let note = capped.then(|| capped_note(self.max_spill_bytes, None));
+        self.finish(tool, limits, head, total_lines, output.len() as u64, spill, note)
     }
 
     /// Truncates output read from `reader`, holding no more than the shown
@@ -250,8 +281,18 @@ impl Truncator {
         let mut sink: Option<Sink> = None;
         let mut spill = Spill::NotNeeded;
         let mut chunk = vec![0u8; CHUNK];
+        let mut limit_reached = false;
         loop {
-            let n = match reader.read(&mut chunk) {
+            if total >= self.max_read_bytes {
+                limit_reached = true;
+                read_error = Some(format!(
+                    "reading stopped at the limit of {} bytes",
+                    self.max_read_bytes
+                ));
+                break;
+            }
+            let room = (self.max_read_bytes - total).min(CHUNK as u64) as usize;
+            let n = match reader.read(&mut chunk[..room]) {
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
@@ -292,7 +333,11 @@ impl Truncator {
                 }
             }
         }
+        let mut note = read_error;
         if let Some(s) = sink.take() {
+            if s.capped {
+                note = Some(capped_note(self.max_spill_bytes, note));
+            }
             spill = s.finish();
         }
         let total_lines = newlines + usize::from(last_byte.is_some_and(|b| b != b'\n'));
@@ -301,7 +346,9 @@ impl Truncator {
             // of the output is in `head`.
             spill = self.spill_all(tool, &head);
         }
-        self.finish(tool, limits, &head, total_lines, total, spill, read_error)
+        let mut cut = self.finish(tool, limits, &head, total_lines, total, spill, note);
+        cut.limit_reached = limit_reached;
+        cut
     }
 
     /// The outcome, from the first `max_bytes + 1` bytes of the output (or
@@ -350,7 +397,11 @@ impl Truncator {
             result.text = Some(text);
         }
         if let Some(e) = read_error {
-            let note = format!("The output could not be read completely: {e}");
+            let note = if e.starts_with("The ") {
+                e
+            } else {
+                format!("The output could not be read completely: {e}")
+            };
             result.status = ResultStatus::Partial;
             result.text = Some(match result.text.take() {
                 Some(t) => format!("{t} {note}"),
@@ -365,6 +416,7 @@ impl Truncator {
             total_bytes: total,
             lossy,
             spill,
+            limit_reached: false,
         }
     }
 
@@ -553,6 +605,9 @@ impl Truncator {
                     return Ok(Sink {
                         file: io::BufWriter::with_capacity(CHUNK, file),
                         path,
+                        written: 0,
+                        cap: self.max_spill_bytes,
+                        capped: false,
                     })
                 }
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
@@ -563,15 +618,37 @@ impl Truncator {
     }
 }
 
+/// The note of a spill file that holds only the start of the output,
+/// after `earlier` when there is one.
+fn capped_note(cap: u64, earlier: Option<String>) -> String {
+    let note =
+        format!("The full output is longer than the spill limit: its file holds the first {cap} bytes.");
+    match earlier {
+        Some(e) => format!("The output could not be read completely: {e}. {note}"),
+        None => note,
+    }
+}
+
 /// An open spill file.
 struct Sink {
     file: io::BufWriter<File>,
     path: PathBuf,
+    written: u64,
+    cap: u64,
+    /// Whether bytes past the cap were left out.
+    capped: bool,
 }
 
 impl Sink {
+    /// Writes what fits under the cap; the rest is left out and noted.
     fn write(&mut self, data: &[u8]) -> io::Result<()> {
-        self.file.write_all(data)
+        let room = self.cap.saturating_sub(self.written);
+        let take = (data.len() as u64).min(room) as usize;
+        if take < data.len() {
+            self.capped = true;
+        }
+        self.written += take as u64;
+        self.file.write_all(&data[..take])
     }
 
     fn finish(mut self) -> Spill {

@@ -201,10 +201,12 @@ impl Context {
         self
     }
 
-    /// Sets L3, the history: summaries first, then the retained rounds.
-    /// `system` messages in it are ignored (HIST-1).
+    /// Sets L3, the history: summaries first, then the retained rounds. A
+    /// `system` message in it is a notice of the conversation, not L1
+    /// (HIST-1): it renders where it stands (for Anthropic, as a
+    /// `<system-reminder>` user block), never silently dropped (REL-1).
     pub fn with_history(mut self, history: Vec<Message>) -> Self {
-        self.history = history.into_iter().filter(|m| m.role != Role::System).collect();
+        self.history = history;
         self
     }
 
@@ -407,12 +409,15 @@ mod tests {
                 Role::System,
                 Role::Summary,
                 Role::User,
+                // A system notice inside the history stays where it is
+                // (REL-1).
+                Role::System,
                 Role::User,
                 Role::Assistant,
                 Role::User
             ]
         );
-        assert_eq!(c.len(), 7);
+        assert_eq!(c.len(), 8);
         assert_eq!(c.messages(), c.messages(), "made-up ids are deterministic");
     }
 

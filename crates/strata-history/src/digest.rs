@@ -20,6 +20,10 @@ use strata_core::{Message, ResultStatus, ToolCall};
 
 /// The longest command line a digest shows, in characters (its first line).
 const MAX_COMMAND_CHARS: usize = 100;
+/// The most files (changed, read) and commands a digest holds; older ones
+/// are only counted, so that observing a step costs the same at step
+/// 10,000 as at step 10 (REL-3). A rendering never shows that many.
+const MAX_ITEMS: usize = 256;
 /// Earlier distinct error lines a command keeps.
 const EARLIER_ERRORS: usize = 3;
 /// The longest error or outcome line a digest shows, in characters.
@@ -323,13 +327,25 @@ pub struct Digest {
     files_changed: Vec<String>,
     files_read: Vec<String>,
     commands: Vec<CommandFact>,
+    /// Files changed, files read and commands dropped past [`MAX_ITEMS`].
+    dropped: [usize; 3],
     inspections: usize,
     todo: Option<String>,
 }
 
-/// Moves `item` to the end of `list` (newest last), adding it when absent.
-fn touch(list: &mut Vec<String>, item: String) {
-    list.retain(|x| *x != item);
+/// Moves `item` to the end of `list` (newest last), adding it when absent;
+/// past [`MAX_ITEMS`], the oldest goes and `dropped` counts it.
+fn touch(list: &mut Vec<String>, item: String, dropped: &mut usize) {
+    match list.iter().position(|x| *x == item) {
+        Some(i) => {
+            list.remove(i);
+        }
+        None if list.len() >= MAX_ITEMS => {
+            list.remove(0);
+            *dropped += 1;
+        }
+        None => {}
+    }
     list.push(item);
 }
 
@@ -380,15 +396,18 @@ impl Digest {
     pub fn merge(&mut self, other: &Digest) {
         self.steps += other.steps;
         for f in &other.files_changed {
-            touch(&mut self.files_changed, f.clone());
+            touch(&mut self.files_changed, f.clone(), &mut self.dropped[0]);
         }
         for f in &other.files_read {
-            touch(&mut self.files_read, f.clone());
+            touch(&mut self.files_read, f.clone(), &mut self.dropped[1]);
         }
         for c in &other.commands {
             self.add_command(c.clone());
         }
         self.inspections += other.inspections;
+        for (mine, theirs) in self.dropped.iter_mut().zip(other.dropped) {
+            *mine += theirs;
+        }
         if other.todo.is_some() {
             self.todo.clone_from(&other.todo);
         }
@@ -414,13 +433,13 @@ impl Digest {
         match canonical_call(&call.name, &call.arguments) {
             Some("Write" | "Edit" | "MultiEdit") => {
                 if let Some(path) = path_argument(&call.arguments).filter(|_| !failed) {
-                    touch(&mut self.files_changed, path);
+                    touch(&mut self.files_changed, path, &mut self.dropped[0]);
                 }
                 return;
             }
             Some("Read") => {
                 if let Some(path) = path_argument(&call.arguments) {
-                    touch(&mut self.files_read, path);
+                    touch(&mut self.files_read, path, &mut self.dropped[1]);
                 }
                 return;
             }
@@ -448,7 +467,11 @@ impl Digest {
         };
         for m in shell_writes().captures_iter(command) {
             if let Some(path) = m.get(1) {
-                touch(&mut self.files_changed, path.as_str().to_owned());
+                touch(
+                    &mut self.files_changed,
+                    path.as_str().to_owned(),
+                    &mut self.dropped[0],
+                );
             }
         }
         let program = program_of(command);
@@ -504,7 +527,13 @@ impl Digest {
                 known.then(&fact);
                 self.commands.push(known);
             }
-            None => self.commands.push(fact),
+            None => {
+                if self.commands.len() >= MAX_ITEMS {
+                    self.commands.remove(0);
+                    self.dropped[2] += 1;
+                }
+                self.commands.push(fact);
+            }
         }
     }
 
@@ -585,7 +614,10 @@ impl Digest {
         if !changed.is_empty() {
             out.push_str("\nFiles changed (newest first): ");
             out.push_str(&changed.join(", "));
-            more(&mut out, self.files_changed.len() - changed.len());
+            more(
+                &mut out,
+                self.files_changed.len() - changed.len() + self.dropped[0],
+            );
         }
         if !commands.is_empty() {
             out.push_str("\nCommands run (newest first):");
@@ -593,8 +625,9 @@ impl Digest {
                 out.push('\n');
                 out.push_str(c);
             }
-            if self.commands.len() > commands.len() {
-                out.push_str(&format!("\n- … {} earlier", self.commands.len() - commands.len()));
+            let left_out = self.commands.len() - commands.len() + self.dropped[2];
+            if left_out > 0 {
+                out.push_str(&format!("\n- … {left_out} earlier"));
             }
         }
         if self.inspections > 0 {
@@ -606,7 +639,7 @@ impl Digest {
         if !read.is_empty() {
             out.push_str("\nFiles read (newest first): ");
             out.push_str(&read.join(", "));
-            more(&mut out, self.files_read.len() - read.len());
+            more(&mut out, self.files_read.len() - read.len() + self.dropped[1]);
         }
         if let Some(todo) = todo {
             out.push('\n');

@@ -11,7 +11,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub enum Error {
     /// A file or directory could not be read or written (a full disk
     /// included). Records that were not written are still the caller's.
-    #[error("cannot access {path}")]
+    #[error("cannot access {path}: {source}")]
     Io {
         /// The file or directory.
         path: PathBuf,
@@ -29,6 +29,23 @@ pub enum Error {
         line: usize,
         /// What is wrong with it.
         reason: String,
+    },
+    /// A store file or directory is a symbolic link: the store never
+    /// follows one (REL-4).
+    #[error("{path} is a symbolic link: the store does not follow links")]
+    Symlink {
+        /// The link.
+        path: PathBuf,
+    },
+    /// A log is larger than the limit it is read within (REL-2).
+    #[error("{path} holds {bytes} bytes, over the limit of {limit}")]
+    TooLarge {
+        /// The log file.
+        path: PathBuf,
+        /// Its size.
+        bytes: u64,
+        /// The limit.
+        limit: u64,
     },
     /// Another writer holds the conversation (STORE-2).
     #[error("{path} is open for writing elsewhere")]

@@ -193,6 +193,9 @@ pub struct History {
     window: Vec<Message>,
     tally: TokenTally,
     round_open: bool,
+    /// Where the round in progress starts in the (unpruned) window: kept
+    /// as the window changes, so that asking costs nothing (REL-3).
+    round_at: Option<usize>,
     budget: Budget,
     records: Vec<Record>,
     recording: bool,
@@ -200,6 +203,10 @@ pub struct History {
     pruned: HashSet<MessageId>,
     /// Tools whose results are never cleared, lowercase (HIST-15).
     protected: Vec<String>,
+    /// Every call id recorded, to rename a reused one (REL-1).
+    call_ids: HashSet<String>,
+    /// Repairs made while recording, for the caller to report.
+    repairs: Vec<Repair>,
     pruned_tokens: usize,
     progress: Option<ProgressFn>,
 }
@@ -228,11 +235,14 @@ impl History {
             window: Vec::new(),
             tally: TokenTally::new(),
             round_open: false,
+            round_at: None,
             records: Vec::new(),
             recording: false,
             prune_list: Vec::new(),
             pruned: HashSet::new(),
             protected: Vec::new(),
+            call_ids: HashSet::new(),
+            repairs: Vec::new(),
             pruned_tokens: 0,
             progress: None,
         }
@@ -240,20 +250,23 @@ impl History {
 
     /// A history holding `messages` (a loaded or imported conversation),
     /// repaired for the pairing invariant; the repairs are returned. The
-    /// full log keeps the messages as given; `system` messages are left out
-    /// of the window (HIST-1: L1/L2 are never history).
+    /// full log keeps the messages as given; the leading `system` messages
+    /// are the system prompt and are left out of the window (HIST-1: L1/L2
+    /// are never history), while a `system` message later in the
+    /// conversation is a notice and stays (REL-1).
     pub fn from_messages(
         config: Config,
         counter: Arc<dyn TokenCounter>,
         messages: Vec<Message>,
     ) -> (Self, Vec<Repair>) {
         let mut h = History::new(config, counter);
-        let body: Vec<Message> = messages
+        let leading = messages.iter().take_while(|m| m.role == Role::System).count();
+        let (window, repairs) = repair(&messages[leading..]);
+        h.call_ids = window
             .iter()
-            .filter(|m| m.role != Role::System)
-            .cloned()
+            .flat_map(|m| &m.tool_calls)
+            .map(|c| c.id.clone())
             .collect();
-        let (window, repairs) = repair(&body);
         h.log = messages;
         h.set_window(window);
         (h, repairs)
@@ -294,6 +307,7 @@ impl History {
     fn set_window(&mut self, window: Vec<Message>) {
         self.tally = TokenTally::from_messages(&*self.counter, &window);
         self.window = window;
+        self.round_at = self.window.iter().rposition(|m| m.role == Role::User);
         self.refresh_pruned();
     }
 
@@ -405,6 +419,7 @@ impl History {
     /// Starts a round with the user's message (REACT-3).
     pub fn begin_round(&mut self, user: Message) {
         self.round_open = true;
+        self.round_at = Some(self.window.len());
         self.record(|| Record::User {
             message: user.clone(),
         });
@@ -419,6 +434,7 @@ impl History {
     /// Returns the step as it entered the window: the assistant message,
     /// then one result per call.
     pub fn record_step(&mut self, assistant: Message, results: Vec<Message>) -> &[Message] {
+        let (assistant, results) = self.unique_call_ids(assistant, results);
         let mut results: Vec<Option<Message>> = results.into_iter().map(Some).collect();
         let mut window = Vec::with_capacity(assistant.tool_calls.len());
         let mut logged = Vec::with_capacity(assistant.tool_calls.len());
@@ -454,7 +470,66 @@ impl History {
         &self.window[start..]
     }
 
+    /// Gives each call of a step whose id was used before (by an earlier
+    /// call, or another call of the step) a fresh one, and its result the
+    /// same (REL-1): results answer the calls of their id in order. Each
+    /// renaming is kept as a [`Repair::Renamed`] for
+    /// [`History::take_repairs`]. Steps whose ids are new come back as
+    /// they are; [`History::record_step`] does this itself, and an engine
+    /// calls it first to keep its own views of the step consistent.
+    pub fn unique_call_ids(
+        &mut self,
+        mut assistant: Message,
+        mut results: Vec<Message>,
+    ) -> (Message, Vec<Message>) {
+        let mut step: HashSet<&str> = HashSet::new();
+        let fine = assistant
+            .tool_calls
+            .iter()
+            .all(|c| !self.call_ids.contains(&c.id) && step.insert(c.id.as_str()));
+        if fine {
+            return (assistant, results);
+        }
+        let mut taken: HashSet<String> = HashSet::new();
+        let mut renamed: Vec<(String, String)> = Vec::new();
+        for call in &mut assistant.tool_calls {
+            if self.call_ids.contains(&call.id) || !taken.insert(call.id.clone()) {
+                let new =
+                    crate::repair::fresh_id(&call.id, &|id| self.call_ids.contains(id) || taken.contains(id));
+                taken.insert(new.clone());
+                self.repairs.push(Repair::Renamed {
+                    old: call.id.clone(),
+                    new: new.clone(),
+                });
+                renamed.push((call.id.clone(), new.clone()));
+                call.id = new;
+            } else {
+                renamed.push((call.id.clone(), call.id.clone()));
+            }
+        }
+        // Results take the ids of their calls, in call order per old id.
+        let mut used = vec![false; renamed.len()];
+        for r in &mut results {
+            let Some(old) = r.tool_call_id.clone() else {
+                continue;
+            };
+            if let Some(k) = (0..renamed.len()).find(|&k| !used[k] && renamed[k].0 == old) {
+                used[k] = true;
+                r.tool_call_id = Some(renamed[k].1.clone());
+            }
+        }
+        (assistant, results)
+    }
+
+    /// The repairs made while recording since the last call (a reused call
+    /// id renamed, REL-1), for the caller to report.
+    pub fn take_repairs(&mut self) -> Vec<Repair> {
+        std::mem::take(&mut self.repairs)
+    }
+
     fn apply_step(&mut self, assistant: Message, window: Vec<Message>, logged: Vec<Message>) {
+        self.call_ids
+            .extend(assistant.tool_calls.iter().map(|c| c.id.clone()));
         self.push(assistant.clone(), assistant);
         for m in window {
             self.tally.push(&*self.counter, &m);
@@ -523,6 +598,7 @@ impl History {
             match record {
                 Record::User { message } => {
                     h.round_open = true;
+                    h.round_at = Some(h.window.len());
                     h.push(message.clone(), message);
                 }
                 Record::Step {
@@ -617,10 +693,27 @@ impl History {
 
     /// Where the round in progress starts in the (unpruned) window.
     fn round_start(&self) -> Option<usize> {
-        if !self.round_open {
-            return None;
+        self.round_at.filter(|_| self.round_open)
+    }
+
+    /// Whether the window holds messages of earlier rounds (beyond the
+    /// summaries) that a compaction could archive; costs nothing.
+    pub fn has_earlier_rounds(&self) -> bool {
+        let end = self.round_start().unwrap_or(self.window.len());
+        end > 0 && self.window[end - 1].role != Role::Summary
+    }
+
+    /// The tokens of [`History::retained`]: the window without the round
+    /// in progress, pruned messages left out.
+    pub fn retained_tokens(&self) -> usize {
+        let end = self.round_start().unwrap_or(self.window.len());
+        if self.pruned.is_empty() {
+            return self.tally.sum(0..end);
         }
-        self.window.iter().rposition(|m| m.role == Role::User)
+        (0..end)
+            .filter(|&i| !self.pruned.contains(&self.window[i].id))
+            .map(|i| self.tally.get(i).unwrap_or(0))
+            .sum()
     }
 
     /// The window without the round in progress (pruned messages left
@@ -645,11 +738,10 @@ impl History {
     /// and its steps in history form, pruned ones left out); 0 between
     /// rounds.
     pub fn round_tokens(&self) -> usize {
-        let Some(start) = self.round_start() else { return 0 };
-        (start..self.window.len())
-            .filter(|&i| self.pruned.is_empty() || !self.pruned.contains(&self.window[i].id))
-            .map(|i| self.tally.get(i).unwrap_or(0))
-            .sum()
+        if self.round_start().is_none() {
+            return 0;
+        }
+        self.window_tokens() - self.retained_tokens()
     }
 
     /// Whether the model pruned the message with this id from the window

@@ -70,7 +70,7 @@ pub use history::{
 pub use prune::{id_hint, PruneAction, PruneOutcome};
 pub use record::Record;
 pub use repair::{interrupted_result, repair, Repair, INTERRUPTED_MESSAGE};
-pub use store::{read_log, Conversation, Loaded, Store};
+pub use store::{read_log, read_log_within, Conversation, Loaded, Store, DEFAULT_MAX_LOG_BYTES};
 
 mod budget;
 mod digest;

@@ -1,6 +1,6 @@
 //! The pairing invariant and the repair of histories that break it (HIST-2).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 
 use strata_core::{Message, MessageId, Role, ToolCall, ToolResult};
 
@@ -35,6 +35,15 @@ pub enum Repair {
         /// The moved message.
         message: MessageId,
     },
+    /// A call reused the id of an earlier call (in the same message or an
+    /// earlier one) and was given a new one; the next result with the old
+    /// id after it answers it (REL-1).
+    Renamed {
+        /// The id the call came with.
+        old: String,
+        /// The id it has now.
+        new: String,
+    },
 }
 
 impl std::fmt::Display for Repair {
@@ -52,6 +61,9 @@ impl std::fmt::Display for Repair {
                 write!(f, "result {message} is a second answer to its call: left out")
             }
             Repair::Moved { message } => write!(f, "result {message} moved next to its call"),
+            Repair::Renamed { old, new } => {
+                write!(f, "call id {old} was used twice: the second call is now {new}")
+            }
         }
     }
 }
@@ -92,6 +104,77 @@ pub fn interrupted_result(call: &ToolCall) -> Message {
 /// assert!(matches!(repairs[0], Repair::Interrupted { .. }));
 /// ```
 pub fn repair(messages: &[Message]) -> (Vec<Message>, Vec<Repair>) {
+    let (renamed, mut repairs) = rename_repeated_ids(messages);
+    let messages = renamed.as_deref().unwrap_or(messages);
+    let (out, more) = pair(messages);
+    repairs.extend(more);
+    (out, repairs)
+}
+
+/// A new id for a call that reused `old`: `old~2`, `old~3`, … the first
+/// not in `used`.
+pub(crate) fn fresh_id(old: &str, used: &dyn Fn(&str) -> bool) -> String {
+    (2..)
+        .map(|k| format!("{old}~{k}"))
+        .find(|id| !used(id))
+        .unwrap_or_else(|| format!("{old}~"))
+}
+
+/// Gives every call that reuses an earlier call's id a fresh one, and the
+/// results their calls in order: a result answers the oldest call of its
+/// id still waiting for one. `None` when no id repeats.
+fn rename_repeated_ids(messages: &[Message]) -> (Option<Vec<Message>>, Vec<Repair>) {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let repeated = messages
+        .iter()
+        .flat_map(|m| &m.tool_calls)
+        .any(|c| !seen.insert(c.id.as_str()));
+    if !repeated {
+        return (None, Vec::new());
+    }
+    let mut used: HashSet<String> = seen.iter().map(|s| (*s).to_owned()).collect();
+    let mut first: HashSet<String> = HashSet::new();
+    let mut waiting: HashMap<String, VecDeque<String>> = HashMap::new();
+    let mut repairs = Vec::new();
+    let mut out = messages.to_vec();
+    for m in &mut out {
+        match m.role {
+            Role::Assistant => {
+                for call in &mut m.tool_calls {
+                    let old = call.id.clone();
+                    let id = if first.insert(old.clone()) {
+                        old.clone()
+                    } else {
+                        let new = fresh_id(&old, &|id| used.contains(id));
+                        used.insert(new.clone());
+                        repairs.push(Repair::Renamed {
+                            old: old.clone(),
+                            new: new.clone(),
+                        });
+                        call.id = new.clone();
+                        new
+                    };
+                    waiting.entry(old).or_default().push_back(id);
+                }
+            }
+            Role::Tool => {
+                let next = m
+                    .tool_call_id
+                    .as_deref()
+                    .and_then(|id| waiting.get_mut(id))
+                    .and_then(VecDeque::pop_front);
+                if let Some(id) = next {
+                    m.tool_call_id = Some(id);
+                }
+            }
+            _ => {}
+        }
+    }
+    (Some(out), repairs)
+}
+
+/// The pairing part of [`repair`], on ids that do not repeat.
+fn pair(messages: &[Message]) -> (Vec<Message>, Vec<Repair>) {
     // Which results answer which call: the first result after the call.
     let mut call_seen: HashSet<&str> = HashSet::new();
     let mut result_of: HashMap<&str, usize> = HashMap::new();
@@ -203,6 +286,40 @@ mod tests {
             ]
         );
         assert_eq!(repair(&fixed), (fixed.clone(), vec![]));
+    }
+
+    /// REL-1 (issue: a repeated call id left a call without its result).
+    #[test]
+    fn rel_1_repeated_call_ids_are_renamed_and_paired() {
+        let h = vec![
+            Message::user("u"),
+            Message::assistant_with_calls("", vec![call("a"), call("a")]),
+            Message::tool_text("a", "bash", "A1"),
+            Message::tool_text("a", "bash", "A2"),
+            Message::assistant_with_calls("", vec![call("a")]),
+            Message::tool_text("a", "bash", "A3"),
+            Message::assistant_with_calls("", vec![call("a")]),
+        ];
+        let (fixed, repairs) = repair(&h);
+        assert!(
+            Pairs::new(&fixed).is_complete(),
+            "{:?}",
+            Pairs::new(&fixed).issues()
+        );
+        let renamed: Vec<String> = repairs
+            .iter()
+            .filter(|r| matches!(r, Repair::Renamed { .. }))
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(renamed.len(), 3, "{repairs:?}");
+        assert_eq!(renamed[0], "call id a was used twice: the second call is now a~2");
+        let answers: Vec<(&str, &str)> = fixed
+            .iter()
+            .filter(|m| m.role == Role::Tool)
+            .map(|m| (m.tool_call_id.as_deref().unwrap(), m.content.as_str()))
+            .collect();
+        assert_eq!(&answers[..3], &[("a", "A1"), ("a~2", "A2"), ("a~3", "A3")]);
+        assert_eq!(repair(&fixed), (fixed.clone(), vec![]), "idempotent");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! JSONL persistence of conversations (STORE-1 … STORE-3).
 
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
@@ -12,6 +12,72 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
         path: path.to_owned(),
         source,
     }
+}
+
+/// The most bytes of a conversation log [`read_log`] reads (REL-2); a
+/// larger log is [`Error::TooLarge`]. See [`read_log_within`].
+pub const DEFAULT_MAX_LOG_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// Creates `dir` and its missing parents, readable by its owner only
+/// (REL-4).
+fn create_private_dir(dir: &Path) -> Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir).map_err(io(dir))
+}
+
+/// Refuses `path` when it is a symbolic link (REL-4): the store never
+/// writes through one.
+fn refuse_symlink(path: &Path) -> Result<Option<std::fs::Metadata>> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(Error::Symlink {
+            path: path.to_owned(),
+        }),
+        Ok(meta) => Ok(Some(meta)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(Error::Io {
+            path: path.to_owned(),
+            source: e,
+        }),
+    }
+}
+
+/// Whether the opened `file` is the file `before` described (no swap
+/// between the check and the open).
+fn same_file(before: Option<&std::fs::Metadata>, file: &File) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (before, file.metadata()) {
+            (Some(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            (None, Ok(_)) => true,
+            (_, Err(_)) => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (before, file);
+        true
+    }
+}
+
+/// Opens (or creates) a log for reading and appending: a new file is
+/// readable by its owner only, a symbolic link is refused (REL-4).
+fn open_private(path: &Path) -> Result<File> {
+    let before = refuse_symlink(path)?;
+    let mut options = OpenOptions::new();
+    options.read(true).append(true).create(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let file = options.open(path).map_err(io(path))?;
+    if !same_file(before.as_ref(), &file) || refuse_symlink(path)?.is_none() {
+        return Err(Error::Symlink {
+            path: path.to_owned(),
+        });
+    }
+    Ok(file)
 }
 
 fn check_name(name: &str) -> Result<()> {
@@ -50,8 +116,28 @@ pub struct Loaded {
 /// [`Error::Io`] when the file cannot be read; [`Error::CorruptRecord`]
 /// with its line number when any other line does not parse.
 pub fn read_log(path: &Path) -> Result<Loaded> {
+    read_log_within(path, DEFAULT_MAX_LOG_BYTES)
+}
+
+/// [`read_log`] of a log of at most `max_bytes` bytes (REL-2); it opens
+/// the file read-only and writes nothing.
+///
+/// # Errors
+///
+/// [`Error::TooLarge`] for a larger log, [`Error::Symlink`] for a symbolic
+/// link, and the errors of [`read_log`].
+pub fn read_log_within(path: &Path, max_bytes: u64) -> Result<Loaded> {
+    refuse_symlink(path)?;
     let file = File::open(path).map_err(io(path))?;
-    let mut reader = BufReader::new(file);
+    let size = file.metadata().map_err(io(path))?.len();
+    if size > max_bytes {
+        return Err(Error::TooLarge {
+            path: path.to_owned(),
+            bytes: size,
+            limit: max_bytes,
+        });
+    }
+    let mut reader = BufReader::new(file.take(max_bytes));
     let mut records = Vec::new();
     let mut line = Vec::new();
     let mut number = 0;
@@ -106,15 +192,41 @@ impl Store {
     /// [`Error::Io`] when the directory cannot be created.
     pub fn open(dir: impl Into<PathBuf>) -> Result<Self> {
         let dir = dir.into();
-        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        if !dir.is_dir() {
+            create_private_dir(&dir)?;
+        }
         Ok(Store { dir })
     }
 
     fn namespace_dir(&self, namespace: &str) -> Result<PathBuf> {
         check_name(namespace)?;
         let dir = self.dir.join(namespace);
-        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        if !dir.is_dir() {
+            refuse_symlink(&dir)?;
+            create_private_dir(&dir)?;
+        }
         Ok(dir)
+    }
+
+    /// A conversation's records, read without opening it for writing,
+    /// taking its lock or touching `CURRENT`: it works on a read-only or
+    /// full disk (REL-4).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`] when it does not exist, and the errors of
+    /// [`read_log`].
+    pub fn load(&self, namespace: &str, name: &str) -> Result<Loaded> {
+        check_name(namespace)?;
+        check_name(name)?;
+        let path = self.dir.join(namespace).join(format!("{name}.jsonl"));
+        if refuse_symlink(&path)?.is_none() {
+            return Err(Error::NotFound {
+                name: name.to_owned(),
+                dir: self.dir.join(namespace),
+            });
+        }
+        read_log(&path)
     }
 
     /// The path of a conversation's log.
@@ -166,10 +278,22 @@ impl Store {
     /// [`Error::Io`] or [`Error::InvalidName`].
     pub fn set_current(&self, namespace: &str, name: &str) -> Result<()> {
         check_name(name)?;
+        if self.current(namespace)?.as_deref() == Some(name) {
+            // Nothing to write: reopening works on a full or read-only disk.
+            return Ok(());
+        }
         let dir = self.namespace_dir(namespace)?;
-        // Write then rename, so a reader never sees half a name.
+        // Write then rename, so a reader never sees half a name; the
+        // temporary file is created anew, never through a link.
         let tmp = dir.join("CURRENT.tmp");
-        std::fs::write(&tmp, name).map_err(io(&tmp))?;
+        let _ = std::fs::remove_file(&tmp);
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+        let mut file = options.open(&tmp).map_err(io(&tmp))?;
+        file.write_all(name.as_bytes()).map_err(io(&tmp))?;
+        drop(file);
         let path = dir.join("CURRENT");
         std::fs::rename(&tmp, &path).map_err(io(&path))
     }
@@ -214,12 +338,7 @@ impl Conversation {
     /// [`Error::Locked`] when another writer holds it, [`Error::Io`].
     pub fn open(path: impl Into<PathBuf>) -> Result<Self> {
         let path = path.into();
-        let mut file = OpenOptions::new()
-            .read(true)
-            .append(true)
-            .create(true)
-            .open(&path)
-            .map_err(io(&path))?;
+        let mut file = open_private(&path)?;
         match file.try_lock() {
             Ok(()) => {}
             Err(std::fs::TryLockError::WouldBlock) => return Err(Error::Locked { path }),

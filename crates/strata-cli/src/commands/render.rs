@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
 use strata::context::{todo_recap, Rules};
+use strata::history::{repair, Repair};
 use strata::types::ShortIds;
 use strata::{Context, Message, Role, SystemLayer};
 
@@ -48,12 +49,14 @@ pub struct RenderArgs {
 /// The layered context of a conversation: the history up to the last user
 /// message, that message as the input, what follows it as the
 /// scratchpad, and the todo recap of the scratchpad.
-pub fn context(system: SystemLayer, rules: Option<String>, messages: &[Message]) -> Context {
-    let body: Vec<Message> = messages
-        .iter()
-        .filter(|m| m.role != Role::System)
-        .cloned()
-        .collect();
+///
+/// The leading system messages are the system prompt (L1); system
+/// messages later in the conversation stay where they are. The body is
+/// repaired for the pairing invariant first (HIST-2, REL-1): every call is
+/// answered once, right after its message; the repairs are returned.
+pub fn context(system: SystemLayer, rules: Option<String>, messages: &[Message]) -> (Context, Vec<Repair>) {
+    let leading = messages.iter().take_while(|m| m.role == Role::System).count();
+    let (body, repairs) = repair(&messages[leading..]);
     let mut context = Context::new(system).with_rules(rules.unwrap_or_default());
     match body.iter().rposition(|m| m.role == Role::User) {
         Some(last) => {
@@ -67,7 +70,7 @@ pub fn context(system: SystemLayer, rules: Option<String>, messages: &[Message])
         }
         None => context = context.with_history(body),
     }
-    context
+    (context, repairs)
 }
 
 /// Runs `strata render`.
@@ -101,7 +104,10 @@ pub fn run(args: &RenderArgs) -> Result<(), CliError> {
         }
         None => None,
     };
-    let mut context = context(system, rules, &conversation.messages);
+    let (mut context, repairs) = context(system, rules, &conversation.messages);
+    for r in &repairs {
+        super::note(&format!("strata: repaired: {r}"));
+    }
     if args.id_hints {
         let ids = ShortIds::new(conversation.messages.iter().map(|m| m.id));
         context = context.with_id_hints(Some(ids));

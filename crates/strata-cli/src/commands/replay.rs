@@ -80,6 +80,7 @@ fn summary_json(s: &ReplaySummary) -> Value {
         "over_budget_steps": s.over_budget_steps,
         "compactions": s.compactions,
         "broken_steps": s.broken_steps,
+        "repairs": s.repairs,
         "tool_output_tokens_raw": s.tool_output_tokens_raw,
         "tool_output_tokens_history": s.tool_output_tokens_history,
     })

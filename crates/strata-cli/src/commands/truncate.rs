@@ -28,6 +28,14 @@ pub struct TruncateArgs {
     /// The most bytes shown.
     #[arg(long, value_name = "N", default_value_t = Limits::default().max_bytes)]
     max_bytes: usize,
+    /// The largest spill file, in bytes: of a longer output it keeps the
+    /// start.
+    #[arg(long, value_name = "N", default_value_t = strata::compress::DEFAULT_MAX_SPILL_BYTES)]
+    max_spill_bytes: u64,
+    /// The most bytes read: an endless output stops there, with exit code
+    /// 1 after the result.
+    #[arg(long, value_name = "N", default_value_t = strata::compress::DEFAULT_MAX_READ_BYTES)]
+    max_read_bytes: u64,
     /// The raw output (stdin when absent or `-`); read as a stream, so it
     /// may be larger than memory.
     file: Option<std::path::PathBuf>,
@@ -40,6 +48,8 @@ pub fn run(args: &TruncateArgs) -> Result<(), CliError> {
     let truncator = Truncator::builder(root)
         .limits(Limits::new(args.max_lines, args.max_bytes))
         .spill_dir((!args.no_spill).then(|| args.spill_dir.clone()))
+        .max_spill_bytes(args.max_spill_bytes)
+        .max_read_bytes(args.max_read_bytes)
         .build();
     let cut = match args.file.as_deref().filter(|p| *p != std::path::Path::new("-")) {
         Some(path) => truncator.truncate_reader(&args.tool, crate::input::open(path)?),
@@ -57,5 +67,12 @@ pub fn run(args: &TruncateArgs) -> Result<(), CliError> {
         ));
     }
     let value = serde_json::to_value(&cut.result).map_err(|e| CliError::Runtime(e.to_string()))?;
-    out_json_pretty(&value)
+    out_json_pretty(&value)?;
+    if cut.limit_reached {
+        return Err(CliError::Runtime(format!(
+            "the input was not read to its end: reading stops at {} bytes (--max-read-bytes)",
+            args.max_read_bytes
+        )));
+    }
+    Ok(())
 }

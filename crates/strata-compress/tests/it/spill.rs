@@ -184,14 +184,17 @@ fn trunc_1_hundred_megabytes_stream_to_the_spill() {
     }
     const SIZE: usize = 100 * 1024 * 1024;
     let dir = tempfile::tempdir().unwrap();
-    let cut = Truncator::new(dir.path()).truncate_reader(
-        "bash",
-        Gen {
-            left: SIZE,
-            line: 0,
-            pending: Vec::new(),
-        },
-    );
+    let cut = Truncator::builder(dir.path())
+        .max_spill_bytes(u64::MAX)
+        .build()
+        .truncate_reader(
+            "bash",
+            Gen {
+                left: SIZE,
+                line: 0,
+                pending: Vec::new(),
+            },
+        );
     assert_eq!(cut.total_bytes, SIZE as u64);
     assert_eq!(cut.shown_lines, 1_066, "50 KiB of 48-byte lines");
     assert_eq!(cut.total_lines, SIZE / 48 + 1);
@@ -300,4 +303,38 @@ fn trunc_1_structured_fields_are_cut_in_place() {
     let (out, _) = t.truncate_result("Bash", failed);
     assert_eq!(out.status, ResultStatus::Error);
     assert_eq!(out.error.unwrap().code, "exit_1");
+}
+
+/// REL-2: a spill file holds at most `max_spill_bytes`, and an endless
+/// output stops at `max_read_bytes`, both said in the notice.
+#[test]
+fn rel_2_spill_and_read_limits() {
+    let dir = tempfile::tempdir().unwrap();
+    let truncator = Truncator::builder(dir.path())
+        .max_spill_bytes(10_000)
+        .max_read_bytes(1_000_000)
+        .build();
+    let cut = truncator.truncate_reader("bash", std::io::repeat(b'y'));
+    assert!(cut.limit_reached);
+    assert_eq!(cut.total_bytes, 1_000_000);
+    assert_eq!(std::fs::metadata(saved(&cut.spill)).unwrap().len(), 10_000);
+    let notice = cut.result.text.unwrap();
+    assert!(
+        notice.contains("reading stopped at the limit of 1000000 bytes"),
+        "{notice}"
+    );
+    assert!(
+        notice.contains("its file holds the first 10000 bytes"),
+        "{notice}"
+    );
+
+    let output = "z\n".repeat(20_000);
+    let cut = truncator.truncate("bash", output.as_bytes());
+    assert!(!cut.limit_reached);
+    assert_eq!(std::fs::metadata(saved(&cut.spill)).unwrap().len(), 10_000);
+    assert!(cut
+        .result
+        .text
+        .unwrap()
+        .contains("its file holds the first 10000 bytes"));
 }

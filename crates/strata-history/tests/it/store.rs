@@ -146,3 +146,118 @@ fn records_are_kept_only_when_asked() {
     h.record_usage(Usage::new(1, 1));
     assert_eq!(h.take_records().len(), 1);
 }
+
+/// REL-4: logs are 0600 in 0700 directories, and the store never writes
+/// through a symbolic link.
+#[cfg(unix)]
+#[test]
+fn rel_4_private_files_and_no_symlinks() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path().join("store")).unwrap();
+    let conversation = store.open_conversation("agent", "one", true).unwrap();
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(conversation.path()), 0o600);
+    assert_eq!(mode(&dir.path().join("store")), 0o700);
+    assert_eq!(mode(&dir.path().join("store/agent")), 0o700);
+    drop(conversation);
+
+    // A log that is a link to a file outside the store is refused, and the
+    // file is left as it was.
+    let outside = dir.path().join("outside.txt");
+    std::fs::write(&outside, "precious\n").unwrap();
+    std::os::unix::fs::symlink(&outside, dir.path().join("store/agent/two.jsonl")).unwrap();
+    let err = store.open_conversation("agent", "two", true).unwrap_err();
+    assert!(matches!(err, Error::Symlink { .. }), "{err}");
+    assert!(store.load("agent", "two").is_err());
+    assert_eq!(std::fs::read_to_string(&outside).unwrap(), "precious\n");
+}
+
+/// REL-4: reopening the current conversation writes nothing, and loading
+/// one needs no write at all: both work where writing fails.
+#[test]
+fn rel_4_reopen_and_load_need_no_write() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let mut h = History::new(config(), Arc::new(CharCounter));
+    h.set_recording(true);
+    h.begin_round(Message::user("hello"));
+    let mut c = store.open_conversation("agent", "one", true).unwrap();
+    c.append(&h.take_records()).unwrap();
+    drop(c);
+    // Writing CURRENT anew would fail now.
+    std::fs::create_dir(dir.path().join("agent/CURRENT.tmp")).unwrap();
+    assert!(store.open_conversation("agent", "one", false).is_ok());
+    assert_eq!(store.load("agent", "one").unwrap().records.len(), 1);
+    assert!(
+        store.open_conversation("agent", "other", true).is_err(),
+        "a new current must be written"
+    );
+}
+
+/// REL-2: a log over the limit is a typed error, not a whole read.
+#[test]
+fn rel_2_log_size_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.jsonl");
+    std::fs::write(&path, "{}\n".repeat(1_000)).unwrap();
+    let err = strata_history::read_log_within(&path, 100).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::TooLarge {
+                bytes: 3_000,
+                limit: 100,
+                ..
+            }
+        ),
+        "{err}"
+    );
+}
+
+/// REL-4 on a real full filesystem (a 64 KiB tmpfs, where the machine
+/// lets the test mount one): the append error keeps the OS reason, no
+/// acknowledged record is lost, and the conversation reopens and loads.
+#[test]
+fn rel_4_full_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+        .arg(dir.path())
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !mounted {
+        eprintln!("rel_4_full_disk: skipped, this machine does not let the test mount a tmpfs");
+        return;
+    }
+    let result = std::panic::catch_unwind(|| {
+        let store = Store::open(dir.path()).unwrap();
+        let mut c = store.open_conversation("agent", "full", true).unwrap();
+        let mut h = History::new(config(), Arc::new(CharCounter));
+        h.set_recording(true);
+        let mut acknowledged = 0;
+        let err = loop {
+            h.begin_round(Message::user(text_of_len(2_000, acknowledged as u64)));
+            h.finish_round(Message::assistant("ok"));
+            let records = h.take_records();
+            match c.append(&records) {
+                Ok(()) => acknowledged += records.len(),
+                Err(e) => break e,
+            }
+        };
+        let text = err.to_string();
+        assert!(text.contains("No space left on device"), "{text}");
+        drop(c);
+        let loaded = store.load("agent", "full").unwrap();
+        assert!(
+            loaded.records.len() >= acknowledged,
+            "{} < {acknowledged}",
+            loaded.records.len()
+        );
+        assert!(store.open_conversation("agent", "full", false).is_ok());
+    });
+    let _ = std::process::Command::new("umount").arg(dir.path()).status();
+    if let Err(panic) = result {
+        std::panic::resume_unwind(panic);
+    }
+}

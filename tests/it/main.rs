@@ -7,7 +7,9 @@ mod engine;
 mod format_doc;
 mod golden;
 mod long_round;
+mod mutation;
 mod openai;
+mod reliability;
 mod replay;
 
 use std::path::PathBuf;

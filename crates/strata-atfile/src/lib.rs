@@ -170,7 +170,9 @@ impl Mentions {
 
     /// Returns `true` when `path` is a mention of a file inside the root
     /// (MENTION-2): relative, without `..`, and — when it exists — resolving
-    /// (symlinks followed) to a place inside the root.
+    /// (symlinks followed) to a regular file inside the root: not the root
+    /// itself, a directory, a FIFO, a socket or a device, which the model
+    /// cannot read as a file (REL-1).
     pub fn is_inside(&self, path: &str) -> bool {
         let relative = Path::new(path);
         if relative.is_absolute()
@@ -182,7 +184,11 @@ impl Mentions {
         }
         let full = self.root.join(relative);
         match (full.canonicalize(), self.root.canonicalize()) {
-            (Ok(target), Ok(root)) => target.starts_with(root),
+            (Ok(target), Ok(root)) => {
+                target != root
+                    && target.starts_with(root)
+                    && std::fs::metadata(&target).is_ok_and(|m| m.is_file())
+            }
             // Missing (or a dangling link): only a lexical mention, if allowed,
             // and never through a symlink.
             (Err(_), _) => self.allow_missing && std::fs::symlink_metadata(&full).is_err(),

@@ -102,3 +102,29 @@ proptest! {
         }
     }
 }
+
+/// REL-1 (issue: directories, the root, FIFOs and devices were accepted
+/// and the model told it MUST read them): only regular files are
+/// mentions.
+#[test]
+fn rel_1_only_regular_files_are_mentions() {
+    let dir = project();
+    std::fs::create_dir(dir.path().join("pkg")).unwrap();
+    #[cfg(unix)]
+    {
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|s| s.success()));
+        std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero")).unwrap();
+    }
+    let m = Mentions::new(dir.path());
+    let applied = m.apply("look at @pkg, @., @pipe, @zero and @src/main.rs");
+    assert_eq!(applied.paths, ["src/main.rs"]);
+    for ignored in ["pkg", "pipe", "zero"] {
+        assert!(
+            applied.ignored.contains(&ignored.to_owned()),
+            "{ignored}: {applied:?}"
+        );
+    }
+    assert!(!applied.text.contains("pipe`"), "{}", applied.text);
+}

@@ -241,6 +241,7 @@ pub struct EngineBuilder {
     id_hints: bool,
     clear_batch_tokens: Option<usize>,
     protected_tools: Vec<String>,
+    max_logged_bytes: usize,
     events: Option<EventFn>,
     conversation: Option<Conversation>,
     messages: Option<Vec<Message>>,
@@ -368,6 +369,14 @@ impl EngineBuilder {
         self
     }
 
+    /// Sets the most bytes of one tool output the full log keeps (REL-2):
+    /// of a longer output it keeps the start and says where the whole is
+    /// (the spill file, when one was written). By default, 8 MiB.
+    pub fn max_logged_bytes(mut self, bytes: usize) -> Self {
+        self.max_logged_bytes = bytes;
+        self
+    }
+
     /// Sends events (EVT-1) to a callback. It runs on the engine's task
     /// and must return quickly.
     pub fn on_event(mut self, callback: impl Fn(&Event) + Send + Sync + 'static) -> Self {
@@ -419,6 +428,7 @@ impl EngineBuilder {
             id_hints,
             clear_batch_tokens,
             protected_tools,
+            max_logged_bytes,
             events,
             conversation,
             messages,
@@ -466,6 +476,7 @@ impl EngineBuilder {
             counter,
             summarizer,
             summarize_steps,
+            max_logged_bytes,
             history,
             system,
             topic_anchor,
@@ -560,6 +571,8 @@ pub struct Engine {
     /// Whether a summariser was given, so that steps leaving the window
     /// are summarised too (REACT-6).
     summarize_steps: bool,
+    /// The most bytes of one output the full log keeps (REL-2).
+    max_logged_bytes: usize,
     history: History,
     truncator: Truncator,
     mentions: Mentions,
@@ -638,6 +651,7 @@ impl Engine {
             id_hints: false,
             clear_batch_tokens: None,
             protected_tools: Vec::new(),
+            max_logged_bytes: DEFAULT_MAX_LOGGED_BYTES,
             events: None,
             conversation: None,
             messages: None,
@@ -1057,6 +1071,11 @@ impl Engine {
             });
             report.truncated.push(call_id);
         }
+        cap_logged(
+            &mut raw,
+            self.max_logged_bytes,
+            m.result.as_ref().and_then(|r| r.full_output_path.as_deref()),
+        );
         let Some(call) = call else { return (m, raw) };
         let Some(path) = path_argument(&call.arguments) else {
             return (m, raw);
@@ -1518,6 +1537,42 @@ impl Engine {
             threshold: self.threshold_tokens(),
         });
         tokens
+    }
+}
+
+/// The default of [`EngineBuilder::max_logged_bytes`].
+pub const DEFAULT_MAX_LOGGED_BYTES: usize = 8 * 1024 * 1024;
+
+/// Cuts the text of a tool output kept in the full log to `max` bytes
+/// (REL-2), saying where the whole is.
+fn cap_logged(message: &mut Message, max: usize, spill: Option<&str>) {
+    let cut = |text: &mut String| {
+        if text.len() <= max {
+            return;
+        }
+        let mut end = max;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let total = text.len();
+        text.truncate(end);
+        text.push_str(&format!("\n[… the log keeps the first {end} of {total} bytes"));
+        match spill {
+            Some(path) => text.push_str(&format!("; the whole output is in {path}]")),
+            None => text.push(']'),
+        }
+    };
+    cut(&mut message.content);
+    if let Some(result) = &mut message.result {
+        match &mut result.data {
+            Value::String(text) => cut(text),
+            Value::Object(map) => map.values_mut().for_each(|v| {
+                if let Value::String(text) = v {
+                    cut(text);
+                }
+            }),
+            _ => {}
+        }
     }
 }
 

@@ -119,7 +119,10 @@ pub use strata_mtime::Freshness;
 #[doc(inline)]
 pub use strata_summary::LlmSummarizer;
 
-pub use engine::{Engine, EngineBuilder, EngineError, NoSummarizer, RoundStart, StepReport, Window};
+pub use engine::{
+    Engine, EngineBuilder, EngineError, NoSummarizer, RoundStart, StepReport, Window,
+    DEFAULT_MAX_LOGGED_BYTES,
+};
 pub use event::{CompactionReason, Event};
 
 mod engine;
@@ -156,3 +159,8 @@ struct GuideDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/eval.md")]
 struct EvalDoctests;
+
+/// The code blocks of `docs/reliability.md`, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/reliability.md")]
+struct ReliabilityDoctests;

@@ -129,3 +129,33 @@ async fn rel_1_engine_renames_reused_call_ids() {
         .iter()
         .all(|r| matches!(r, Repair::Renamed { old, .. } if old == "same")));
 }
+
+/// REL-2: the full log keeps at most `max_logged_bytes` of one output and
+/// says where the whole is.
+#[tokio::test]
+async fn rel_2_logged_output_is_bounded() {
+    let project = tempfile::tempdir().unwrap();
+    let mut engine = Engine::builder(project.path())
+        .max_logged_bytes(10_000)
+        .build()
+        .unwrap();
+    engine.begin_round("go").await.unwrap();
+    let call = ToolCall::new("c", "bash", json!({"command": "yes"}));
+    let output = "y\n".repeat(1_000_000);
+    engine
+        .record_step(
+            Message::assistant_with_calls("", vec![call.clone()]),
+            vec![Message::tool_result(&call, ToolResult::success(output))],
+        )
+        .await
+        .unwrap();
+    let last = engine.history().full_log().last().unwrap();
+    let logged = last.result.as_ref().unwrap().data.as_str().unwrap().to_owned();
+    assert!(logged.len() < 10_300, "{}", logged.len());
+    assert!(
+        logged
+            .contains("the log keeps the first 10000 of 2000000 bytes; the whole output is in tool-output/"),
+        "{}",
+        &logged[logged.len() - 200..]
+    );
+}

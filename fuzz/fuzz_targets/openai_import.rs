@@ -1,0 +1,22 @@
+//! The OpenAI importer and the repair of what it imports (HIST-2, REL-1):
+//! any JSON gives messages or a typed error; repaired messages are always
+//! paired, and repairing twice changes nothing.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use strata::history::repair;
+use strata::{from_openai_messages, Pairs};
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return;
+    };
+    // The shared corpus's files hold the list under `messages`.
+    let value = value.get("messages").cloned().unwrap_or(value);
+    let Ok(messages) = from_openai_messages(&value) else {
+        return;
+    };
+    let (fixed, _) = repair(&messages);
+    assert!(Pairs::new(&fixed).is_complete());
+    assert_eq!(repair(&fixed).0, fixed);
+});

@@ -27,7 +27,7 @@ use serde::Serialize;
 use serde_json::Value;
 use strata_compress::Compressor;
 use strata_core::{Message, Role, TokenCounter, ToolResult};
-use strata_history::is_error_line;
+use strata_history::{is_error_line, program_word, INSPECTION_PROGRAMS};
 
 use crate::engine::{Engine, EngineError};
 use crate::replay::{replay, ReplayStep, ReplaySummary};
@@ -43,49 +43,10 @@ const SHELL_TOOLS: &[&str] = &[
     "execute_command",
 ];
 
-/// Programs that look at, edit or move files rather than run something:
-/// their outputs are not command outputs and their runs are not facts.
-const NOT_COMMANDS: &[&str] = &[
-    "cat",
-    "sed",
-    "head",
-    "tail",
-    "nl",
-    "less",
-    "more",
-    "grep",
-    "egrep",
-    "rg",
-    "ag",
-    "find",
-    "ls",
-    "tree",
-    "git",
-    "echo",
-    "printf",
-    "wc",
-    "awk",
-    "strings",
-    "diff",
-    "cd",
-    "pwd",
-    "which",
-    "open",
-    "goto",
-    "scroll_down",
-    "scroll_up",
-    "search_dir",
-    "search_file",
-    "find_file",
-    "edit",
-    "create",
-    "submit",
-    "view",
-    "str_replace",
-    "insert",
-    "undo_edit",
+/// Tool names that view, edit or search, which are not program runs
+/// either (beside [`INSPECTION_PROGRAMS`]).
+const NOT_PROGRAM_TOOLS: &[&str] = &[
     "str_replace_editor",
-    "decompile",
     "Read",
     "Grep",
     "Glob",
@@ -96,17 +57,7 @@ const NOT_COMMANDS: &[&str] = &[
     "TodoWrite",
     "exit_cost",
     "finish",
-    "rm",
-    "cp",
-    "mv",
-    "mkdir",
-    "touch",
-    "chmod",
-    "export",
     "#",
-    "curl",
-    "file",
-    "stat",
 ];
 
 /// Tools whose `file_path` or `path` argument is a file they change.
@@ -144,11 +95,6 @@ fn shell_writes() -> &'static Regex {
     )
 }
 
-fn assignment() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    regex(&RE, r"^[A-Za-z_][A-Za-z0-9_]*=")
-}
-
 /// Diagnostic lines: errors, warnings, failures, tracebacks, exit codes,
 /// test and build summaries.
 fn diagnostic() -> &'static Regex {
@@ -165,29 +111,14 @@ fn error_class() -> &'static Regex {
     regex(&RE, r"(?i)(error|exception|traceback|fail|panic|assert)")
 }
 
-/// The program a shell command line runs: the first word of its first
-/// part that is not `cd`, `export`, `source`, `.` or `set`, after variable
-/// assignments and `sudo`/`time`/`env`/`nohup`/`timeout N`.
+/// The program a shell command line runs: the program of its first part
+/// that runs one ([`program_word`]), as the reference scripts read it.
 pub fn effective_command(command: &str) -> &str {
-    for part in command.split(['\n', ';']).flat_map(|p| p.split("&&")) {
-        let mut words: Vec<&str> = part.split_whitespace().collect();
-        let mut skip = 0;
-        while skip < words.len()
-            && (assignment().is_match(words[skip])
-                || matches!(words[skip], "sudo" | "time" | "env" | "nohup"))
-        {
-            skip += 1;
-        }
-        words.drain(..skip);
-        if words.first() == Some(&"timeout") {
-            words.drain(..words.len().min(2));
-        }
-        match words.first() {
-            None | Some(&("cd" | "export" | "source" | "." | "set")) => continue,
-            Some(w) => return w,
-        }
-    }
-    ""
+    command
+        .split(['\n', ';'])
+        .flat_map(|p| p.split("&&"))
+        .find_map(program_word)
+        .unwrap_or_default()
 }
 
 /// The program a call ran, if it ran one: the effective command of a
@@ -204,7 +135,7 @@ pub fn program_of(tool: &str, arguments: &Value) -> Option<String> {
     } else {
         tool
     };
-    let listed = |p: &str| NOT_COMMANDS.contains(&p);
+    let listed = |p: &str| INSPECTION_PROGRAMS.contains(&p) || NOT_PROGRAM_TOOLS.contains(&p);
     (!program.is_empty() && !listed(program) && !listed(program.trim_start_matches("./")))
         .then(|| program.to_owned())
 }

@@ -29,9 +29,11 @@ const EARLIER_ERRORS: usize = 3;
 /// The longest error or outcome line a digest shows, in characters.
 const MAX_LINE_CHARS: usize = 200;
 
-/// Commands that look at the project rather than run a program: listed as
-/// a count, not one by one.
-const INSPECTIONS: &[&str] = &[
+/// Programs that look at, edit or move files rather than run something
+/// (`cat`, `sed`, `grep`, `ls`, `git`, `rm`, …, and SWE-agent's file
+/// commands): the digest counts them instead of listing them, and
+/// `strata eval` does not count their runs as facts.
+pub const INSPECTION_PROGRAMS: &[&str] = &[
     "cat",
     "sed",
     "head",
@@ -51,6 +53,7 @@ const INSPECTIONS: &[&str] = &[
     "printf",
     "wc",
     "awk",
+    "strings",
     "diff",
     "cd",
     "pwd",
@@ -63,10 +66,8 @@ const INSPECTIONS: &[&str] = &[
     "mkdir",
     "touch",
     "chmod",
-    "true",
-    "sort",
-    "uniq",
-    "xargs",
+    "export",
+    "curl",
     "open",
     "goto",
     "scroll_down",
@@ -74,8 +75,41 @@ const INSPECTIONS: &[&str] = &[
     "search_dir",
     "search_file",
     "find_file",
+    "edit",
+    "create",
     "submit",
+    "view",
+    "str_replace",
+    "insert",
+    "undo_edit",
+    "decompile",
 ];
+
+/// The program one part of a command line runs (a part between `&&`, `;`,
+/// `|` or newlines): its first word after variable assignments and
+/// `sudo`/`time`/`env`/`nohup`/`timeout N`; `None` for an empty part or
+/// one that only changes the shell's state (`cd`, `export`, `source`, `.`,
+/// `set`).
+pub fn program_word(part: &str) -> Option<&str> {
+    let mut words = part.split_whitespace().peekable();
+    while let Some(w) = words.peek() {
+        let assignment = w.split_once('=').is_some_and(|(k, _)| {
+            k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        if assignment || matches!(*w, "sudo" | "time" | "env" | "nohup") {
+            words.next();
+        } else if *w == "timeout" {
+            words.next();
+            words.next();
+        } else {
+            break;
+        }
+    }
+    words
+        .next()
+        .filter(|w| !matches!(*w, "cd" | "export" | "source" | "." | "set"))
+}
 
 /// The file a call names, under the argument names agents use for it
 /// (`path`, `file_path`, `filePath`, `file`, `filename`, `target_file`).
@@ -124,28 +158,10 @@ fn program_of(command: &str) -> &str {
         .flat_map(|l| l.split([';', '|']))
         .flat_map(|p| p.split("&&"))
     {
-        let mut words = part.split_whitespace().peekable();
-        while let Some(w) = words.peek() {
-            let assignment = w.split_once('=').is_some_and(|(k, _)| {
-                !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-            });
-            if assignment || matches!(*w, "sudo" | "time" | "env" | "nohup") {
-                words.next();
-            } else if *w == "timeout" {
-                words.next();
-                words.next();
-            } else {
-                break;
-            }
-        }
-        match words.next() {
-            None | Some("cd" | "export" | "source" | "." | "set") => {}
-            Some(w) if INSPECTIONS.contains(&w.trim_start_matches("./")) => {
-                if first.is_empty() {
-                    first = w;
-                }
-            }
-            Some(w) => return w,
+        match program_word(part) {
+            Some(w) if !INSPECTION_PROGRAMS.contains(&w.trim_start_matches("./")) => return w,
+            Some(w) if first.is_empty() => first = w,
+            _ => {}
         }
     }
     first
@@ -476,7 +492,7 @@ impl Digest {
         }
         let program = program_of(command);
         let program = program.trim_start_matches("./");
-        if INSPECTIONS.contains(&program) {
+        if INSPECTION_PROGRAMS.contains(&program) {
             self.inspections += 1;
             return;
         }

@@ -61,7 +61,10 @@
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
 pub use budget::Budget;
-pub use digest::{command_argument, is_error_line, last_error_line, path_argument, CommandFact, Digest};
+pub use digest::{
+    command_argument, is_error_line, last_error_line, path_argument, program_word, CommandFact, Digest,
+    INSPECTION_PROGRAMS,
+};
 pub use error::{Error, Result};
 pub use history::{
     clear_result, cut_arguments, cut_thought, cut_user_message, CompactionPlan, CompactionStats, History,

@@ -171,22 +171,66 @@ pub async fn run(args: &EvalArgs, counter: Arc<dyn TokenCounter>) -> Result<(), 
     out(&report_text(&rows, &outputs, &totals, args))
 }
 
-fn sum(rows: &[Row<'_>]) -> (Tally, Tally, Tally) {
-    let mut t = (Tally::default(), Tally::default(), Tally::default());
-    for r in rows {
-        t.0.add(r.report.files);
-        t.1.add(r.report.commands);
-        t.2.add(r.report.errors);
-    }
-    t
+/// The totals of one window over its sessions.
+struct Totals {
+    window: usize,
+    threshold: usize,
+    sessions: usize,
+    all: Tally,
+    files: Tally,
+    commands: Tally,
+    errors: Tally,
 }
 
-fn total(t: &(Tally, Tally, Tally)) -> Tally {
-    let mut all = t.0;
-    all.add(t.1);
-    all.add(t.2);
-    all
+impl Totals {
+    fn of(rows: &[Row<'_>]) -> Option<Totals> {
+        let first = rows.first()?;
+        let mut t = Totals {
+            window: first.report.window,
+            threshold: first.report.threshold,
+            sessions: rows.len(),
+            all: Tally::default(),
+            files: Tally::default(),
+            commands: Tally::default(),
+            errors: Tally::default(),
+        };
+        for r in rows {
+            t.files.add(r.report.files);
+            t.commands.add(r.report.commands);
+            t.errors.add(r.report.errors);
+            t.all.add(r.report.total());
+        }
+        Some(t)
+    }
+
+    /// The table's cells: window, sessions, facts, strata %, trim %, and
+    /// kept/total of files, commands, errors.
+    fn cells(&self) -> [String; 8] {
+        let frac = |t: Tally| format!("{}/{}", t.strata, t.facts);
+        [
+            self.window.to_string(),
+            self.sessions.to_string(),
+            self.all.facts.to_string(),
+            format!("{:.1}%", pct(self.all.strata, self.all.facts)),
+            format!("{:.1}%", pct(self.all.trim, self.all.facts)),
+            frac(self.files),
+            frac(self.commands),
+            frac(self.errors),
+        ]
+    }
 }
+
+/// The headings of [`Totals::cells`].
+const HEADINGS: [&str; 8] = [
+    "window",
+    "sessions",
+    "facts",
+    "strata",
+    "newest-first",
+    "files",
+    "commands",
+    "errors",
+];
 
 fn report_text(
     rows: &[Vec<Row<'_>>],
@@ -201,27 +245,19 @@ fn report_text(
         "Working facts in the final window (sessions of {} steps or more)\n",
         args.min_steps
     );
-    let _ = writeln!(
-        s,
-        "{:>8}  {:>8}  {:>6}  {:>7}  {:>14}  {:>9}  {:>9}  {:>9}",
-        "window", "sessions", "facts", "strata", "newest-first", "files", "commands", "errors"
-    );
+    let widths = [8, 8, 6, 7, 14, 9, 9, 9];
+    let line = |cells: &[String]| {
+        let row: Vec<String> = cells
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:>w$}"))
+            .collect();
+        row.join("  ")
+    };
+    let _ = writeln!(s, "{}", line(&HEADINGS.map(str::to_owned)));
     for at_window in rows {
-        let Some(first) = at_window.first() else { continue };
-        let t = sum(at_window);
-        let all = total(&t);
-        let _ = writeln!(
-            s,
-            "{:>8}  {:>8}  {:>6}  {:>6.1}%  {:>13.1}%  {:>9}  {:>9}  {:>9}",
-            first.report.window,
-            at_window.len(),
-            all.facts,
-            pct(all.strata, all.facts),
-            pct(all.trim, all.facts),
-            frac(t.0),
-            frac(t.1),
-            frac(t.2),
-        );
+        let Some(t) = Totals::of(at_window) else { continue };
+        let _ = writeln!(s, "{}", line(&t.cells()));
         if args.per {
             for r in at_window {
                 let all = r.report.total();
@@ -289,16 +325,15 @@ fn report_json(
     let facts: Vec<Value> = rows
         .iter()
         .filter_map(|at_window| {
-            let first = at_window.first()?;
-            let t = sum(at_window);
+            let t = Totals::of(at_window)?;
             let mut v = json!({
-                "window": first.report.window,
-                "threshold": first.report.threshold,
-                "sessions": at_window.len(),
-                "total": tally_json(total(&t)),
-                "files": tally_json(t.0),
-                "commands": tally_json(t.1),
-                "errors": tally_json(t.2),
+                "window": t.window,
+                "threshold": t.threshold,
+                "sessions": t.sessions,
+                "total": tally_json(t.all),
+                "files": tally_json(t.files),
+                "commands": tally_json(t.commands),
+                "errors": tally_json(t.errors),
             });
             if per {
                 v["per_session"] = at_window
@@ -424,24 +459,18 @@ fn write_html(path: &Path, rows: &[Vec<Row<'_>>], totals: &RetentionTotals) -> R
          th{border-bottom:1px solid #999}details{margin:1em 0}summary{cursor:pointer}.lost{color:#a00}\
          .legend span{margin-right:1.5em}</style></head><body><h1>strata eval</h1>",
     );
-    h.push_str("<h2>Working facts in the final window</h2><table><tr><th>window</th><th>sessions</th><th>facts</th><th>strata</th><th>newest-first trim</th><th>files</th><th>commands</th><th>errors</th></tr>");
+    h.push_str("<h2>Working facts in the final window</h2><table><tr>");
+    for heading in HEADINGS {
+        let _ = write!(h, "<th>{heading}</th>");
+    }
+    h.push_str("</tr>");
     for at_window in rows {
-        let Some(first) = at_window.first() else { continue };
-        let t = sum(at_window);
-        let all = total(&t);
-        let frac = |t: Tally| format!("{}/{}", t.strata, t.facts);
-        let _ = write!(
-            h,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1}%</td><td>{:.1}%</td><td>{}</td><td>{}</td><td>{}</td></tr>",
-            first.report.window,
-            at_window.len(),
-            all.facts,
-            pct(all.strata, all.facts),
-            pct(all.trim, all.facts),
-            frac(t.0),
-            frac(t.1),
-            frac(t.2)
-        );
+        let Some(t) = Totals::of(at_window) else { continue };
+        h.push_str("<tr>");
+        for cell in t.cells() {
+            let _ = write!(h, "<td>{cell}</td>");
+        }
+        h.push_str("</tr>");
     }
     let _ = write!(
         h,

@@ -19,6 +19,7 @@ use strata::{CharCounter, TokenCounter};
 mod commands;
 mod error;
 mod input;
+mod parse;
 mod progress;
 
 use error::CliError;

@@ -710,3 +710,46 @@ fn eval_measures_facts_and_retention() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(stderr(&o).contains("no transcript found"));
 }
+
+/// REL-1 (issue: 46 of 58 real transcripts rendered with a call lacking
+/// its result): `render` repairs first, so every call is answered in the
+/// provider's body, and names each repair on stderr.
+#[test]
+fn render_never_sends_an_unpaired_call() {
+    let mut repaired = 0;
+    for entry in std::fs::read_dir(data("corpus")).unwrap() {
+        let file = entry.unwrap().path();
+        if file.extension().is_none_or(|x| x != "json") {
+            continue;
+        }
+        let o = run(&["render", "--format", "openai", path(&file)]);
+        let body = json(&o);
+        let mut open: Vec<String> = Vec::new();
+        for m in body.as_array().unwrap() {
+            if m["role"] == "tool" {
+                let id = m["tool_call_id"].as_str().unwrap().to_owned();
+                assert!(
+                    open.contains(&id),
+                    "{}: result {id} answers no call",
+                    file.display()
+                );
+                open.retain(|x| *x != id);
+            } else {
+                assert!(open.is_empty(), "{}: calls {open:?} unanswered", file.display());
+                for c in m["tool_calls"].as_array().into_iter().flatten() {
+                    open.push(c["id"].as_str().unwrap().to_owned());
+                }
+            }
+        }
+        assert!(
+            open.is_empty(),
+            "{}: calls {open:?} unanswered at the end",
+            file.display()
+        );
+        repaired += usize::from(stderr(&o).contains("strata: repaired: call"));
+    }
+    assert!(
+        repaired > 0,
+        "the corpus has transcripts that end on an unanswered call"
+    );
+}

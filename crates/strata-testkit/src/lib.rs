@@ -41,6 +41,7 @@ pub use client::ScriptedClient;
 pub use corpus::{load_transcript, Transcript};
 pub use counter::{ByteCounter, FixedTokenCounter};
 pub use http::{HttpServer, Received, Reply};
+pub use tmpfs::Tmpfs;
 
 mod builder;
 mod client;
@@ -48,3 +49,4 @@ mod corpus;
 mod counter;
 mod http;
 pub mod strategy;
+mod tmpfs;

@@ -344,37 +344,25 @@ fn rel_2_spill_and_read_limits() {
 /// notice says why the whole was not saved, and no partial file is left.
 #[test]
 fn trunc_1_full_disk_still_truncates() {
-    let dir = tempfile::tempdir().unwrap();
-    let mounted = std::process::Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
-        .arg(dir.path())
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !mounted {
+    let Some(disk) = strata_testkit::Tmpfs::mount("64k") else {
         eprintln!(
             "trunc_1_full_disk_still_truncates: skipped, this machine does not let the test mount a tmpfs"
         );
         return;
-    }
-    let result = std::panic::catch_unwind(|| {
-        let output: String = (0..20_000)
-            .map(|i| format!("line {i} of a long build log\n"))
-            .collect();
-        let cut = Truncator::new(dir.path()).truncate("bash", output.as_bytes());
-        assert!(cut.truncated);
-        let Spill::Failed(why) = &cut.spill else {
-            panic!("expected a failed spill, got {:?}", cut.spill)
-        };
-        assert!(why.contains("No space left on device"), "{why}");
-        let notice = cut.result.text.clone().unwrap();
-        assert!(notice.contains("The full output could not be saved"), "{notice}");
-        let left: Vec<_> = std::fs::read_dir(dir.path().join("tool-output"))
-            .unwrap()
-            .collect();
-        assert!(left.is_empty(), "a partial spill file was left: {left:?}");
-    });
-    let _ = std::process::Command::new("umount").arg(dir.path()).status();
-    if let Err(panic) = result {
-        std::panic::resume_unwind(panic);
-    }
+    };
+    let output: String = (0..20_000)
+        .map(|i| format!("line {i} of a long build log\n"))
+        .collect();
+    let cut = Truncator::new(disk.path()).truncate("bash", output.as_bytes());
+    assert!(cut.truncated);
+    let Spill::Failed(why) = &cut.spill else {
+        panic!("expected a failed spill, got {:?}", cut.spill)
+    };
+    assert!(why.contains("No space left on device"), "{why}");
+    let notice = cut.result.text.clone().unwrap();
+    assert!(notice.contains("The full output could not be saved"), "{notice}");
+    let left: Vec<_> = std::fs::read_dir(disk.path().join("tool-output"))
+        .unwrap()
+        .collect();
+    assert!(left.is_empty(), "a partial spill file was left: {left:?}");
 }

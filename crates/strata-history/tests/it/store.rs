@@ -220,44 +220,32 @@ fn rel_2_log_size_limit() {
 /// acknowledged record is lost, and the conversation reopens and loads.
 #[test]
 fn rel_4_full_disk() {
-    let dir = tempfile::tempdir().unwrap();
-    let mounted = std::process::Command::new("mount")
-        .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
-        .arg(dir.path())
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !mounted {
+    let Some(disk) = strata_testkit::Tmpfs::mount("64k") else {
         eprintln!("rel_4_full_disk: skipped, this machine does not let the test mount a tmpfs");
         return;
-    }
-    let result = std::panic::catch_unwind(|| {
-        let store = Store::open(dir.path()).unwrap();
-        let mut c = store.open_conversation("agent", "full", true).unwrap();
-        let mut h = History::new(config(), Arc::new(CharCounter));
-        h.set_recording(true);
-        let mut acknowledged = 0;
-        let err = loop {
-            h.begin_round(Message::user(text_of_len(2_000, acknowledged as u64)));
-            h.finish_round(Message::assistant("ok"));
-            let records = h.take_records();
-            match c.append(&records) {
-                Ok(()) => acknowledged += records.len(),
-                Err(e) => break e,
-            }
-        };
-        let text = err.to_string();
-        assert!(text.contains("No space left on device"), "{text}");
-        drop(c);
-        let loaded = store.load("agent", "full").unwrap();
-        assert!(
-            loaded.records.len() >= acknowledged,
-            "{} < {acknowledged}",
-            loaded.records.len()
-        );
-        assert!(store.open_conversation("agent", "full", false).is_ok());
-    });
-    let _ = std::process::Command::new("umount").arg(dir.path()).status();
-    if let Err(panic) = result {
-        std::panic::resume_unwind(panic);
-    }
+    };
+    let store = Store::open(disk.path()).unwrap();
+    let mut c = store.open_conversation("agent", "full", true).unwrap();
+    let mut h = History::new(config(), Arc::new(CharCounter));
+    h.set_recording(true);
+    let mut acknowledged = 0;
+    let err = loop {
+        h.begin_round(Message::user(text_of_len(2_000, acknowledged as u64)));
+        h.finish_round(Message::assistant("ok"));
+        let records = h.take_records();
+        match c.append(&records) {
+            Ok(()) => acknowledged += records.len(),
+            Err(e) => break e,
+        }
+    };
+    let text = err.to_string();
+    assert!(text.contains("No space left on device"), "{text}");
+    drop(c);
+    let loaded = store.load("agent", "full").unwrap();
+    assert!(
+        loaded.records.len() >= acknowledged,
+        "{} < {acknowledged}",
+        loaded.records.len()
+    );
+    assert!(store.open_conversation("agent", "full", false).is_ok());
 }

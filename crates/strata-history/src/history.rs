@@ -905,8 +905,30 @@ impl History {
         let mut dropped: Vec<MessageId> = Vec::new();
         let mut summary = None;
         if !archived.is_empty() {
+            // What the archived steps did, from the full log (REACT-6): the
+            // summary replaces every earlier one, so the facts cover
+            // everything before the retained messages.
+            let end = self.window[summaries + cut..]
+                .first()
+                .and_then(|kept| self.log.iter().position(|m| m.id == kept.id))
+                .unwrap_or(self.log.len());
+            let mut digest = Digest::new();
+            digest.observe_messages(&self.log[..end]);
+            let facts = digest
+                .has_facts()
+                .then(|| digest.render((budget / 10).clamp(200, 2_000) * 3));
             let mut input: Vec<Message> = earlier.iter().filter(|m| !is_degraded(m)).cloned().collect();
             input.extend(archived.iter().cloned());
+            // The change tracker feeds the summary's file-state section.
+            if let Some(facts) = &facts {
+                input.push(
+                    Message::system(format!(
+                        "Facts of the archived steps, from the change tracker (ground the File System State section in them):\n{facts}"
+                    ))
+                    .with_id(MessageId::derived(&format!("strata:facts:{end}")))
+                    .with_created_at(None),
+                );
+            }
             let text = match tokio::time::timeout(
                 self.config.summary_timeout,
                 summarizer.summarize(&input, self.progress.clone()),
@@ -937,19 +959,9 @@ impl History {
                 Err(mut notice) => {
                     dropped.extend(earlier.iter().filter(|m| is_degraded(m)).map(|m| m.id));
                     window.extend(earlier.iter().filter(|m| !is_degraded(m)).cloned());
-                    // What the archived steps did, from the full log
-                    // (REACT-6): the notice replaces every earlier one, so
-                    // it covers everything before the retained messages.
-                    let end = self.window[summaries + cut..]
-                        .first()
-                        .and_then(|kept| self.log.iter().position(|m| m.id == kept.id))
-                        .unwrap_or(self.log.len());
-                    let mut digest = Digest::new();
-                    digest.observe_messages(&self.log[..end]);
-                    if digest.has_facts() {
-                        let facts = digest.render((budget / 10).clamp(200, 2_000) * 3);
+                    if let Some(facts) = &facts {
                         notice.push_str("\n\n");
-                        notice.push_str(&facts);
+                        notice.push_str(facts);
                     }
                     notice
                 }

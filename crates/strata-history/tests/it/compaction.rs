@@ -278,3 +278,72 @@ async fn hist_7_progress_is_reported() {
         .content
         .starts_with("## 📌 Archived Session Summary\n*(Contains context from"));
 }
+
+/// REACT-6: the change tracker feeds the summary: the summariser is given
+/// the facts of the archived steps (files changed, commands and their last
+/// errors), and a failed summary's notice carries them.
+#[tokio::test]
+async fn react_6_change_tracker_feeds_the_summary() {
+    use std::sync::Mutex;
+    struct Capture(Mutex<Vec<Message>>);
+    #[strata_core::async_trait]
+    impl strata_core::Summarizer for Capture {
+        async fn summarize(
+            &self,
+            messages: &[Message],
+            _: Option<strata_core::ProgressFn>,
+        ) -> strata_core::Result<String> {
+            *self.0.lock().unwrap() = messages.to_vec();
+            Ok("summary".into())
+        }
+    }
+    let build = || {
+        let mut h = History::new(config(2_500, 1), Arc::new(CharCounter));
+        for n in 0..6 {
+            h.begin_round(Message::user(format!("task {n}")));
+            let call = ToolCall::new(
+                format!("c{n}"),
+                "bash",
+                json!({"command": format!("sed -i 's/a/b/' src/m{n}.py && python run_{n}.py")}),
+            );
+            h.record_step(
+                Message::assistant_with_calls("", vec![call.clone()]),
+                vec![Message::tool_text(
+                    &call.id,
+                    "bash",
+                    format!(
+                        "{}\nValueError: round {n} failed here",
+                        text_of_len(2_000, n as u64)
+                    ),
+                )],
+            );
+            h.finish_round(Message::assistant(format!("done {n}")));
+        }
+        h
+    };
+    let capture = Capture(Mutex::new(Vec::new()));
+    let mut h = build();
+    let stats = h.compact(&capture).await;
+    assert!(stats.rounds_archived > 0 && !stats.degraded);
+    let input = capture.0.lock().unwrap().clone();
+    let facts = input.last().unwrap();
+    assert_eq!(facts.role, Role::System);
+    assert!(
+        facts.content.starts_with("Facts of the archived steps"),
+        "{}",
+        facts.content
+    );
+    assert!(facts.content.contains("src/m0.py") && facts.content.contains("ValueError: round 0 failed here"));
+
+    let mut h = build();
+    h.compact(&Fixed {
+        delay: Duration::ZERO,
+        fail: true,
+    })
+    .await;
+    let notice = h.window()[0].content.clone();
+    assert!(
+        notice.starts_with("Summary generation failed") && notice.contains("python run_0.py"),
+        "{notice}"
+    );
+}

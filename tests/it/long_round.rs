@@ -395,3 +395,33 @@ async fn hist_14_agent_loop_through_complete_never_still_too_long() {
         .await
         .unwrap();
 }
+
+/// EVAL-1 as a regression guard: on the real sessions of
+/// `tests/data/corpus/` with at least 10 steps, the final window at 16k
+/// keeps most working facts and far more than newest-first trimming.
+#[tokio::test]
+async fn eval_1_facts_kept_on_the_test_corpus() {
+    let dir = crate::workspace_path("tests/data/corpus");
+    let mut total = strata::eval::Tally::default();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|x| x != "json") {
+            continue;
+        }
+        let messages = strata_testkit::load_transcript(&path).unwrap().messages;
+        if messages.iter().filter(|m| m.has_tool_calls()).count() < 10 {
+            continue;
+        }
+        let project = tempfile::tempdir().unwrap();
+        let mut engine = Engine::builder(project.path())
+            .config(Config::from_toml_str("context_window = 16000").unwrap())
+            .build()
+            .unwrap();
+        let report = strata::eval::facts_kept(&mut engine, &messages).await.unwrap();
+        assert_eq!(report.summary.over_budget_steps, 0, "{}", path.display());
+        total.add(report.total());
+    }
+    assert!(total.facts > 100, "{total:?}");
+    assert!(total.strata * 100 >= total.facts * 85, "{total:?}");
+    assert!(total.strata >= 2 * total.trim, "{total:?}");
+}

@@ -322,12 +322,7 @@ async fn compaction_in_the_middle_of_a_session() {
         .await
         .unwrap();
         let window = s.engine.window();
-        assert!(
-            window.tokens <= window.threshold,
-            "round {round}: {} > {}",
-            window.tokens,
-            window.threshold
-        );
+        crate::assert_within_budget(&window, format_args!("round {round}"));
         assert!(Pairs::new(&window.messages()).is_complete());
     }
     let events = drain(&s.events);
@@ -468,12 +463,7 @@ async fn react_5_long_round_condenses_oldest_first() {
             .await
             .unwrap();
         let window = s.engine.window();
-        assert!(
-            window.tokens <= window.threshold,
-            "step {i}: {} > {}",
-            window.tokens,
-            window.threshold
-        );
+        crate::assert_within_budget(&window, format_args!("step {i}"));
         assert!(Pairs::new(&window.messages()).is_complete());
         assert_eq!(window.context.input().unwrap().content, "Refactor everything.");
         // The newest five steps are full.
@@ -530,12 +520,7 @@ async fn hist_14_newest_steps_yield_to_the_budget() {
             .unwrap();
         assert!(!report.over_budget, "step {i}");
         let window = s.engine.window();
-        assert!(
-            window.tokens <= window.threshold,
-            "step {i}: {} > {}",
-            window.tokens,
-            window.threshold
-        );
+        crate::assert_within_budget(&window, format_args!("step {i}"));
         let last = window.context.scratchpad().last().unwrap().text().into_owned();
         assert!(
             last.contains(&format!("{i}xxxx")),

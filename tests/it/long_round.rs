@@ -34,6 +34,15 @@ fn pytest_output(n: usize, failed: usize, pad: usize, error: &str) -> String {
     out
 }
 
+/// The task of the scripted parser-fixing session.
+const TASK: &str = "The parser rejects `f(a, b)`. Find out why and fix it.";
+
+/// A builder for an engine over `root` at a 16k window, default
+/// configuration otherwise.
+fn at_16k(root: &std::path::Path) -> strata::EngineBuilder {
+    Engine::builder(root).config(Config::from_toml_str("context_window = 16000").unwrap())
+}
+
 /// The model's step `i` of a session fixing a parser: reads, a large
 /// write, edits, test runs with parallel calls, a todo list.
 fn step(i: usize) -> (Message, Vec<Message>) {
@@ -125,27 +134,15 @@ fn step(i: usize) -> (Message, Vec<Message>) {
 async fn react_6_agent_loop_of_40_steps_at_16k() {
     let project = tempfile::tempdir().unwrap();
     let (tx, events) = mpsc::channel();
-    let mut engine = Engine::builder(project.path())
-        .config(Config::from_toml_str("context_window = 16000").unwrap())
-        .events_to(tx)
-        .build()
-        .unwrap();
-    engine
-        .begin_round("The parser rejects `f(a, b)`. Find out why and fix it.")
-        .await
-        .unwrap();
+    let mut engine = at_16k(project.path()).events_to(tx).build().unwrap();
+    engine.begin_round(TASK).await.unwrap();
     for i in 0..40 {
         let (assistant, results) = step(i);
         let newest = assistant.tool_calls.last().unwrap().id.clone();
         let report = engine.record_step(assistant, results).await.unwrap();
         let window = engine.window();
         assert!(!report.over_budget && !window.over_budget, "step {i}");
-        assert!(
-            window.tokens <= window.threshold,
-            "step {i}: {} > {}",
-            window.tokens,
-            window.threshold
-        );
+        crate::assert_within_budget(&window, format_args!("step {i}"));
         let shown = window.messages();
         assert!(Pairs::new(&shown).is_complete(), "step {i}");
         assert!(window.context.input().is_some(), "step {i}");
@@ -275,7 +272,7 @@ async fn long_round_with(summarizer: StepSummarizer) -> (Engine, Vec<Event>) {
         let (assistant, results) = step(i);
         engine.record_step(assistant, results).await.unwrap();
         let window = engine.window();
-        assert!(window.tokens <= window.threshold, "step {i}");
+        crate::assert_within_budget(&window, format_args!("step {i}"));
     }
     (engine, events.try_iter().collect())
 }
@@ -374,14 +371,8 @@ impl strata::LlmClient for StrictModel {
 #[tokio::test]
 async fn hist_14_agent_loop_through_complete_never_still_too_long() {
     let project = tempfile::tempdir().unwrap();
-    let mut engine = Engine::builder(project.path())
-        .config(Config::from_toml_str("context_window = 16000").unwrap())
-        .build()
-        .unwrap();
-    engine
-        .begin_round("The parser rejects `f(a, b)`. Find out why and fix it.")
-        .await
-        .unwrap();
+    let mut engine = at_16k(project.path()).build().unwrap();
+    engine.begin_round(TASK).await.unwrap();
     for i in 0..40 {
         engine
             .complete(&StrictModel, strata::LlmOptions::default())
@@ -413,10 +404,7 @@ async fn eval_1_facts_kept_on_the_test_corpus() {
             continue;
         }
         let project = tempfile::tempdir().unwrap();
-        let mut engine = Engine::builder(project.path())
-            .config(Config::from_toml_str("context_window = 16000").unwrap())
-            .build()
-            .unwrap();
+        let mut engine = at_16k(project.path()).build().unwrap();
         let report = strata::eval::facts_kept(&mut engine, &messages).await.unwrap();
         assert_eq!(report.summary.over_budget_steps, 0, "{}", path.display());
         total.add(report.total());

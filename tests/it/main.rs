@@ -14,6 +14,18 @@ mod replay;
 
 use std::path::PathBuf;
 
+/// Asserts that `window` is within its threshold, naming `at` (a step or
+/// round) when it is not.
+#[track_caller]
+pub fn assert_within_budget(window: &strata::Window, at: impl std::fmt::Display) {
+    assert!(
+        window.tokens <= window.threshold,
+        "{at}: {} > {}",
+        window.tokens,
+        window.threshold
+    );
+}
+
 /// A path below the workspace root.
 pub fn workspace_path(relative: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(relative)

@@ -9,10 +9,9 @@ use async_trait::async_trait;
 use serde_json::Value;
 use strata_atfile::Mentions;
 use strata_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
-use strata_context::{todo_recap, topic_anchor, Context, Prefix, Rules, SystemLayer, ToolSpec};
+use strata_context::{todo_recap, topic_anchor, Context, Prefix, Rules, SystemLayer, ToolMode, ToolSpec};
 use strata_core::{
-    CharCounter, Config, LlmClient, LlmOptions, LlmRequest, LlmResponse, Message, MessageId, ProgressFn,
-    ResultStatus, Role, Summarizer, TokenCounter, Usage,
+    CharCounter, Config, Message, MessageId, ProgressFn, ResultStatus, Role, Summarizer, TokenCounter, Usage,
 };
 use strata_history::{
     clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, Conversation, Digest, History,
@@ -21,6 +20,9 @@ use strata_history::{
 use strata_mtime::{add_note, Freshness};
 
 use crate::event::{channel_sink, CompactionReason, Event, EventFn};
+
+mod call;
+pub use call::DEFAULT_MAX_CONTINUATIONS;
 
 /// What can go wrong in the [`Engine`].
 #[derive(Debug, thiserror::Error)]
@@ -228,8 +230,10 @@ impl Summarizer for NoSummarizer {
 pub struct EngineBuilder {
     root: PathBuf,
     config: Config,
-    system: SystemLayer,
+    mode: ToolMode,
+    prompt: Option<String>,
     tools: Option<Vec<ToolSpec>>,
+    max_continuations: u32,
     counter: Arc<dyn TokenCounter>,
     summarizer: Arc<dyn Summarizer>,
     summarize_steps: bool,
@@ -263,16 +267,37 @@ impl EngineBuilder {
         self
     }
 
-    /// Sets the system prompt of L1. By default, the embedded ReAct prompt
-    /// (`prompts/react_system.md`, PROMPT-1).
+    /// Sets the system prompt of L1. By default, the embedded prompt of
+    /// the tool mode (`prompts/react_system.md` or
+    /// `prompts/native_system.md`, PROMPT-1).
     pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
-        self.system = SystemLayer::new(prompt);
+        self.prompt = Some(prompt.into());
         self
     }
 
-    /// Sets the tools described in L1.
+    /// Sets the tools (MODEL-1): described in L1 in ReAct mode, sent in
+    /// each request's `tools` field in native mode.
     pub fn tools(mut self, tools: Vec<ToolSpec>) -> Self {
         self.tools = Some(tools);
+        self
+    }
+
+    /// Sets how the model calls tools (MODEL-1). By default,
+    /// [`ToolMode::React`]: the model writes actions in text. With
+    /// [`ToolMode::Native`], [`Engine::complete`] sends the tools in the
+    /// provider's `tools` field and the default system prompt has no
+    /// ReAct format rules.
+    pub fn tool_mode(mut self, mode: ToolMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Sets how many times [`Engine::complete`] continues an answer cut at
+    /// the token limit before it gives up with
+    /// [`Error::StillCut`](strata_core::Error::StillCut) (MODEL-4; 0: never
+    /// continue). By default, [`DEFAULT_MAX_CONTINUATIONS`].
+    pub fn max_continuations(mut self, n: u32) -> Self {
+        self.max_continuations = n;
         self
     }
 
@@ -415,8 +440,10 @@ impl EngineBuilder {
         let EngineBuilder {
             root,
             config,
-            system,
+            mode,
+            prompt,
             tools,
+            max_continuations,
             counter,
             summarizer,
             summarize_steps,
@@ -433,10 +460,13 @@ impl EngineBuilder {
             conversation,
             messages,
         } = self;
-        let system = match tools {
-            Some(tools) => system.with_tools(tools),
-            None => system,
-        };
+        let mut system = SystemLayer::for_mode(mode);
+        if let Some(prompt) = prompt {
+            system = system.with_prompt(prompt);
+        }
+        if let Some(tools) = tools {
+            system = system.with_tools(tools);
+        }
         let loaded = match &conversation {
             Some(c) => c.load()?.records,
             None => Vec::new(),
@@ -479,6 +509,7 @@ impl EngineBuilder {
             max_logged_bytes,
             history,
             system,
+            max_continuations,
             topic_anchor,
             hint_tokens,
             events,
@@ -579,6 +610,7 @@ pub struct Engine {
     rules: Rules,
     freshness: Freshness,
     system: SystemLayer,
+    max_continuations: u32,
     topic_anchor: bool,
     /// The tokens one id hint costs, when hints are on (HIST-10).
     hint_tokens: Option<usize>,
@@ -638,8 +670,10 @@ impl Engine {
         EngineBuilder {
             root: root.into(),
             config: Config::default(),
-            system: SystemLayer::react(),
+            mode: ToolMode::React,
+            prompt: None,
             tools: None,
+            max_continuations: DEFAULT_MAX_CONTINUATIONS,
             counter: Arc::new(CharCounter),
             summarizer: Arc::new(NoSummarizer),
             summarize_steps: false,
@@ -737,7 +771,20 @@ impl Engine {
         if layer.text != self.rules_text || self.prefix_tokens == 0 {
             self.rules_text = layer.text;
             let prefix = Context::new(self.system.clone()).with_rules(self.rules_text.clone());
-            self.prefix_tokens = self.counter.count_messages(&prefix.messages());
+            // In native mode the tools travel beside the messages and
+            // count as much (MODEL-1).
+            let tools: usize = self
+                .system
+                .request_tools()
+                .iter()
+                .map(|t| {
+                    let schema = t.input_schema().to_string();
+                    self.counter.count_text(&t.name)
+                        + self.counter.count_text(&t.full_description())
+                        + self.counter.count_text(&schema)
+                })
+                .sum();
+            self.prefix_tokens = self.counter.count_messages(&prefix.messages()) + tools;
         }
     }
 
@@ -1241,47 +1288,6 @@ impl Engine {
         self.window_changed();
         self.persist()?;
         Ok(stats)
-    }
-
-    /// Sends the window to `client` and records the usage it reports
-    /// (REACT-4). When the model rejects the request as too long, the
-    /// engine compacts at once and sends the smaller window again
-    /// (HIST-12); a second rejection is an error, never a loop.
-    ///
-    /// The request holds [`Window::messages`]; the client renders them in
-    /// its provider's format.
-    ///
-    /// # Errors
-    ///
-    /// [`EngineError::Model`] when the call fails,
-    /// [`EngineError::StillTooLong`] when the model rejects the compacted
-    /// window too.
-    pub async fn complete(
-        &mut self,
-        client: &dyn LlmClient,
-        options: LlmOptions,
-    ) -> Result<LlmResponse, EngineError> {
-        let mut overflowed = false;
-        loop {
-            let window = self.window();
-            let request = LlmRequest::new(window.messages()).with_options(options.clone());
-            match client.complete(request).await {
-                Ok(response) => {
-                    self.record_usage(response.usage);
-                    return Ok(response);
-                }
-                Err(e) if e.is_context_too_long() => {
-                    if overflowed {
-                        return Err(EngineError::StillTooLong {
-                            tokens: self.window_tokens(),
-                        });
-                    }
-                    overflowed = true;
-                    self.handle_overflow().await?;
-                }
-                Err(e) => return Err(EngineError::Model(e)),
-            }
-        }
     }
 
     /// Whether automatic compaction is due (HIST-4, HIST-13).

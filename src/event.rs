@@ -116,6 +116,16 @@ pub enum Event {
         /// The threshold.
         threshold: usize,
     },
+    /// An answer was cut at the token limit and the model is asked to
+    /// continue it (MODEL-4).
+    Continued {
+        /// Which continuation this is, from 1.
+        continuation: u32,
+        /// Bytes of the answer's text so far.
+        text_bytes: usize,
+        /// Tool calls of the answer so far.
+        calls: usize,
+    },
     /// The provider's usage for the last call was recorded (REACT-4).
     UsageRecorded(Usage),
     /// A loaded history broke the pairing invariant and was repaired

@@ -33,7 +33,11 @@
 //! - [`types`], [`compress`], [`summary`], [`history`], [`context`],
 //!   [`atfile`] and [`mtime`]: everything of each crate.
 //! - With the feature `openai`, `strata::openai`: an [`LlmClient`] for any
-//!   OpenAI-compatible endpoint (crate `strata-openai`). With the feature
+//!   OpenAI-compatible endpoint (crate `strata-openai`); with the feature
+//!   `anthropic`, `strata::anthropic`: one for the Anthropic Messages API
+//!   (crate `strata-anthropic`). Both send the tools of native mode,
+//!   stream ([`LlmClient::stream`], [`StreamEvent`]) and report the finish
+//!   reason that [`Engine::complete`] continues on. With the feature
 //!   `tiktoken`, `strata::tiktoken`: an exact [`TokenCounter`] with
 //!   OpenAI's tokenizers (crate `strata-tiktoken`).
 //!
@@ -58,8 +62,9 @@
 
 #[doc(inline)]
 pub use strata_core::{
-    from_openai_messages, rounds, CharCounter, Config, Error, LlmClient, LlmOptions, LlmRequest, LlmResponse,
-    Message, MessageId, Pairs, Result, ResultStatus, Role, TokenCounter, ToolCall, ToolResult, Usage,
+    from_openai_messages, rounds, CharCounter, Config, Error, FinishReason, LlmClient, LlmOptions,
+    LlmRequest, LlmResponse, LlmStream, Message, MessageId, Pairs, Result, ResultStatus, Role, StreamEvent,
+    ThinkingBlock, TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
 };
 
 /// The data model, token counting, the LLM client trait and configuration
@@ -105,6 +110,12 @@ pub use strata_mtime as mtime;
 #[cfg(feature = "openai")]
 pub use strata_openai as openai;
 
+/// An [`LlmClient`] for the Anthropic Messages API: tools, thinking,
+/// prompt caching, streaming, retries and context-length errors mapped
+/// (crate `strata-anthropic`, feature `anthropic`).
+#[cfg(feature = "anthropic")]
+pub use strata_anthropic as anthropic;
+
 /// An exact [`TokenCounter`] with OpenAI's `o200k_base` and `cl100k_base`
 /// tokenizers (crate `strata-tiktoken`, feature `tiktoken`).
 #[cfg(feature = "tiktoken")]
@@ -113,7 +124,9 @@ pub use strata_tiktoken as tiktoken;
 #[doc(inline)]
 pub use strata_atfile::Mentions;
 #[doc(inline)]
-pub use strata_context::{parse_step, Context, Prefix, Step, SystemLayer, ToolSpec};
+pub use strata_context::{
+    parse_step, Context, Prefix, ReactEvent, ReactStream, Step, SystemLayer, ToolMode, ToolSpec,
+};
 #[doc(inline)]
 pub use strata_mtime::Freshness;
 #[doc(inline)]
@@ -121,7 +134,7 @@ pub use strata_summary::LlmSummarizer;
 
 pub use engine::{
     Engine, EngineBuilder, EngineError, NoSummarizer, RoundStart, StepReport, Window,
-    DEFAULT_MAX_LOGGED_BYTES,
+    DEFAULT_MAX_CONTINUATIONS, DEFAULT_MAX_LOGGED_BYTES,
 };
 pub use event::{CompactionReason, Event};
 

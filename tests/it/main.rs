@@ -7,6 +7,7 @@ mod engine;
 mod format_doc;
 mod golden;
 mod long_round;
+mod model;
 mod mutation;
 mod openai;
 mod reliability;

@@ -3,38 +3,32 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use serde_json::Value;
-use strata_core::prompts::REACT_SYSTEM;
-use strata_core::{fnv1a, Message, MessageId, Role, ShortIds};
+use strata_core::prompts::{NATIVE_SYSTEM, REACT_SYSTEM};
+use strata_core::{fnv1a, Message, MessageId, Role, ShortIds, ToolSpec};
 
-/// A tool the agent offers the model, described in layer L1.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ToolSpec {
-    /// The tool's exact name.
-    pub name: String,
-    /// What the tool does and when to use it.
-    pub description: String,
-    /// The JSON schema of the arguments (`Value::Null` when there is none).
-    pub parameters: Value,
-}
-
-impl ToolSpec {
-    /// A tool with a name, a description and a JSON schema of its
-    /// arguments.
-    pub fn new(name: impl Into<String>, description: impl Into<String>, parameters: Value) -> Self {
-        ToolSpec {
-            name: name.into(),
-            description: description.into(),
-            parameters,
-        }
-    }
+/// How the model calls tools (MODEL-1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ToolMode {
+    /// The model writes `Action: Tool[{json}]` in text; L1 describes the
+    /// tools (REACT-1).
+    #[default]
+    React,
+    /// The model calls tools natively: the tools go in the provider's
+    /// `tools` field, not in L1.
+    Native,
 }
 
 /// Layer L1: the system prompt and the tool descriptions, rendered once
 /// into one text whose bytes depend on nothing else (CTX-3).
 ///
-/// The system prompt defaults to `prompts/react_system.md` (PROMPT-1); pass
-/// your own to [`SystemLayer::new`] to override it.
+/// In ReAct mode ([`SystemLayer::react`]) the text describes each tool
+/// (description, guidelines, arguments schema, examples); in native mode
+/// ([`SystemLayer::native`]) the tools travel in the provider's `tools`
+/// field ([`LlmRequest::tools`](strata_core::LlmRequest::tools)) and the
+/// text is the prompt alone. The prompts default to
+/// `prompts/react_system.md` and `prompts/native_system.md` (PROMPT-1);
+/// [`SystemLayer::with_prompt`] overrides them.
 ///
 /// # Example
 ///
@@ -54,17 +48,19 @@ impl ToolSpec {
 pub struct SystemLayer {
     prompt: String,
     tools: Vec<ToolSpec>,
+    mode: ToolMode,
     text: String,
 }
 
 impl SystemLayer {
-    /// L1 with the given system prompt and no tools.
+    /// L1 in ReAct mode with the given system prompt and no tools.
     pub fn new(prompt: impl Into<String>) -> Self {
         let prompt = prompt.into();
         SystemLayer {
             text: prompt.trim_end().to_owned(),
             prompt,
             tools: Vec::new(),
+            mode: ToolMode::React,
         }
     }
 
@@ -73,11 +69,61 @@ impl SystemLayer {
         SystemLayer::new(REACT_SYSTEM)
     }
 
-    /// Sets the tools, described after the prompt in the order given.
+    /// L1 in native mode with the embedded prompt for native tool calling
+    /// (`prompts/native_system.md`).
+    pub fn native() -> Self {
+        SystemLayer::new(NATIVE_SYSTEM).with_mode(ToolMode::Native)
+    }
+
+    /// L1 with the embedded prompt of `mode`.
+    pub fn for_mode(mode: ToolMode) -> Self {
+        match mode {
+            ToolMode::React => SystemLayer::react(),
+            ToolMode::Native => SystemLayer::native(),
+        }
+    }
+
+    /// Sets the system prompt, keeping the mode and the tools.
+    pub fn with_prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.prompt = prompt.into();
+        self.rerender();
+        self
+    }
+
+    /// Sets the tools, described after the prompt in the order given (in
+    /// ReAct mode) or offered in the request (in native mode).
     pub fn with_tools(mut self, tools: Vec<ToolSpec>) -> Self {
         self.tools = tools;
-        self.text = render_l1(&self.prompt, &self.tools);
+        self.rerender();
         self
+    }
+
+    /// Sets how the model calls tools, keeping the prompt.
+    pub fn with_mode(mut self, mode: ToolMode) -> Self {
+        self.mode = mode;
+        self.rerender();
+        self
+    }
+
+    fn rerender(&mut self) {
+        self.text = match self.mode {
+            ToolMode::React => render_l1(&self.prompt, &self.tools),
+            ToolMode::Native => self.prompt.trim_end().to_owned(),
+        };
+    }
+
+    /// How the model calls tools.
+    pub fn mode(&self) -> ToolMode {
+        self.mode
+    }
+
+    /// The tools to put in a request's `tools` field: all of them in
+    /// native mode, none in ReAct mode.
+    pub fn request_tools(&self) -> &[ToolSpec] {
+        match self.mode {
+            ToolMode::React => &[],
+            ToolMode::Native => &self.tools,
+        }
     }
 
     /// The system prompt as given.
@@ -109,10 +155,30 @@ fn render_l1(prompt: &str, tools: &[ToolSpec]) -> String {
             text.push_str("\n\n");
             text.push_str(tool.description.trim());
         }
+        let guidelines: Vec<&str> = tool
+            .guidelines
+            .iter()
+            .map(|g| g.trim())
+            .filter(|g| !g.is_empty())
+            .collect();
+        if !guidelines.is_empty() {
+            text.push_str("\n\nGuidelines:");
+            for g in guidelines {
+                text.push_str("\n- ");
+                text.push_str(g);
+            }
+        }
+        // serde_json's maps are ordered by key: the bytes are stable.
         if !tool.parameters.is_null() {
-            // serde_json's maps are ordered by key: the bytes are stable.
             text.push_str("\n\nArguments: ");
             text.push_str(&tool.parameters.to_string());
+        }
+        for example in &tool.examples {
+            text.push_str("\nExample: ");
+            text.push_str(&tool.name);
+            text.push('[');
+            text.push_str(&example.to_string());
+            text.push(']');
         }
     }
     text

@@ -37,11 +37,12 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
-pub use layers::{Context, Prefix, SystemLayer, ToolSpec};
-pub use react::{parse_step, Step};
+pub use layers::{Context, Prefix, SystemLayer, ToolMode};
+pub use react::{parse_step, ReactEvent, ReactStream, Step};
 pub use recap::{todo_recap, topic_anchor, RECAP_ITEMS};
-pub use render::{openai_messages, SUMMARY_HEADING};
+pub use render::{anthropic_messages, openai_messages, SUMMARY_HEADING};
 pub use rules::{Rules, RulesLayer, CODE_LAW};
+pub use strata_core::ToolSpec;
 
 mod layers;
 mod react;

@@ -64,17 +64,7 @@ pub fn parse_step(raw: &str) -> Result<Step> {
     let Some(action_at) = find_label(text, "Action:") else {
         return Err(malformed("no `Action:` line", raw));
     };
-    let before = &text[..action_at];
-    let thought = match find_label(before, "Thought:") {
-        Some(at) => before[at + "Thought:".len()..]
-            .trim()
-            .trim_start_matches("**")
-            .trim(),
-        None => before.trim().trim_start_matches("```").trim(),
-    }
-    .trim_end_matches("**")
-    .trim()
-    .to_owned();
+    let thought = thought_of(&text[..action_at]);
     let rest = text[action_at + "Action:".len()..]
         .trim_start()
         .trim_start_matches("**")
@@ -137,6 +127,160 @@ pub fn parse_step(raw: &str) -> Result<Step> {
     })
 }
 
+/// A part of a ReAct answer, yielded by [`ReactStream`] as soon as it is
+/// complete (MODEL-3).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ReactEvent {
+    /// The thought is complete: the `Action:` line has begun.
+    Thought(String),
+    /// A tool call is complete: its brackets closed around JSON
+    /// arguments.
+    Action {
+        /// The tool's name.
+        tool: String,
+        /// The arguments.
+        arguments: Value,
+    },
+    /// The final answer, complete at the end of the stream.
+    FinalAnswer(String),
+}
+
+/// A streaming ReAct parser (MODEL-3): feed it the text deltas of a
+/// streamed answer; it yields the thought as soon as the `Action:` line
+/// begins and the action as soon as its brackets close, and gives the
+/// same [`Step`] as [`parse_step`] on the whole text at the end.
+///
+/// Work per delta is proportional to the delta: lines are scanned once
+/// for the `Action:` label, and the action is parsed only when a `]`
+/// arrives that may close it.
+///
+/// ```
+/// use serde_json::json;
+/// use strata_context::{ReactEvent, ReactStream, Step};
+///
+/// let mut parser = ReactStream::new();
+/// let mut events = Vec::new();
+/// for delta in ["Thought: look at", " the file.\nAct", "ion: Read[{\"path\": ", "\"a.rs\"}]"] {
+///     events.extend(parser.push(delta));
+/// }
+/// assert_eq!(events[0], ReactEvent::Thought("look at the file.".into()));
+/// assert_eq!(events[1], ReactEvent::Action { tool: "Read".into(), arguments: json!({"path": "a.rs"}) });
+/// let (rest, step) = parser.finish().unwrap();
+/// assert!(rest.is_empty());
+/// assert!(matches!(step, Step::Action { .. }));
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ReactStream {
+    text: String,
+    /// Where the line not yet known to hold no label starts.
+    line_start: usize,
+    /// Where `Action:` starts, once seen.
+    action_at: Option<usize>,
+    thought_sent: bool,
+    action_sent: bool,
+}
+
+impl ReactStream {
+    /// A parser with nothing read.
+    pub fn new() -> Self {
+        ReactStream::default()
+    }
+
+    /// The text read so far.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Reads the next delta and returns what it completed.
+    pub fn push(&mut self, delta: &str) -> Vec<ReactEvent> {
+        let mut events = Vec::new();
+        self.text.push_str(delta);
+        if self.action_at.is_none() {
+            self.scan_lines();
+            if let Some(at) = self.action_at {
+                events.push(ReactEvent::Thought(thought_of(self.text[..at].trim_start())));
+                self.thought_sent = true;
+            }
+        }
+        if self.action_at.is_some() && !self.action_sent && delta.contains(']') {
+            if let Ok(Step::Action { tool, arguments, .. }) = parse_step(&self.text) {
+                events.push(ReactEvent::Action { tool, arguments });
+                self.action_sent = true;
+            }
+        }
+        events
+    }
+
+    /// Looks for `Action:` at the start of each line not yet ruled out.
+    fn scan_lines(&mut self) {
+        loop {
+            let rest = &self.text[self.line_start..];
+            let line_end = rest.find('\n');
+            let line = &rest[..line_end.unwrap_or(rest.len())];
+            if find_label(line, "Action:").is_some() {
+                let lead = line.len() - line.trim_start().trim_start_matches("**").len();
+                self.action_at = Some(self.line_start + lead);
+                return;
+            }
+            match line_end {
+                // The line is complete and holds no label.
+                Some(end) => self.line_start += end + 1,
+                None => return,
+            }
+        }
+    }
+
+    /// Ends the stream: what was not yielded yet, and the step as
+    /// [`parse_step`] reads the whole text.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::MalformedStep`] as [`parse_step`] gives it.
+    pub fn finish(self) -> Result<(Vec<ReactEvent>, Step)> {
+        let step = parse_step(&self.text)?;
+        let mut events = Vec::new();
+        match &step {
+            Step::Action {
+                thought,
+                tool,
+                arguments,
+            } => {
+                if !self.thought_sent {
+                    events.push(ReactEvent::Thought(thought.clone()));
+                }
+                if !self.action_sent {
+                    events.push(ReactEvent::Action {
+                        tool: tool.clone(),
+                        arguments: arguments.clone(),
+                    });
+                }
+            }
+            Step::Finish { thought, answer } => {
+                if !self.thought_sent {
+                    events.push(ReactEvent::Thought(thought.clone()));
+                }
+                events.push(ReactEvent::FinalAnswer(answer.clone()));
+            }
+        }
+        Ok((events, step))
+    }
+}
+
+/// The thought of the text before `Action:`, as [`parse_step`] reads it.
+fn thought_of(before: &str) -> String {
+    match find_label(before, "Thought:") {
+        Some(at) => before[at + "Thought:".len()..]
+            .trim()
+            .trim_start_matches("**")
+            .trim(),
+        None => before.trim().trim_start_matches("```").trim(),
+    }
+    .trim_end_matches("**")
+    .trim()
+    .to_owned()
+}
+
 /// The byte offset of `label` at the start of a line (after optional
 /// whitespace or a `**` bold marker), case-insensitively.
 fn find_label(text: &str, label: &str) -> Option<usize> {
@@ -175,5 +319,60 @@ fn strip_fence_open(text: &str) -> &str {
     match t.strip_prefix("```") {
         Some(rest) => rest.trim_start_matches(|c: char| c.is_ascii_alphabetic()),
         None => text,
+    }
+}
+
+#[cfg(test)]
+mod stream_tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const ANSWERS: [&str; 4] = [
+        "Thought: look\nAction: Read[{\"path\": \"a]b.rs\"}]",
+        "**Thought:** done.\n**Action:** Finish[It [works] now.]",
+        "I will list.\n  Action: Bash[{\"command\": \"ls\"}] trailing",
+        "Action: Grep[]",
+    ];
+
+    proptest! {
+        /// MODEL-3: any split of an answer gives the step of the batch
+        /// parser, each part yielded once, the thought before the action.
+        #[test]
+        fn model_3_streaming_matches_batch(pick in 0..ANSWERS.len(), cuts in prop::collection::vec(0usize..64, 0..8)) {
+            let text = ANSWERS[pick];
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(text.len())).filter(|c| text.is_char_boundary(*c)).collect();
+            cuts.sort_unstable();
+            let mut parser = ReactStream::new();
+            let mut events = Vec::new();
+            let mut from = 0;
+            for cut in cuts.into_iter().chain([text.len()]) {
+                events.extend(parser.push(&text[from..cut]));
+                from = cut;
+            }
+            let (rest, step) = parser.finish().unwrap();
+            events.extend(rest);
+            prop_assert_eq!(&step, &parse_step(text).unwrap());
+            let thoughts = events.iter().filter(|e| matches!(e, ReactEvent::Thought(_))).count();
+            prop_assert_eq!(thoughts, 1);
+            prop_assert!(matches!(events[0], ReactEvent::Thought(_)));
+            match step {
+                Step::Action { tool, arguments, .. } => {
+                    prop_assert_eq!(events.last(), Some(&ReactEvent::Action { tool, arguments }));
+                }
+                Step::Finish { answer, .. } => {
+                    prop_assert_eq!(events.last(), Some(&ReactEvent::FinalAnswer(answer)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn model_3_action_yielded_before_the_end() {
+        let mut p = ReactStream::new();
+        assert!(p.push("Thought: a\n").is_empty());
+        assert_eq!(p.push("Action: Bash["), vec![ReactEvent::Thought("a".into())]);
+        assert!(p.push("{\"command\": \"echo ]\"").is_empty());
+        assert!(matches!(p.push("}]")[..], [ReactEvent::Action { .. }]));
+        assert!(ReactStream::new().finish().is_err());
     }
 }

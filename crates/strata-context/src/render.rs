@@ -1,7 +1,9 @@
 //! The three renderings of a window (CTX-4).
 
+use std::borrow::Cow;
+
 use serde_json::{json, Map, Value};
-use strata_core::{Message, ResultStatus, Role, ToolCall};
+use strata_core::{Message, ResultStatus, Role, ThinkingBlock, ToolCall};
 
 use crate::layers::{react_block, recap_text, Context};
 
@@ -125,64 +127,122 @@ impl Context {
     /// first message would be the assistant's gets a leading user block
     /// `(conversation continues)`. Empty text blocks are left out.
     pub fn to_anthropic(&self) -> Value {
-        let mut system = vec![json!({"type": "text", "text": self.system().text()})];
-        if let Some(rules) = self.rules() {
-            system.push(json!({"type": "text", "text": rules}));
+        let mut prefix = vec![self.system().text()];
+        prefix.extend(self.rules());
+        let recap = self
+            .recap()
+            .map(|r| Message::user(recap_text(r)).with_created_at(None));
+        anthropic_body(&prefix, self.body().chain(recap.map(Cow::Owned)))
+    }
+}
+
+/// A list of messages as the Anthropic Messages body without the model
+/// settings, `{"system": [blocks], "messages": [...]}`, rendered as
+/// [`Context::to_anthropic`] renders the window's: the leading `system`
+/// messages (L1 and L2) are the system blocks, the last of them marked
+/// with `cache_control` (the end of the stable prefix, CTX-3); summaries
+/// follow as system blocks; a later `system` message becomes a user block
+/// inside `<system-reminder>` tags.
+///
+/// The reasoning blocks of the assistant messages after the last user
+/// message (the round in progress) are sent first in their message, as
+/// the API requires during a tool loop; earlier ones are left out, as
+/// the API drops them anyway.
+///
+/// This is what a client for the Anthropic Messages API sends for the
+/// messages of an [`LlmRequest`](strata_core::LlmRequest).
+///
+/// ```
+/// use strata_context::anthropic_messages;
+/// use strata_core::Message;
+///
+/// let v = anthropic_messages(&[Message::system("Be brief."), Message::user("Hi")]);
+/// assert_eq!(v["system"][0]["cache_control"]["type"], "ephemeral");
+/// assert_eq!(v["messages"][0]["content"][0]["text"], "Hi");
+/// ```
+pub fn anthropic_messages(messages: &[Message]) -> Value {
+    let lead = messages.iter().take_while(|m| m.role == Role::System).count();
+    let prefix: Vec<&str> = messages[..lead].iter().map(|m| m.content.as_str()).collect();
+    anthropic_body(&prefix, messages[lead..].iter().map(Cow::Borrowed))
+}
+
+fn anthropic_body<'a>(prefix: &[&str], body: impl Iterator<Item = Cow<'a, Message>>) -> Value {
+    let mut system: Vec<Value> = prefix
+        .iter()
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| json!({"type": "text", "text": t}))
+        .collect();
+    if let Some(Value::Object(last)) = system.last_mut() {
+        last.insert("cache_control".into(), json!({"type": "ephemeral"}));
+    }
+    let body: Vec<Cow<'a, Message>> = body.collect();
+    // The round in progress: after the user message that precedes the
+    // last assistant message (a recap may follow that as a user message).
+    let last_answer = body.iter().rposition(|m| m.role == Role::Assistant);
+    let current_round = last_answer
+        .and_then(|end| body[..end].iter().rposition(|m| m.role == Role::User))
+        .map_or(0, |i| i + 1);
+    let mut messages: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    let mut push = |role: &'static str, blocks: Vec<Value>| {
+        if blocks.is_empty() {
+            return;
         }
-        if let Some(Value::Object(last)) = system.last_mut() {
-            last.insert("cache_control".into(), json!({"type": "ephemeral"}));
+        match messages.last_mut() {
+            Some((r, content)) if *r == role => content.extend(blocks),
+            _ => messages.push((role, blocks)),
         }
-        let mut messages: Vec<(&'static str, Vec<Value>)> = Vec::new();
-        let mut push = |role: &'static str, blocks: Vec<Value>| {
-            if blocks.is_empty() {
-                return;
+    };
+    for (i, m) in body.iter().enumerate() {
+        let m = &**m;
+        match m.role {
+            Role::Summary => system.push(json!({"type": "text", "text": summary_text(m)})),
+            // A notice inside the conversation: the API has no system
+            // role there.
+            Role::System => push("user", text_block(&recap_text(&m.text()))),
+            Role::User => push("user", text_block(&m.text())),
+            Role::Assistant => {
+                let mut blocks: Vec<Value> = if i >= current_round {
+                    m.thinking.iter().filter_map(thinking_block).collect()
+                } else {
+                    Vec::new()
+                };
+                blocks.extend(text_block(&m.content));
+                blocks.extend(m.tool_calls.iter().map(|c| {
+                    json!({"type": "tool_use", "id": c.id, "name": c.name, "input": tool_input(&c.arguments)})
+                }));
+                push("assistant", blocks);
             }
-            match messages.last_mut() {
-                Some((r, content)) if *r == role => content.extend(blocks),
-                _ => messages.push((role, blocks)),
-            }
-        };
-        for m in self.body() {
-            let m = &*m;
-            match m.role {
-                Role::Summary => system.push(json!({"type": "text", "text": summary_text(m)})),
-                // A notice inside the conversation: the API has no system
-                // role there.
-                Role::System => push("user", text_block(&recap_text(&m.text()))),
-                Role::User => push("user", text_block(&m.text())),
-                Role::Assistant => {
-                    let mut blocks = text_block(&m.content);
-                    blocks.extend(m.tool_calls.iter().map(|c| {
-                        json!({"type": "tool_use", "id": c.id, "name": c.name, "input": tool_input(&c.arguments)})
-                    }));
-                    push("assistant", blocks);
+            Role::Tool => {
+                let mut block = Map::new();
+                block.insert("type".into(), json!("tool_result"));
+                block.insert(
+                    "tool_use_id".into(),
+                    json!(m.tool_call_id.as_deref().unwrap_or_default()),
+                );
+                block.insert("content".into(), json!(m.text()));
+                if m.result.as_ref().is_some_and(|r| r.status == ResultStatus::Error) {
+                    block.insert("is_error".into(), json!(true));
                 }
-                Role::Tool => {
-                    let mut block = Map::new();
-                    block.insert("type".into(), json!("tool_result"));
-                    block.insert(
-                        "tool_use_id".into(),
-                        json!(m.tool_call_id.as_deref().unwrap_or_default()),
-                    );
-                    block.insert("content".into(), json!(m.text()));
-                    if m.result.as_ref().is_some_and(|r| r.status == ResultStatus::Error) {
-                        block.insert("is_error".into(), json!(true));
-                    }
-                    push("user", vec![Value::Object(block)]);
-                }
+                push("user", vec![Value::Object(block)]);
             }
         }
-        if let Some(recap) = self.recap() {
-            push("user", text_block(&recap_text(recap)));
-        }
-        if messages.first().is_some_and(|(role, _)| *role == "assistant") {
-            messages.insert(0, ("user", text_block("(conversation continues)")));
-        }
-        let messages: Vec<Value> = messages
-            .into_iter()
-            .map(|(role, content)| json!({"role": role, "content": content}))
-            .collect();
-        json!({"system": system, "messages": messages})
+    }
+    if messages.first().is_some_and(|(role, _)| *role == "assistant") {
+        messages.insert(0, ("user", text_block("(conversation continues)")));
+    }
+    let messages: Vec<Value> = messages
+        .into_iter()
+        .map(|(role, content)| json!({"role": role, "content": content}))
+        .collect();
+    json!({"system": system, "messages": messages})
+}
+
+/// A reasoning block as the API takes it back: signed thinking and
+/// redacted thinking; unsigned reasoning (another provider's) is left out.
+fn thinking_block(block: &ThinkingBlock) -> Option<Value> {
+    match block {
+        ThinkingBlock::Thinking { signature, .. } if signature.is_empty() => None,
+        other => serde_json::to_value(other).ok(),
     }
 }
 

@@ -146,6 +146,22 @@ pub enum Error {
         message: String,
     },
 
+    /// A streamed answer broke off before it was complete: the connection
+    /// was cut or the server stopped sending (MODEL-3).
+    #[error("the model's stream broke off: {message}")]
+    StreamCut {
+        /// What was seen.
+        message: String,
+    },
+
+    /// The answer was still cut at the token limit after the allowed
+    /// continuations (MODEL-4).
+    #[error("the answer was still cut at the token limit after {continuations} continuations")]
+    StillCut {
+        /// How many continuations were made.
+        continuations: u32,
+    },
+
     /// The provider's answer could not be understood.
     #[error("invalid response from the model provider: {message}")]
     InvalidResponse {
@@ -165,7 +181,7 @@ impl Error {
     /// sent again later: timeouts, rate limits and server-side (5xx) errors.
     pub fn is_retryable(&self) -> bool {
         match self {
-            Error::Timeout { .. } | Error::RateLimited { .. } => true,
+            Error::Timeout { .. } | Error::RateLimited { .. } | Error::StreamCut { .. } => true,
             Error::Provider { status, .. } => matches!(status, Some(500..=599) | None),
             _ => false,
         }

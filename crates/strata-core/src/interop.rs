@@ -104,6 +104,7 @@ fn from_openai_message(index: usize, value: &Value) -> Result<Message> {
         role,
         content,
         tool_calls,
+        thinking: Vec::new(),
         tool_call_id,
         tool_name,
         result: None,

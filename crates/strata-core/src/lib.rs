@@ -61,15 +61,18 @@ pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenA
 pub use error::{Error, Result};
 pub use id::{fnv1a, id_hint, MessageId, ShortIds, SHORT_ID_LEN};
 pub use interop::from_openai_messages;
-pub use llm::{LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
-pub use message::{Message, Metadata, ResultStatus, Role, ToolCall, ToolError, ToolResult};
+pub use llm::{FinishReason, LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
+pub use message::{Message, Metadata, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult};
 pub use rounds::{rounds, CallSite, PairIssue, Pairs};
 pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
+pub use sse::{SseDecoder, SseEvent};
+pub use stream::{LlmStream, StreamEvent, StreamSource, ToolCallBuffer};
 pub use summarizer::{ProgressFn, Summarizer, SummaryProgress};
 pub use time::Timestamp;
 pub use tokens::{
     message_model_text, CachedCounter, CharCounter, TokenCounter, TokenTally, MESSAGE_OVERHEAD,
 };
+pub use tool::{ToolChoice, ToolSpec};
 
 /// Re-exported so that implementers of [`LlmClient`] need not depend on
 /// `async-trait` themselves.
@@ -84,6 +87,9 @@ mod message;
 pub mod prompts;
 mod rounds;
 mod rule;
+mod sse;
+mod stream;
 mod summarizer;
 mod time;
 mod tokens;
+mod tool;

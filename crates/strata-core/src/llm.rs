@@ -5,9 +5,12 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::error::Result;
-use crate::message::{Message, ToolCall};
+use crate::message::{Message, ThinkingBlock, ToolCall};
+use crate::stream::LlmStream;
+use crate::tool::{ToolChoice, ToolSpec};
 
 /// Options of one model call. Every field is optional; a client fills what
 /// is missing from its own settings.
@@ -23,6 +26,9 @@ pub struct LlmOptions {
     /// How long the call may take before it fails with
     /// [`Error::Timeout`](crate::Error::Timeout).
     pub timeout: Option<Duration>,
+    /// Whether and which tool the model must call, when the request
+    /// carries tools. By default, the provider's (`auto`).
+    pub tool_choice: Option<ToolChoice>,
 }
 
 impl LlmOptions {
@@ -54,25 +60,43 @@ impl LlmOptions {
         self.timeout = Some(timeout);
         self
     }
+
+    /// Sets the tool choice. By default, the provider's (`auto`).
+    pub fn with_tool_choice(mut self, choice: ToolChoice) -> Self {
+        self.tool_choice = Some(choice);
+        self
+    }
 }
 
-/// One model call: the messages to send and the options.
+/// One model call: the messages to send, the tools offered and the
+/// options.
 #[derive(Debug, Clone, Default, PartialEq)]
 #[non_exhaustive]
 pub struct LlmRequest {
     /// The window, in order.
     pub messages: Vec<Message>,
+    /// The tools the model may call natively (MODEL-1): clients send them
+    /// in their provider's `tools` field. Empty in ReAct mode, where L1
+    /// describes the tools in text.
+    pub tools: Vec<ToolSpec>,
     /// The call's options.
     pub options: LlmOptions,
 }
 
 impl LlmRequest {
-    /// A request to send `messages` with default options.
+    /// A request to send `messages` with no tools and default options.
     pub fn new(messages: Vec<Message>) -> Self {
         LlmRequest {
             messages,
+            tools: Vec::new(),
             options: LlmOptions::default(),
         }
+    }
+
+    /// Sets the tools offered for native calling. By default, none.
+    pub fn with_tools(mut self, tools: Vec<ToolSpec>) -> Self {
+        self.tools = tools;
+        self
     }
 
     /// Sets the options. By default, none is set.
@@ -94,6 +118,10 @@ pub struct Usage {
     /// when it says.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cached_input_tokens: Option<u64>,
+    /// The part of `input_tokens` written to the provider's prompt cache,
+    /// when it says (Anthropic's `cache_creation_input_tokens`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u64>,
 }
 
 impl Usage {
@@ -103,7 +131,55 @@ impl Usage {
             input_tokens,
             output_tokens,
             cached_input_tokens: None,
+            cache_write_tokens: None,
         }
+    }
+}
+
+/// Why the model stopped writing.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum FinishReason {
+    /// The answer is complete (OpenAI `stop`, Anthropic `end_turn` or
+    /// `stop_sequence`).
+    #[default]
+    Stop,
+    /// The answer was cut at the token limit (OpenAI `length`, Anthropic
+    /// `max_tokens`): continue it (MODEL-4).
+    Length,
+    /// The model called tools (OpenAI `tool_calls`, Anthropic `tool_use`).
+    ToolCalls,
+    /// The provider withheld the answer (OpenAI `content_filter`,
+    /// Anthropic `refusal`).
+    ContentFilter,
+    /// Anything else, as the provider wrote it.
+    Other(String),
+}
+
+impl FinishReason {
+    /// Reads a provider's finish or stop reason.
+    ///
+    /// ```
+    /// use strata_core::FinishReason;
+    ///
+    /// assert_eq!(FinishReason::parse("max_tokens"), FinishReason::Length);
+    /// assert_eq!(FinishReason::parse("tool_use"), FinishReason::ToolCalls);
+    /// assert_eq!(FinishReason::parse("pause_turn"), FinishReason::Other("pause_turn".into()));
+    /// ```
+    pub fn parse(reason: &str) -> Self {
+        match reason {
+            "stop" | "end_turn" | "stop_sequence" => FinishReason::Stop,
+            "length" | "max_tokens" | "model_context_window_exceeded" => FinishReason::Length,
+            "tool_calls" | "tool_use" | "function_call" => FinishReason::ToolCalls,
+            "content_filter" | "refusal" => FinishReason::ContentFilter,
+            other => FinishReason::Other(other.to_owned()),
+        }
+    }
+
+    /// Returns `true` when the answer was cut at the token limit.
+    pub fn is_cut(&self) -> bool {
+        *self == FinishReason::Length
     }
 }
 
@@ -115,17 +191,23 @@ pub struct LlmResponse {
     pub text: String,
     /// Native tool calls, for providers that return them.
     pub tool_calls: Vec<ToolCall>,
+    /// The model's reasoning blocks, for providers that return them.
+    pub thinking: Vec<ThinkingBlock>,
     /// The provider's token figures.
     pub usage: Usage,
+    /// Why the model stopped.
+    pub finish_reason: FinishReason,
 }
 
 impl LlmResponse {
-    /// A text answer with its usage.
+    /// A complete text answer with its usage.
     pub fn new(text: impl Into<String>, usage: Usage) -> Self {
         LlmResponse {
             text: text.into(),
             tool_calls: Vec::new(),
+            thinking: Vec::new(),
             usage,
+            finish_reason: FinishReason::Stop,
         }
     }
 
@@ -133,6 +215,80 @@ impl LlmResponse {
     pub fn with_tool_calls(mut self, calls: Vec<ToolCall>) -> Self {
         self.tool_calls = calls;
         self
+    }
+
+    /// Sets the reasoning blocks. By default, there are none.
+    pub fn with_thinking(mut self, thinking: Vec<ThinkingBlock>) -> Self {
+        self.thinking = thinking;
+        self
+    }
+
+    /// Sets the finish reason. By default, [`FinishReason::Stop`].
+    pub fn with_finish_reason(mut self, reason: FinishReason) -> Self {
+        self.finish_reason = reason;
+        self
+    }
+
+    /// Joins the continuation `next` of this cut answer (MODEL-4): the
+    /// texts are concatenated; the calls completed before the cut are
+    /// kept; a call cut in its arguments is replaced by the
+    /// continuation's first call when that calls the same tool (the model
+    /// wrote it again whole), and kept as it is otherwise, so nothing is
+    /// dropped; reasoning blocks are appended; usage adds up (output
+    /// tokens summed, input the latest); the finish reason is the
+    /// continuation's.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use strata_core::{FinishReason, LlmResponse, ToolCall, Usage};
+    ///
+    /// let mut answer = LlmResponse::new("The fix is to ", Usage::new(100, 4))
+    ///     .with_finish_reason(FinishReason::Length);
+    /// answer.join(LlmResponse::new("check the index.", Usage::new(104, 3)));
+    /// assert_eq!(answer.text, "The fix is to check the index.");
+    /// assert_eq!(answer.usage, Usage::new(104, 7));
+    /// assert_eq!(answer.finish_reason, FinishReason::Stop);
+    /// ```
+    pub fn join(&mut self, next: LlmResponse) {
+        self.text.push_str(&next.text);
+        let mut calls = next.tool_calls.into_iter().peekable();
+        if let Some(cut) = self.tool_calls.last() {
+            let is_cut =
+                matches!(&cut.arguments, Value::String(s) if serde_json::from_str::<Value>(s).is_err());
+            if is_cut && calls.peek().is_some_and(|c| c.name == cut.name) {
+                self.tool_calls.pop();
+            }
+        }
+        self.tool_calls.extend(calls);
+        self.thinking.extend(next.thinking);
+        self.usage = Usage {
+            input_tokens: next.usage.input_tokens.max(self.usage.input_tokens),
+            output_tokens: self.usage.output_tokens + next.usage.output_tokens,
+            cached_input_tokens: next.usage.cached_input_tokens.or(self.usage.cached_input_tokens),
+            cache_write_tokens: next.usage.cache_write_tokens.or(self.usage.cache_write_tokens),
+        };
+        self.finish_reason = next.finish_reason;
+    }
+
+    /// The messages of the request that continues this cut answer
+    /// (MODEL-4): `messages` and then the answer so far as an assistant
+    /// message (its text and reasoning, without calls, which the API
+    /// would want answered), for the model to carry on from.
+    pub fn continuation_of(&self, messages: &[Message]) -> Vec<Message> {
+        let mut out = messages.to_vec();
+        let mut partial = Message::assistant(self.text.trim_end());
+        partial.thinking = self.thinking.clone();
+        partial.created_at = None;
+        out.push(partial);
+        out
+    }
+
+    /// The answer as the assistant message to record: the text (the
+    /// thought, when there are calls), the native calls and the reasoning.
+    pub fn to_message(&self) -> Message {
+        let mut message = Message::assistant_with_calls(self.text.clone(), self.tool_calls.clone());
+        message.thinking = self.thinking.clone();
+        message
     }
 }
 
@@ -164,6 +320,21 @@ pub trait LlmClient: Send + Sync {
     /// See the trait's documentation for which variant means what.
     async fn complete(&self, request: LlmRequest) -> Result<LlmResponse>;
 
+    /// Sends `request` and returns the answer as a stream of events
+    /// (MODEL-3), assembled into the same [`LlmResponse`] as
+    /// [`LlmClient::complete`] gives by [`LlmStream::finish`].
+    ///
+    /// By default, the client completes the request and replays the
+    /// answer as events; streaming clients override it.
+    ///
+    /// # Errors
+    ///
+    /// As [`LlmClient::complete`], for what fails before the first event;
+    /// later failures come out of the stream.
+    async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
+        Ok(LlmStream::from_response(self.complete(request).await?))
+    }
+
     /// The context window of the default model in tokens, when the client
     /// knows it. By default, `None`.
     fn context_window(&self) -> Option<u64> {
@@ -176,6 +347,9 @@ impl<T: LlmClient + ?Sized> LlmClient for &T {
     async fn complete(&self, request: LlmRequest) -> Result<LlmResponse> {
         (**self).complete(request).await
     }
+    async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
+        (**self).stream(request).await
+    }
     fn context_window(&self) -> Option<u64> {
         (**self).context_window()
     }
@@ -186,6 +360,9 @@ impl<T: LlmClient + ?Sized> LlmClient for Box<T> {
     async fn complete(&self, request: LlmRequest) -> Result<LlmResponse> {
         (**self).complete(request).await
     }
+    async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
+        (**self).stream(request).await
+    }
     fn context_window(&self) -> Option<u64> {
         (**self).context_window()
     }
@@ -195,6 +372,9 @@ impl<T: LlmClient + ?Sized> LlmClient for Box<T> {
 impl<T: LlmClient + ?Sized> LlmClient for Arc<T> {
     async fn complete(&self, request: LlmRequest) -> Result<LlmResponse> {
         (**self).complete(request).await
+    }
+    async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
+        (**self).stream(request).await
     }
     fn context_window(&self) -> Option<u64> {
         (**self).context_window()

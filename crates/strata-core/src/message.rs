@@ -74,6 +74,28 @@ impl ToolCall {
     }
 }
 
+/// A block of the model's visible reasoning, kept so that it can be sent
+/// back as the provider requires (Anthropic's extended thinking during a
+/// tool loop). It serialises exactly as the provider's block.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ThinkingBlock {
+    /// Reasoning as text, with the provider's signature (empty when the
+    /// provider gives none, as OpenAI-compatible `reasoning_content`).
+    Thinking {
+        /// The reasoning.
+        thinking: String,
+        /// The provider's signature of it.
+        #[serde(default)]
+        signature: String,
+    },
+    /// Reasoning the provider encrypted; sent back as it came.
+    RedactedThinking {
+        /// The encrypted reasoning.
+        data: String,
+    },
+}
+
 /// How a tool run ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -190,6 +212,12 @@ pub struct Message {
     /// The tool calls of an assistant message, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tool_calls: Vec<ToolCall>,
+    /// The model's reasoning before this assistant message, as the
+    /// provider returned it. Not counted in the window (providers drop the
+    /// reasoning of earlier turns) and sent back only for the round in
+    /// progress.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub thinking: Vec<ThinkingBlock>,
     /// For a `tool` message, the id of the call it answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
@@ -216,6 +244,7 @@ impl Message {
             role,
             content: content.into(),
             tool_calls: Vec::new(),
+            thinking: Vec::new(),
             tool_call_id: None,
             tool_name: None,
             result: None,

@@ -15,6 +15,10 @@ pub const TOOL_RESULT_SUMMARY: &str = include_str!("../../../prompts/tool_result
 /// The instructions of the ReAct text format (REACT-1).
 pub const REACT_SYSTEM: &str = include_str!("../../../prompts/react_system.md");
 
+/// The system prompt for native tool calling (MODEL-1): the same working
+/// rules as [`REACT_SYSTEM`], without its text format.
+pub const NATIVE_SYSTEM: &str = include_str!("../../../prompts/native_system.md");
+
 /// Replaces each `{{name}}` of `template` with its value from `values`.
 /// Placeholders without a value are left as they are; values are inserted
 /// verbatim, never scanned for placeholders themselves.
@@ -71,6 +75,8 @@ mod tests {
         assert!(SUMMARY.contains("{{start}}") && SUMMARY.contains("{{end}}"));
         assert!(TOOL_RESULT_SUMMARY.contains("{{tool}}") && TOOL_RESULT_SUMMARY.contains("{{output}}"));
         assert!(REACT_SYSTEM.contains("Action: Finish["));
+        // MODEL-1: the native prompt carries no ReAct format rules.
+        assert!(!NATIVE_SYSTEM.contains("Action:") && !NATIVE_SYSTEM.contains("Thought:"));
     }
 
     #[test]

@@ -3,12 +3,20 @@
 //! Ollama, LiteLLM, OpenRouter and the like.
 //!
 //! [`OpenAiClient`] sends a request's messages as chat-completions
-//! `messages` (rendered by [`strata_context::openai_messages`]), and returns
-//! the answer's text, its native tool calls and the provider's usage
-//! figures. It retries what is worth retrying, with exponential backoff
-//! and jitter: 429 answers (honouring `Retry-After` and `retry-after-ms`),
-//! 5xx answers and failed connections. Everything else is reported at once
-//! with the [`Error`] variant callers act on:
+//! `messages` (rendered by [`strata_context::openai_messages`]) and its
+//! tools as function tools with `tool_choice` (MODEL-1), and returns the
+//! answer's text, its native tool calls, its reasoning
+//! (`reasoning_content`, as DeepSeek-style servers send it), the finish
+//! reason and the provider's usage figures. [`LlmClient::stream`] streams
+//! the answer as server-sent events (MODEL-3), with usage included
+//! (`stream_options.include_usage`).
+//!
+//! Retries, backoff and the reading of error answers are
+//! [`strata_http`]'s, shared with the Anthropic client: 429 answers
+//! (honouring `Retry-After` and `retry-after-ms`), 5xx answers and failed
+//! connections are retried with exponential backoff and jitter.
+//! Everything else is reported at once with the [`Error`] variant callers
+//! act on:
 //!
 //! | The provider says | [`Error`] |
 //! |---|---|
@@ -17,6 +25,7 @@
 //! | 429 after every retry | [`Error::RateLimited`] with the last `Retry-After` |
 //! | 429 `insufficient_quota`, 401, 404, other 4xx, 5xx after every retry | [`Error::Provider`] with the status and the provider's message |
 //! | 200 with a body that is not a chat completion | [`Error::InvalidResponse`] |
+//! | a stream that breaks off before `[DONE]` | [`Error::StreamCut`] |
 //!
 //! # Configuration
 //!
@@ -51,15 +60,18 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-use std::collections::hash_map::RandomState;
+use std::collections::VecDeque;
 use std::fmt;
-use std::hash::BuildHasher;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use reqwest::header::{HeaderMap, CONTENT_TYPE};
+use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
 use serde_json::{json, Value};
-use strata_core::{Error, LlmClient, LlmRequest, LlmResponse, Result, ToolCall, Usage};
+use strata_core::{
+    Error, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmStream, Result, StreamEvent, StreamSource,
+    ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, Usage,
+};
+use strata_http::{body_excerpt, invalid, read_body, Retry, SseBody};
 
 /// The environment variable holding the base URL.
 pub const ENV_BASE_URL: &str = "STRATA_OPENAI_BASE_URL";
@@ -82,19 +94,11 @@ pub struct OpenAiClient {
     http: reqwest::Client,
     endpoint: String,
     api_key: Option<String>,
+    headers: HeaderMap,
     model: String,
     timeout: Duration,
     retry: Retry,
     context_window: Option<u64>,
-    jitter: RandomState,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Retry {
-    max_retries: u32,
-    initial: Duration,
-    max: Duration,
-    max_retry_after: Duration,
 }
 
 /// Configures an [`OpenAiClient`]; see [`OpenAiClient::builder`].
@@ -119,12 +123,7 @@ impl OpenAiClient {
             api_key: None,
             model: None,
             timeout: Duration::from_secs(120),
-            retry: Retry {
-                max_retries: 3,
-                initial: Duration::from_millis(500),
-                max: Duration::from_secs(20),
-                max_retry_after: Duration::from_secs(60),
-            },
+            retry: Retry::default(),
             context_window: None,
         }
     }
@@ -151,54 +150,73 @@ impl OpenAiClient {
         &self.endpoint
     }
 
-    fn body(&self, request: &LlmRequest) -> Value {
+    /// The request body: the model, the messages, the tools and tool
+    /// choice (MODEL-1), the options, and for a stream `stream: true` with
+    /// usage included.
+    fn body(&self, request: &LlmRequest, stream: bool) -> Value {
         let options = &request.options;
         let mut body = json!({
             "model": options.model.as_deref().unwrap_or(&self.model),
             "messages": strata_context::openai_messages(&request.messages),
         });
+        if !request.tools.is_empty() {
+            body["tools"] = openai_tools(&request.tools);
+            if let Some(choice) = &options.tool_choice {
+                body["tool_choice"] = openai_tool_choice(choice);
+            }
+        }
         if let Some(max) = options.max_tokens {
             body["max_tokens"] = json!(max);
         }
         if let Some(t) = options.temperature {
             body["temperature"] = json!(t);
         }
+        if stream {
+            body["stream"] = json!(true);
+            body["stream_options"] = json!({"include_usage": true});
+        }
         body
     }
 
-    /// The wait before retry number `attempt` (from 0): the backoff
-    /// doubled per attempt and capped, then jittered to between half and
-    /// all of it so that many clients do not retry in step.
-    fn backoff(&self, attempt: u32) -> Duration {
-        let base = self
-            .retry
-            .initial
-            .saturating_mul(2u32.saturating_pow(attempt))
-            .min(self.retry.max);
-        let half = base / 2;
-        let nanos = u64::try_from(half.as_nanos()).unwrap_or(u64::MAX);
-        let random = self.jitter.hash_one((attempt, std::time::SystemTime::now()));
-        half + Duration::from_nanos(if nanos == 0 { 0 } else { random % nanos })
+    async fn send(&self, request: &LlmRequest, stream: bool) -> Result<(reqwest::Response, Duration)> {
+        let timeout = request.options.timeout.unwrap_or(self.timeout);
+        let body = self.body(request, stream).to_string().into_bytes();
+        let response = strata_http::send(
+            &self.http,
+            &self.endpoint,
+            &self.headers,
+            &body,
+            timeout,
+            &self.retry,
+        )
+        .await?;
+        Ok((response, timeout))
     }
+}
 
-    async fn attempt(&self, body: &[u8], timeout: Duration) -> Result<LlmResponse, Failure> {
-        let mut req = self
-            .http
-            .post(&self.endpoint)
-            .timeout(timeout)
-            .header(CONTENT_TYPE, "application/json")
-            .body(body.to_vec());
-        if let Some(key) = &self.api_key {
-            req = req.bearer_auth(key);
-        }
-        let response = req.send().await.map_err(|e| transport(e, timeout))?;
-        let status = response.status().as_u16();
-        let retry_after = retry_after(response.headers());
-        let bytes = response.bytes().await.map_err(|e| transport(e, timeout))?;
-        if (200..300).contains(&status) {
-            return parse_completion(&bytes).map_err(Failure::final_);
-        }
-        Err(error_answer(status, &bytes, retry_after))
+/// Tools as chat-completions function tools (MODEL-1), in the order
+/// given; byte-stable for the same specs.
+pub fn openai_tools(tools: &[strata_core::ToolSpec]) -> Value {
+    Value::Array(
+        tools
+            .iter()
+            .map(|t| {
+                json!({"type": "function", "function": {
+                    "name": t.name,
+                    "description": t.full_description(),
+                    "parameters": t.input_schema(),
+                }})
+            })
+            .collect(),
+    )
+}
+
+fn openai_tool_choice(choice: &ToolChoice) -> Value {
+    match choice {
+        ToolChoice::None => json!("none"),
+        ToolChoice::Required => json!("required"),
+        ToolChoice::Tool(name) => json!({"type": "function", "function": {"name": name}}),
+        _ => json!("auto"),
     }
 }
 
@@ -211,7 +229,7 @@ impl fmt::Debug for OpenAiClient {
             .field("timeout", &self.timeout)
             .field("retry", &self.retry)
             .field("context_window", &self.context_window)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -225,25 +243,19 @@ impl LlmClient for OpenAiClient {
     /// See the [crate documentation](crate) for which answer becomes which
     /// [`Error`].
     async fn complete(&self, request: LlmRequest) -> Result<LlmResponse> {
-        let timeout = request.options.timeout.unwrap_or(self.timeout);
-        let body = self.body(&request).to_string().into_bytes();
-        let mut attempt = 0;
-        loop {
-            let failure = match self.attempt(&body, timeout).await {
-                Ok(response) => return Ok(response),
-                Err(failure) => failure,
-            };
-            if !failure.retry || attempt >= self.retry.max_retries {
-                return Err(failure.error);
-            }
-            let wait = match failure.retry_after {
-                Some(wait) if wait > self.retry.max_retry_after => return Err(failure.error),
-                Some(wait) => wait,
-                None => self.backoff(attempt),
-            };
-            tokio::time::sleep(wait).await;
-            attempt += 1;
-        }
+        let (response, timeout) = self.send(&request, false).await?;
+        parse_completion(&read_body(response, timeout).await?)
+    }
+
+    /// Streams the answer (MODEL-3); the time limit bounds the wait for
+    /// the answer to start and each silence between chunks.
+    ///
+    /// # Errors
+    ///
+    /// As [`LlmClient::complete`] for what fails before the stream starts.
+    async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
+        let (response, timeout) = self.send(&request, true).await?;
+        Ok(LlmStream::new(OpenAiEvents::new(SseBody::new(response, timeout))))
     }
 
     fn context_window(&self) -> Option<u64> {
@@ -384,6 +396,16 @@ impl OpenAiClientBuilder {
                 field: "base_url".to_owned(),
                 reason: format!("cannot create the HTTP client: {e}"),
             })?;
+        let mut headers = HeaderMap::new();
+        if let Some(key) = &self.api_key {
+            let mut value =
+                HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| Error::InvalidConfig {
+                    field: "api_key".to_owned(),
+                    reason: "holds characters an HTTP header cannot carry".to_owned(),
+                })?;
+            value.set_sensitive(true);
+            headers.insert(AUTHORIZATION, value);
+        }
         Ok(OpenAiClient {
             http,
             endpoint: format!("{base}/chat/completions"),
@@ -392,7 +414,7 @@ impl OpenAiClientBuilder {
             timeout: self.timeout,
             retry: self.retry,
             context_window: self.context_window,
-            jitter: RandomState::new(),
+            headers,
         })
     }
 }
@@ -406,133 +428,6 @@ impl fmt::Debug for OpenAiClientBuilder {
             .field("timeout", &self.timeout)
             .field("retry", &self.retry)
             .finish()
-    }
-}
-
-/// A failed attempt: the error to report, and whether and when to retry.
-struct Failure {
-    error: Error,
-    retry: bool,
-    retry_after: Option<Duration>,
-}
-
-impl Failure {
-    fn final_(error: Error) -> Self {
-        Failure {
-            error,
-            retry: false,
-            retry_after: None,
-        }
-    }
-}
-
-fn transport(e: reqwest::Error, timeout: Duration) -> Failure {
-    if e.is_timeout() {
-        return Failure::final_(Error::Timeout { after: timeout });
-    }
-    // Connection refused or reset, DNS, TLS: possibly passing.
-    let mut message = e.to_string();
-    let mut source = std::error::Error::source(&e);
-    while let Some(s) = source {
-        message.push_str(": ");
-        message.push_str(&s.to_string());
-        source = s.source();
-    }
-    Failure {
-        error: Error::Provider {
-            status: None,
-            message,
-        },
-        retry: true,
-        retry_after: None,
-    }
-}
-
-/// `retry-after-ms` (OpenAI's, in milliseconds) or `Retry-After` in
-/// seconds. An HTTP date is not honoured (the backoff applies).
-fn retry_after(headers: &HeaderMap) -> Option<Duration> {
-    let number = |name: &str| -> Option<f64> {
-        let v: f64 = headers.get(name)?.to_str().ok()?.trim().parse().ok()?;
-        (v.is_finite() && v >= 0.0).then_some(v)
-    };
-    if let Some(ms) = number("retry-after-ms") {
-        return Some(Duration::from_secs_f64(ms / 1000.0));
-    }
-    number("retry-after").map(|s| Duration::from_secs_f64(s.min(86_400.0)))
-}
-
-/// The words with which providers say the input does not fit.
-const CONTEXT_PHRASES: [&str; 7] = [
-    "context_length_exceeded",
-    "context length",
-    "context window",
-    "maximum context",
-    "prompt is too long",
-    "too many tokens",
-    "input is too long",
-];
-
-fn error_answer(status: u16, body: &[u8], retry_after: Option<Duration>) -> Failure {
-    let json: Option<Value> = serde_json::from_slice(body).ok();
-    let error = json.as_ref().map(|v| v.get("error").unwrap_or(v));
-    let field = |name: &str| {
-        error
-            .and_then(|e| e.get(name))
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned()
-    };
-    let (code, kind) = (field("code"), field("type"));
-    let mut message = match error.and_then(|e| e.as_str()).map(str::to_owned) {
-        Some(text) => text,
-        None => field("message"),
-    };
-    if message.is_empty() {
-        message = body_excerpt(body);
-    }
-    let lower = format!("{code} {kind} {message}").to_lowercase();
-    if matches!(status, 400 | 413 | 422) && CONTEXT_PHRASES.iter().any(|p| lower.contains(p)) {
-        return Failure::final_(Error::ContextTooLong { message });
-    }
-    if status == 429 {
-        if code == "insufficient_quota" || kind == "insufficient_quota" {
-            return Failure::final_(Error::Provider {
-                status: Some(status),
-                message,
-            });
-        }
-        return Failure {
-            error: Error::RateLimited { retry_after, message },
-            retry: true,
-            retry_after,
-        };
-    }
-    Failure {
-        error: Error::Provider {
-            status: Some(status),
-            message,
-        },
-        retry: status >= 500,
-        retry_after: if status >= 500 { retry_after } else { None },
-    }
-}
-
-/// Up to 500 characters of a body that is not a JSON error, for the message.
-fn body_excerpt(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(body);
-    let text = text.trim();
-    if text.is_empty() {
-        return "(empty body)".to_owned();
-    }
-    match text.char_indices().nth(500) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
-}
-
-fn invalid(message: impl Into<String>) -> Error {
-    Error::InvalidResponse {
-        message: message.into(),
     }
 }
 
@@ -571,13 +466,197 @@ fn parse_completion(body: &[u8]) -> Result<LlmResponse> {
             calls.push(ToolCall::new(id, name, arguments));
         }
     }
-    let number = |path: &str| v.pointer(path).and_then(Value::as_u64);
-    let usage = Usage {
-        input_tokens: number("/usage/prompt_tokens").unwrap_or(0),
-        output_tokens: number("/usage/completion_tokens").unwrap_or(0),
-        cached_input_tokens: number("/usage/prompt_tokens_details/cached_tokens"),
-    };
-    Ok(LlmResponse::new(text, usage).with_tool_calls(calls))
+    let thinking =
+        reasoning_text(message)
+            .filter(|t| !t.is_empty())
+            .map(|thinking| ThinkingBlock::Thinking {
+                thinking: thinking.to_owned(),
+                signature: String::new(),
+            });
+    let finish = v
+        .pointer("/choices/0/finish_reason")
+        .and_then(Value::as_str)
+        .map_or(FinishReason::Stop, FinishReason::parse);
+    Ok(LlmResponse::new(text, usage_of(v.get("usage")))
+        .with_tool_calls(calls)
+        .with_thinking(thinking.into_iter().collect())
+        .with_finish_reason(finish))
+}
+
+/// The reasoning text of a message or delta: `reasoning_content`
+/// (DeepSeek, vLLM) or `reasoning` (OpenRouter, Ollama).
+fn reasoning_text(message: &Value) -> Option<&str> {
+    message
+        .get("reasoning_content")
+        .or_else(|| message.get("reasoning"))
+        .and_then(Value::as_str)
+}
+
+fn usage_of(usage: Option<&Value>) -> Usage {
+    let number = |path: &str| usage.and_then(|u| u.pointer(path)).and_then(Value::as_u64);
+    Usage {
+        input_tokens: number("/prompt_tokens").unwrap_or(0),
+        output_tokens: number("/completion_tokens").unwrap_or(0),
+        cached_input_tokens: number("/prompt_tokens_details/cached_tokens"),
+        cache_write_tokens: None,
+    }
+}
+
+/// The events of a streamed chat completion (MODEL-3): `data:` chunks
+/// with `choices[0].delta`, a `finish_reason`, a usage chunk, `[DONE]`.
+struct OpenAiEvents {
+    body: SseBody,
+    decoder: ChunkDecoder,
+}
+
+impl OpenAiEvents {
+    fn new(body: SseBody) -> Self {
+        OpenAiEvents {
+            body,
+            decoder: ChunkDecoder::default(),
+        }
+    }
+}
+
+#[async_trait]
+impl StreamSource for OpenAiEvents {
+    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<bool> {
+        loop {
+            if self.decoder.done {
+                return Ok(false);
+            }
+            match self.body.next().await? {
+                Some(event) => self.decoder.decode(&event.data, out)?,
+                // Some compatible servers close without `[DONE]` after the
+                // finish reason: complete, not cut.
+                None if self.decoder.finish.is_some() => self.decoder.close(out),
+                None => return Ok(false),
+            }
+            if !out.is_empty() {
+                return Ok(true);
+            }
+        }
+    }
+}
+
+/// Turns chat-completion chunks into [`StreamEvent`]s; the wire-format
+/// half of the stream, apart from the HTTP body so that it can be tested
+/// and fuzzed on bytes.
+#[derive(Debug, Default)]
+pub struct ChunkDecoder {
+    calls: ToolCallBuffer,
+    finish: Option<FinishReason>,
+    usage: Usage,
+    done: bool,
+}
+
+impl ChunkDecoder {
+    /// Decodes the `data:` of one server-sent event into `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidResponse`] for data that is not a chunk,
+    /// [`Error::Provider`] for an error the server sent in the stream.
+    pub fn decode(&mut self, data: &str, out: &mut VecDeque<StreamEvent>) -> Result<()> {
+        if self.done {
+            return Ok(());
+        }
+        let data = data.trim();
+        if data == "[DONE]" {
+            self.close(out);
+            return Ok(());
+        }
+        let v: Value = serde_json::from_str(data).map_err(|e| {
+            invalid(format!(
+                "a streamed chunk is not JSON ({e}): {}",
+                body_excerpt(data.as_bytes())
+            ))
+        })?;
+        if let Some(error) = v.get("error") {
+            let message = error
+                .get("message")
+                .and_then(Value::as_str)
+                .map_or_else(|| error.to_string(), str::to_owned);
+            return Err(Error::Provider {
+                status: None,
+                message,
+            });
+        }
+        if let Some(usage) = v.get("usage").filter(|u| !u.is_null()) {
+            self.usage = usage_of(Some(usage));
+        }
+        let Some(choice) = v.pointer("/choices/0") else {
+            return Ok(());
+        };
+        if let Some(delta) = choice.get("delta") {
+            if let Some(thinking) = reasoning_text(delta).filter(|t| !t.is_empty()) {
+                out.push_back(StreamEvent::ThinkingDelta(thinking.to_owned()));
+            }
+            if let Some(text) = delta
+                .get("content")
+                .and_then(Value::as_str)
+                .filter(|t| !t.is_empty())
+            {
+                out.push_back(StreamEvent::TextDelta(text.to_owned()));
+            }
+            for (position, call) in delta
+                .get("tool_calls")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let index = call
+                    .get("index")
+                    .and_then(Value::as_u64)
+                    .and_then(|i| usize::try_from(i).ok())
+                    .unwrap_or(position);
+                let text = |path: &str| call.pointer(path).and_then(Value::as_str).unwrap_or_default();
+                if !self.calls.is_open(index) {
+                    let (id, name) = (text("/id"), text("/function/name"));
+                    self.calls.start(index, id, name);
+                    out.push_back(StreamEvent::ToolCallStarted {
+                        index,
+                        id: id.to_owned(),
+                        name: name.to_owned(),
+                    });
+                }
+                let arguments = text("/function/arguments");
+                if !arguments.is_empty() {
+                    self.calls.append(index, arguments);
+                    out.push_back(StreamEvent::ToolCallDelta {
+                        index,
+                        arguments: arguments.to_owned(),
+                    });
+                }
+            }
+        }
+        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
+            self.finish = Some(FinishReason::parse(reason));
+        }
+        Ok(())
+    }
+
+    /// Ends the stream: the open calls are finished, then the usage and
+    /// `Done` follow.
+    pub fn close(&mut self, out: &mut VecDeque<StreamEvent>) {
+        if self.done {
+            return;
+        }
+        for (index, call) in self.calls.finish_all() {
+            out.push_back(StreamEvent::ToolCallFinished { index, call });
+        }
+        out.push_back(StreamEvent::Usage(self.usage));
+        out.push_back(StreamEvent::Done {
+            finish_reason: self.finish.clone().unwrap_or_default(),
+        });
+        self.done = true;
+    }
+
+    /// Whether `[DONE]` (or [`ChunkDecoder::close`]) ended the stream.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
 }
 
 #[cfg(test)]
@@ -590,18 +669,19 @@ mod tests {
         #![proptest_config(strategy::cases(256))]
 
         /// Whatever a server sends, reading it gives an answer or a typed
-        /// error, never a panic.
+        /// error, never a panic; the same for streamed chunks.
         #[test]
-        fn any_body_is_read_or_rejected(value in strategy::json_value(), bytes in proptest::collection::vec(any::<u8>(), 0..256), status in 100u16..600) {
-            let body = serde_json::json!({"choices": [{"message": value.clone()}], "error": value, "usage": {"prompt_tokens": 1}});
+        fn any_body_is_read_or_rejected(value in strategy::json_value(), bytes in proptest::collection::vec(any::<u8>(), 0..256)) {
+            let body = serde_json::json!({"choices": [{"message": value.clone(), "delta": value.clone(), "finish_reason": value}], "usage": {"prompt_tokens": 1}});
             let _ = parse_completion(body.to_string().as_bytes());
             let _ = parse_completion(&bytes);
-            for body in [bytes.clone(), body.to_string().into_bytes()] {
-                let failure = error_answer(status, &body, Some(Duration::from_secs(1)));
-                // Only rate limits and server errors are retried.
-                prop_assert_eq!(failure.retry, status == 429 && failure.error.is_retryable() || status >= 500);
-                prop_assert!(!failure.error.to_string().is_empty());
-            }
+            let mut decoder = ChunkDecoder::default();
+            let mut out = VecDeque::new();
+            let _ = decoder.decode(&body.to_string(), &mut out);
+            let _ = decoder.decode(&String::from_utf8_lossy(&bytes), &mut out);
+            decoder.close(&mut out);
+            let done = matches!(out.back(), Some(StreamEvent::Done { .. }));
+            prop_assert!(done);
         }
     }
 
@@ -610,99 +690,66 @@ mod tests {
     }
 
     #[test]
-    fn errors_are_classified() {
-        let f = error_answer(
-            400,
-            br#"{"error":{"message":"This model's maximum context length is 8192 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}"#,
-            None,
-        );
-        assert!(f.error.is_context_too_long() && !f.retry);
-        // Anthropic-style wording through a gateway, no code.
-        let f = error_answer(
-            400,
-            br#"{"error":{"message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#,
-            None,
-        );
-        assert!(f.error.is_context_too_long());
-        // A 400 about something else is not.
-        let f = error_answer(
-            400,
-            br#"{"error":{"message":"temperature must be at most 2"}}"#,
-            None,
-        );
-        assert!(
-            matches!(
-                f.error,
-                Error::Provider {
-                    status: Some(400),
-                    ..
-                }
-            ) && !f.retry
-        );
-        let f = error_answer(
-            429,
-            br#"{"error":{"code":"insufficient_quota","message":"no credit"}}"#,
-            None,
-        );
-        assert!(
-            matches!(
-                f.error,
-                Error::Provider {
-                    status: Some(429),
-                    ..
-                }
-            ) && !f.retry
-        );
-        let f = error_answer(429, b"slow down", Some(Duration::from_secs(2)));
-        assert!(
-            matches!(&f.error, Error::RateLimited { retry_after: Some(d), message } if *d == Duration::from_secs(2) && message == "slow down")
-        );
-        assert!(f.retry);
-        let f = error_answer(502, b"", None);
-        assert!(f.retry);
+    fn model_1_tools_and_choice_in_the_body() {
+        let tools =
+            vec![strata_core::ToolSpec::new("Read", "Reads.", Value::Null).with_guidelines(["Read first."])];
+        let request = LlmRequest::new(vec![strata_core::Message::user("hi")])
+            .with_tools(tools)
+            .with_options(strata_core::LlmOptions::new().with_tool_choice(ToolChoice::Tool("Read".into())));
+        let body = client().body(&request, true);
         assert_eq!(
-            f.error.to_string(),
-            "the model provider failed with status 502: (empty body)"
+            body["tools"][0]["function"]["description"],
+            "Reads.\n\nGuidelines:\n- Read first."
         );
-        // A string `error`, as some servers send.
-        let f = error_answer(404, br#"{"error":"model 'x' not found"}"#, None);
-        assert_eq!(
-            f.error.to_string(),
-            "the model provider failed with status 404: model 'x' not found"
-        );
+        assert_eq!(body["tools"][0]["function"]["parameters"]["type"], "object");
+        assert_eq!(body["tool_choice"]["function"]["name"], "Read");
+        assert_eq!(body["stream_options"]["include_usage"], true);
+        let plain = client().body(&LlmRequest::new(vec![]), false);
+        assert!(plain.get("tools").is_none() && plain.get("stream").is_none());
     }
 
     #[test]
-    fn retry_after_headers() {
-        let mut h = HeaderMap::new();
-        assert_eq!(retry_after(&h), None);
-        h.insert("retry-after", "3".parse().unwrap());
-        assert_eq!(retry_after(&h), Some(Duration::from_secs(3)));
-        h.insert("retry-after-ms", "250".parse().unwrap());
-        assert_eq!(retry_after(&h), Some(Duration::from_millis(250)));
-        let mut h = HeaderMap::new();
-        h.insert("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT".parse().unwrap());
-        assert_eq!(retry_after(&h), None);
-        h.insert("retry-after", "-1".parse().unwrap());
-        assert_eq!(retry_after(&h), None);
-    }
-
-    #[test]
-    fn backoff_doubles_with_jitter_and_caps() {
-        let c = OpenAiClient::builder()
-            .model("m")
-            .backoff(Duration::from_millis(100), Duration::from_millis(1000))
-            .build()
-            .unwrap();
-        for attempt in 0..10 {
-            let full = Duration::from_millis(100 * 2u64.pow(attempt.min(4))).min(Duration::from_millis(1000));
-            let wait = c.backoff(attempt);
-            assert!(
-                wait >= full / 2 && wait <= full,
-                "attempt {attempt}: {wait:?} vs {full:?}"
-            );
+    fn model_3_chunks_assemble() {
+        let mut d = ChunkDecoder::default();
+        let mut out = VecDeque::new();
+        for data in [
+            r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":"","reasoning_content":"hm"}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"content":"Let me look."}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c1","type":"function","function":{"name":"Read","arguments":""}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"path\":"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"arguments":"\"a.rs\"}"}}]}}]}"#,
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}"#,
+            r#"{"choices":[],"usage":{"prompt_tokens":9,"completion_tokens":4}}"#,
+            "[DONE]",
+        ] {
+            d.decode(data, &mut out).unwrap();
         }
-        assert!(c.backoff(u32::MAX) <= Duration::from_millis(1000));
+        assert!(d.is_done());
+        let events: Vec<StreamEvent> = out.into_iter().collect();
+        assert_eq!(events[0], StreamEvent::ThinkingDelta("hm".into()));
+        assert_eq!(events[1], StreamEvent::TextDelta("Let me look.".into()));
+        assert!(
+            matches!(&events[2], StreamEvent::ToolCallStarted { index: 0, id, name } if id == "c1" && name == "Read")
+        );
+        assert!(
+            matches!(&events[5], StreamEvent::ToolCallFinished { call, .. } if call.arguments == json!({"path": "a.rs"}))
+        );
+        assert_eq!(events[6], StreamEvent::Usage(Usage::new(9, 4)));
+        assert_eq!(
+            events[7],
+            StreamEvent::Done {
+                finish_reason: FinishReason::ToolCalls
+            }
+        );
+        let mut d = ChunkDecoder::default();
+        assert!(matches!(
+            d.decode("{not json", &mut VecDeque::new()),
+            Err(Error::InvalidResponse { .. })
+        ));
+        assert!(matches!(
+            d.decode(r#"{"error":{"message":"overloaded"}}"#, &mut VecDeque::new()),
+            Err(Error::Provider { status: None, .. })
+        ));
     }
 
     #[test]
@@ -715,6 +762,13 @@ mod tests {
         assert_eq!(r.tool_calls[0].arguments, json!({"path": "a.rs"}));
         assert_eq!(r.tool_calls[1].arguments, json!("not json"));
         assert_eq!(r.usage, Usage::default());
+        assert_eq!(r.finish_reason, FinishReason::Stop);
+        let r = parse_completion(
+            br#"{"choices":[{"message":{"content":"The answ","reasoning_content":"think"},"finish_reason":"length"}]}"#,
+        )
+        .unwrap();
+        assert!(r.finish_reason.is_cut());
+        assert_eq!(r.thinking.len(), 1);
         let r = parse_completion(br#"{"choices":[{"message":{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}]}}]}"#).unwrap();
         assert_eq!(r.text, "ab");
         assert!(matches!(

@@ -106,6 +106,7 @@ pub fn message() -> impl Strategy<Value = Message> {
                     .into_iter()
                     .map(|(id, name, args)| ToolCall::new(id, name, args))
                     .collect(),
+                thinking: Vec::new(),
                 tool_call_id,
                 tool_name,
                 result,

@@ -1,0 +1,149 @@
+//! Calling the model with the window (REACT-4, HIST-12): tools in native
+//! mode (MODEL-1), streaming (MODEL-3) and continuation of cut answers
+//! (MODEL-4).
+
+use strata_core::{Error, LlmClient, LlmOptions, LlmRequest, LlmResponse, StreamEvent};
+
+use super::{Engine, EngineError};
+use crate::event::Event;
+
+/// How many times a cut answer is continued by default (MODEL-4).
+pub const DEFAULT_MAX_CONTINUATIONS: u32 = 2;
+
+impl Engine {
+    /// Sends the window to `client` and returns the model's answer, with
+    /// the usage it reports recorded (REACT-4).
+    ///
+    /// - In native mode ([`ToolMode::Native`](crate::ToolMode::Native))
+    ///   the request carries the tools (MODEL-1).
+    /// - When the model rejects the request as too long, the engine
+    ///   compacts at once and sends the smaller window again (HIST-12); a
+    ///   second rejection is an error, never a loop.
+    /// - When the answer is cut at the token limit, the engine asks the
+    ///   model to continue it, up to
+    ///   [`EngineBuilder::max_continuations`](crate::EngineBuilder::max_continuations)
+    ///   times, and joins the parts ([`LlmResponse::join`]); each
+    ///   continuation is an [`Event::Continued`] (MODEL-4).
+    ///
+    /// Nothing of the answer is recorded: pass it to
+    /// [`Engine::record_step`] or [`Engine::finish_round`]
+    /// ([`LlmResponse::to_message`] gives the assistant message).
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Model`] when the call fails (with
+    /// [`Error::StillCut`] when the answer is still cut after the
+    /// continuations), [`EngineError::StillTooLong`] when the model
+    /// rejects the compacted window too.
+    pub async fn complete(
+        &mut self,
+        client: &dyn LlmClient,
+        options: LlmOptions,
+    ) -> Result<LlmResponse, EngineError> {
+        self.call(client, options, None).await
+    }
+
+    /// As [`Engine::complete`], streaming (MODEL-3): each event of the
+    /// answer goes to `on_event` as it arrives (the deltas of every
+    /// continuation included; the `Done` of a part that is continued is
+    /// not passed on), and the assembled answer is returned at the end.
+    ///
+    /// Cancel-safe: dropping the future stops the stream and records
+    /// nothing, not even the usage.
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::complete`]; a stream that breaks off is
+    /// [`EngineError::Model`] with [`Error::StreamCut`].
+    pub async fn complete_streaming(
+        &mut self,
+        client: &dyn LlmClient,
+        options: LlmOptions,
+        mut on_event: impl FnMut(&StreamEvent) + Send,
+    ) -> Result<LlmResponse, EngineError> {
+        self.call(client, options, Some(&mut on_event)).await
+    }
+
+    async fn call(
+        &mut self,
+        client: &dyn LlmClient,
+        options: LlmOptions,
+        mut on_event: Option<&mut (dyn FnMut(&StreamEvent) + Send)>,
+    ) -> Result<LlmResponse, EngineError> {
+        let mut overflowed = false;
+        let mut answer: Option<LlmResponse> = None;
+        let mut continuations = 0;
+        loop {
+            let window = self.window();
+            let messages = window.messages();
+            let messages = match &answer {
+                Some(partial) => partial.continuation_of(&messages),
+                None => messages,
+            };
+            let request = LlmRequest::new(messages)
+                .with_tools(self.system.request_tools().to_vec())
+                .with_options(options.clone());
+            let part = match on_event.as_deref_mut() {
+                Some(sink) => stream_part(client, request, sink).await,
+                None => client.complete(request).await,
+            };
+            let part = match part {
+                Ok(part) => part,
+                Err(e) if e.is_context_too_long() && answer.is_none() => {
+                    if overflowed {
+                        return Err(EngineError::StillTooLong {
+                            tokens: self.window_tokens(),
+                        });
+                    }
+                    overflowed = true;
+                    self.handle_overflow().await?;
+                    continue;
+                }
+                Err(e) => return Err(EngineError::Model(e)),
+            };
+            let joined = match answer.take() {
+                Some(mut so_far) => {
+                    so_far.join(part);
+                    so_far
+                }
+                None => part,
+            };
+            if !joined.finish_reason.is_cut() {
+                self.record_usage(joined.usage);
+                if let Some(sink) = on_event {
+                    sink(&StreamEvent::Done {
+                        finish_reason: joined.finish_reason.clone(),
+                    });
+                }
+                return Ok(joined);
+            }
+            if continuations >= self.max_continuations {
+                return Err(EngineError::Model(Error::StillCut { continuations }));
+            }
+            continuations += 1;
+            self.emit(Event::Continued {
+                continuation: continuations,
+                text_bytes: joined.text.len(),
+                calls: joined.tool_calls.len(),
+            });
+            answer = Some(joined);
+        }
+    }
+}
+
+/// Streams one part of an answer to `sink`, holding back its `Done` (the
+/// caller sends the last one), and returns it assembled.
+async fn stream_part(
+    client: &dyn LlmClient,
+    request: LlmRequest,
+    sink: &mut (dyn FnMut(&StreamEvent) + Send),
+) -> Result<LlmResponse, Error> {
+    let mut stream = client.stream(request).await?;
+    while let Some(event) = stream.next().await {
+        let event = event?;
+        if !matches!(event, StreamEvent::Done { .. }) {
+            sink(&event);
+        }
+    }
+    stream.finish().await
+}

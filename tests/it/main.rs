@@ -2,6 +2,8 @@
 //! on real transcripts.
 
 mod agent;
+#[cfg(all(feature = "openai", feature = "anthropic"))]
+mod coding_agent;
 mod corpus;
 mod engine;
 mod format_doc;

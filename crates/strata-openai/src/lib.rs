@@ -34,7 +34,7 @@
 //!
 //! | Variable | Meaning | Default |
 //! |---|---|---|
-//! | `STRATA_OPENAI_BASE_URL` | the API's base URL, up to `/v1` | `https://api.openai.com/v1` |
+//! | `STRATA_OPENAI_BASE_URL` (or `OPENAI_BASE_URL`) | the API's base URL, up to `/v1` | `https://api.openai.com/v1` |
 //! | `STRATA_OPENAI_API_KEY` (or `OPENAI_API_KEY`) | the bearer token | none (no `Authorization` header) |
 //! | `STRATA_MODEL` | the model | required |
 //!
@@ -75,6 +75,9 @@ use strata_http::{body_excerpt, invalid, read_body, Retry, SseBody};
 
 /// The environment variable holding the base URL.
 pub const ENV_BASE_URL: &str = "STRATA_OPENAI_BASE_URL";
+/// The environment variable read for the base URL when [`ENV_BASE_URL`]
+/// is not set, as OpenAI's own SDKs read it.
+pub const ENV_BASE_URL_FALLBACK: &str = "OPENAI_BASE_URL";
 /// The environment variable holding the API key.
 pub const ENV_API_KEY: &str = "STRATA_OPENAI_API_KEY";
 /// The environment variable read for the API key when
@@ -292,7 +295,7 @@ impl OpenAiClientBuilder {
                 .filter(|v| !v.is_empty())
         };
         let mut builder = OpenAiClient::builder();
-        if let Some(url) = set(ENV_BASE_URL) {
+        if let Some(url) = set(ENV_BASE_URL).or_else(|| set(ENV_BASE_URL_FALLBACK)) {
             builder = builder.base_url(url);
         }
         if let Some(key) = set(ENV_API_KEY).or_else(|| set(ENV_API_KEY_FALLBACK)) {

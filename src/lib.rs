@@ -62,9 +62,9 @@
 
 #[doc(inline)]
 pub use strata_core::{
-    from_openai_messages, rounds, CharCounter, Config, Error, FinishReason, LlmClient, LlmOptions,
-    LlmRequest, LlmResponse, LlmStream, Message, MessageId, Pairs, Result, ResultStatus, Role, StreamEvent,
-    ThinkingBlock, TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
+    from_anthropic_messages, from_openai_messages, rounds, CharCounter, Config, Error, FinishReason,
+    LlmClient, LlmOptions, LlmRequest, LlmResponse, LlmStream, Message, MessageId, Pairs, Result,
+    ResultStatus, Role, StreamEvent, ThinkingBlock, TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
 };
 
 /// The data model, token counting, the LLM client trait and configuration

@@ -1,12 +1,12 @@
 //! Parsing a conversation in any of the formats the commands accept
-//! (EDGE-3): Strata JSONL or JSON, OpenAI messages as JSON or JSONL, or an
-//! object with `messages`. Pure: it depends on `strata` and `serde_json`
+//! (EDGE-3): Strata JSONL or JSON, OpenAI messages as JSON or JSONL, an
+//! object with `messages`, or an Anthropic Messages body. Pure: it depends on `strata` and `serde_json`
 //! only, so that the fuzz target of the CLI's input reader compiles it
 //! as it is.
 
 use serde_json::Value;
 use strata::types::MessageId;
-use strata::{from_openai_messages, Message};
+use strata::{from_anthropic_messages, from_openai_messages, Message};
 
 /// The formats a conversation may come in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -21,6 +21,9 @@ pub enum Format {
     OpenAiJsonl,
     /// A JSON object with a `messages` field (OpenAI or Strata messages).
     MessagesObject,
+    /// An Anthropic Messages body (`system` and `messages`) or messages
+    /// array: content blocks with `tool_use` / `tool_result`.
+    AnthropicJson,
 }
 
 impl Format {
@@ -32,6 +35,7 @@ impl Format {
             Format::OpenAiArray => "openai-json",
             Format::OpenAiJsonl => "openai-jsonl",
             Format::MessagesObject => "messages-object",
+            Format::AnthropicJson => "anthropic-json",
         }
     }
 }
@@ -51,6 +55,9 @@ pub fn parse(bytes: &[u8]) -> Result<(Format, Vec<Message>), String> {
     }
     if trimmed.starts_with('[') {
         let value: Value = serde_json::from_str(text).map_err(|e| json_error(&e))?;
+        if is_anthropic(&value, &value) {
+            return anthropic(&value);
+        }
         let (format, messages) = list(&value, "")?;
         let format = if format == Format::StrataJsonl {
             Format::StrataArray
@@ -61,6 +68,7 @@ pub fn parse(bytes: &[u8]) -> Result<(Format, Vec<Message>), String> {
     }
     // A whole JSON document (an object with `messages`), or JSON lines.
     match serde_json::from_str::<Value>(text) {
+        Ok(value @ Value::Object(_)) if is_anthropic(&value, &value["messages"]) => anthropic(&value),
         Ok(Value::Object(o)) if o.contains_key("messages") => {
             let (_, messages) = list(&o["messages"], "messages")?;
             Ok((Format::MessagesObject, messages))
@@ -71,6 +79,34 @@ pub fn parse(bytes: &[u8]) -> Result<(Format, Vec<Message>), String> {
             kind(&other)
         )),
     }
+}
+
+/// Whether a conversation is in the Anthropic form: a top-level `system`
+/// beside `messages` (OpenAI bodies carry their system prompt as a
+/// message), or content blocks only that API has.
+fn is_anthropic(top: &Value, messages: &Value) -> bool {
+    let anthropic_block = |b: &Value| {
+        matches!(
+            b.get("type").and_then(Value::as_str),
+            Some("tool_use" | "tool_result" | "thinking" | "redacted_thinking")
+        )
+    };
+    top.get("system").is_some()
+        || messages.as_array().is_some_and(|list| {
+            list.iter().any(|m| {
+                m.get("content")
+                    .and_then(Value::as_array)
+                    .is_some_and(|blocks| blocks.iter().any(anthropic_block))
+            })
+        })
+}
+
+fn anthropic(value: &Value) -> Result<(Format, Vec<Message>), String> {
+    let messages = from_anthropic_messages(value).map_err(|e| match e {
+        strata::Error::InvalidMessage { index, reason } => format!("messages[{index}]: {reason}"),
+        other => other.to_string(),
+    })?;
+    Ok((Format::AnthropicJson, messages))
 }
 
 fn json_error(e: &serde_json::Error) -> String {

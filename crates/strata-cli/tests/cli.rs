@@ -164,7 +164,12 @@ fn every_input_format_reads_the_same_conversation() {
             .map(|m| serde_json::to_string(m).unwrap() + "\n")
             .collect::<String>()
     };
+    let anthropic = {
+        let parsed = strata::from_openai_messages(&Value::Array(list.clone())).unwrap();
+        strata::context::anthropic_messages(&parsed).to_string()
+    };
     for (input, format) in [
+        (anthropic.as_str(), "anthropic-json"),
         (openai.as_str(), "openai-json"),
         (jsonl.as_str(), "openai-jsonl"),
         (object.as_str(), "messages-object"),

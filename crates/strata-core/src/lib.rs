@@ -61,6 +61,7 @@ pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenA
 pub use error::{Error, Result};
 pub use id::{fnv1a, id_hint, MessageId, ShortIds, SHORT_ID_LEN};
 pub use interop::from_openai_messages;
+pub use interop_anthropic::from_anthropic_messages;
 pub use llm::{FinishReason, LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
 pub use message::{Message, Metadata, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult};
 pub use rounds::{rounds, CallSite, PairIssue, Pairs};
@@ -82,6 +83,7 @@ mod config;
 mod error;
 mod id;
 mod interop;
+mod interop_anthropic;
 mod llm;
 mod message;
 pub mod prompts;

@@ -22,8 +22,10 @@ pub struct SseEvent {
 /// Each byte is looked at once: a chunk is scanned for line ends with
 /// `memchr`, and only the unfinished tail of a line
 /// is kept for the next chunk. Comments (`:` lines), `id:` and `retry:`
-/// are skipped. An event larger than the decoder's limit is an error, so
-/// an endless line cannot grow memory without bound.
+/// are skipped. A line or an event's data larger than the decoder's limit
+/// is an error, so an endless line cannot grow memory without bound; the
+/// same bytes give the same events or the same error however they are
+/// chunked.
 ///
 /// ```
 /// use strata_core::SseDecoder;
@@ -108,7 +110,7 @@ impl SseDecoder {
             };
         }
         self.line.extend_from_slice(chunk);
-        if self.line.len() + self.data.len() > self.max_event_bytes {
+        if self.line.len() > self.max_event_bytes {
             return Err(self.too_large());
         }
         Ok(())
@@ -145,6 +147,9 @@ impl SseDecoder {
         if line.is_empty() {
             self.dispatch();
             return Ok(());
+        }
+        if line.len() > self.max_event_bytes {
+            return Err(self.too_large());
         }
         let line = std::str::from_utf8(line).map_err(|e| Error::InvalidResponse {
             message: format!("a streamed line is not UTF-8: {e}"),
@@ -228,11 +233,14 @@ mod tests {
 
     #[test]
     fn bounded_and_typed() {
-        let mut d = SseDecoder::with_max_event_bytes(8);
-        assert!(d.push(b"data: 0123456789").is_err());
-        let mut d = SseDecoder::with_max_event_bytes(8);
-        d.push(b"data: 0123\n").unwrap();
-        assert!(d.push(b"data: 4567\n").is_err());
+        let mut d = SseDecoder::with_max_event_bytes(16);
+        assert!(d.push(b"data: 0123456789abcdefg").is_err());
+        let mut d = SseDecoder::with_max_event_bytes(16);
+        d.push(b"data: 01234567\n").unwrap();
+        assert!(d.push(b"data: 89abcdef\n").is_err());
+        // A comment line is bounded too, whatever the chunking.
+        let mut d = SseDecoder::with_max_event_bytes(16);
+        assert!(d.push(b": a long comment line\n").is_err());
         let mut d = SseDecoder::new();
         assert!(d.push(b"data: \xff\n").is_err());
         // An unfinished event at the end is still dispatched.

@@ -163,8 +163,9 @@ struct EngineDoctests;
 #[doc = include_str!("../docs/history.md")]
 struct HistoryDoctests;
 
-/// The code blocks of `docs/guide.md`, compiled and run as doctests.
-#[cfg(doctest)]
+/// The code blocks of `docs/guide.md`, compiled and run as doctests
+/// (they use both model clients: `cargo test --all-features`).
+#[cfg(all(doctest, feature = "openai", feature = "anthropic"))]
 #[doc = include_str!("../docs/guide.md")]
 struct GuideDoctests;
 

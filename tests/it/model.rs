@@ -524,3 +524,66 @@ async fn model_4_continuation_joins_and_is_bounded() {
         "{err}"
     );
 }
+
+/// A model that streams one delta and then never finishes.
+struct Stalls;
+
+struct StallSource(bool);
+
+#[strata::types::async_trait]
+impl strata::types::StreamSource for StallSource {
+    async fn next_events(
+        &mut self,
+        out: &mut std::collections::VecDeque<StreamEvent>,
+    ) -> strata::Result<bool> {
+        if !self.0 {
+            self.0 = true;
+            out.push_back(StreamEvent::TextDelta("Thought: half".into()));
+            out.push_back(StreamEvent::Usage(Usage::new(5_000, 3)));
+            return Ok(true);
+        }
+        std::future::pending::<()>().await;
+        Ok(false)
+    }
+}
+
+#[strata::types::async_trait]
+impl LlmClient for Stalls {
+    async fn complete(&self, _: LlmRequest) -> strata::Result<LlmResponse> {
+        Err(Error::Timeout {
+            after: Duration::from_secs(1),
+        })
+    }
+    async fn stream(&self, _: LlmRequest) -> strata::Result<strata::LlmStream> {
+        Ok(strata::LlmStream::new(StallSource(false)))
+    }
+}
+
+/// MODEL-3: dropping a streamed call half-way records nothing, not even
+/// the usage the stream already reported.
+#[tokio::test]
+async fn model_3_dropped_stream_records_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let usage_events = Arc::new(Mutex::new(0));
+    let sink = usage_events.clone();
+    let mut e = Engine::builder(dir.path())
+        .on_event(move |event| {
+            if let Event::UsageRecorded(_) = event {
+                *sink.lock().unwrap() += 1;
+            }
+        })
+        .build()
+        .unwrap();
+    e.begin_round("go").await.unwrap();
+    let (log, tokens) = (e.history().full_log().len(), e.window_tokens());
+    let mut seen = 0;
+    let call = e.complete_streaming(&Stalls, LlmOptions::new(), |_| seen += 1);
+    assert!(tokio::time::timeout(Duration::from_millis(50), call)
+        .await
+        .is_err());
+    assert_eq!(seen, 2, "the delta and the usage arrived before the stall");
+    assert_eq!((e.history().full_log().len(), e.window_tokens()), (log, tokens));
+    assert_eq!(*usage_events.lock().unwrap(), 0);
+    // The engine is usable afterwards.
+    e.finish_round("stopped").unwrap();
+}

@@ -422,6 +422,43 @@ mod tests {
         assert_eq!(shared.context_window(), None);
     }
 
+    /// MODEL-4: a call cut in its arguments is replaced by the model's
+    /// rewrite of it; kept when the continuation calls something else.
+    #[test]
+    fn model_4_join_replaces_a_cut_call() {
+        let cut = |args: &str| {
+            LlmResponse::new("Writing.", Usage::new(10, 5))
+                .with_tool_calls(vec![
+                    ToolCall::new("a", "Read", serde_json::json!({"path": "x"})),
+                    ToolCall::new("b", "Write", Value::String(args.into())),
+                ])
+                .with_finish_reason(FinishReason::Length)
+        };
+        let mut answer = cut("{\"path\": \"y\", \"content\": \"lo");
+        answer.join(
+            LlmResponse::new("", Usage::new(12, 9))
+                .with_tool_calls(vec![ToolCall::new(
+                    "c",
+                    "Write",
+                    serde_json::json!({"path": "y", "content": "long"}),
+                )])
+                .with_finish_reason(FinishReason::ToolCalls),
+        );
+        let names: Vec<&str> = answer.tool_calls.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(names, ["a", "c"]);
+        assert_eq!(answer.usage, Usage::new(12, 14));
+        assert_eq!(answer.finish_reason, FinishReason::ToolCalls);
+        let mut answer = cut("{\"pa");
+        answer.join(LlmResponse::new(" and done.", Usage::new(12, 2)));
+        assert_eq!(answer.tool_calls.len(), 2, "nothing dropped");
+        assert_eq!(answer.text, "Writing. and done.");
+        let next = answer.continuation_of(&[Message::user("go")]);
+        assert_eq!(
+            next.last().map(|m| (m.role, m.tool_calls.len())),
+            Some((crate::Role::Assistant, 0))
+        );
+    }
+
     #[test]
     fn errors_classify() {
         assert!(Error::ContextTooLong { message: "x".into() }.is_context_too_long());

@@ -1,0 +1,387 @@
+//! Setting up an [`Engine`]: [`EngineBuilder`] and its defaults.
+
+use super::*;
+
+/// The summariser used when none is configured: it always fails, so
+/// compaction takes the degraded path of HIST-7 (recent rounds kept, a
+/// notice in place of the summary).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoSummarizer;
+
+#[async_trait]
+impl Summarizer for NoSummarizer {
+    async fn summarize(&self, _: &[Message], _: Option<ProgressFn>) -> strata_core::Result<String> {
+        Err(strata_core::Error::InvalidResponse {
+            message: "no summariser is configured".into(),
+        })
+    }
+}
+
+/// Sets up an [`Engine`]; see [`Engine::builder`].
+pub struct EngineBuilder {
+    root: PathBuf,
+    config: Config,
+    mode: ToolMode,
+    prompt: Option<String>,
+    tools: Option<Vec<ToolSpec>>,
+    max_continuations: u32,
+    counter: Arc<dyn TokenCounter>,
+    summarizer: Arc<dyn Summarizer>,
+    summarize_steps: bool,
+    compressor: Option<Compressor>,
+    truncator: Option<Truncator>,
+    mentions: Option<Mentions>,
+    rules: Option<Rules>,
+    topic_anchor: bool,
+    id_hints: bool,
+    clear_batch_tokens: Option<usize>,
+    protected_tools: Vec<String>,
+    max_logged_bytes: usize,
+    events: Option<EventFn>,
+    conversation: Option<Conversation>,
+    messages: Option<Vec<Message>>,
+}
+
+impl fmt::Debug for EngineBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("EngineBuilder")
+            .field("root", &self.root)
+            .field("config", &self.config)
+            .finish_non_exhaustive()
+    }
+}
+
+impl EngineBuilder {
+    /// The builder of [`Engine::builder`], with every default.
+    pub(super) fn new(root: PathBuf) -> Self {
+        EngineBuilder {
+            root,
+            config: Config::default(),
+            mode: ToolMode::React,
+            prompt: None,
+            tools: None,
+            max_continuations: DEFAULT_MAX_CONTINUATIONS,
+            counter: Arc::new(CharCounter),
+            summarizer: Arc::new(NoSummarizer),
+            summarize_steps: false,
+            compressor: None,
+            truncator: None,
+            mentions: None,
+            rules: None,
+            topic_anchor: false,
+            id_hints: false,
+            clear_batch_tokens: None,
+            protected_tools: Vec::new(),
+            max_logged_bytes: DEFAULT_MAX_LOGGED_BYTES,
+            events: None,
+            conversation: None,
+            messages: None,
+        }
+    }
+
+    /// Sets the configuration. By default, [`Config::default`].
+    pub fn config(mut self, config: Config) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// Sets the system prompt of L1. By default, the embedded prompt of
+    /// the tool mode (`prompts/react_system.md` or
+    /// `prompts/native_system.md`, PROMPT-1).
+    pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
+        self.prompt = Some(prompt.into());
+        self
+    }
+
+    /// Sets the tools (MODEL-1): described in L1 in ReAct mode, sent in
+    /// each request's `tools` field in native mode.
+    pub fn tools(mut self, tools: Vec<ToolSpec>) -> Self {
+        self.tools = Some(tools);
+        self
+    }
+
+    /// Sets how the model calls tools (MODEL-1). By default,
+    /// [`ToolMode::React`]: the model writes actions in text. With
+    /// [`ToolMode::Native`], [`Engine::complete`] sends the tools in the
+    /// provider's `tools` field and the default system prompt has no
+    /// ReAct format rules.
+    pub fn tool_mode(mut self, mode: ToolMode) -> Self {
+        self.mode = mode;
+        self
+    }
+
+    /// Sets how many times [`Engine::complete`] continues an answer cut at
+    /// the token limit before it gives up with
+    /// [`Error::StillCut`](strata_core::Error::StillCut) (MODEL-4; 0: never
+    /// continue). By default, [`DEFAULT_MAX_CONTINUATIONS`].
+    pub fn max_continuations(mut self, n: u32) -> Self {
+        self.max_continuations = n;
+        self
+    }
+
+    /// Sets the token counter. By default, [`CharCounter`].
+    pub fn counter(mut self, counter: Arc<dyn TokenCounter>) -> Self {
+        self.counter = counter;
+        self
+    }
+
+    /// Sets the summariser of compaction (HIST-5), e.g. an
+    /// [`LlmSummarizer`](crate::LlmSummarizer). Without one, compaction
+    /// keeps the recent rounds only and says so (HIST-7). With one, the
+    /// steps of a long round whose results leave the window are also
+    /// summarised, a batch at a time, into a rolling summary that joins
+    /// their digest (REACT-6).
+    pub fn summarizer(mut self, summarizer: Arc<dyn Summarizer>) -> Self {
+        self.summarizer = summarizer;
+        self.summarize_steps = true;
+        self
+    }
+
+    /// Sets the compressor of the history form (TOOL-*). By default,
+    /// [`Compressor::new`].
+    pub fn compressor(mut self, compressor: Compressor) -> Self {
+        self.compressor = Some(compressor);
+        self
+    }
+
+    /// Sets the truncator of tool output (TRUNC-*). By default, one over
+    /// the project root with the spec's limits (2,000 lines, 50 KiB), the
+    /// byte limit lowered to a quarter of the threshold for windows under
+    /// about 68k tokens, so that one output never fills a small window.
+    pub fn truncator(mut self, truncator: Truncator) -> Self {
+        self.truncator = Some(truncator);
+        self
+    }
+
+    /// Sets how `@file` mentions are read (MENTION-*). By default,
+    /// [`Mentions::new`] over the project root.
+    pub fn mentions(mut self, mentions: Mentions) -> Self {
+        self.mentions = Some(mentions);
+        self
+    }
+
+    /// Sets the project rules (CTX-2). By default, `CODE_LAW.md` at the
+    /// project root, capped at the configuration's `rules_max_bytes`.
+    pub fn rules(mut self, rules: Rules) -> Self {
+        self.rules = Some(rules);
+        self
+    }
+
+    /// Appends the topic anchor (CTX-6) to the current user input. Off by
+    /// default.
+    pub fn topic_anchor(mut self, on: bool) -> Self {
+        self.topic_anchor = on;
+        self
+    }
+
+    /// Appends `[message_id: xxxxxxxx]` to every message of the history,
+    /// the input and the scratchpad in the window (HIST-10), so that the
+    /// model can name the messages it no longer needs; pass its request to
+    /// [`Engine::prune`]. The hints are counted in the window's size. Off
+    /// by default.
+    pub fn id_hints(mut self, on: bool) -> Self {
+        self.id_hints = on;
+        self
+    }
+
+    /// Sets how many tokens the window sheds at least once it has to shed
+    /// any (HIST-15): when the window passes the threshold, old steps are
+    /// condensed until it is this much under it, so that the prompt
+    /// cache, which every change to old steps invalidates, is invalidated
+    /// once for a batch of steps rather than at every step. By default,
+    /// an eighth of the threshold.
+    pub fn clear_batch_tokens(mut self, tokens: usize) -> Self {
+        self.clear_batch_tokens = Some(tokens);
+        self
+    }
+
+    /// Marks tools whose results are never cleared (HIST-15), e.g. a
+    /// tool that returns the plan or the task's acceptance criteria:
+    /// their steps are shown in history form at most, and leave the
+    /// window only when nothing else is left to condense. Names are
+    /// matched case-insensitively. By default, none.
+    pub fn protected_tools<I, S>(mut self, tools: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.protected_tools = tools
+            .into_iter()
+            .map(|t| t.as_ref().to_ascii_lowercase())
+            .collect();
+        self
+    }
+
+    /// Sets the most bytes of one tool output the full log keeps (REL-2):
+    /// of a longer output it keeps the start and says where the whole is
+    /// (the spill file, when one was written). By default, 8 MiB.
+    pub fn max_logged_bytes(mut self, bytes: usize) -> Self {
+        self.max_logged_bytes = bytes;
+        self
+    }
+
+    /// Sends events (EVT-1) to a callback. It runs on the engine's task
+    /// and must return quickly.
+    pub fn on_event(mut self, callback: impl Fn(&Event) + Send + Sync + 'static) -> Self {
+        self.events = Some(Arc::new(callback));
+        self
+    }
+
+    /// Sends events (EVT-1) to a channel; sending never blocks.
+    pub fn events_to(mut self, sender: mpsc::Sender<Event>) -> Self {
+        self.events = Some(channel_sink(sender));
+        self
+    }
+
+    /// Persists the conversation to `conversation` (STORE-1), resuming
+    /// what it already holds (STORE-3).
+    pub fn conversation(mut self, conversation: Conversation) -> Self {
+        self.conversation = Some(conversation);
+        self
+    }
+
+    /// Starts from an existing conversation (an imported transcript), which
+    /// is repaired for the pairing invariant (HIST-2; the repairs are
+    /// reported as an event). Ignored when a conversation with records is
+    /// given.
+    pub fn messages(mut self, messages: Vec<Message>) -> Self {
+        self.messages = Some(messages);
+        self
+    }
+
+    /// The engine.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Store`] when the conversation cannot be loaded.
+    pub fn build(self) -> Result<Engine, EngineError> {
+        let EngineBuilder {
+            root,
+            config,
+            mode,
+            prompt,
+            tools,
+            max_continuations,
+            counter,
+            summarizer,
+            summarize_steps,
+            compressor,
+            truncator,
+            mentions,
+            rules,
+            topic_anchor,
+            id_hints,
+            clear_batch_tokens,
+            protected_tools,
+            max_logged_bytes,
+            events,
+            conversation,
+            messages,
+        } = self;
+        let mut system = SystemLayer::for_mode(mode);
+        if let Some(prompt) = prompt {
+            system = system.with_prompt(prompt);
+        }
+        if let Some(tools) = tools {
+            system = system.with_tools(tools);
+        }
+        let loaded = match &conversation {
+            Some(c) => c.load()?.records,
+            None => Vec::new(),
+        };
+        let mut repairs = Vec::new();
+        let mut history = if !loaded.is_empty() {
+            History::replay(config.clone(), counter.clone(), loaded)
+        } else if let Some(messages) = messages {
+            let (h, r) = History::from_messages(config.clone(), counter.clone(), messages);
+            repairs = r;
+            h
+        } else {
+            History::new(config.clone(), counter.clone())
+        };
+        if let Some(c) = compressor {
+            history.set_compressor(c);
+        }
+        if let Some(tokens) = clear_batch_tokens {
+            history.budget_mut().set_clear_batch(tokens);
+        }
+        history.set_protected_tools(&protected_tools);
+        history.set_recording(conversation.is_some());
+        if let Some(events) = &events {
+            let events = events.clone();
+            let progress: ProgressFn = Arc::new(move |p| events(&Event::CompactionProgress(p)));
+            history.set_progress(Some(progress));
+        }
+        let rounds = strata_core::rounds(history.full_log()).len();
+        let hint_tokens = id_hints.then(|| counter.count_text("\n\n[message_id: 0123abcd]"));
+        let mut engine = Engine {
+            truncator: truncator.unwrap_or_else(|| default_truncator(&root, &config)),
+            mentions: mentions.unwrap_or_else(|| Mentions::new(&root)),
+            rules: rules.unwrap_or_else(|| Rules::new(&root).with_max_bytes(config.rules_max_bytes)),
+            freshness: Freshness::with_root(&root),
+            root,
+            config,
+            counter,
+            summarizer,
+            summarize_steps,
+            max_logged_bytes,
+            history,
+            system,
+            max_continuations,
+            topic_anchor,
+            hint_tokens,
+            events,
+            conversation,
+            unsaved: Vec::new(),
+            rules_text: String::new(),
+            rules_warnings: Vec::new(),
+            prefix_tokens: 0,
+            input: None,
+            input_tokens: 0,
+            previous_input: None,
+            steps: Vec::new(),
+            scratch_tokens: 0,
+            next_condense: 0,
+            next_clear: 0,
+            next_omit: 0,
+            digest: Digest::new(),
+            digest_message: None,
+            digest_tokens: 0,
+            covered: Vec::new(),
+            summarized: 0,
+            rolling: None,
+            recap: None,
+            recap_tokens: 0,
+            last_counted: None,
+            over_budget: false,
+            round: rounds,
+        };
+        engine.recap = todo_recap(engine.history.full_log());
+        engine.recap_tokens = engine.recap_tokens_of();
+        engine.previous_input = engine
+            .history
+            .full_log()
+            .iter()
+            .rev()
+            .find(|m| m.role == Role::User)
+            .map(|m| m.content.clone());
+        engine.resume_round();
+        engine.refresh_prefix();
+        if !repairs.is_empty() {
+            engine.emit(Event::Repaired(repairs));
+        }
+        Ok(engine)
+    }
+}
+
+/// The default truncator: the spec's limits (TRUNC-1), with the byte limit
+/// lowered to a quarter of the threshold (at 3 bytes a token) for small
+/// windows, so that one output never fills the window on its own.
+pub(super) fn default_truncator(root: &Path, config: &Config) -> Truncator {
+    let defaults = Limits::default();
+    let quarter = (config.threshold_tokens() as usize).saturating_mul(3) / 4;
+    let max_bytes = defaults.max_bytes.min(quarter.max(1024));
+    Truncator::builder(root)
+        .limits(Limits::new(defaults.max_lines, max_bytes))
+        .build()
+}

@@ -1,0 +1,309 @@
+//! Keeping the window within its budget (HIST-4, HIST-12, HIST-14,
+//! REACT-5, REACT-6): compaction, condensing the round's steps, the
+//! digest and its rolling summary.
+
+use super::*;
+
+impl Engine {
+    pub(super) fn reset_digest(&mut self) {
+        self.digest = Digest::new();
+        self.digest_message = None;
+        self.digest_tokens = 0;
+        self.covered.clear();
+        self.summarized = 0;
+        self.rolling = None;
+    }
+
+    /// Compacts the history now, whatever the trigger says.
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::Store`] when persisting failed (the compaction stands).
+    pub async fn compact(&mut self) -> Result<CompactionStats, EngineError> {
+        let stats = self.compact_now(CompactionReason::Manual, false).await;
+        self.condense(Level::Omitted);
+        self.window_changed();
+        self.persist()?;
+        Ok(stats)
+    }
+
+    /// Handles the model's rejection of the last window as too long
+    /// (HIST-12): learns how far the token counter was off, compacts at
+    /// once and condenses the round's old steps, so that the call can be
+    /// retried with [`Engine::window`].
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::StillTooLong`] when nothing was recorded since the
+    /// last overflow: a second overflow after compaction is not retried
+    /// (no loop). [`EngineError::Store`] when persisting failed.
+    pub async fn handle_overflow(&mut self) -> Result<CompactionStats, EngineError> {
+        let log_len = self.history.full_log().len();
+        let sent = self.last_counted.unwrap_or_else(|| self.counted());
+        if !self.history.budget_mut().overflowed(sent, log_len) {
+            return Err(EngineError::StillTooLong {
+                tokens: self.window_tokens(),
+            });
+        }
+        let stats = self.compact_now(CompactionReason::Overflow, true).await;
+        self.condense(Level::Omitted);
+        self.window_changed();
+        self.persist()?;
+        Ok(stats)
+    }
+
+    /// Whether automatic compaction is due (HIST-4, HIST-13).
+    pub(super) fn compaction_due(&self) -> bool {
+        self.history.budget().compaction_due(
+            self.counted(),
+            self.history.window_len(),
+            self.history.full_log().len(),
+        )
+    }
+
+    /// Tells the budget what the window holds outside the history: L1,
+    /// L2, the recap, the digest, and how much more the scratchpad takes
+    /// than the round's history form.
+    pub(super) fn set_reserved(&mut self) {
+        let outside = self.counted().saturating_sub(self.history.window_tokens());
+        self.history.budget_mut().set_outside(outside);
+    }
+
+    /// Compacts the history; `to_fit` lets the retention of
+    /// `min_retain_rounds` yield to the budget (HIST-14).
+    pub(super) async fn compact_now(&mut self, reason: CompactionReason, to_fit: bool) -> CompactionStats {
+        self.set_reserved();
+        self.emit(Event::CompactionStarted {
+            reason,
+            tokens: self.window_tokens(),
+        });
+        let stats = if to_fit {
+            self.history.compact_to_fit(&*self.summarizer).await
+        } else {
+            self.history.compact(&*self.summarizer).await
+        };
+        if stats.degraded {
+            self.emit(Event::CompactionDegraded {
+                reason: stats.degraded_reason.clone().unwrap_or_default(),
+            });
+        }
+        self.emit(Event::CompactionFinished(stats.clone()));
+        self.recount_scratch();
+        stats
+    }
+
+    /// HIST-14: keeps the window within the threshold after it changed.
+    /// The round's old steps go to history form first; then, when the
+    /// window is still over, earlier rounds are archived whatever
+    /// `min_retain_rounds` says; then the round's steps are condensed
+    /// further ([`Engine::condense`]). Returns the compaction that ran and
+    /// the steps condensed, cleared and left out.
+    pub(super) async fn keep_budget(&mut self) -> (Option<CompactionStats>, (usize, usize, usize)) {
+        let (a, b, c) = self.condense(Level::History);
+        let mut compaction = None;
+        if self.window_tokens() > self.threshold_tokens() {
+            self.set_reserved();
+            if self.history.has_earlier_rounds() && self.history.plan_with(0).rounds_archived > 0 {
+                compaction = Some(self.compact_now(CompactionReason::Threshold, true).await);
+            }
+        }
+        let (d, e, f) = self.condense(Level::Omitted);
+        if self.summarize_steps && self.covered.len() > self.summarized {
+            self.summarize_covered().await;
+            // The summary took room: condense again if needed (its steps
+            // join at the next batch).
+            let (g, h, i) = self.condense(Level::Omitted);
+            return (compaction, (a + d + g, b + e + h, c + f + i));
+        }
+        (compaction, (a + d, b + e, c + f))
+    }
+
+    /// REACT-6: the steps newly covered by the digest, with the rolling
+    /// summary so far, go to the summariser under the summary timeout; its
+    /// answer becomes the rolling summary. On an error or a timeout the
+    /// digest alone stands for them (HIST-7), and they are not sent again.
+    pub(super) async fn summarize_covered(&mut self) {
+        let mut input = Vec::new();
+        if let Some(rolling) = &self.rolling {
+            input.push(Message::summary(rolling.clone()));
+        }
+        for &i in &self.covered[self.summarized..] {
+            input.extend(self.steps[i].history.iter().cloned());
+        }
+        let steps = self.covered.len() - self.summarized;
+        self.summarized = self.covered.len();
+        let answer = tokio::time::timeout(
+            self.config.summary_timeout,
+            self.summarizer.summarize(&input, None),
+        )
+        .await;
+        let degraded = match answer {
+            Ok(Ok(text)) if !text.trim().is_empty() => {
+                self.rolling = Some(text);
+                self.render_digest();
+                None
+            }
+            Ok(Ok(_)) => Some("the summary was empty".to_owned()),
+            Ok(Err(e)) => Some(e.to_string()),
+            Err(_) => Some("timed out".to_owned()),
+        };
+        self.emit(Event::StepsSummarized { steps, degraded });
+    }
+
+    /// REACT-5, HIST-14, HIST-15: once the window is over the threshold,
+    /// the oldest steps of the round are shown in history form, then their
+    /// results are cleared (their thoughts and long arguments cut, what
+    /// they found kept in the digest, REACT-6), then they are left out,
+    /// until the window is [`EngineBuilder::clear_batch_tokens`] under the
+    /// threshold. The newest `keep_full_steps` steps are a preference:
+    /// when the older ones are all gone and the window is still over, they
+    /// go the same way, the newest step last. `deepest` is the furthest a
+    /// step may go. Returns how many steps went to history form, were
+    /// cleared and were left out.
+    pub(super) fn condense(&mut self, deepest: Level) -> (usize, usize, usize) {
+        let threshold = self.threshold_tokens();
+        let mut counts = (0, 0, 0);
+        if self.window_tokens() > threshold {
+            let n = self.steps.len();
+            let preferred = n.saturating_sub(self.config.keep_full_steps);
+            let stages = [
+                (preferred, self.history.budget().shed_target()),
+                (n.saturating_sub(1), threshold),
+                (n, threshold),
+            ];
+            for (eligible, target) in stages {
+                self.condense_steps(eligible, target, deepest, &mut counts);
+                if self.window_tokens() <= threshold {
+                    break;
+                }
+            }
+        }
+        let over = self.window_tokens() > threshold;
+        if over && deepest == Level::Omitted && !self.over_budget {
+            self.emit(Event::OverBudget {
+                tokens: self.window_tokens(),
+                threshold,
+            });
+        }
+        if deepest == Level::Omitted || !over {
+            self.over_budget = over;
+        }
+        let (condensed, cleared, omitted) = counts;
+        if condensed + cleared + omitted > 0 {
+            self.emit(Event::StepsCondensed {
+                to_history_form: condensed,
+                cleared,
+                omitted,
+                tokens: self.window_tokens(),
+            });
+        }
+        counts
+    }
+
+    /// One stage of [`Engine::condense`]: the first `eligible` steps, one
+    /// level at a time, oldest first, until the window is at `target`.
+    pub(super) fn condense_steps(
+        &mut self,
+        eligible: usize,
+        target: usize,
+        deepest: Level,
+        counts: &mut (usize, usize, usize),
+    ) {
+        while self.window_tokens() > target {
+            if self.next_condense < eligible {
+                let i = self.next_condense;
+                self.set_level(i, Level::History);
+                self.next_condense += 1;
+                counts.0 += 1;
+            } else if deepest == Level::History {
+                break;
+            } else if self.next_clear < eligible {
+                let i = self.next_clear;
+                let protected = self.steps[i].protected;
+                let mut form = self.steps[i].history.clone();
+                for m in &mut form {
+                    if !protected {
+                        clear_result(m);
+                    }
+                    cut_arguments(m);
+                    cut_thought(m);
+                }
+                self.steps[i].tokens[Level::Cleared as usize] = self.counter.count_messages(&form);
+                self.steps[i].cleared = Some(form);
+                self.set_level(i, Level::Cleared);
+                if !protected {
+                    self.cover(i);
+                }
+                self.next_clear += 1;
+                counts.1 += 1;
+            } else if self.next_omit < eligible {
+                let i = self.next_omit;
+                self.set_level(i, Level::Omitted);
+                if self.steps[i].protected {
+                    self.cover(i);
+                }
+                self.next_omit += 1;
+                counts.2 += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// Adds what step `i` did to the digest, now that its results left
+    /// the window, and renders the digest again (REACT-6).
+    pub(super) fn cover(&mut self, i: usize) {
+        self.digest.merge(&self.steps[i].facts);
+        self.covered.push(i);
+        self.render_digest();
+    }
+
+    /// The digest message: the facts, and the rolling summary when there
+    /// is one, within the digest's share of the budget (a sixth of the
+    /// threshold, at most 4,000 tokens, about three characters a token).
+    pub(super) fn render_digest(&mut self) {
+        let budget = (self.threshold_tokens() / 6).min(4_000) * 3;
+        let mut text = match &self.rolling {
+            Some(rolling) => {
+                let facts = self.digest.render(budget / 2);
+                let room = budget.saturating_sub(facts.chars().count() + 40);
+                let mut summary: String = rolling.chars().take(room).collect();
+                if summary.len() < rolling.len() {
+                    summary.push('…');
+                }
+                format!("{facts}\n\nSummary of those steps:\n{summary}")
+            }
+            None => self.digest.render(budget),
+        };
+        if text.is_empty() {
+            text = self.digest.render(budget);
+        }
+        let message = Message::system(text)
+            .with_id(MessageId::derived(&format!(
+                "strata:digest:{}",
+                self.digest.steps()
+            )))
+            .with_created_at(None);
+        self.digest_tokens = self.counter.count_message(&message);
+        self.digest_message = Some(message);
+    }
+
+    pub(super) fn set_level(&mut self, i: usize, level: Level) {
+        let hidden = self.history.is_hidden(&self.steps[i].id());
+        let step = &mut self.steps[i];
+        if !hidden {
+            self.scratch_tokens =
+                self.scratch_tokens.saturating_sub(step.tokens()) + step.tokens[level as usize];
+        }
+        step.level = level;
+    }
+
+    pub(super) fn window_changed(&self) -> usize {
+        let tokens = self.window_tokens();
+        self.emit(Event::WindowChanged {
+            tokens,
+            threshold: self.threshold_tokens(),
+        });
+        tokens
+    }
+}

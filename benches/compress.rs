@@ -6,6 +6,19 @@
 //! Truncation writes the whole output to a spill file, so its group also
 //! times `std::fs::write` of the same bytes, and truncation without a spill.
 
+// Bench code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use serde_json::Value;
 use strata::compress::{Compressor, Truncator};

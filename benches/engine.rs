@@ -9,6 +9,19 @@
 //! (what sending each window as a request body costs at least); the figure
 //! to read is the ratio of the two.
 
+// Bench code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use strata::replay::{turns, Turn};
 use strata::{Config, Engine, Message};

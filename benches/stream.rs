@@ -6,6 +6,19 @@
 //! reader must do, without the server-sent-event framing). Throughput is
 //! in bytes of each input; the goal is at least half the baseline's.
 
+// Bench code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
 use std::collections::VecDeque;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};

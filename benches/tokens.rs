@@ -5,6 +5,19 @@
 //! OpenAI's o200k_base tokenizer (cold and cached); `step/*` compares the
 //! per-step cost of an incremental tally with recounting the history.
 
+// Bench code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use strata::types::{CachedCounter, TokenTally};
 use strata::{CharCounter, Message, TokenCounter};

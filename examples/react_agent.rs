@@ -9,6 +9,19 @@
 //!
 //! Run it with `cargo run --example react_agent`.
 
+// An example: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
 use std::error::Error;
 use std::path::Path;
 use std::sync::Arc;

@@ -54,12 +54,6 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-#![forbid(unsafe_code)]
-#![deny(missing_docs)]
-#![warn(missing_debug_implementations, rust_2018_idioms, unreachable_pub)]
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-#![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
-
 #[doc(inline)]
 pub use strata_core::{
     from_anthropic_messages, from_openai_messages, rounds, CharCounter, Config, Error, FinishReason,

@@ -60,9 +60,6 @@
 //! # Ok(())
 //! # }
 //! ```
-#![deny(missing_docs)]
-#![forbid(unsafe_code)]
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::{HashMap, VecDeque};
 use std::fmt;

@@ -1,5 +1,18 @@
 //! MENTION-1 … MENTION-3.
 
+// Test code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
 use proptest::prelude::*;
 use strata_atfile::{candidates, Mentions};
 

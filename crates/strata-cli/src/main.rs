@@ -9,6 +9,10 @@
 //! Exit codes: 0 success, 1 the work failed, 2 bad usage or bad input (the
 //! message names the line or field).
 
+// A command: printing is its job, and its items are public to its own
+// modules only.
+#![allow(clippy::print_stdout, clippy::print_stderr, unreachable_pub)]
+
 use std::process::ExitCode;
 use std::sync::Arc;
 

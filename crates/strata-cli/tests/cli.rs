@@ -3,6 +3,19 @@
 //! whose sources are listed in its README, and small files in
 //! `tests/data/cli/`).
 
+// Test code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 

@@ -1,5 +1,18 @@
 //! REACT-1: the parser on clean and noisy model output.
 
+// Test code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
 use proptest::prelude::*;
 use serde_json::json;
 use strata_context::{parse_step, Error, Step};

@@ -12,9 +12,6 @@
 //! - [`send`]: posts a JSON body with retries and returns the successful
 //!   response, whose body the client reads whole or streams through
 //!   [`SseBody`].
-#![deny(missing_docs)]
-#![forbid(unsafe_code)]
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;

@@ -30,12 +30,6 @@
 //! assert_eq!(freshness.read_at("src/lib.rs", t1 + Duration::from_secs(5)), None);
 //! ```
 
-#![forbid(unsafe_code)]
-#![deny(missing_docs)]
-#![warn(missing_debug_implementations, rust_2018_idioms, unreachable_pub)]
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-#![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
-
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};

@@ -1,5 +1,18 @@
 //! MTIME-1 and MTIME-2 with real files.
 
+// Test code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
 use std::fs::{File, FileTimes};
 use std::time::{Duration, SystemTime};
 

@@ -57,8 +57,6 @@
 //! # Ok(())
 //! # }
 //! ```
-#![deny(missing_docs)]
-#![forbid(unsafe_code)]
 
 use std::collections::VecDeque;
 use std::fmt;

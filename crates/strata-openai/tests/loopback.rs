@@ -2,6 +2,19 @@
 //! server that answers each request with the next scripted reply and
 //! records what it received.
 
+// Test code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
 use std::time::Duration;
 
 use serde_json::{json, Value};

@@ -30,12 +30,6 @@
 //! assert_eq!(FixedTokenCounter::new(10).count_messages(&history), 10 * history.len() as usize);
 //! ```
 
-#![forbid(unsafe_code)]
-#![deny(missing_docs)]
-#![warn(missing_debug_implementations, rust_2018_idioms, unreachable_pub)]
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
-#![deny(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
-
 pub use builder::{has_role, long_log, text_of_len, CallSpec, HistoryBuilder};
 pub use client::ScriptedClient;
 pub use corpus::{load_transcript, Transcript};

@@ -28,8 +28,6 @@
 //! assert_eq!(Encoding::for_model("gpt-4o-mini"), Encoding::O200kBase);
 //! # Ok::<(), strata_tiktoken::Error>(())
 //! ```
-#![deny(missing_docs)]
-#![forbid(unsafe_code)]
 
 use std::fmt;
 use std::str::FromStr;

@@ -1,6 +1,19 @@
 //! Integration tests of strata-summary with the scripted client, on tokio's
 //! paused clock (HIST-5, HIST-7, HIST-12).
 
+// Test code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

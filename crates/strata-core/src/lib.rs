@@ -75,6 +75,7 @@ pub use async_trait::async_trait;
 
 mod config;
 mod error;
+mod forward;
 mod id;
 mod interop;
 mod interop_anthropic;

@@ -1,6 +1,5 @@
 //! The LLM client trait (CORE-6).
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -342,48 +341,17 @@ pub trait LlmClient: Send + Sync {
     }
 }
 
-#[async_trait]
-impl<T: LlmClient + ?Sized> LlmClient for &T {
-    async fn complete(&self, request: LlmRequest) -> Result<LlmResponse> {
-        (**self).complete(request).await
-    }
-    async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
-        (**self).stream(request).await
-    }
-    fn context_window(&self) -> Option<u64> {
-        (**self).context_window()
-    }
-}
-
-#[async_trait]
-impl<T: LlmClient + ?Sized> LlmClient for Box<T> {
-    async fn complete(&self, request: LlmRequest) -> Result<LlmResponse> {
-        (**self).complete(request).await
-    }
-    async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
-        (**self).stream(request).await
-    }
-    fn context_window(&self) -> Option<u64> {
-        (**self).context_window()
-    }
-}
-
-#[async_trait]
-impl<T: LlmClient + ?Sized> LlmClient for Arc<T> {
-    async fn complete(&self, request: LlmRequest) -> Result<LlmResponse> {
-        (**self).complete(request).await
-    }
-    async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
-        (**self).stream(request).await
-    }
-    fn context_window(&self) -> Option<u64> {
-        (**self).context_window()
-    }
-}
+crate::forward::forward_impls!(LlmClient sync {
+    fn context_window(&self) -> Option<u64>;
+} async {
+    async fn complete(&self, request: LlmRequest) -> Result<LlmResponse>;
+    async fn stream(&self, request: LlmRequest) -> Result<LlmStream>;
+});
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
     use crate::error::Error;
 
     struct Echo;

@@ -1,7 +1,5 @@
 //! The plug-in trait for the history form of tool results (TOOL-10).
 
-use std::sync::Arc;
-
 use serde_json::Value;
 
 use crate::error::Result;
@@ -64,23 +62,9 @@ pub trait CompressRule: Send + Sync {
     fn compress(&self, input: RuleInput<'_>) -> Result<Value>;
 }
 
-impl<T: CompressRule + ?Sized> CompressRule for &T {
-    fn compress(&self, input: RuleInput<'_>) -> Result<Value> {
-        (**self).compress(input)
-    }
-}
-
-impl<T: CompressRule + ?Sized> CompressRule for Box<T> {
-    fn compress(&self, input: RuleInput<'_>) -> Result<Value> {
-        (**self).compress(input)
-    }
-}
-
-impl<T: CompressRule + ?Sized> CompressRule for Arc<T> {
-    fn compress(&self, input: RuleInput<'_>) -> Result<Value> {
-        (**self).compress(input)
-    }
-}
+crate::forward::forward_impls!(CompressRule sync {
+    fn compress(&self, input: RuleInput<'_>) -> Result<Value>;
+});
 
 /// A [`CompressRule`] made from a closure; see [`rule_fn`].
 #[derive(Clone)]
@@ -129,6 +113,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
 
     fn _obj(_: &dyn CompressRule) {}
 

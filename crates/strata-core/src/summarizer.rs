@@ -54,26 +54,9 @@ pub trait Summarizer: Send + Sync {
     async fn summarize(&self, messages: &[Message], progress: Option<ProgressFn>) -> Result<String>;
 }
 
-#[async_trait]
-impl<T: Summarizer + ?Sized> Summarizer for &T {
-    async fn summarize(&self, messages: &[Message], progress: Option<ProgressFn>) -> Result<String> {
-        (**self).summarize(messages, progress).await
-    }
-}
-
-#[async_trait]
-impl<T: Summarizer + ?Sized> Summarizer for Box<T> {
-    async fn summarize(&self, messages: &[Message], progress: Option<ProgressFn>) -> Result<String> {
-        (**self).summarize(messages, progress).await
-    }
-}
-
-#[async_trait]
-impl<T: Summarizer + ?Sized> Summarizer for Arc<T> {
-    async fn summarize(&self, messages: &[Message], progress: Option<ProgressFn>) -> Result<String> {
-        (**self).summarize(messages, progress).await
-    }
-}
+crate::forward::forward_impls!(Summarizer async {
+    async fn summarize(&self, messages: &[Message], progress: Option<ProgressFn>) -> Result<String>;
+});
 
 #[cfg(test)]
 mod tests {

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use crate::id::MessageId;
 use crate::message::Message;
@@ -93,41 +93,11 @@ impl TokenCounter for CharCounter {
     }
 }
 
-impl<T: TokenCounter + ?Sized> TokenCounter for &T {
-    fn count_text(&self, text: &str) -> usize {
-        (**self).count_text(text)
-    }
-    fn count_message(&self, message: &Message) -> usize {
-        (**self).count_message(message)
-    }
-    fn count_messages(&self, messages: &[Message]) -> usize {
-        (**self).count_messages(messages)
-    }
-}
-
-impl<T: TokenCounter + ?Sized> TokenCounter for Box<T> {
-    fn count_text(&self, text: &str) -> usize {
-        (**self).count_text(text)
-    }
-    fn count_message(&self, message: &Message) -> usize {
-        (**self).count_message(message)
-    }
-    fn count_messages(&self, messages: &[Message]) -> usize {
-        (**self).count_messages(messages)
-    }
-}
-
-impl<T: TokenCounter + ?Sized> TokenCounter for Arc<T> {
-    fn count_text(&self, text: &str) -> usize {
-        (**self).count_text(text)
-    }
-    fn count_message(&self, message: &Message) -> usize {
-        (**self).count_message(message)
-    }
-    fn count_messages(&self, messages: &[Message]) -> usize {
-        (**self).count_messages(messages)
-    }
-}
+crate::forward::forward_impls!(TokenCounter sync {
+    fn count_text(&self, text: &str) -> usize;
+    fn count_message(&self, message: &Message) -> usize;
+    fn count_messages(&self, messages: &[Message]) -> usize;
+});
 
 /// A counter that remembers the count of each message, for counters that
 /// are expensive (a real tokenizer).
@@ -324,6 +294,7 @@ impl TokenTally {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::Arc;
     use crate::message::ToolCall;
     use serde_json::json;
     use std::sync::atomic::{AtomicUsize, Ordering};

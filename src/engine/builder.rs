@@ -385,3 +385,48 @@ pub(super) fn default_truncator(root: &Path, config: &Config) -> Truncator {
         .limits(Limits::new(defaults.max_lines, max_bytes))
         .build()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn read() -> ToolSpec {
+        ToolSpec::new("Read", "Reads a file.", json!({"type": "object"}))
+    }
+
+    #[test]
+    fn defaults_and_the_mode_survive_a_custom_prompt() {
+        let dir = tempfile::tempdir().unwrap();
+        let engine = Engine::builder(dir.path()).tools(vec![read()]).build().unwrap();
+        assert_eq!(engine.system.mode(), ToolMode::React);
+        assert_eq!(engine.max_continuations, DEFAULT_MAX_CONTINUATIONS);
+        assert!(engine.system.text().contains("## Read"));
+        assert!(engine.system.request_tools().is_empty());
+        // MODEL-1: the prompt is replaced, the mode and the tools kept.
+        let engine = Engine::builder(dir.path())
+            .tool_mode(ToolMode::Native)
+            .tools(vec![read()])
+            .system_prompt("Be terse.")
+            .max_continuations(0)
+            .build()
+            .unwrap();
+        assert_eq!(engine.system.text(), "Be terse.");
+        assert_eq!(engine.system.request_tools(), &[read()]);
+        assert_eq!(engine.max_continuations, 0);
+    }
+
+    #[test]
+    fn default_truncator_keeps_one_output_under_a_quarter_of_a_small_window() {
+        let dir = tempfile::tempdir().unwrap();
+        let small = Config::from_toml_str("context_window = 8000").unwrap();
+        let large = Config::from_toml_str("context_window = 1000000").unwrap();
+        let small_bytes = default_truncator(dir.path(), &small).limits_for("Bash").max_bytes;
+        let large_bytes = default_truncator(dir.path(), &large).limits_for("Bash").max_bytes;
+        assert!(
+            small_bytes <= small.threshold_tokens() as usize * 3 / 4,
+            "{small_bytes}"
+        );
+        assert_eq!(large_bytes, Limits::default().max_bytes);
+    }
+}

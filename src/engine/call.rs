@@ -147,3 +147,54 @@ async fn stream_part(
     }
     stream.finish().await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+    use strata_context::ToolMode;
+    use strata_core::{FinishReason, ToolSpec, Usage};
+    use strata_testkit::ScriptedClient;
+
+    fn block_on<F: std::future::Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    /// MODEL-1: native mode sends the tools; MODEL-4: with no
+    /// continuation allowed, a cut answer is `StillCut` at once; REACT-4:
+    /// a complete answer's usage is recorded.
+    #[test]
+    fn model_1_and_4_request_and_bound() {
+        let dir = tempfile::tempdir().unwrap();
+        let tool = ToolSpec::new("Read", "Reads.", serde_json::Value::Null);
+        let mut e = Engine::builder(dir.path())
+            .tool_mode(ToolMode::Native)
+            .tools(vec![tool.clone()])
+            .max_continuations(0)
+            .build()
+            .unwrap();
+        let client = ScriptedClient::new();
+        client.push(
+            Duration::ZERO,
+            Ok(LlmResponse::new("cut", Usage::new(10, 1)).with_finish_reason(FinishReason::Length)),
+        );
+        client.push_text_with_usage("whole", Usage::new(777, 2));
+        block_on(async {
+            e.begin_round("go").await.unwrap();
+            let err = e.complete(&client, LlmOptions::new()).await.unwrap_err();
+            assert!(
+                matches!(err, EngineError::Model(Error::StillCut { continuations: 0 })),
+                "{err}"
+            );
+            let answer = e.complete(&client, LlmOptions::new()).await.unwrap();
+            assert_eq!(answer.text, "whole");
+        });
+        let requests = client.requests();
+        assert_eq!(requests[0].tools, vec![tool]);
+        assert_eq!(e.window_tokens(), 777, "the usage anchors the estimate");
+    }
+}

@@ -239,3 +239,36 @@ impl Engine {
         results.iter().any(|m| self.history.is_protected(m))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use strata_core::{ToolCall, ToolResult};
+
+    /// REL-2: the full log's copy is cut on a character boundary, says
+    /// how much it kept and where the whole is; short outputs are left.
+    #[test]
+    fn rel_2_cap_logged() {
+        let call = ToolCall::new("c", "Bash", json!({}));
+        let mut m = Message::tool_result(
+            &call,
+            ToolResult::success(json!({"stdout": "é".repeat(10), "code": 1})),
+        );
+        m.content = "ab".into();
+        cap_logged(&mut m, 5, Some("tool-output/c.txt"));
+        let data = &m.result.as_ref().unwrap().data;
+        let stdout = data["stdout"].as_str().unwrap();
+        assert!(
+            stdout.starts_with(
+                "éé\n[… the log keeps the first 4 of 20 bytes; the whole output is in tool-output/c.txt]"
+            ),
+            "{stdout}"
+        );
+        assert_eq!(data["code"], 1);
+        assert_eq!(m.content, "ab");
+        let mut text = Message::tool_text("c", "Bash", "x".repeat(9));
+        cap_logged(&mut text, 4, None);
+        assert!(text.content.ends_with("first 4 of 9 bytes]"));
+    }
+}

@@ -307,3 +307,45 @@ impl Engine {
         tokens
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    fn block_on<F: std::future::Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    /// HIST-4, HIST-7: a window over the threshold compacts; without a
+    /// summariser the compaction says it is degraded.
+    #[test]
+    fn hist_4_compacts_over_the_threshold() {
+        let dir = tempfile::tempdir().unwrap();
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let sink = events.clone();
+        let config = Config::from_toml_str("context_window = 2000").unwrap();
+        let mut e = Engine::builder(dir.path())
+            .config(config)
+            .on_event(move |ev| sink.lock().unwrap().push(format!("{ev:?}")))
+            .build()
+            .unwrap();
+        block_on(async {
+            for round in 0..12 {
+                e.begin_round(&format!("question {round}: {}", "why? ".repeat(40)))
+                    .await
+                    .unwrap();
+                e.finish_round("because ".repeat(40)).unwrap();
+            }
+        });
+        assert!(e.window_tokens() <= e.threshold_tokens());
+        let events = events.lock().unwrap();
+        assert!(events.iter().any(|e| e.starts_with("CompactionStarted")));
+        assert!(events.iter().any(|e| e.starts_with("CompactionDegraded")));
+        assert!(events.iter().any(|e| e.starts_with("WindowChanged")));
+    }
+}

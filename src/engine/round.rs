@@ -142,3 +142,36 @@ impl Engine {
         self.persist()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block_on<F: std::future::Future>(f: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap()
+            .block_on(f)
+    }
+
+    /// CORE-4: one round at a time; a step or an answer needs one.
+    #[test]
+    fn core_4_round_lifecycle() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut e = Engine::builder(dir.path()).build().unwrap();
+        assert!(matches!(e.finish_round("x"), Err(EngineError::NoRound)));
+        block_on(async {
+            let start = e.begin_round("first").await.unwrap();
+            assert_eq!(start.message.content, "first");
+            assert!(matches!(
+                e.begin_round("again").await,
+                Err(EngineError::RoundInProgress)
+            ));
+        });
+        assert!(e.round_open());
+        e.finish_round("done").unwrap();
+        assert!(!e.round_open());
+        assert_eq!(e.round(), 1);
+    }
+}

@@ -351,8 +351,8 @@ crate::forward::forward_impls!(LlmClient sync {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
     use crate::error::Error;
+    use std::sync::Arc;
 
     struct Echo;
 

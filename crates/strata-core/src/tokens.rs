@@ -294,10 +294,10 @@ impl TokenTally {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
     use crate::message::ToolCall;
     use serde_json::json;
     use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Arc;
 
     fn _obj(_: &dyn TokenCounter) {}
 

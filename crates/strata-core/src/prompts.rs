@@ -6,18 +6,18 @@
 
 /// The archived-summary template and instructions (HIST-5):
 /// placeholders `{{start}}` and `{{end}}`, the covered time span.
-pub const SUMMARY: &str = include_str!("../../../prompts/summary.md");
+pub const SUMMARY: &str = include_str!("../prompts/summary.md");
 
 /// The prompt of the optional LLM summary of one tool result (TOOL-12):
 /// placeholders `{{tool}}` and `{{output}}`.
-pub const TOOL_RESULT_SUMMARY: &str = include_str!("../../../prompts/tool_result_summary.md");
+pub const TOOL_RESULT_SUMMARY: &str = include_str!("../prompts/tool_result_summary.md");
 
 /// The instructions of the ReAct text format (REACT-1).
-pub const REACT_SYSTEM: &str = include_str!("../../../prompts/react_system.md");
+pub const REACT_SYSTEM: &str = include_str!("../prompts/react_system.md");
 
 /// The system prompt for native tool calling (MODEL-1): the same working
 /// rules as [`REACT_SYSTEM`], without its text format.
-pub const NATIVE_SYSTEM: &str = include_str!("../../../prompts/native_system.md");
+pub const NATIVE_SYSTEM: &str = include_str!("../prompts/native_system.md");
 
 /// Replaces each `{{name}}` of `template` with its value from `values`.
 /// Placeholders without a value are left as they are; values are inserted

@@ -131,6 +131,9 @@ pub enum Event {
     /// A loaded history broke the pairing invariant and was repaired
     /// (HIST-2).
     Repaired(Vec<Repair>),
+    /// A compression rule failed on a result (a custom rule's error or
+    /// panic); the generic rule made its history form (TOOL-10).
+    RuleFailed(strata_compress::RuleFailure),
     /// The project rules need attention, e.g. they were cut at the cap
     /// (CTX-2).
     RulesWarning(String),

@@ -93,6 +93,9 @@ impl Engine {
         // The history form is made from the output as returned, not from
         // the cut view (TOOL-13); the full log keeps the output whole.
         let history = self.history.record_step(assistant.clone(), raw).to_vec();
+        for failure in self.history.take_rule_failures() {
+            self.emit(Event::RuleFailed(failure));
+        }
         // The full form pairs like the history form: one result per call,
         // in call order, a synthetic one where the agent gave none.
         let mut full = Vec::with_capacity(history.len());

@@ -752,3 +752,49 @@ async fn hist_10_id_hints_name_messages_the_model_can_prune() {
     assert!(Pairs::new(&window.messages()).is_complete());
     assert_eq!(hinted.history().full_log().len(), 5);
 }
+
+/// TOOL-10: a custom rule that fails reaches an event; the generic rule
+/// makes the history form, and nothing is dropped silently.
+#[tokio::test]
+async fn tool_10_failed_custom_rule_is_an_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut compressor = strata::compress::Compressor::new();
+    compressor.register(
+        "Deploy",
+        strata::rule_fn(|_: strata::types::RuleInput<'_>| {
+            Err(strata::Error::Rule {
+                tool: "Deploy".into(),
+                message: "no version line".into(),
+            })
+        }),
+    );
+    let (tx, rx) = mpsc::channel();
+    let mut e = Engine::builder(dir.path())
+        .compressor(compressor)
+        .events_to(tx)
+        .build()
+        .unwrap();
+    e.begin_round("deploy it").await.unwrap();
+    let call = ToolCall::new("d1", "Deploy", json!({}));
+    e.record_step(
+        Message::assistant_with_calls("", vec![call.clone()]),
+        vec![Message::tool_result(
+            &call,
+            ToolResult::success("deployed\nall good"),
+        )],
+    )
+    .await
+    .unwrap();
+    let failures: Vec<String> = rx
+        .try_iter()
+        .filter_map(|ev| match ev {
+            Event::RuleFailed(f) => Some(f.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failures.len(), 1, "{failures:?}");
+    assert!(
+        failures[0].contains("`Deploy`") && failures[0].contains("no version line"),
+        "{failures:?}"
+    );
+}

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::Value;
-use strata_compress::Compressor;
+use strata_compress::{Compressor, RuleFailure};
 use strata_core::{
     rounds, CompactionTarget, Config, Message, MessageId, ProgressFn, ResultStatus, Role, ShortIds,
     Summarizer, TokenCounter, TokenTally, ToolResult, Usage,
@@ -207,6 +207,7 @@ pub struct History {
     call_ids: HashSet<String>,
     /// Repairs made while recording, for the caller to report.
     repairs: Vec<Repair>,
+    rule_failures: Vec<RuleFailure>,
     pruned_tokens: usize,
     progress: Option<ProgressFn>,
 }
@@ -243,6 +244,7 @@ impl History {
             protected: Vec::new(),
             call_ids: HashSet::new(),
             repairs: Vec::new(),
+            rule_failures: Vec::new(),
             pruned_tokens: 0,
             progress: None,
         }
@@ -448,7 +450,8 @@ impl History {
                 .and_then(Option::take);
             match found {
                 Some(result) => {
-                    let (history_form, _) = self.compressor.compress_message(&result, &call.arguments);
+                    let (history_form, failure) = self.compressor.compress_message(&result, &call.arguments);
+                    self.rule_failures.extend(failure);
                     window.push(history_form);
                     logged.push(result);
                 }
@@ -525,6 +528,13 @@ impl History {
     /// id renamed, REL-1), for the caller to report.
     pub fn take_repairs(&mut self) -> Vec<Repair> {
         std::mem::take(&mut self.repairs)
+    }
+
+    /// The compression rules that failed while recording since the last
+    /// call (the generic rule stood in for each), for the caller to
+    /// report: a custom rule's failure is never dropped silently.
+    pub fn take_rule_failures(&mut self) -> Vec<RuleFailure> {
+        std::mem::take(&mut self.rule_failures)
     }
 
     fn apply_step(&mut self, assistant: Message, window: Vec<Message>, logged: Vec<Message>) {

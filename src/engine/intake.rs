@@ -3,6 +3,7 @@
 //! copy bounded.
 
 use super::*;
+use strata_compress::ToolKind;
 
 /// The default of [`EngineBuilder::max_logged_bytes`].
 pub const DEFAULT_MAX_LOGGED_BYTES: usize = 8 * 1024 * 1024;
@@ -215,7 +216,7 @@ impl Engine {
         };
         let failed = m.result.as_ref().is_some_and(|r| r.status == ResultStatus::Error);
         match canonical_call(&call.name, &call.arguments) {
-            Some("Read") if !failed => {
+            Some(ToolKind::Read) if !failed => {
                 if let Some(note) = self.freshness.read(&path) {
                     for target in [&mut m, &mut raw] {
                         match &mut target.result {
@@ -230,7 +231,7 @@ impl Engine {
                     report.modified.push(path);
                 }
             }
-            Some("Write" | "Edit" | "MultiEdit") if !failed => self.freshness.wrote(&path),
+            Some(kind) if kind.writes() && !failed => self.freshness.wrote(&path),
             _ => {}
         }
         (m, raw)

@@ -147,7 +147,7 @@ impl Compressor {
     pub fn compress_text(&self, tool: &str, arguments: &Value, text: &str) -> (String, Option<RuleFailure>) {
         if !self.custom.contains_key(&tool.to_ascii_lowercase()) {
             // Built-in rules work on the text itself: no copy into a Value.
-            let out = text_rule(canonical_call(tool, arguments).unwrap_or(""), text, &self.limits);
+            let out = text_rule(canonical_call(tool, arguments), text, &self.limits);
             return if out.len() < text.len() || out == text {
                 (out, None)
             } else {

@@ -49,7 +49,7 @@
 //! ```
 
 pub use compressor::{Compressed, Compressor, RuleFailure, MARKERS};
-pub use rules::{canonical, canonical_call, GenericRule, RuleLimits};
+pub use rules::{canonical, canonical_call, GenericRule, RuleLimits, ToolKind};
 pub use summary::{extract, PendingSummaries, SummarySource, ToolSummarizer, ToolSummary};
 pub use text::DIAGNOSTIC_WORDS;
 pub use truncate::{

@@ -1,5 +1,7 @@
 //! The built-in history-form rules (TOOL-2 … TOOL-10).
 
+use std::fmt;
+
 use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{json, Map, Value};
@@ -120,40 +122,94 @@ impl RuleLimits {
     }
 }
 
-/// The built-in tool a name stands for, if any: `LS`, `Glob`, `Grep`,
-/// `Read`, `Edit`, `MultiEdit`, `Write`, `Bash` or `TodoWrite`. Names are
-/// matched case-insensitively, with `-` read as `_`, and with the usual
-/// aliases of other agents (`read_file`, `execute_command`,
-/// `search_files`, `list_files`, `write_to_file`, `replace_in_file`, ...).
-pub fn canonical(tool: &str) -> Option<&'static str> {
+/// A built-in tool kind: what Strata knows how to compress, track and
+/// shrink. [`canonical`] and [`canonical_call`] map a tool's name (and the
+/// aliases of other agents) to one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ToolKind {
+    /// Lists a directory (`LS`).
+    Ls,
+    /// Finds files by pattern (`Glob`).
+    Glob,
+    /// Searches file contents (`Grep`).
+    Grep,
+    /// Reads a file (`Read`).
+    Read,
+    /// Edits a file in place (`Edit`).
+    Edit,
+    /// Several edits of one file (`MultiEdit`).
+    MultiEdit,
+    /// Writes a whole file (`Write`).
+    Write,
+    /// Runs a shell command (`Bash`).
+    Bash,
+    /// Updates the todo list (`TodoWrite`).
+    TodoWrite,
+}
+
+impl ToolKind {
+    /// The kind's canonical tool name: `LS`, `Glob`, `Grep`, `Read`,
+    /// `Edit`, `MultiEdit`, `Write`, `Bash` or `TodoWrite`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolKind::Ls => "LS",
+            ToolKind::Glob => "Glob",
+            ToolKind::Grep => "Grep",
+            ToolKind::Read => "Read",
+            ToolKind::Edit => "Edit",
+            ToolKind::MultiEdit => "MultiEdit",
+            ToolKind::Write => "Write",
+            ToolKind::Bash => "Bash",
+            ToolKind::TodoWrite => "TodoWrite",
+        }
+    }
+
+    /// Whether the kind changes a file (`Write`, `Edit`, `MultiEdit`).
+    pub fn writes(self) -> bool {
+        matches!(self, ToolKind::Write | ToolKind::Edit | ToolKind::MultiEdit)
+    }
+}
+
+impl fmt::Display for ToolKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The built-in tool a name stands for, if any. Names are matched
+/// case-insensitively, with `-` read as `_`, and with the usual aliases of
+/// other agents (`read_file`, `execute_command`, `search_files`,
+/// `list_files`, `write_to_file`, `replace_in_file`, ...).
+pub fn canonical(tool: &str) -> Option<ToolKind> {
     let name = tool.trim().to_ascii_lowercase().replace('-', "_");
     Some(match name.as_str() {
-        "ls" | "list_files" | "list_dir" | "list_directory" | "listdir" => "LS",
-        "glob" | "find_files" | "file_search" | "find_file" | "glob_files" => "Glob",
+        "ls" | "list_files" | "list_dir" | "list_directory" | "listdir" => ToolKind::Ls,
+        "glob" | "find_files" | "file_search" | "find_file" | "glob_files" => ToolKind::Glob,
         "grep" | "search_files" | "grep_search" | "search_dir" | "search_file" | "rg" | "ripgrep"
-        | "search" => "Grep",
-        "read" | "read_file" | "view" | "view_file" | "cat" | "open" | "open_file" => "Read",
+        | "search" => ToolKind::Grep,
+        "read" | "read_file" | "view" | "view_file" | "cat" | "open" | "open_file" => ToolKind::Read,
         "edit" | "replace_in_file" | "str_replace" | "edit_file" | "apply_patch" | "apply_diff"
-        | "insert" => "Edit",
-        "multiedit" | "multi_edit" => "MultiEdit",
-        "write" | "write_to_file" | "create_file" | "create" | "write_file" => "Write",
+        | "insert" => ToolKind::Edit,
+        "multiedit" | "multi_edit" => ToolKind::MultiEdit,
+        "write" | "write_to_file" | "create_file" | "create" | "write_file" => ToolKind::Write,
         "bash" | "execute_command" | "execute_bash" | "shell" | "run_terminal_cmd" | "run_command"
-        | "exec" | "terminal" | "run_shell_command" => "Bash",
-        "todowrite" | "todo_write" | "update_todos" | "todo" => "TodoWrite",
+        | "exec" | "terminal" | "run_shell_command" => ToolKind::Bash,
+        "todowrite" | "todo_write" | "update_todos" | "todo" => ToolKind::TodoWrite,
         _ => return None,
     })
 }
 
 /// [`canonical`], also looking at the arguments of multi-command tools
 /// (`str_replace_editor` with `command` = `view`, `create`, `str_replace`).
-pub fn canonical_call(tool: &str, arguments: &Value) -> Option<&'static str> {
+pub fn canonical_call(tool: &str, arguments: &Value) -> Option<ToolKind> {
     canonical(tool).or_else(|| {
         let name = tool.to_ascii_lowercase();
         if name.contains("editor") {
             match arguments.get("command").and_then(Value::as_str) {
-                Some("view") => Some("Read"),
-                Some("create") => Some("Write"),
-                Some("str_replace") | Some("insert") | Some("undo_edit") => Some("Edit"),
+                Some("view") => Some(ToolKind::Read),
+                Some("create") => Some(ToolKind::Write),
+                Some("str_replace") | Some("insert") | Some("undo_edit") => Some(ToolKind::Edit),
                 _ => None,
             }
         } else {
@@ -165,7 +221,7 @@ pub fn canonical_call(tool: &str, arguments: &Value) -> Option<&'static str> {
 /// The rule of a built-in tool.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Builtin {
-    pub(crate) kind: &'static str,
+    pub(crate) kind: ToolKind,
     pub(crate) limits: RuleLimits,
 }
 
@@ -174,17 +230,21 @@ impl CompressRule for Builtin {
         let l = &self.limits;
         let data = input.data;
         Ok(match (self.kind, data) {
-            ("LS", Value::Object(o)) if o.contains_key("entries") => ls(o, l),
-            ("Glob", Value::Object(o)) if o.contains_key("paths") => glob(o, l),
-            ("Grep", Value::Object(o)) if o.contains_key("matches") => grep(o, l),
-            ("Read", Value::Object(o)) if o.contains_key("content") => read(o, l),
-            ("Edit" | "MultiEdit", Value::Object(o)) if o.contains_key("diff") || o.contains_key("edits") => {
+            (ToolKind::Ls, Value::Object(o)) if o.contains_key("entries") => ls(o, l),
+            (ToolKind::Glob, Value::Object(o)) if o.contains_key("paths") => glob(o, l),
+            (ToolKind::Grep, Value::Object(o)) if o.contains_key("matches") => grep(o, l),
+            (ToolKind::Read, Value::Object(o)) if o.contains_key("content") => read(o, l),
+            (ToolKind::Edit | ToolKind::MultiEdit, Value::Object(o))
+                if o.contains_key("diff") || o.contains_key("edits") =>
+            {
                 edit(o, l)
             }
-            ("Write", Value::Object(o)) if o.contains_key("content") => write(o, l),
-            ("Bash", Value::Object(o)) if o.contains_key("stdout") || o.contains_key("stderr") => bash(o, l),
-            ("TodoWrite", Value::Object(o)) if o.contains_key("todos") => todos(o, l),
-            (kind, Value::String(text)) => Value::String(text_rule(kind, text, l)),
+            (ToolKind::Write, Value::Object(o)) if o.contains_key("content") => write(o, l),
+            (ToolKind::Bash, Value::Object(o)) if o.contains_key("stdout") || o.contains_key("stderr") => {
+                bash(o, l)
+            }
+            (ToolKind::TodoWrite, Value::Object(o)) if o.contains_key("todos") => todos(o, l),
+            (kind, Value::String(text)) => Value::String(text_rule(Some(kind), text, l)),
             // Other shapes, including this rule's own output: left alone
             // unless large, so that the rule stays idempotent.
             (_, Value::Object(_) | Value::Array(_)) if json_len(data) <= 4 * l.generic_bytes => data.clone(),
@@ -195,13 +255,13 @@ impl CompressRule for Builtin {
             (kind, Value::Object(_) | Value::Array(_)) => {
                 let budget = 4 * l.generic_bytes;
                 let nested = condense_nested(data, budget, &|t, share| {
-                    text_rule(kind, t, &l.with_text_bytes(share))
+                    text_rule(Some(kind), t, &l.with_text_bytes(share))
                 });
                 if json_len(&nested) <= budget {
                     nested
                 } else {
                     let pretty = serde_json::to_string_pretty(data).unwrap_or_default();
-                    Value::String(text_rule(kind, &pretty, l))
+                    Value::String(text_rule(Some(kind), &pretty, l))
                 }
             }
             _ => data.clone(),
@@ -294,16 +354,16 @@ fn condense_nested(data: &Value, budget: usize, rule: &dyn Fn(&str, usize) -> St
     apply(data, share, rule)
 }
 
-pub(crate) fn text_rule(kind: &str, text: &str, l: &RuleLimits) -> String {
+pub(crate) fn text_rule(kind: Option<ToolKind>, text: &str, l: &RuleLimits) -> String {
     match kind {
-        "LS" => list_text(text, l.ls_entries, "entries", l),
-        "Glob" => list_text(text, l.glob_paths, "paths", l),
-        "Grep" => list_text(text, l.grep_matches, "matches", l),
-        "Read" => head_text(text, l.read_lines, l.read_bytes, l),
-        "Edit" | "MultiEdit" | "Write" => {
+        Some(ToolKind::Ls) => list_text(text, l.ls_entries, "entries", l),
+        Some(ToolKind::Glob) => list_text(text, l.glob_paths, "paths", l),
+        Some(ToolKind::Grep) => list_text(text, l.grep_matches, "matches", l),
+        Some(ToolKind::Read) => head_text(text, l.read_lines, l.read_bytes, l),
+        Some(ToolKind::Edit | ToolKind::MultiEdit | ToolKind::Write) => {
             head_text(text, l.snippet_lines, l.generic_bytes.max(l.line_bytes * 4), l)
         }
-        "Bash" => condense(text, &l.bash()).text.into_owned(),
+        Some(ToolKind::Bash) => condense(text, &l.bash()).text.into_owned(),
         _ => condense(text, &l.generic()).text.into_owned(),
     }
 }
@@ -689,20 +749,20 @@ mod tests {
 
     #[test]
     fn aliases() {
-        assert_eq!(canonical("read_file"), Some("Read"));
-        assert_eq!(canonical("Execute-Command"), Some("Bash"));
-        assert_eq!(canonical("search_files"), Some("Grep"));
-        assert_eq!(canonical("list_files"), Some("LS"));
-        assert_eq!(canonical("write_to_file"), Some("Write"));
-        assert_eq!(canonical("replace_in_file"), Some("Edit"));
+        assert_eq!(canonical("read_file"), Some(ToolKind::Read));
+        assert_eq!(canonical("Execute-Command"), Some(ToolKind::Bash));
+        assert_eq!(canonical("search_files"), Some(ToolKind::Grep));
+        assert_eq!(canonical("list_files"), Some(ToolKind::Ls));
+        assert_eq!(canonical("write_to_file"), Some(ToolKind::Write));
+        assert_eq!(canonical("replace_in_file"), Some(ToolKind::Edit));
         assert_eq!(canonical("Task"), None);
         assert_eq!(
             canonical_call("str_replace_editor", &json!({"command": "view"})),
-            Some("Read")
+            Some(ToolKind::Read)
         );
         assert_eq!(
             canonical_call("str_replace_editor", &json!({"command": "create"})),
-            Some("Write")
+            Some(ToolKind::Write)
         );
     }
 

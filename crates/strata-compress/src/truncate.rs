@@ -750,8 +750,8 @@ enum Unit {
 impl Unit {
     fn of(tool: &str) -> Unit {
         match crate::rules::canonical(tool) {
-            Some("Grep") => Unit::Matches,
-            Some("Glob") | Some("LS") => Unit::Entries,
+            Some(crate::ToolKind::Grep) => Unit::Matches,
+            Some(crate::ToolKind::Glob | crate::ToolKind::Ls) => Unit::Entries,
             _ => Unit::Lines,
         }
     }

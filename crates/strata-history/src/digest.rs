@@ -15,7 +15,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use serde_json::Value;
-use strata_compress::canonical_call;
+use strata_compress::{canonical_call, ToolKind};
 use strata_core::{Message, ResultStatus, ToolCall};
 
 /// The longest command line a digest shows, in characters (its first line).
@@ -123,7 +123,7 @@ pub fn path_argument(arguments: &Value) -> Option<String> {
 /// The shell command a call runs, when it is a shell call (`Bash` and its
 /// aliases) or another tool that takes a `command` line.
 pub fn command_argument(call: &ToolCall) -> Option<&str> {
-    if canonical_call(&call.name, &call.arguments).is_some_and(|k| k != "Bash") {
+    if canonical_call(&call.name, &call.arguments).is_some_and(|k| k != ToolKind::Bash) {
         return None;
     }
     ["command", "cmd"]
@@ -447,19 +447,19 @@ impl Digest {
             .and_then(|r| r.result.as_ref())
             .is_some_and(|r| r.status == ResultStatus::Error);
         match canonical_call(&call.name, &call.arguments) {
-            Some("Write" | "Edit" | "MultiEdit") => {
+            Some(kind) if kind.writes() => {
                 if let Some(path) = path_argument(&call.arguments).filter(|_| !failed) {
                     touch(&mut self.files_changed, path, &mut self.dropped[0]);
                 }
                 return;
             }
-            Some("Read") => {
+            Some(ToolKind::Read) => {
                 if let Some(path) = path_argument(&call.arguments) {
                     touch(&mut self.files_read, path, &mut self.dropped[1]);
                 }
                 return;
             }
-            Some("TodoWrite") => {
+            Some(ToolKind::TodoWrite) => {
                 if let Some(todos) = call.arguments.get("todos").and_then(Value::as_array) {
                     let items: Vec<String> = todos
                         .iter()

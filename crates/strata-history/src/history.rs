@@ -78,7 +78,7 @@ fn shrink_bodies(tool: &str, arguments: &mut Value) -> bool {
     let lines = |s: &str| s.lines().count().max(usize::from(!s.is_empty()));
     let mut changed = false;
     match kind {
-        Some("Write") => {
+        Some(strata_compress::ToolKind::Write) => {
             for key in ["content", "file_text", "text", "contents"] {
                 if let Some(Value::String(body)) = map.get_mut(key) {
                     if body.len() > BODY {
@@ -93,7 +93,7 @@ fn shrink_bodies(tool: &str, arguments: &mut Value) -> bool {
                 }
             }
         }
-        Some("Edit" | "MultiEdit") => {
+        Some(strata_compress::ToolKind::Edit | strata_compress::ToolKind::MultiEdit) => {
             let pairs = [
                 ("old_string", "new_string"),
                 ("old_str", "new_str"),

@@ -258,107 +258,155 @@ impl FromStr for CompactionTarget {
     }
 }
 
-/// Settings shared by the crates of Strata (CORE-7).
-///
-/// Build one in code ([`Config::builder`] or [`Config::default`] and field
-/// assignments), from a TOML or JSON file ([`Config::from_file`]) and from
-/// `STRATA_*` environment variables ([`Config::apply_env`]); the variable of
-/// a field is its name in upper case, e.g. `STRATA_CONTEXT_WINDOW=128k`.
-/// [`Config::load`] does all three in that order.
-///
-/// # Example
-///
-/// ```
-/// use strata_core::Config;
-///
-/// let config = Config::from_toml_str(r#"
-///     context_window = "128k"
-///     compact_threshold = 0.75
-///     summary_timeout = "90s"
-/// "#)?;
-/// assert_eq!(config.window_tokens(), 131_072);
-/// assert_eq!(config.threshold_tokens(), 98_304);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-#[non_exhaustive]
-pub struct Config {
+/// Declares every field of [`Config`] once: its documentation and serde
+/// attributes, its type, its default, the documentation of the default,
+/// and how [`Config::set`] parses it from text. The struct, its `Default`,
+/// [`CONFIG_FIELDS`], the text setter and the [`ConfigBuilder`] setters are
+/// all generated from this one table.
+macro_rules! config_fields {
+    ($(
+        $(#[$attr:meta])*
+        $name:ident: $ty:ty = $default:expr, $default_doc:literal, $parse:expr;
+    )*) => {
+        /// Settings shared by the crates of Strata (CORE-7).
+        ///
+        /// Build one in code ([`Config::builder`] or [`Config::default`] and field
+        /// assignments), from a TOML or JSON file ([`Config::from_file`]) and from
+        /// `STRATA_*` environment variables ([`Config::apply_env`]); the variable of
+        /// a field is its name in upper case, e.g. `STRATA_CONTEXT_WINDOW=128k`.
+        /// [`Config::load`] does all three in that order.
+        ///
+        /// # Example
+        ///
+        /// ```
+        /// use strata_core::Config;
+        ///
+        /// let config = Config::from_toml_str(r#"
+        ///     context_window = "128k"
+        ///     compact_threshold = 0.75
+        ///     summary_timeout = "90s"
+        /// "#)?;
+        /// assert_eq!(config.window_tokens(), 131_072);
+        /// assert_eq!(config.threshold_tokens(), 98_304);
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+        #[serde(default, deny_unknown_fields)]
+        #[non_exhaustive]
+        pub struct Config {
+            $($(#[$attr])* pub $name: $ty,)*
+        }
+
+        impl Default for Config {
+            fn default() -> Self {
+                Config { $($name: $default,)* }
+            }
+        }
+
+        /// The names of the fields that [`Config::set`] and the environment accept.
+        pub const CONFIG_FIELDS: &[&str] = &[$(stringify!($name)),*];
+
+        impl Config {
+            fn set_field(&mut self, field: &str, value: &str) -> Result<()> {
+                match field {
+                    $(stringify!($name) => self.$name = ($parse)(field, value)?,)*
+                    _ => return Err(Error::config(field, "unknown field")),
+                }
+                Ok(())
+            }
+        }
+
+        impl ConfigBuilder {
+            $(
+                #[doc = concat!("Sets [`Config::", stringify!($name), "`]. By default, ", $default_doc, ".")]
+                pub fn $name(&mut self, value: $ty) -> &mut Self {
+                    self.config.$name = value;
+                    self
+                }
+            )*
+        }
+    };
+}
+
+config_fields! {
     /// The model's context window. By default, 200,000 tokens. Must be a
     /// whole amount, not a fraction.
-    pub context_window: TokenAmount,
+    context_window: TokenAmount = TokenAmount::Tokens(200_000), "200,000 tokens", parse_text;
     /// The window size at which compaction runs: a fraction of
     /// `context_window` or an absolute amount. By default, 0.8. An absolute
     /// `0` switches automatic compaction off, as does `auto_compact`.
-    pub compact_threshold: TokenAmount,
+    compact_threshold: TokenAmount = TokenAmount::Fraction(0.8), "0.8", parse_text;
     /// Whether compaction runs on its own when the threshold is reached
     /// (HIST-13). By default, `true`; when `false`, only explicit calls
     /// compact.
-    pub auto_compact: bool,
+    auto_compact: bool = true, "`true`", parse_bool;
     /// The fewest history messages that make compaction worth running. By
     /// default, 3.
-    pub min_messages_to_compact: usize,
+    min_messages_to_compact: usize = 3, "3", parse_count;
     /// The newest complete rounds that compaction always keeps (HIST-3). By
     /// default, 10.
-    pub min_retain_rounds: usize,
+    min_retain_rounds: usize = 10, "10", parse_count;
     /// Which side of old rounds compaction summarises (HIST-8). By default,
     /// all.
-    pub compaction_target: CompactionTarget,
+    compaction_target: CompactionTarget = CompactionTarget::All, "all", parse_text;
     /// How long summary generation may take (HIST-7). By default, 120 s.
     #[serde(with = "duration_serde")]
-    pub summary_timeout: Duration,
+    summary_timeout: Duration = Duration::from_secs(120), "120 s", parse_duration_field;
     /// The model used for summaries. By default, `None`: the agent's model.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub summary_model: Option<String>,
+    summary_model: Option<String> = None, "the agent's model", parse_model;
     /// How long an LLM summary of one tool result may take (TOOL-12). By
     /// default, 3 s.
     #[serde(with = "duration_serde")]
-    pub tool_summary_timeout: Duration,
+    tool_summary_timeout: Duration = Duration::from_secs(3), "3 s", parse_duration_field;
     /// The newest steps of a round that always stay full (REACT-5). By
     /// default, 5.
-    pub keep_full_steps: usize,
+    keep_full_steps: usize = 5, "5", parse_count;
     /// The newest tool messages that are never cleared to save tokens
     /// (HIST-6). By default, 6.
-    pub keep_tool_messages: usize,
+    keep_tool_messages: usize = 6, "6", parse_count;
     /// The size cap of the project rules layer in bytes (CTX-2). By default,
     /// 32 KiB.
-    pub rules_max_bytes: usize,
+    rules_max_bytes: usize = 32 * 1024, "32 KiB", parse_bytes;
 }
 
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            context_window: TokenAmount::Tokens(200_000),
-            compact_threshold: TokenAmount::Fraction(0.8),
-            auto_compact: true,
-            min_messages_to_compact: 3,
-            min_retain_rounds: 10,
-            compaction_target: CompactionTarget::All,
-            summary_timeout: Duration::from_secs(120),
-            summary_model: None,
-            tool_summary_timeout: Duration::from_secs(3),
-            keep_full_steps: 5,
-            keep_tool_messages: 6,
-            rules_max_bytes: 32 * 1024,
-        }
+/// A field's value through its `FromStr`, the error naming the field.
+fn parse_text<T: FromStr<Err = Error>>(field: &str, value: &str) -> Result<T> {
+    value
+        .parse()
+        .map_err(|e: Error| Error::config(field, e.to_string()))
+}
+
+fn parse_bool(field: &str, value: &str) -> Result<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(Error::config(field, format!("`{value}` is not true or false"))),
     }
 }
 
-/// The names of the fields that [`Config::set`] and the environment accept.
-pub const CONFIG_FIELDS: &[&str] = &[
-    "context_window",
-    "compact_threshold",
-    "auto_compact",
-    "min_messages_to_compact",
-    "min_retain_rounds",
-    "compaction_target",
-    "summary_timeout",
-    "summary_model",
-    "tool_summary_timeout",
-    "keep_full_steps",
-    "keep_tool_messages",
-    "rules_max_bytes",
-];
+fn parse_count(field: &str, value: &str) -> Result<usize> {
+    value
+        .trim()
+        .parse::<usize>()
+        .map_err(|_| Error::config(field, format!("`{value}` is not a whole number")))
+}
+
+fn parse_duration_field(field: &str, value: &str) -> Result<Duration> {
+    parse_duration(value).map_err(|e| Error::config(field, e.to_string()))
+}
+
+fn parse_model(_: &str, value: &str) -> Result<Option<String>> {
+    Ok(Some(value.trim().to_owned()).filter(|m| !m.is_empty()))
+}
+
+/// A number of bytes, with the suffixes of token amounts (`32k`).
+fn parse_bytes(field: &str, value: &str) -> Result<usize> {
+    match parse_text::<TokenAmount>(field, value)? {
+        TokenAmount::Tokens(n) => usize::try_from(n).map_err(|_| Error::config(field, "too large")),
+        TokenAmount::Fraction(_) => Err(Error::config(field, "must be a number of bytes")),
+    }
+}
 
 impl Config {
     /// A builder starting from the defaults.
@@ -482,43 +530,7 @@ impl Config {
     /// [`Error::InvalidConfig`] naming `field` when the field is unknown or
     /// the value does not parse. The configuration is unchanged then.
     pub fn set(&mut self, field: &str, value: &str) -> Result<()> {
-        let wrap = |e: Error| Error::config(field, e.to_string());
-        let count = |v: &str| {
-            v.trim()
-                .parse::<usize>()
-                .map_err(|_| Error::config(field, format!("`{v}` is not a whole number")))
-        };
-        match field {
-            "context_window" => self.context_window = value.parse().map_err(wrap)?,
-            "compact_threshold" => self.compact_threshold = value.parse().map_err(wrap)?,
-            "auto_compact" => {
-                self.auto_compact = match value.trim().to_ascii_lowercase().as_str() {
-                    "1" | "true" | "yes" | "on" => true,
-                    "0" | "false" | "no" | "off" => false,
-                    _ => return Err(Error::config(field, format!("`{value}` is not true or false"))),
-                }
-            }
-            "min_messages_to_compact" => self.min_messages_to_compact = count(value)?,
-            "min_retain_rounds" => self.min_retain_rounds = count(value)?,
-            "compaction_target" => self.compaction_target = value.parse().map_err(wrap)?,
-            "summary_timeout" => self.summary_timeout = parse_duration(value).map_err(wrap)?,
-            "summary_model" => self.summary_model = Some(value.trim().to_owned()).filter(|m| !m.is_empty()),
-            "tool_summary_timeout" => self.tool_summary_timeout = parse_duration(value).map_err(wrap)?,
-            "keep_full_steps" => self.keep_full_steps = count(value)?,
-            "keep_tool_messages" => self.keep_tool_messages = count(value)?,
-            "rules_max_bytes" => {
-                self.rules_max_bytes = match value.parse::<TokenAmount>().map_err(wrap)? {
-                    TokenAmount::Tokens(n) => {
-                        usize::try_from(n).map_err(|_| Error::config(field, "too large"))?
-                    }
-                    TokenAmount::Fraction(_) => {
-                        return Err(Error::config(field, "must be a number of bytes"))
-                    }
-                }
-            }
-            _ => return Err(Error::config(field, "unknown field")),
-        }
-        Ok(())
+        self.set_field(field, value)
     }
 
     /// Applies `STRATA_<FIELD>` variables from the process environment,
@@ -602,46 +614,7 @@ pub struct ConfigBuilder {
     config: Config,
 }
 
-macro_rules! setters {
-    ($($(#[$doc:meta])* $name:ident: $ty:ty),* $(,)?) => {
-        $(
-            $(#[$doc])*
-            pub fn $name(&mut self, value: $ty) -> &mut Self {
-                self.config.$name = value;
-                self
-            }
-        )*
-    };
-}
-
 impl ConfigBuilder {
-    setters! {
-        /// Sets [`Config::context_window`]. By default, 200,000 tokens.
-        context_window: TokenAmount,
-        /// Sets [`Config::compact_threshold`]. By default, 0.8.
-        compact_threshold: TokenAmount,
-        /// Sets [`Config::auto_compact`]. By default, `true`.
-        auto_compact: bool,
-        /// Sets [`Config::min_messages_to_compact`]. By default, 3.
-        min_messages_to_compact: usize,
-        /// Sets [`Config::min_retain_rounds`]. By default, 10.
-        min_retain_rounds: usize,
-        /// Sets [`Config::compaction_target`]. By default, all.
-        compaction_target: CompactionTarget,
-        /// Sets [`Config::summary_timeout`]. By default, 120 s.
-        summary_timeout: Duration,
-        /// Sets [`Config::summary_model`]. By default, the agent's model.
-        summary_model: Option<String>,
-        /// Sets [`Config::tool_summary_timeout`]. By default, 3 s.
-        tool_summary_timeout: Duration,
-        /// Sets [`Config::keep_full_steps`]. By default, 5.
-        keep_full_steps: usize,
-        /// Sets [`Config::keep_tool_messages`]. By default, 6.
-        keep_tool_messages: usize,
-        /// Sets [`Config::rules_max_bytes`]. By default, 32 KiB.
-        rules_max_bytes: usize,
-    }
-
     /// Validates and returns the configuration. The builder can be used
     /// again.
     ///

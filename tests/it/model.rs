@@ -587,3 +587,74 @@ async fn model_3_dropped_stream_records_nothing() {
     // The engine is usable afterwards.
     e.finish_round("stopped").unwrap();
 }
+
+/// A responder giving its answers in turn.
+struct InTurn(std::sync::atomic::AtomicUsize, Vec<ResponseTemplate>);
+
+impl wiremock::Respond for InTurn {
+    fn respond(&self, _: &wiremock::Request) -> ResponseTemplate {
+        let n = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.1[n.min(self.1.len() - 1)].clone()
+    }
+}
+
+/// MODEL-4 over HTTP: Anthropic's `max_tokens` stop and OpenAI's `length`
+/// finish are continued by the engine and joined, streamed or not.
+#[tokio::test]
+async fn model_4_continuation_over_both_wire_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let anthropic_part = |text: &str, stop: &str| {
+        ResponseTemplate::new(200).set_body_json(json!({"content": [{"type": "text", "text": text}], "stop_reason": stop, "usage": {"input_tokens": 50, "output_tokens": 8}}))
+    };
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(InTurn(
+            Default::default(),
+            vec![
+                anthropic_part("The cause is the off-by-", "max_tokens"),
+                anthropic_part("one in the loop.", "end_turn"),
+            ],
+        ))
+        .mount(&server)
+        .await;
+    let mut e = Engine::builder(dir.path()).build().unwrap();
+    e.begin_round("why?").await.unwrap();
+    let answer = e.complete(&anthropic(&server), LlmOptions::new()).await.unwrap();
+    assert_eq!(answer.text, "The cause is the off-by-one in the loop.");
+    let sent = server.received_requests().await.unwrap();
+    let last = body_of(&sent[1])["messages"]
+        .as_array()
+        .unwrap()
+        .last()
+        .cloned()
+        .unwrap();
+    assert_eq!(last["role"], "assistant", "the answer so far is prefilled");
+    assert_eq!(last["content"][0]["text"], "The cause is the off-by-");
+
+    let chunk = |text: &str, finish: Value| {
+        format!(
+            "data: {}\n\ndata: {}\n\ndata: [DONE]\n\n",
+            json!({"choices": [{"index": 0, "delta": {"content": text}}]}),
+            json!({"choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+        )
+    };
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(InTurn(
+            Default::default(),
+            vec![
+                sse_response(chunk("Fixed by ", json!("length"))),
+                sse_response(chunk("checking the index.", json!("stop"))),
+            ],
+        ))
+        .mount(&server)
+        .await;
+    let mut e = Engine::builder(dir.path().join("b")).build().unwrap();
+    e.begin_round("fix?").await.unwrap();
+    let answer = e
+        .complete_streaming(&openai(&server), LlmOptions::new(), |_| {})
+        .await
+        .unwrap();
+    assert_eq!(answer.text, "Fixed by checking the index.");
+    assert_eq!(answer.finish_reason, FinishReason::Stop);
+}

@@ -436,15 +436,10 @@ impl AnthropicClientBuilder {
             .model
             .filter(|m| !m.trim().is_empty())
             .ok_or_else(|| config("model", "no model set".to_owned()))?;
-        let base = self.base_url.trim().trim_end_matches('/');
-        let parsed = reqwest::Url::parse(base)
-            .map_err(|e| config("base_url", format!("`{base}` is not a URL: {e}")))?;
-        if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(config(
-                "base_url",
-                format!("`{base}` must start with http:// or https://"),
-            ));
-        }
+        let (base, http) = strata_http::client_for(
+            &self.base_url,
+            concat!("strata-anthropic/", env!("CARGO_PKG_VERSION")),
+        )?;
         let mut headers = HeaderMap::new();
         headers.insert(
             HeaderName::from_static("anthropic-version"),
@@ -465,10 +460,6 @@ impl AnthropicClientBuilder {
                 .map_err(|_| config("beta", "holds characters an HTTP header cannot carry".to_owned()))?;
             headers.insert(HeaderName::from_static("anthropic-beta"), value);
         }
-        let http = reqwest::Client::builder()
-            .user_agent(concat!("strata-anthropic/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| config("base_url", format!("cannot create the HTTP client: {e}")))?;
         Ok(AnthropicClient {
             http,
             endpoint: format!("{base}/v1/messages"),

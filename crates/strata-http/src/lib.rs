@@ -212,6 +212,30 @@ pub fn body_excerpt(body: &[u8]) -> String {
     }
 }
 
+/// Checks a client's base URL and creates its HTTP client: returns the
+/// base without trailing slashes and a client sending `user_agent`.
+///
+/// # Errors
+///
+/// [`Error::InvalidConfig`] naming `base_url` when it is not an `http(s)`
+/// URL or the TLS stack cannot be initialised.
+pub fn client_for(base_url: &str, user_agent: &str) -> Result<(String, reqwest::Client)> {
+    let config = |reason: String| Error::InvalidConfig {
+        field: "base_url".to_owned(),
+        reason,
+    };
+    let base = base_url.trim().trim_end_matches('/');
+    let parsed = reqwest::Url::parse(base).map_err(|e| config(format!("`{base}` is not a URL: {e}")))?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(config(format!("`{base}` must start with http:// or https://")));
+    }
+    let http = reqwest::Client::builder()
+        .user_agent(user_agent)
+        .build()
+        .map_err(|e| config(format!("cannot create the HTTP client: {e}")))?;
+    Ok((base.to_owned(), http))
+}
+
 /// An [`Error::InvalidResponse`] with this message.
 pub fn invalid(message: impl Into<String>) -> Error {
     Error::InvalidResponse {

@@ -379,24 +379,10 @@ impl OpenAiClientBuilder {
                 field: "model".to_owned(),
                 reason: "no model set".to_owned(),
             })?;
-        let base = self.base_url.trim().trim_end_matches('/');
-        let parsed = reqwest::Url::parse(base).map_err(|e| Error::InvalidConfig {
-            field: "base_url".to_owned(),
-            reason: format!("`{base}` is not a URL: {e}"),
-        })?;
-        if !matches!(parsed.scheme(), "http" | "https") {
-            return Err(Error::InvalidConfig {
-                field: "base_url".to_owned(),
-                reason: format!("`{base}` must start with http:// or https://"),
-            });
-        }
-        let http = reqwest::Client::builder()
-            .user_agent(concat!("strata-openai/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| Error::InvalidConfig {
-                field: "base_url".to_owned(),
-                reason: format!("cannot create the HTTP client: {e}"),
-            })?;
+        let (base, http) = strata_http::client_for(
+            &self.base_url,
+            concat!("strata-openai/", env!("CARGO_PKG_VERSION")),
+        )?;
         let mut headers = HeaderMap::new();
         if let Some(key) = &self.api_key {
             let mut value =

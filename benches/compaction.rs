@@ -26,8 +26,8 @@ use std::sync::Arc;
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
 use serde_json::json;
-use strata::types::TokenAmount;
-use strata::{CharCounter, Config, History, Message, ToolCall};
+use strata_ctx::types::TokenAmount;
+use strata_ctx::{CharCounter, Config, History, Message, ToolCall};
 
 /// xorshift64*, seeded.
 struct Rng(u64);

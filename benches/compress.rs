@@ -21,7 +21,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use serde_json::Value;
-use strata::compress::{Compressor, Truncator};
+use strata_ctx::compress::{Compressor, Truncator};
 
 /// Deterministic output of about `size` bytes in the shape of `kind`.
 fn output(kind: &str, size: usize) -> String {
@@ -95,7 +95,7 @@ fn bench(c: &mut Criterion) {
             group.bench_function("truncate_with_spill", |b| {
                 b.iter(|| {
                     let cut = truncator.truncate(tool, black_box(text.as_bytes()));
-                    if let strata::compress::Spill::Saved(p) = &cut.spill {
+                    if let strata_ctx::compress::Spill::Saved(p) = &cut.spill {
                         let _ = std::fs::remove_file(p);
                     }
                     cut.shown_lines

@@ -23,9 +23,9 @@
 )]
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
-use strata::replay::{turns, Turn};
-use strata::{Config, Engine, Message};
-use strata_testkit::load_transcript;
+use strata_ctx::replay::{turns, Turn};
+use strata_ctx::{Config, Engine, Message};
+use strata_ctx_testkit::load_transcript;
 
 const TRANSCRIPT: &str =
     "tests/data/corpus/mini-swe-agent__deepseek_chat_test_1-100__django__django-13964.json";
@@ -35,7 +35,7 @@ fn messages() -> Vec<Message> {
     load_transcript(path).map(|t| t.messages).unwrap_or_default()
 }
 
-/// Replays every step (as `strata replay` reads a transcript), building
+/// Replays every step (as `strata-ctx replay` reads a transcript), building
 /// the window after each; returns the number of windows built.
 fn replay(messages: &[Message], root: &std::path::Path, window: usize) -> usize {
     let rt = tokio::runtime::Builder::new_current_thread()

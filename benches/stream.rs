@@ -23,12 +23,12 @@ use std::collections::VecDeque;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use serde_json::{json, Value};
-use strata::types::async_trait;
-use strata::types::{SseDecoder, StreamSource};
-use strata::{LlmStream, StreamEvent};
-use strata_anthropic::EventDecoder;
-use strata_openai::ChunkDecoder;
-use strata_testkit::load_transcript;
+use strata_ctx::types::async_trait;
+use strata_ctx::types::{SseDecoder, StreamSource};
+use strata_ctx::{LlmStream, StreamEvent};
+use strata_ctx_anthropic::EventDecoder;
+use strata_ctx_openai::ChunkDecoder;
+use strata_ctx_testkit::load_transcript;
 
 /// 60,000 characters of a real session's text (what its model and tools
 /// wrote).
@@ -101,7 +101,7 @@ struct Replay<'a> {
 
 #[async_trait]
 impl StreamSource for Replay<'static> {
-    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> strata::Result<bool> {
+    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> strata_ctx::Result<bool> {
         loop {
             while let Some(e) = self.sse.next_event() {
                 match self.wire {

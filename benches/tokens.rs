@@ -19,10 +19,10 @@
 )]
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion, Throughput};
-use strata::types::{CachedCounter, TokenTally};
-use strata::{CharCounter, Message, TokenCounter};
-use strata_testkit::load_transcript;
-use strata_tiktoken::{Encoding, TiktokenCounter};
+use strata_ctx::types::{CachedCounter, TokenTally};
+use strata_ctx::{CharCounter, Message, TokenCounter};
+use strata_ctx_testkit::load_transcript;
+use strata_ctx_tiktoken::{Encoding, TiktokenCounter};
 
 fn history() -> Vec<Message> {
     let path = concat!(

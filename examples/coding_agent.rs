@@ -46,9 +46,9 @@ use std::process::Command;
 use std::sync::Arc;
 
 use serde_json::{json, Value};
-use strata::anthropic::AnthropicClient;
-use strata::openai::OpenAiClient;
-use strata::{
+use strata_ctx::anthropic::AnthropicClient;
+use strata_ctx::openai::OpenAiClient;
+use strata_ctx::{
     Config, Engine, LlmClient, LlmOptions, Message, StreamEvent, ToolCall, ToolMode, ToolResult, ToolSpec,
     Usage,
 };

@@ -25,8 +25,8 @@
 use std::collections::BTreeMap;
 use std::error::Error;
 
-use strata::types::{PairIssue, ShortIds};
-use strata::{from_openai_messages, rounds, CharCounter, Pairs, Role, TokenCounter};
+use strata_ctx::types::{PairIssue, ShortIds};
+use strata_ctx::{from_openai_messages, rounds, CharCounter, Pairs, Role, TokenCounter};
 
 const DEFAULT: &str = "tests/data/corpus/claude-code__coverage-test-fix.json";
 

@@ -1,6 +1,6 @@
 //! A complete ReAct agent loop over a small sample project, offline.
 //!
-//! The "model" is a scripted client from `strata-testkit` that answers in
+//! The "model" is a scripted client from `strata-ctx-testkit` that answers in
 //! the ReAct format; the tools run against a project in a temporary
 //! directory. Strata does the rest: the `@file` reminder, the cut of a long
 //! output with its spill file, the note on a file changed behind the
@@ -28,8 +28,10 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
 use serde_json::{json, Value};
-use strata::{parse_step, Config, Engine, Event, LlmOptions, Message, Step, ToolCall, ToolResult, ToolSpec};
-use strata_testkit::ScriptedClient;
+use strata_ctx::{
+    parse_step, Config, Engine, Event, LlmOptions, Message, Step, ToolCall, ToolResult, ToolSpec,
+};
+use strata_ctx_testkit::ScriptedClient;
 
 fn tools() -> Vec<ToolSpec> {
     let path = json!({"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]});
@@ -198,15 +200,17 @@ async fn main() -> Result<(), Box<dyn Error>> {
     script(&client);
     // The summariser of compaction is a model too; here a scripted one.
     let summariser_model = ScriptedClient::from_fn(|_| {
-        Ok(strata::LlmResponse::new(
+        Ok(strata_ctx::LlmResponse::new(
             "## Objectives & Status\nFix `add`.\n## Completed Milestones\nFound the failing test; the file was fixed.",
-            strata::Usage::default(),
+            strata_ctx::Usage::default(),
         ))
     });
     let mut engine = Engine::builder(root)
         .config(config)
         .tools(tools())
-        .summarizer(Arc::new(strata::LlmSummarizer::new(Arc::new(summariser_model))))
+        .summarizer(Arc::new(strata_ctx::LlmSummarizer::new(Arc::new(
+            summariser_model,
+        ))))
         .on_event(print_event)
         .build()?;
     println!("Strata ReAct agent over {}", root.display());

@@ -7,17 +7,17 @@ use std::sync::{mpsc, Arc};
 
 use async_trait::async_trait;
 use serde_json::Value;
-use strata_atfile::Mentions;
-use strata_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
-use strata_context::{todo_recap, topic_anchor, Context, Prefix, Rules, SystemLayer, ToolMode, ToolSpec};
-use strata_core::{
+use strata_ctx_atfile::Mentions;
+use strata_ctx_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
+use strata_ctx_core::{
     CharCounter, Config, Message, MessageId, ProgressFn, ResultStatus, Role, Summarizer, TokenCounter, Usage,
 };
-use strata_history::{
+use strata_ctx_history::{
     clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, Conversation, Digest, History,
     PruneAction, PruneOutcome, Record,
 };
-use strata_mtime::{add_note, Freshness};
+use strata_ctx_mtime::{add_note, Freshness};
+use strata_ctx_prompt::{todo_recap, topic_anchor, Context, Prefix, Rules, SystemLayer, ToolMode, ToolSpec};
 
 use crate::event::{channel_sink, CompactionReason, Event, EventFn};
 
@@ -68,12 +68,12 @@ pub enum EngineError {
     /// The model call failed (other than by overflowing, which
     /// [`Engine::complete`] handles).
     #[error("the model call failed")]
-    Model(#[source] strata_core::Error),
+    Model(#[source] strata_ctx_core::Error),
     /// The conversation could not be loaded or persisted. When persisting
     /// failed (a full disk, say), the step is recorded in memory all the
     /// same and its records are written with the next successful append.
     #[error(transparent)]
-    Store(#[from] strata_history::Error),
+    Store(#[from] strata_ctx_history::Error),
 }
 
 /// How far a step of the round in progress was condensed (REACT-5).
@@ -235,7 +235,7 @@ impl Window {
 ///
 /// ```
 /// use serde_json::json;
-/// use strata::{Engine, Message, ToolCall, ToolResult};
+/// use strata_ctx::{Engine, Message, ToolCall, ToolResult};
 ///
 /// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
 /// let project = tempfile::tempdir()?;

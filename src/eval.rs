@@ -1,5 +1,5 @@
 //! Measuring context engineering on recorded transcripts (EVAL-1, EVAL-2):
-//! what `strata eval` reports.
+//! what `strata-ctx eval` reports.
 //!
 //! Two questions, each beside a baseline a user would otherwise have:
 //!
@@ -25,9 +25,9 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde::Serialize;
 use serde_json::Value;
-use strata_compress::Compressor;
-use strata_core::{Message, Role, TokenCounter, ToolResult};
-use strata_history::{is_error_line, program_word, INSPECTION_PROGRAMS};
+use strata_ctx_compress::Compressor;
+use strata_ctx_core::{Message, Role, TokenCounter, ToolResult};
+use strata_ctx_history::{is_error_line, program_word, INSPECTION_PROGRAMS};
 
 use crate::engine::{Engine, EngineError};
 use crate::replay::{replay, ReplayStep, ReplaySummary};
@@ -394,8 +394,8 @@ impl FactsReport {
 ///
 /// ```
 /// use serde_json::json;
-/// use strata::eval::facts_kept;
-/// use strata::{Engine, Message, ToolCall, ToolResult};
+/// use strata_ctx::eval::facts_kept;
+/// use strata_ctx::{Engine, Message, ToolCall, ToolResult};
 ///
 /// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
 /// # let project = tempfile::tempdir()?;
@@ -595,7 +595,7 @@ impl RetentionTotals {
 mod tests {
     use super::*;
     use serde_json::json;
-    use strata_core::{CharCounter, ToolCall};
+    use strata_ctx_core::{CharCounter, ToolCall};
 
     #[test]
     fn eval_1_facts_as_documented() {

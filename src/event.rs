@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 use std::sync::{mpsc, Arc};
 
-use strata_core::{SummaryProgress, Usage};
-use strata_history::{CompactionStats, Repair};
+use strata_ctx_core::{SummaryProgress, Usage};
+use strata_ctx_history::{CompactionStats, Repair};
 
 /// Why a compaction ran.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,7 +133,7 @@ pub enum Event {
     Repaired(Vec<Repair>),
     /// A compression rule failed on a result (a custom rule's error or
     /// panic); the generic rule made its history form (TOOL-10).
-    RuleFailed(strata_compress::RuleFailure),
+    RuleFailed(strata_ctx_compress::RuleFailure),
     /// The project rules need attention, e.g. they were cut at the cap
     /// (CTX-2).
     RulesWarning(String),

@@ -29,22 +29,22 @@
 //! - [`Engine`]: the turn engine that drives them all, round by round,
 //!   reporting [`Event`]s; [`replay`] feeds a recorded transcript through
 //!   it; [`eval`] measures what the window keeps of a session's working
-//!   facts and of command outputs, against the baselines (`strata eval`).
-//! - [`types`], [`compress`], [`summary`], [`history`], [`context`],
+//!   facts and of command outputs, against the baselines (`strata-ctx eval`).
+//! - [`types`], [`compress`], [`summary`], [`history`], [`prompt`],
 //!   [`atfile`] and [`mtime`]: everything of each crate.
-//! - With the feature `openai`, `strata::openai`: an [`LlmClient`] for any
-//!   OpenAI-compatible endpoint (crate `strata-openai`); with the feature
-//!   `anthropic`, `strata::anthropic`: one for the Anthropic Messages API
-//!   (crate `strata-anthropic`). Both send the tools of native mode,
+//! - With the feature `openai`, `strata_ctx::openai`: an [`LlmClient`] for any
+//!   OpenAI-compatible endpoint (crate `strata-ctx-openai`); with the feature
+//!   `anthropic`, `strata_ctx::anthropic`: one for the Anthropic Messages API
+//!   (crate `strata-ctx-anthropic`). Both send the tools of native mode,
 //!   stream ([`LlmClient::stream`], [`StreamEvent`]) and report the finish
 //!   reason that [`Engine::complete`] continues on. With the feature
-//!   `tiktoken`, `strata::tiktoken`: an exact [`TokenCounter`] with
-//!   OpenAI's tokenizers (crate `strata-tiktoken`).
+//!   `tiktoken`, `strata_ctx::tiktoken`: an exact [`TokenCounter`] with
+//!   OpenAI's tokenizers (crate `strata-ctx-tiktoken`).
 //!
 //! # Example
 //!
 //! ```
-//! use strata::{rounds, CharCounter, Config, Message, TokenCounter};
+//! use strata_ctx::{rounds, CharCounter, Config, Message, TokenCounter};
 //!
 //! let config = Config::from_toml_str("context_window = \"32k\"")?;
 //! let history = vec![Message::user("hello"), Message::assistant("hi! what shall we build?")];
@@ -55,76 +55,76 @@
 //! ```
 
 #[doc(inline)]
-pub use strata_core::{
+pub use strata_ctx_core::{
     from_anthropic_messages, from_openai_messages, rounds, CharCounter, Config, Error, FinishReason,
     LlmClient, LlmOptions, LlmRequest, LlmResponse, LlmStream, Message, MessageId, Pairs, Result,
     ResultStatus, Role, StreamEvent, ThinkingBlock, TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
 };
 
 /// The data model, token counting, the LLM client trait and configuration
-/// (crate `strata-core`).
-pub use strata_core as types;
+/// (crate `strata-ctx-core`).
+pub use strata_ctx_core as types;
 
 /// Tool output: truncation with spill files, the history form of tool
-/// results, LLM summaries of tool results (crate `strata-compress`).
-pub use strata_compress as compress;
+/// results, LLM summaries of tool results (crate `strata-ctx-compress`).
+pub use strata_ctx_compress as compress;
 
 #[doc(inline)]
-pub use strata_compress::{Compressor, Truncator};
+pub use strata_ctx_compress::{Compressor, Truncator};
 
 /// Archived summaries of old rounds over an [`LlmClient`] (crate
-/// `strata-summary`).
-pub use strata_summary as summary;
+/// `strata-ctx-summary`).
+pub use strata_ctx_summary as summary;
 
 #[doc(inline)]
-pub use strata_core::Summarizer;
+pub use strata_ctx_core::Summarizer;
 
 /// The history: full log and window, pairing repair, the compaction
-/// trigger and round-aligned compaction (crate `strata-history`).
-pub use strata_history as history;
+/// trigger and round-aligned compaction (crate `strata-ctx-history`).
+pub use strata_ctx_history as history;
 
 #[doc(inline)]
-pub use strata_core::{rule_fn, CompressRule};
+pub use strata_ctx_core::{rule_fn, CompressRule};
 #[doc(inline)]
-pub use strata_history::{CompactionStats, History};
+pub use strata_ctx_history::{CompactionStats, History};
 
 /// The layered context: layers, rule files, renderings, the ReAct format
-/// and its parser (crate `strata-context`).
-pub use strata_context as context;
+/// and its parser (crate `strata-ctx-prompt`).
+pub use strata_ctx_prompt as prompt;
 
-/// `@file` mentions and the read reminder (crate `strata-atfile`).
-pub use strata_atfile as atfile;
+/// `@file` mentions and the read reminder (crate `strata-ctx-atfile`).
+pub use strata_ctx_atfile as atfile;
 
-/// Notes on files modified behind the agent's back (crate `strata-mtime`).
-pub use strata_mtime as mtime;
+/// Notes on files modified behind the agent's back (crate `strata-ctx-mtime`).
+pub use strata_ctx_mtime as mtime;
 
 /// An [`LlmClient`] for OpenAI-compatible chat-completions endpoints, with
-/// retries and context-length errors mapped (crate `strata-openai`,
+/// retries and context-length errors mapped (crate `strata-ctx-openai`,
 /// feature `openai`).
 #[cfg(feature = "openai")]
-pub use strata_openai as openai;
+pub use strata_ctx_openai as openai;
 
 /// An [`LlmClient`] for the Anthropic Messages API: tools, thinking,
 /// prompt caching, streaming, retries and context-length errors mapped
-/// (crate `strata-anthropic`, feature `anthropic`).
+/// (crate `strata-ctx-anthropic`, feature `anthropic`).
 #[cfg(feature = "anthropic")]
-pub use strata_anthropic as anthropic;
+pub use strata_ctx_anthropic as anthropic;
 
 /// An exact [`TokenCounter`] with OpenAI's `o200k_base` and `cl100k_base`
-/// tokenizers (crate `strata-tiktoken`, feature `tiktoken`).
+/// tokenizers (crate `strata-ctx-tiktoken`, feature `tiktoken`).
 #[cfg(feature = "tiktoken")]
-pub use strata_tiktoken as tiktoken;
+pub use strata_ctx_tiktoken as tiktoken;
 
 #[doc(inline)]
-pub use strata_atfile::Mentions;
+pub use strata_ctx_atfile::Mentions;
 #[doc(inline)]
-pub use strata_context::{
+pub use strata_ctx_mtime::Freshness;
+#[doc(inline)]
+pub use strata_ctx_prompt::{
     parse_step, Context, Prefix, ReactEvent, ReactStream, Step, SystemLayer, ToolMode, ToolSpec,
 };
 #[doc(inline)]
-pub use strata_mtime::Freshness;
-#[doc(inline)]
-pub use strata_summary::LlmSummarizer;
+pub use strata_ctx_summary::LlmSummarizer;
 
 pub use engine::{
     Engine, EngineBuilder, EngineError, NoSummarizer, RoundStart, StepReport, Window,

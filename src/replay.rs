@@ -1,10 +1,10 @@
 //! Recorded transcripts fed through the [`Engine`] step by step, to see
-//! what it would have sent at every model call (the CLI's `strata replay`).
+//! what it would have sent at every model call (the CLI's `strata-ctx replay`).
 
 use std::collections::HashSet;
 
-use strata_core::{Message, Pairs, Role};
-use strata_history::repair;
+use strata_ctx_core::{Message, Pairs, Role};
+use strata_ctx_history::repair;
 
 use crate::engine::{Engine, EngineError, Window};
 
@@ -95,8 +95,8 @@ pub struct ReplaySummary {
 /// # Example
 ///
 /// ```
-/// use strata::replay::replay;
-/// use strata::{Engine, Message};
+/// use strata_ctx::replay::replay;
+/// use strata_ctx::{Engine, Message};
 ///
 /// # tokio::runtime::Builder::new_current_thread().enable_time().build()?.block_on(async {
 /// # let project = tempfile::tempdir()?;
@@ -200,8 +200,8 @@ pub enum Turn<'a> {
 /// round are skipped.
 ///
 /// ```
-/// use strata::replay::{turns, Turn};
-/// use strata::Message;
+/// use strata_ctx::replay::{turns, Turn};
+/// use strata_ctx::Message;
 ///
 /// let transcript = [Message::user("hi"), Message::assistant("hello!")];
 /// assert!(matches!(turns(&transcript)[..], [Turn::Begin(_), Turn::Finish(_)]));
@@ -247,7 +247,7 @@ pub fn turns(messages: &[Message]) -> Vec<Turn<'_>> {
 mod tests {
     use super::*;
     use serde_json::json;
-    use strata_core::{Config, ToolCall, ToolResult};
+    use strata_ctx_core::{Config, ToolCall, ToolResult};
 
     fn transcript() -> Vec<Message> {
         let a = ToolCall::new("a", "Bash", json!({"command": "seq 3000"}));

@@ -5,8 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use strata::history::repair;
-use strata::{from_anthropic_messages, Pairs};
+use strata_ctx::history::repair;
+use strata_ctx::{from_anthropic_messages, Pairs};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
@@ -18,6 +18,6 @@ fuzz_target!(|data: &[u8]| {
     let (fixed, _) = repair(&messages);
     assert!(Pairs::new(&fixed).is_complete());
     assert_eq!(repair(&fixed).0, fixed);
-    let _ = strata::context::anthropic_messages(&fixed);
-    let _ = strata::context::openai_messages(&fixed);
+    let _ = strata_ctx::prompt::anthropic_messages(&fixed);
+    let _ = strata_ctx::prompt::openai_messages(&fixed);
 });

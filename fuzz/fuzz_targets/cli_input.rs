@@ -1,4 +1,4 @@
-//! The `strata` command's input reader (EDGE-3): any bytes give messages
+//! The `strata-ctx` command's input reader (EDGE-3): any bytes give messages
 //! in one of the formats or an error naming the line or field, never a
 //! panic; parsing the Strata JSONL of what was read gives it back.
 #![no_main]
@@ -6,7 +6,7 @@
 use libfuzzer_sys::fuzz_target;
 
 #[allow(dead_code, unreachable_pub)]
-#[path = "../../crates/strata-cli/src/parse.rs"]
+#[path = "../../crates/cli/src/parse.rs"]
 mod parse;
 
 fuzz_target!(|data: &[u8]| {

@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use strata::types::TokenAmount;
-use strata::Config;
+use strata_ctx::types::TokenAmount;
+use strata_ctx::Config;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);

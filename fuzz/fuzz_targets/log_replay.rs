@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use strata::history::read_log;
-use strata::{CharCounter, Config, History, Pairs};
+use strata_ctx::history::read_log;
+use strata_ctx::{CharCounter, Config, History, Pairs};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(dir) = tempfile::tempdir() else { return };

@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use libfuzzer_sys::fuzz_target;
-use strata::atfile::{candidates, Mentions};
+use strata_ctx::atfile::{candidates, Mentions};
 
 fn root() -> &'static tempfile::TempDir {
     static ROOT: OnceLock<tempfile::TempDir> = OnceLock::new();

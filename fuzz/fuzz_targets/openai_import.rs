@@ -4,8 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use strata::history::repair;
-use strata::{from_openai_messages, Pairs};
+use strata_ctx::history::repair;
+use strata_ctx::{from_openai_messages, Pairs};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {

@@ -6,7 +6,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let text = String::from_utf8_lossy(data);
-    if let Ok(step) = strata::parse_step(&text) {
+    if let Ok(step) = strata_ctx::parse_step(&text) {
         let _ = format!("{step:?}");
     }
 });

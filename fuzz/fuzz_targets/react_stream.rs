@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use strata::{parse_step, ReactStream};
+use strata_ctx::{parse_step, ReactStream};
 
 fuzz_target!(|data: &[u8]| {
     // The first byte sets the delta size; the rest is the text.

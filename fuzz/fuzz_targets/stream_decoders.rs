@@ -7,10 +7,10 @@
 use std::collections::VecDeque;
 
 use libfuzzer_sys::fuzz_target;
-use strata::anthropic::EventDecoder;
-use strata::openai::ChunkDecoder;
-use strata::types::{SseDecoder, SseEvent};
-use strata::StreamEvent;
+use strata_ctx::anthropic::EventDecoder;
+use strata_ctx::openai::ChunkDecoder;
+use strata_ctx::types::{SseDecoder, SseEvent};
+use strata_ctx::StreamEvent;
 
 fn events(data: &[u8], size: usize) -> Result<Vec<SseEvent>, String> {
     let mut sse = SseDecoder::with_max_event_bytes(1 << 16);
@@ -55,7 +55,10 @@ fuzz_target!(|data: &[u8]| {
     openai.close(&mut a);
     anthropic.close(&mut b);
     for out in [a, b] {
-        let done = out.iter().filter(|e| matches!(e, StreamEvent::Done { .. })).count();
+        let done = out
+            .iter()
+            .filter(|e| matches!(e, StreamEvent::Done { .. }))
+            .count();
         assert_eq!(done, 1);
         assert!(matches!(out.back(), Some(StreamEvent::Done { .. })));
     }

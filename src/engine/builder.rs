@@ -10,8 +10,8 @@ pub struct NoSummarizer;
 
 #[async_trait]
 impl Summarizer for NoSummarizer {
-    async fn summarize(&self, _: &[Message], _: Option<ProgressFn>) -> strata_core::Result<String> {
-        Err(strata_core::Error::InvalidResponse {
+    async fn summarize(&self, _: &[Message], _: Option<ProgressFn>) -> strata_ctx_core::Result<String> {
+        Err(strata_ctx_core::Error::InvalidResponse {
             message: "no summariser is configured".into(),
         })
     }
@@ -112,7 +112,7 @@ impl EngineBuilder {
 
     /// Sets how many times [`Engine::complete`] continues an answer cut at
     /// the token limit before it gives up with
-    /// [`Error::StillCut`](strata_core::Error::StillCut) (MODEL-4; 0: never
+    /// [`Error::StillCut`](strata_ctx_core::Error::StillCut) (MODEL-4; 0: never
     /// continue). By default, [`DEFAULT_MAX_CONTINUATIONS`].
     pub fn max_continuations(mut self, n: u32) -> Self {
         self.max_continuations = n;
@@ -312,7 +312,7 @@ impl EngineBuilder {
             let progress: ProgressFn = Arc::new(move |p| events(&Event::CompactionProgress(p)));
             history.set_progress(Some(progress));
         }
-        let rounds = strata_core::rounds(history.full_log()).len();
+        let rounds = strata_ctx_core::rounds(history.full_log()).len();
         let hint_tokens = id_hints.then(|| counter.count_text("\n\n[message_id: 0123abcd]"));
         let mut engine = Engine {
             truncator: truncator.unwrap_or_else(|| default_truncator(&root, &config)),

@@ -2,7 +2,7 @@
 //! mode (MODEL-1), streaming (MODEL-3) and continuation of cut answers
 //! (MODEL-4).
 
-use strata_core::{Error, LlmClient, LlmOptions, LlmRequest, LlmResponse, StreamEvent};
+use strata_ctx_core::{Error, LlmClient, LlmOptions, LlmRequest, LlmResponse, StreamEvent};
 
 use super::{Engine, EngineError};
 use crate::event::Event;
@@ -152,9 +152,9 @@ async fn stream_part(
 mod tests {
     use super::*;
     use std::time::Duration;
-    use strata_context::ToolMode;
-    use strata_core::{FinishReason, ToolSpec, Usage};
-    use strata_testkit::ScriptedClient;
+    use strata_ctx_core::{FinishReason, ToolSpec, Usage};
+    use strata_ctx_prompt::ToolMode;
+    use strata_ctx_testkit::ScriptedClient;
 
     fn block_on<F: std::future::Future>(f: F) -> F::Output {
         tokio::runtime::Builder::new_current_thread()

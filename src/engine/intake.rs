@@ -3,7 +3,7 @@
 //! copy bounded.
 
 use super::*;
-use strata_compress::ToolKind;
+use strata_ctx_compress::ToolKind;
 
 /// The default of [`EngineBuilder::max_logged_bytes`].
 pub const DEFAULT_MAX_LOGGED_BYTES: usize = 8 * 1024 * 1024;
@@ -248,7 +248,7 @@ impl Engine {
 mod tests {
     use super::*;
     use serde_json::json;
-    use strata_core::{ToolCall, ToolResult};
+    use strata_ctx_core::{ToolCall, ToolResult};
 
     /// REL-2: the full log's copy is cut on a character boundary, says
     /// how much it kept and where the whole is; short outputs are left.

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use serde_json::{json, Value};
-use strata::{
+use strata_ctx::{
     parse_step, Engine, EngineError, LlmClient, LlmOptions, Message, Step, ToolCall, ToolResult, ToolSpec,
 };
 

@@ -1,5 +1,5 @@
-use strata::{rounds, Message, Pairs, Role};
-use strata_testkit::load_transcript;
+use strata_ctx::{rounds, Message, Pairs, Role};
+use strata_ctx_testkit::load_transcript;
 
 use crate::workspace_path;
 

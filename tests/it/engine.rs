@@ -6,14 +6,14 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, SystemTime};
 
 use serde_json::json;
-use strata::compress::{Limits, Truncator};
-use strata::history::{Conversation, PruneAction, CLEARED};
-use strata::types::{ProgressFn, Timestamp};
-use strata::{
+use strata_ctx::compress::{Limits, Truncator};
+use strata_ctx::history::{Conversation, PruneAction, CLEARED};
+use strata_ctx::types::{ProgressFn, Timestamp};
+use strata_ctx::{
     CompactionReason, Config, Engine, EngineError, Error, Event, LlmOptions, Message, Pairs, Role,
     Summarizer, ToolCall, ToolResult, Usage,
 };
-use strata_testkit::ScriptedClient;
+use strata_ctx_testkit::ScriptedClient;
 
 use crate::agent::{action, finish, run_round, sample_project, tools};
 
@@ -25,7 +25,7 @@ pub struct Fixed {
 
 #[async_trait::async_trait]
 impl Summarizer for Fixed {
-    async fn summarize(&self, messages: &[Message], _: Option<ProgressFn>) -> strata::Result<String> {
+    async fn summarize(&self, messages: &[Message], _: Option<ProgressFn>) -> strata_ctx::Result<String> {
         let n = self.calls.fetch_add(1, Ordering::SeqCst) + 1;
         Ok(format!(
             "Summary {n} of {} messages: the user asked about calc.",
@@ -222,7 +222,7 @@ async fn trunc_1_cut_for_the_model_and_reported() {
     assert_eq!(report.truncated, ["c1"]);
     let window = s.engine.window();
     let seen = window.context.scratchpad()[1].result.clone().unwrap();
-    assert_eq!(seen.status, strata::ResultStatus::Partial);
+    assert_eq!(seen.status, strata_ctx::ResultStatus::Partial);
     let path = seen.full_output_path.clone().unwrap();
     assert_eq!(std::fs::read_to_string(root.join(&path)).unwrap(), output);
     assert!(seen
@@ -330,7 +330,7 @@ async fn compaction_in_the_middle_of_a_session() {
         summarizer.calls.load(Ordering::SeqCst) >= 2,
         "compacted more than once"
     );
-    let finished: Vec<&strata::CompactionStats> = events
+    let finished: Vec<&strata_ctx::CompactionStats> = events
         .iter()
         .filter_map(|e| match e {
             Event::CompactionFinished(stats) => Some(stats),
@@ -563,7 +563,7 @@ async fn ctx_3_prefix_is_stable_until_the_rules_change() {
     s.engine.begin_round("one").await.unwrap();
     let first = s.engine.window();
     let again = s.engine.window();
-    let bytes = |w: &strata::Window| w.render_react()[..w.prefix().bytes].to_owned();
+    let bytes = |w: &strata_ctx::Window| w.render_react()[..w.prefix().bytes].to_owned();
     assert_eq!(first.prefix(), again.prefix());
     assert!(bytes(&first).contains("# Project rules (code_law.md)\n\nNever unwrap."));
     s.engine.finish_round("ok").unwrap();
@@ -758,11 +758,11 @@ async fn hist_10_id_hints_name_messages_the_model_can_prune() {
 #[tokio::test]
 async fn tool_10_failed_custom_rule_is_an_event() {
     let dir = tempfile::tempdir().unwrap();
-    let mut compressor = strata::compress::Compressor::new();
+    let mut compressor = strata_ctx::compress::Compressor::new();
     compressor.register(
         "Deploy",
-        strata::rule_fn(|_: strata::types::RuleInput<'_>| {
-            Err(strata::Error::Rule {
+        strata_ctx::rule_fn(|_: strata_ctx::types::RuleInput<'_>| {
+            Err(strata_ctx::Error::Rule {
                 tool: "Deploy".into(),
                 message: "no version line".into(),
             })

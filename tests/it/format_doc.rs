@@ -1,4 +1,4 @@
-use strata::{rounds, Message, Pairs, Role};
+use strata_ctx::{rounds, Message, Pairs, Role};
 
 use crate::workspace_path;
 
@@ -27,7 +27,7 @@ fn core_1_documented_history_is_canonical() {
     assert_eq!(rounds(&messages), vec![1..8, 8..10]);
     assert!(Pairs::new(&messages).is_complete());
     assert!(messages.iter().any(|m| m.tool_calls.len() == 2));
-    let ids = strata::types::ShortIds::new(messages.iter().map(|m| m.id));
+    let ids = strata_ctx::types::ShortIds::new(messages.iter().map(|m| m.id));
     for m in &messages {
         assert_eq!(ids.short(&m.id).unwrap().len(), 8, "no collisions in the example");
     }

@@ -7,10 +7,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use serde_json::json;
-use strata::compress::{Limits, Truncator};
-use strata::types::Timestamp;
-use strata::{Config, Engine, Message, ToolCall, Window};
-use strata_testkit::ScriptedClient;
+use strata_ctx::compress::{Limits, Truncator};
+use strata_ctx::types::Timestamp;
+use strata_ctx::{Config, Engine, Message, ToolCall, Window};
+use strata_ctx_testkit::ScriptedClient;
 
 use crate::agent::{action, finish, run_round, run_tool, sample_project, tools};
 use crate::engine::Fixed;
@@ -172,7 +172,7 @@ async fn golden_session_compacted_twice() {
         .context
         .history()
         .iter()
-        .filter(|m| m.role == strata::Role::Summary)
+        .filter(|m| m.role == strata_ctx::Role::Summary)
         .count();
     assert_eq!(summaries, 1, "summaries merge");
     assert!(window.tokens <= window.threshold);

@@ -7,7 +7,7 @@ use std::sync::mpsc;
 
 use proptest::prelude::*;
 use serde_json::json;
-use strata::{Config, Engine, Event, Message, Pairs, ResultStatus, ToolCall, ToolResult};
+use strata_ctx::{Config, Engine, Event, Message, Pairs, ResultStatus, ToolCall, ToolResult};
 
 /// A pytest run of `n` tests that fails `failed` of them, with its
 /// progress lines, a traceback and the summary, `pad` lines of captured
@@ -39,7 +39,7 @@ const TASK: &str = "The parser rejects `f(a, b)`. Find out why and fix it.";
 
 /// A builder for an engine over `root` at a 16k window, default
 /// configuration otherwise.
-fn at_16k(root: &std::path::Path) -> strata::EngineBuilder {
+fn at_16k(root: &std::path::Path) -> strata_ctx::EngineBuilder {
     Engine::builder(root).config(Config::from_toml_str("context_window = 16000").unwrap())
 }
 
@@ -156,7 +156,7 @@ async fn react_6_agent_loop_of_40_steps_at_16k() {
     assert!(!events.try_iter().any(|e| matches!(e, Event::OverBudget { .. })));
     let window = engine.window();
     let digest = &window.context.scratchpad()[0];
-    assert_eq!(digest.role, strata::Role::System);
+    assert_eq!(digest.role, strata_ctx::Role::System);
     // What the model would otherwise have lost: the last error of the
     // failing runs, the files changed, the todo state.
     assert!(
@@ -198,7 +198,7 @@ fn generated_step(i: usize, calls: usize, size: usize, thought: usize) -> (Messa
 }
 
 proptest! {
-    #![proptest_config(strata_testkit::strategy::cases(12))]
+    #![proptest_config(strata_ctx_testkit::strategy::cases(12))]
 
     /// HIST-14's guarantee: for any window of at least 8,000 tokens whose
     /// fixed layers fit, over long rounds of tiny and huge steps with
@@ -237,19 +237,19 @@ struct StepSummarizer {
 }
 
 #[async_trait::async_trait]
-impl strata::Summarizer for StepSummarizer {
+impl strata_ctx::Summarizer for StepSummarizer {
     async fn summarize(
         &self,
         messages: &[Message],
-        _: Option<strata::types::ProgressFn>,
-    ) -> strata::Result<String> {
+        _: Option<strata_ctx::types::ProgressFn>,
+    ) -> strata_ctx::Result<String> {
         tokio::time::sleep(self.delay).await;
         if self.fail {
-            return Err(strata::Error::InvalidResponse {
+            return Err(strata_ctx::Error::InvalidResponse {
                 message: "garbage".into(),
             });
         }
-        let earlier = messages.iter().any(|m| m.role == strata::Role::Summary);
+        let earlier = messages.iter().any(|m| m.role == strata_ctx::Role::Summary);
         Ok(format!(
             "Rolled {} messages{}.",
             messages.len(),
@@ -348,18 +348,18 @@ async fn react_6_failed_step_summary_leaves_the_digest_alone() {
 struct StrictModel;
 
 #[async_trait::async_trait]
-impl strata::LlmClient for StrictModel {
-    async fn complete(&self, request: strata::LlmRequest) -> strata::Result<strata::LlmResponse> {
-        use strata::TokenCounter;
-        let tokens = strata::CharCounter.count_messages(&request.messages) * 5 / 4;
+impl strata_ctx::LlmClient for StrictModel {
+    async fn complete(&self, request: strata_ctx::LlmRequest) -> strata_ctx::Result<strata_ctx::LlmResponse> {
+        use strata_ctx::TokenCounter;
+        let tokens = strata_ctx::CharCounter.count_messages(&request.messages) * 5 / 4;
         if tokens > 16_000 {
-            return Err(strata::Error::ContextTooLong {
+            return Err(strata_ctx::Error::ContextTooLong {
                 message: format!("{tokens} tokens > 16000"),
             });
         }
-        Ok(strata::LlmResponse::new(
+        Ok(strata_ctx::LlmResponse::new(
             "next step",
-            strata::Usage::new(tokens as u64, 20),
+            strata_ctx::Usage::new(tokens as u64, 20),
         ))
     }
 }
@@ -375,14 +375,14 @@ async fn hist_14_agent_loop_through_complete_never_still_too_long() {
     engine.begin_round(TASK).await.unwrap();
     for i in 0..40 {
         engine
-            .complete(&StrictModel, strata::LlmOptions::default())
+            .complete(&StrictModel, strata_ctx::LlmOptions::default())
             .await
             .unwrap_or_else(|e| panic!("step {i}: {e}"));
         let (assistant, results) = step(i);
         engine.record_step(assistant, results).await.unwrap();
     }
     engine
-        .complete(&StrictModel, strata::LlmOptions::default())
+        .complete(&StrictModel, strata_ctx::LlmOptions::default())
         .await
         .unwrap();
 }
@@ -393,19 +393,21 @@ async fn hist_14_agent_loop_through_complete_never_still_too_long() {
 #[tokio::test]
 async fn eval_1_facts_kept_on_the_test_corpus() {
     let dir = crate::workspace_path("tests/data/corpus");
-    let mut total = strata::eval::Tally::default();
+    let mut total = strata_ctx::eval::Tally::default();
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_none_or(|x| x != "json") {
             continue;
         }
-        let messages = strata_testkit::load_transcript(&path).unwrap().messages;
+        let messages = strata_ctx_testkit::load_transcript(&path).unwrap().messages;
         if messages.iter().filter(|m| m.has_tool_calls()).count() < 10 {
             continue;
         }
         let project = tempfile::tempdir().unwrap();
         let mut engine = at_16k(project.path()).build().unwrap();
-        let report = strata::eval::facts_kept(&mut engine, &messages).await.unwrap();
+        let report = strata_ctx::eval::facts_kept(&mut engine, &messages)
+            .await
+            .unwrap();
         assert_eq!(report.summary.over_budget_steps, 0, "{}", path.display());
         total.add(report.total());
     }

@@ -33,7 +33,7 @@ use std::path::PathBuf;
 /// Asserts that `window` is within its threshold, naming `at` (a step or
 /// round) when it is not.
 #[track_caller]
-pub fn assert_within_budget(window: &strata::Window, at: impl std::fmt::Display) {
+pub fn assert_within_budget(window: &strata_ctx::Window, at: impl std::fmt::Display) {
     assert!(
         window.tokens <= window.threshold,
         "{at}: {} > {}",

@@ -7,12 +7,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use strata::{
+use strata_ctx::{
     Engine, EngineError, Error, Event, FinishReason, LlmClient, LlmOptions, LlmRequest, LlmResponse, Message,
     StreamEvent, ThinkingBlock, ToolCall, ToolChoice, ToolMode, ToolResult, ToolSpec, Usage,
 };
-use strata_anthropic::AnthropicClient;
-use strata_openai::OpenAiClient;
+use strata_ctx_anthropic::AnthropicClient;
+use strata_ctx_openai::OpenAiClient;
 use wiremock::matchers::{header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -449,9 +449,9 @@ struct Cut {
     seen: Mutex<Vec<LlmRequest>>,
 }
 
-#[strata::types::async_trait]
+#[strata_ctx::types::async_trait]
 impl LlmClient for Cut {
-    async fn complete(&self, request: LlmRequest) -> strata::Result<LlmResponse> {
+    async fn complete(&self, request: LlmRequest) -> strata_ctx::Result<LlmResponse> {
         self.seen.lock().unwrap().push(request);
         let mut parts = self.parts.lock().unwrap();
         Ok(if parts.is_empty() {
@@ -508,7 +508,7 @@ async fn model_4_continuation_joins_and_is_bounded() {
     assert_eq!(*continued.lock().unwrap(), vec![1, 2]);
     // The continuation carries the answer so far as the last message.
     let last = client.seen.lock().unwrap()[2].messages.last().cloned().unwrap();
-    assert_eq!(last.role, strata::Role::Assistant);
+    assert_eq!(last.role, strata_ctx::Role::Assistant);
     assert_eq!(
         last.content,
         "Thought: done.\nAction: Finish[The bug is in the parser's"
@@ -530,12 +530,12 @@ struct Stalls;
 
 struct StallSource(bool);
 
-#[strata::types::async_trait]
-impl strata::types::StreamSource for StallSource {
+#[strata_ctx::types::async_trait]
+impl strata_ctx::types::StreamSource for StallSource {
     async fn next_events(
         &mut self,
         out: &mut std::collections::VecDeque<StreamEvent>,
-    ) -> strata::Result<bool> {
+    ) -> strata_ctx::Result<bool> {
         if !self.0 {
             self.0 = true;
             out.push_back(StreamEvent::TextDelta("Thought: half".into()));
@@ -547,15 +547,15 @@ impl strata::types::StreamSource for StallSource {
     }
 }
 
-#[strata::types::async_trait]
+#[strata_ctx::types::async_trait]
 impl LlmClient for Stalls {
-    async fn complete(&self, _: LlmRequest) -> strata::Result<LlmResponse> {
+    async fn complete(&self, _: LlmRequest) -> strata_ctx::Result<LlmResponse> {
         Err(Error::Timeout {
             after: Duration::from_secs(1),
         })
     }
-    async fn stream(&self, _: LlmRequest) -> strata::Result<strata::LlmStream> {
-        Ok(strata::LlmStream::new(StallSource(false)))
+    async fn stream(&self, _: LlmRequest) -> strata_ctx::Result<strata_ctx::LlmStream> {
+        Ok(strata_ctx::LlmStream::new(StallSource(false)))
     }
 }
 

@@ -14,9 +14,11 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::Value;
-use strata::history::{repair, Repair, Store};
-use strata::{CharCounter, Config, Context, Engine, History, Message, MessageId, Pairs, Role, SystemLayer};
-use strata_testkit::load_transcript;
+use strata_ctx::history::{repair, Repair, Store};
+use strata_ctx::{
+    CharCounter, Config, Context, Engine, History, Message, MessageId, Pairs, Role, SystemLayer,
+};
+use strata_ctx_testkit::load_transcript;
 
 use crate::workspace_path;
 
@@ -262,7 +264,7 @@ fn check(messages: &[Message], window: usize) -> Result<(), TestCaseError> {
         .enable_time()
         .build()
         .unwrap();
-    let stats = rt.block_on(history.compact(&strata::NoSummarizer));
+    let stats = rt.block_on(history.compact(&strata_ctx::NoSummarizer));
     let compacted = history.window().into_owned();
     prop_assert!(
         Pairs::new(&compacted).is_complete(),
@@ -288,7 +290,7 @@ fn check(messages: &[Message], window: usize) -> Result<(), TestCaseError> {
         .build()
         .unwrap();
     let summary = rt
-        .block_on(strata::replay::replay(&mut engine, messages, |_, _| {}))
+        .block_on(strata_ctx::replay::replay(&mut engine, messages, |_, _| {}))
         .map_err(|e| TestCaseError::fail(format!("replay: {e}")))?;
     prop_assert_eq!(summary.broken_steps, 0);
     prop_assert_eq!(summary.over_budget_steps, 0, "{:?}", summary);
@@ -304,7 +306,7 @@ fn check(messages: &[Message], window: usize) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(strata_testkit::strategy::cases(48))]
+    #![proptest_config(strata_ctx_testkit::strategy::cases(48))]
 
     /// REL-1: any transcript of the corpus, with up to six mutations,
     /// through every exit of the library.

@@ -7,9 +7,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::json;
-use strata::{Config, Engine, Event, Usage};
-use strata_openai::OpenAiClient;
-use strata_testkit::{HttpServer, Reply, ScriptedClient};
+use strata_ctx::{Config, Engine, Event, Usage};
+use strata_ctx_openai::OpenAiClient;
+use strata_ctx_testkit::{HttpServer, Reply, ScriptedClient};
 
 use crate::agent::{action, finish, run_round, sample_project, tools};
 use crate::engine::Fixed;

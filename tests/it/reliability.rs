@@ -4,8 +4,8 @@
 use std::sync::{mpsc, Arc};
 
 use serde_json::json;
-use strata::history::{clear_result, Repair, CLEARED};
-use strata::{CharCounter, Config, Engine, Event, History, Message, Pairs, Role, ToolCall, ToolResult};
+use strata_ctx::history::{clear_result, Repair, CLEARED};
+use strata_ctx::{CharCounter, Config, Engine, Event, History, Message, Pairs, Role, ToolCall, ToolResult};
 
 /// REL-1, HIST-17 (issue: 16,000 short rounds left 9,267 "Summary
 /// generation failed" notices, 427k tokens against a 12.8k threshold,
@@ -30,7 +30,7 @@ async fn rel_1_short_rounds_never_pile_up_notices() {
             "because of Rayleigh scattering. ".repeat(4)
         )));
     }
-    let summary = strata::replay::replay(&mut engine, &transcript, |_, _| {})
+    let summary = strata_ctx::replay::replay(&mut engine, &transcript, |_, _| {})
         .await
         .unwrap();
     assert_eq!(summary.rounds, 1_500);
@@ -68,7 +68,7 @@ async fn rel_1_clearing_never_grows_the_window() {
         );
     }
     let before = h.window_tokens();
-    let stats = h.compact(&strata::NoSummarizer).await;
+    let stats = h.compact(&strata_ctx::NoSummarizer).await;
     assert!(h.window_tokens() <= before, "{} > {before}", h.window_tokens());
     assert!(!h.window().iter().any(|m| m.text().contains(CLEARED)));
     assert!(stats.tokens_after <= stats.tokens_before);

@@ -7,9 +7,9 @@
 
 use std::path::PathBuf;
 
-use strata::history::CLEARED;
-use strata::{Config, Engine, Message, Pairs, Role, Window};
-use strata_testkit::load_transcript;
+use strata_ctx::history::CLEARED;
+use strata_ctx::{Config, Engine, Message, Pairs, Role, Window};
+use strata_ctx_testkit::load_transcript;
 
 use crate::workspace_path;
 
@@ -78,7 +78,7 @@ fn check_window(window: &Window, user: &str, name: &str, figures: &mut Figures) 
     );
 }
 
-/// Feeds `messages` through an engine with [`strata::replay::replay`],
+/// Feeds `messages` through an engine with [`strata_ctx::replay::replay`],
 /// checking the window after every step.
 async fn replay(messages: &[Message], window: u64, name: &str) -> Figures {
     let project = tempfile::tempdir().unwrap();
@@ -94,7 +94,7 @@ async fn replay(messages: &[Message], window: u64, name: &str) -> Figures {
         .build()
         .unwrap();
     let mut figures = Figures::default();
-    let summary = strata::replay::replay(&mut engine, messages, |step, window| {
+    let summary = strata_ctx::replay::replay(&mut engine, messages, |step, window| {
         let user = round_input(messages, step.round);
         check_window(window, &user, name, &mut figures);
         assert!(

@@ -1,0 +1,769 @@
+//! An [`LlmClient`] for the Anthropic Messages API (MODEL-2).
+//!
+//! [`AnthropicClient`] sends a request's messages as a Messages body
+//! (rendered by [`strata_ctx_prompt::anthropic_messages`]): L1 and L2 as
+//! `system` blocks with a `cache_control` breakpoint at the end of the
+//! stable prefix (CTX-3) and, by default, a second one on the last block of
+//! the conversation so that the next call reads it from the cache; tool
+//! calls and results as `tool_use` / `tool_result` blocks (parallel calls
+//! in one message, `is_error` on failed results); the round's thinking
+//! blocks sent back as the API requires during a tool loop; tools with
+//! their `input_schema` and `tool_choice` (MODEL-1).
+//!
+//! The answer's text, tool calls, thinking blocks (signed, or redacted),
+//! stop reason and usage come back in an [`LlmResponse`]. Usage follows
+//! Strata's meaning (REACT-4): `input_tokens` is the whole window, the
+//! provider's `input_tokens` plus its cache reads and writes;
+//! `cached_input_tokens` and `cache_write_tokens` are those parts.
+//! [`LlmClient::stream`] streams the answer as server-sent events
+//! (MODEL-3).
+//!
+//! Retries are [`strata_ctx_http`]'s, shared with the OpenAI client: 429, 529
+//! (`overloaded_error`) and other 5xx answers and failed connections are
+//! retried with exponential backoff and jitter, honouring `retry-after`.
+//!
+//! | The provider says | [`Error`] |
+//! |---|---|
+//! | 400/413 `prompt is too long` / `request_too_large` | [`Error::ContextTooLong`]: the engine compacts and retries (HIST-12) |
+//! | nothing within the time limit | [`Error::Timeout`] |
+//! | 429 after every retry | [`Error::RateLimited`] with the last `retry-after` |
+//! | 401, 403, 404, other 4xx; 5xx and 529 after every retry | [`Error::Provider`] with the status and the message |
+//! | 200 with a body that is not a message | [`Error::InvalidResponse`] |
+//! | an `error` event inside a stream | the same variants, as for a status |
+//! | a stream that breaks off before `message_stop` | [`Error::StreamCut`] |
+//!
+//! # Configuration
+//!
+//! In code with [`AnthropicClient::builder`], or from the environment with
+//! [`AnthropicClient::from_env`]:
+//!
+//! | Variable | Meaning | Default |
+//! |---|---|---|
+//! | `ANTHROPIC_BASE_URL` | the API's base URL, without `/v1` | `https://api.anthropic.com` |
+//! | `ANTHROPIC_API_KEY` | the key, sent as `x-api-key` | none |
+//! | `STRATA_MODEL` (or `ANTHROPIC_MODEL`) | the model | required |
+//!
+//! # Example
+//!
+//! ```no_run
+//! use strata_ctx_anthropic::AnthropicClient;
+//! use strata_ctx_core::{LlmClient, LlmRequest, Message};
+//!
+//! # async fn run() -> Result<(), strata_ctx_core::Error> {
+//! let client = AnthropicClient::builder()
+//!     .api_key("sk-ant-...")
+//!     .model("claude-sonnet-4-5")
+//!     .max_tokens(4096)
+//!     .build()?;
+//! let answer = client.complete(LlmRequest::new(vec![Message::user("Say hi.")])).await?;
+//! println!("{} ({} tokens in)", answer.text, answer.usage.input_tokens);
+//! # Ok(())
+//! # }
+//! ```
+
+use std::collections::{HashMap, VecDeque};
+use std::fmt;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::{json, Value};
+use strata_ctx_core::{
+    Error, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmStream, Result, StreamEvent, StreamSource,
+    ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
+};
+use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody};
+
+/// The environment variable holding the base URL.
+pub const ENV_BASE_URL: &str = "ANTHROPIC_BASE_URL";
+/// The environment variable holding the API key.
+pub const ENV_API_KEY: &str = "ANTHROPIC_API_KEY";
+/// The environment variable holding the model.
+pub const ENV_MODEL: &str = "STRATA_MODEL";
+/// The environment variable read for the model when [`ENV_MODEL`] is not
+/// set.
+pub const ENV_MODEL_FALLBACK: &str = "ANTHROPIC_MODEL";
+/// Anthropic's base URL, the default.
+pub const DEFAULT_BASE_URL: &str = "https://api.anthropic.com";
+/// The API version sent as `anthropic-version`.
+pub const API_VERSION: &str = "2023-06-01";
+
+/// A client for the Anthropic Messages API.
+///
+/// Cheap to clone (the connection pool is shared). The API key never
+/// appears in its `Debug` output or in errors.
+#[derive(Clone)]
+pub struct AnthropicClient {
+    http: reqwest::Client,
+    endpoint: String,
+    headers: HeaderMap,
+    model: String,
+    max_tokens: u32,
+    thinking_budget: Option<u32>,
+    cache_conversation: bool,
+    timeout: Duration,
+    retry: Retry,
+    context_window: Option<u64>,
+}
+
+/// Configures an [`AnthropicClient`]; see [`AnthropicClient::builder`].
+#[derive(Clone)]
+pub struct AnthropicClientBuilder {
+    base_url: String,
+    api_key: Option<String>,
+    model: Option<String>,
+    max_tokens: u32,
+    thinking_budget: Option<u32>,
+    cache_conversation: bool,
+    betas: Vec<String>,
+    timeout: Duration,
+    retry: Retry,
+    context_window: Option<u64>,
+}
+
+impl AnthropicClient {
+    /// A builder with the defaults: Anthropic's base URL, no key, no
+    /// model (required), 4,096 answer tokens, no extended thinking, the
+    /// conversation cached, a 120 s time limit per attempt, 3 retries with
+    /// backoff from 500 ms doubling up to 20 s, and `retry-after` waits of
+    /// up to 60 s honoured.
+    pub fn builder() -> AnthropicClientBuilder {
+        AnthropicClientBuilder {
+            base_url: DEFAULT_BASE_URL.to_owned(),
+            api_key: None,
+            model: None,
+            max_tokens: 4096,
+            thinking_budget: None,
+            cache_conversation: true,
+            betas: Vec::new(),
+            timeout: Duration::from_secs(120),
+            retry: Retry::default(),
+            context_window: None,
+        }
+    }
+
+    /// A client configured from the environment ([`ENV_BASE_URL`],
+    /// [`ENV_API_KEY`], [`ENV_MODEL`] or [`ENV_MODEL_FALLBACK`]), with the
+    /// builder's other defaults.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidConfig`] naming the variable when the model is
+    /// missing or a variable is not valid.
+    pub fn from_env() -> Result<Self> {
+        AnthropicClientBuilder::from_lookup(|name| std::env::var(name).ok())?.build()
+    }
+
+    /// The model used when a request names none.
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    /// The Messages URL requests are sent to.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// The request body (MODEL-2): model, answer limit, system blocks,
+    /// messages, tools and tool choice, thinking, temperature, stream.
+    pub fn body(&self, request: &LlmRequest, stream: bool) -> Value {
+        let options = &request.options;
+        let mut body = strata_ctx_prompt::anthropic_messages(&request.messages);
+        if self.cache_conversation {
+            mark_last_block(&mut body);
+        }
+        body["model"] = json!(options.model.as_deref().unwrap_or(&self.model));
+        body["max_tokens"] = json!(options.max_tokens.unwrap_or(self.max_tokens));
+        if !request.tools.is_empty() {
+            body["tools"] = anthropic_tools(&request.tools);
+            if let Some(choice) = &options.tool_choice {
+                body["tool_choice"] = match choice {
+                    ToolChoice::None => json!({"type": "none"}),
+                    ToolChoice::Required => json!({"type": "any"}),
+                    ToolChoice::Tool(name) => json!({"type": "tool", "name": name}),
+                    _ => json!({"type": "auto"}),
+                };
+            }
+        }
+        if let Some(budget) = self.thinking_budget {
+            body["thinking"] = json!({"type": "enabled", "budget_tokens": budget});
+        } else if let Some(t) = options.temperature {
+            // The API refuses a temperature with thinking on.
+            body["temperature"] = json!(t);
+        }
+        if body["system"].as_array().is_some_and(Vec::is_empty) {
+            if let Value::Object(map) = &mut body {
+                map.remove("system");
+            }
+        }
+        if stream {
+            body["stream"] = json!(true);
+        }
+        body
+    }
+
+    async fn send(&self, request: &LlmRequest, stream: bool) -> Result<(reqwest::Response, Duration)> {
+        let timeout = request.options.timeout.unwrap_or(self.timeout);
+        let body = self.body(request, stream).to_string().into_bytes();
+        let response = strata_ctx_http::send(
+            &self.http,
+            &self.endpoint,
+            &self.headers,
+            &body,
+            timeout,
+            &self.retry,
+        )
+        .await?;
+        Ok((response, timeout))
+    }
+}
+
+/// Puts a `cache_control` breakpoint on the last block of the last
+/// message: the next call reads the conversation up to here from the
+/// cache.
+fn mark_last_block(body: &mut Value) {
+    let last = body
+        .get_mut("messages")
+        .and_then(Value::as_array_mut)
+        .and_then(|m| m.last_mut())
+        .and_then(|m| m.get_mut("content"))
+        .and_then(Value::as_array_mut)
+        .and_then(|c| c.last_mut());
+    if let Some(Value::Object(block)) = last {
+        let kind = block.get("type").and_then(Value::as_str).unwrap_or_default();
+        if !matches!(kind, "thinking" | "redacted_thinking") {
+            block.insert("cache_control".into(), json!({"type": "ephemeral"}));
+        }
+    }
+}
+
+/// Tools as Messages API tools with `input_schema` (MODEL-1), in the order
+/// given; byte-stable for the same specs.
+pub fn anthropic_tools(tools: &[ToolSpec]) -> Value {
+    Value::Array(
+        tools
+            .iter()
+            .map(|t| json!({"name": t.name, "description": t.full_description(), "input_schema": t.input_schema()}))
+            .collect(),
+    )
+}
+
+impl fmt::Debug for AnthropicClient {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AnthropicClient")
+            .field("endpoint", &self.endpoint)
+            .field("model", &self.model)
+            .field("max_tokens", &self.max_tokens)
+            .field("thinking_budget", &self.thinking_budget)
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+#[async_trait]
+impl LlmClient for AnthropicClient {
+    /// Sends the request, retrying rate limits, overloads, server errors
+    /// and failed connections as configured.
+    ///
+    /// # Errors
+    ///
+    /// See the [crate documentation](crate) for which answer becomes which
+    /// [`Error`].
+    async fn complete(&self, request: LlmRequest) -> Result<LlmResponse> {
+        let (response, timeout) = self.send(&request, false).await?;
+        parse_message(&read_body(response, timeout).await?)
+    }
+
+    /// Streams the answer (MODEL-3); the time limit bounds the wait for
+    /// the answer to start and each silence between chunks.
+    ///
+    /// # Errors
+    ///
+    /// As [`LlmClient::complete`] for what fails before the stream starts.
+    async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
+        let (response, timeout) = self.send(&request, true).await?;
+        Ok(LlmStream::new(AnthropicEvents {
+            body: SseBody::new(response, timeout),
+            decoder: EventDecoder::default(),
+        }))
+    }
+
+    fn context_window(&self) -> Option<u64> {
+        self.context_window
+    }
+}
+
+impl AnthropicClientBuilder {
+    /// A builder from the environment as read by `lookup`: [`ENV_BASE_URL`],
+    /// [`ENV_API_KEY`], [`ENV_MODEL`] (or [`ENV_MODEL_FALLBACK`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidConfig`] naming `STRATA_MODEL` when no model is set.
+    ///
+    /// ```
+    /// use strata_ctx_anthropic::AnthropicClientBuilder;
+    ///
+    /// let env = |name: &str| match name {
+    ///     "ANTHROPIC_BASE_URL" => Some("http://127.0.0.1:8080/".to_owned()),
+    ///     "ANTHROPIC_MODEL" => Some("claude-haiku-4-5".to_owned()),
+    ///     _ => None,
+    /// };
+    /// let client = AnthropicClientBuilder::from_lookup(env)?.build()?;
+    /// assert_eq!(client.endpoint(), "http://127.0.0.1:8080/v1/messages");
+    /// # Ok::<(), strata_ctx_core::Error>(())
+    /// ```
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self> {
+        let set = |name: &str| {
+            lookup(name)
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        let mut builder = AnthropicClient::builder();
+        if let Some(url) = set(ENV_BASE_URL) {
+            builder = builder.base_url(url);
+        }
+        if let Some(key) = set(ENV_API_KEY) {
+            builder = builder.api_key(key);
+        }
+        let model = set(ENV_MODEL)
+            .or_else(|| set(ENV_MODEL_FALLBACK))
+            .ok_or_else(|| Error::InvalidConfig {
+                field: ENV_MODEL.to_owned(),
+                reason: "not set: name the model to call, e.g. STRATA_MODEL=claude-sonnet-4-5".to_owned(),
+            })?;
+        Ok(builder.model(model))
+    }
+
+    /// Sets the base URL, without `/v1`; requests go to
+    /// `<base>/v1/messages`. By default, Anthropic's.
+    pub fn base_url(mut self, url: impl Into<String>) -> Self {
+        self.base_url = url.into();
+        self
+    }
+
+    /// Sets the API key, sent as `x-api-key`. By default, none.
+    pub fn api_key(mut self, key: impl Into<String>) -> Self {
+        self.api_key = Some(key.into());
+        self
+    }
+
+    /// Sets the model used when a request names none. Required.
+    pub fn model(mut self, model: impl Into<String>) -> Self {
+        self.model = Some(model.into());
+        self
+    }
+
+    /// Sets the answer's token limit when a request sets none (the API
+    /// requires one). By default, 4,096.
+    pub fn max_tokens(mut self, tokens: u32) -> Self {
+        self.max_tokens = tokens;
+        self
+    }
+
+    /// Turns extended thinking on with this token budget (less than the
+    /// answer's limit). By default, off.
+    pub fn thinking_budget(mut self, tokens: u32) -> Self {
+        self.thinking_budget = Some(tokens);
+        self
+    }
+
+    /// Sets whether the last block of the conversation gets a
+    /// `cache_control` breakpoint besides the end of the stable prefix. By
+    /// default, on.
+    pub fn cache_conversation(mut self, on: bool) -> Self {
+        self.cache_conversation = on;
+        self
+    }
+
+    /// Adds a beta feature, sent in the `anthropic-beta` header.
+    pub fn beta(mut self, name: impl Into<String>) -> Self {
+        self.betas.push(name.into());
+        self
+    }
+
+    /// Sets the time limit of one attempt, up to the end of the answer (or,
+    /// streaming, up to its start and between chunks); a request's own
+    /// [`LlmOptions::timeout`](strata_ctx_core::LlmOptions::timeout) wins. By
+    /// default, 120 s.
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Sets how many times a retryable failure is retried (0: never). By
+    /// default, 3.
+    pub fn max_retries(mut self, retries: u32) -> Self {
+        self.retry.max_retries = retries;
+        self
+    }
+
+    /// Sets the backoff: the first wait and the most any wait may be. By
+    /// default, 500 ms and 20 s.
+    pub fn backoff(mut self, initial: Duration, max: Duration) -> Self {
+        self.retry.initial = initial;
+        self.retry.max = max.max(initial);
+        self
+    }
+
+    /// Sets the longest `retry-after` the client waits for. By default,
+    /// 60 s.
+    pub fn max_retry_after(mut self, max: Duration) -> Self {
+        self.retry.max_retry_after = max;
+        self
+    }
+
+    /// Sets the context window the client reports through
+    /// [`LlmClient::context_window`]. By default, unknown.
+    pub fn context_window(mut self, tokens: u64) -> Self {
+        self.context_window = Some(tokens);
+        self
+    }
+
+    /// Builds the client.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidConfig`] when the model is missing, the base URL is
+    /// not an `http(s)` URL, the key cannot be a header, or the TLS stack
+    /// cannot be initialised.
+    pub fn build(self) -> Result<AnthropicClient> {
+        let config = |field: &str, reason: String| Error::InvalidConfig {
+            field: field.to_owned(),
+            reason,
+        };
+        let model = self
+            .model
+            .filter(|m| !m.trim().is_empty())
+            .ok_or_else(|| config("model", "no model set".to_owned()))?;
+        let (base, http) = strata_ctx_http::client_for(
+            &self.base_url,
+            concat!("strata-ctx-anthropic/", env!("CARGO_PKG_VERSION")),
+        )?;
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            HeaderName::from_static("anthropic-version"),
+            HeaderValue::from_static(API_VERSION),
+        );
+        if let Some(key) = &self.api_key {
+            let mut value = HeaderValue::from_str(key).map_err(|_| {
+                config(
+                    "api_key",
+                    "holds characters an HTTP header cannot carry".to_owned(),
+                )
+            })?;
+            value.set_sensitive(true);
+            headers.insert(HeaderName::from_static("x-api-key"), value);
+        }
+        if !self.betas.is_empty() {
+            let value = HeaderValue::from_str(&self.betas.join(","))
+                .map_err(|_| config("beta", "holds characters an HTTP header cannot carry".to_owned()))?;
+            headers.insert(HeaderName::from_static("anthropic-beta"), value);
+        }
+        Ok(AnthropicClient {
+            http,
+            endpoint: format!("{base}/v1/messages"),
+            headers,
+            model,
+            max_tokens: self.max_tokens,
+            thinking_budget: self.thinking_budget,
+            cache_conversation: self.cache_conversation,
+            timeout: self.timeout,
+            retry: self.retry,
+            context_window: self.context_window,
+        })
+    }
+}
+
+impl fmt::Debug for AnthropicClientBuilder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("AnthropicClientBuilder")
+            .field("base_url", &self.base_url)
+            .field("api_key", &self.api_key.as_ref().map(|_| "<redacted>"))
+            .field("model", &self.model)
+            .field("max_tokens", &self.max_tokens)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Usage in Strata's meaning (REACT-4): the whole window as
+/// `input_tokens`, the cache reads and writes as its parts.
+fn usage_of(usage: Option<&Value>, so_far: Usage) -> Usage {
+    let number = |name: &str| usage.and_then(|u| u.get(name)).and_then(Value::as_u64);
+    let read = number("cache_read_input_tokens");
+    let write = number("cache_creation_input_tokens");
+    let input = number("input_tokens").map(|n| n + read.unwrap_or(0) + write.unwrap_or(0));
+    Usage {
+        input_tokens: input.unwrap_or(so_far.input_tokens),
+        output_tokens: number("output_tokens").unwrap_or(so_far.output_tokens),
+        cached_input_tokens: read.or(so_far.cached_input_tokens),
+        cache_write_tokens: write.or(so_far.cache_write_tokens),
+    }
+}
+
+/// Reads a Messages API answer.
+///
+/// # Errors
+///
+/// [`Error::InvalidResponse`] when the body is not a message.
+pub fn parse_message(body: &[u8]) -> Result<LlmResponse> {
+    let v: Value = serde_json::from_slice(body)
+        .map_err(|e| invalid(format!("the body is not JSON ({e}): {}", body_excerpt(body))))?;
+    let content = v
+        .get("content")
+        .and_then(Value::as_array)
+        .ok_or_else(|| invalid(format!("no `content` list in {}", body_excerpt(body))))?;
+    let mut text = String::new();
+    let mut calls = Vec::new();
+    let mut thinking = Vec::new();
+    for (i, block) in content.iter().enumerate() {
+        let field = |name: &str| block.get(name).and_then(Value::as_str);
+        match field("type") {
+            Some("text") => text.push_str(field("text").unwrap_or_default()),
+            Some("tool_use") => {
+                let name = field("name").ok_or_else(|| invalid(format!("`content[{i}].name` is missing")))?;
+                let input = block.get("input").cloned().unwrap_or_else(|| json!({}));
+                calls.push(ToolCall::new(field("id").unwrap_or_default(), name, input));
+            }
+            Some("thinking") => thinking.push(ThinkingBlock::Thinking {
+                thinking: field("thinking").unwrap_or_default().to_owned(),
+                signature: field("signature").unwrap_or_default().to_owned(),
+            }),
+            Some("redacted_thinking") => thinking.push(ThinkingBlock::RedactedThinking {
+                data: field("data").unwrap_or_default().to_owned(),
+            }),
+            // Blocks of features Strata does not use (server tools,
+            // citations) carry nothing it records.
+            _ => {}
+        }
+    }
+    let finish = v
+        .get("stop_reason")
+        .and_then(Value::as_str)
+        .map_or(FinishReason::Stop, FinishReason::parse);
+    Ok(LlmResponse::new(text, usage_of(v.get("usage"), Usage::default()))
+        .with_tool_calls(calls)
+        .with_thinking(thinking)
+        .with_finish_reason(finish))
+}
+
+/// The events of a streamed message (MODEL-3).
+struct AnthropicEvents {
+    body: SseBody,
+    decoder: EventDecoder,
+}
+
+#[async_trait]
+impl StreamSource for AnthropicEvents {
+    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<bool> {
+        loop {
+            if self.decoder.is_done() {
+                return Ok(false);
+            }
+            match self.body.next().await? {
+                Some(event) => self.decoder.decode(&event.event, &event.data, out)?,
+                None => return Ok(false),
+            }
+            if !out.is_empty() {
+                return Ok(true);
+            }
+        }
+    }
+}
+
+/// What a content block of a streamed message is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Block {
+    Text,
+    Thinking,
+    Tool(usize),
+    Other,
+}
+
+/// Turns the Messages API's streamed events (`message_start`,
+/// `content_block_start` / `_delta` / `_stop`, `message_delta`,
+/// `message_stop`, `ping`, `error`) into [`StreamEvent`]s; the wire-format
+/// half of the stream, apart from the HTTP body so that it can be tested
+/// and fuzzed on bytes. Event types it does not know are skipped, as the
+/// API's versioning policy asks of clients.
+#[derive(Debug, Default)]
+pub struct EventDecoder {
+    blocks: HashMap<usize, Block>,
+    signatures: HashMap<usize, String>,
+    calls: ToolCallBuffer,
+    next_call: usize,
+    usage: Usage,
+    finish: Option<FinishReason>,
+    done: bool,
+}
+
+impl EventDecoder {
+    /// Decodes one server-sent event (its name and data) into `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidResponse`] for data that is not JSON; for an
+    /// `error` event, the variant its error type maps to (an overload is
+    /// a retryable [`Error::Provider`] with status 529, a too-long prompt
+    /// [`Error::ContextTooLong`]).
+    pub fn decode(&mut self, event: &str, data: &str, out: &mut VecDeque<StreamEvent>) -> Result<()> {
+        if self.done {
+            return Ok(());
+        }
+        let v: Value = serde_json::from_str(data).map_err(|e| {
+            invalid(format!(
+                "a streamed event is not JSON ({e}): {}",
+                body_excerpt(data.as_bytes())
+            ))
+        })?;
+        let kind = v.get("type").and_then(Value::as_str).unwrap_or(event);
+        let index = v
+            .get("index")
+            .and_then(Value::as_u64)
+            .and_then(|i| usize::try_from(i).ok())
+            .unwrap_or(0);
+        let text = |v: &Value, path: &str| {
+            v.pointer(path)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        match kind {
+            "message_start" => self.usage = usage_of(v.pointer("/message/usage"), self.usage),
+            "content_block_start" => {
+                let block = v.get("content_block").unwrap_or(&Value::Null);
+                let kind = match block.get("type").and_then(Value::as_str) {
+                    Some("text") => {
+                        let start = text(block, "/text");
+                        if !start.is_empty() {
+                            out.push_back(StreamEvent::TextDelta(start));
+                        }
+                        Block::Text
+                    }
+                    Some("thinking") => {
+                        let start = text(block, "/thinking");
+                        if !start.is_empty() {
+                            out.push_back(StreamEvent::ThinkingDelta(start));
+                        }
+                        Block::Thinking
+                    }
+                    Some("redacted_thinking") => {
+                        out.push_back(StreamEvent::RedactedThinking {
+                            data: text(block, "/data"),
+                        });
+                        Block::Other
+                    }
+                    Some("tool_use") => {
+                        let call = self.next_call;
+                        self.next_call += 1;
+                        let (id, name) = (text(block, "/id"), text(block, "/name"));
+                        self.calls.start(call, &id, &name);
+                        out.push_back(StreamEvent::ToolCallStarted {
+                            index: call,
+                            id,
+                            name,
+                        });
+                        Block::Tool(call)
+                    }
+                    _ => Block::Other,
+                };
+                self.blocks.insert(index, kind);
+            }
+            "content_block_delta" => {
+                let delta = v.get("delta").unwrap_or(&Value::Null);
+                match delta.get("type").and_then(Value::as_str) {
+                    Some("text_delta") => out.push_back(StreamEvent::TextDelta(text(delta, "/text"))),
+                    Some("thinking_delta") => {
+                        out.push_back(StreamEvent::ThinkingDelta(text(delta, "/thinking")))
+                    }
+                    Some("signature_delta") => self
+                        .signatures
+                        .entry(index)
+                        .or_default()
+                        .push_str(&text(delta, "/signature")),
+                    Some("input_json_delta") => {
+                        if let Some(Block::Tool(call)) = self.blocks.get(&index) {
+                            let part = text(delta, "/partial_json");
+                            if !part.is_empty() {
+                                self.calls.append(*call, &part);
+                                out.push_back(StreamEvent::ToolCallDelta {
+                                    index: *call,
+                                    arguments: part,
+                                });
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "content_block_stop" => self.close_block(index, out),
+            "message_delta" => {
+                if let Some(reason) = v.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                    self.finish = Some(FinishReason::parse(reason));
+                }
+                self.usage = usage_of(v.get("usage"), self.usage);
+            }
+            "message_stop" => self.close(out),
+            "error" => {
+                let error = v.get("error").unwrap_or(&v);
+                let status = match error.get("type").and_then(Value::as_str) {
+                    Some("overloaded_error") => 529,
+                    Some("rate_limit_error") => 429,
+                    Some("api_error") => 500,
+                    Some("request_too_large") => 413,
+                    Some("authentication_error") => 401,
+                    Some("permission_error") => 403,
+                    Some("not_found_error") => 404,
+                    _ => 400,
+                };
+                return Err(strata_ctx_http::classify(status, data.as_bytes(), None).error);
+            }
+            // `ping` and types added after this client.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn close_block(&mut self, index: usize, out: &mut VecDeque<StreamEvent>) {
+        match self.blocks.remove(&index) {
+            Some(Block::Tool(call)) => {
+                if let Some(finished) = self.calls.finish(call) {
+                    out.push_back(StreamEvent::ToolCallFinished {
+                        index: call,
+                        call: finished,
+                    });
+                }
+            }
+            Some(Block::Thinking) => out.push_back(StreamEvent::ThinkingFinished {
+                signature: self.signatures.remove(&index),
+            }),
+            _ => {}
+        }
+    }
+
+    /// Ends the message: open blocks are closed, then the usage and
+    /// `Done` follow.
+    pub fn close(&mut self, out: &mut VecDeque<StreamEvent>) {
+        if self.done {
+            return;
+        }
+        let mut open: Vec<usize> = self.blocks.keys().copied().collect();
+        open.sort_unstable();
+        for index in open {
+            self.close_block(index, out);
+        }
+        for (index, call) in self.calls.finish_all() {
+            out.push_back(StreamEvent::ToolCallFinished { index, call });
+        }
+        out.push_back(StreamEvent::Usage(self.usage));
+        out.push_back(StreamEvent::Done {
+            finish_reason: self.finish.clone().unwrap_or_default(),
+        });
+        self.done = true;
+    }
+
+    /// Whether `message_stop` ended the stream.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+}

@@ -1,0 +1,522 @@
+//! `strata-ctx eval`: what the window keeps of each session's working facts,
+//! and what history forms keep of command outputs, beside the baselines
+//! (EVAL-1, EVAL-2).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use clap::Args;
+use serde_json::{json, Value};
+use strata_ctx::eval::{facts_kept, retention, Facts, FactsReport, OutputRetention, RetentionTotals, Tally};
+use strata_ctx::{Compressor, Config, Engine, Role, TokenCounter};
+
+use super::{out, out_json_pretty};
+use crate::error::CliError;
+use crate::input::parse;
+
+/// Arguments of `strata-ctx eval`.
+#[derive(Debug, Args)]
+pub struct EvalArgs {
+    /// Transcripts: files, or directories whose `.json` and `.jsonl`
+    /// files are read (in name order).
+    #[arg(required = true)]
+    paths: Vec<PathBuf>,
+    /// Context windows to replay at, comma-separated (`16000,32k`).
+    #[arg(long, value_name = "N[,N…]", default_value = "16000,32000")]
+    windows: String,
+    /// Sessions with fewer tool steps are left out of the facts (short
+    /// sessions fit any window).
+    #[arg(long, value_name = "N", default_value_t = 30)]
+    min_steps: usize,
+    /// One line per session and window, and per command output.
+    #[arg(long)]
+    per: bool,
+    /// The report as JSON instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Also writes a self-contained HTML report to FILE: per session, the
+    /// window's tokens at every step against the threshold, and the facts
+    /// kept and lost.
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+}
+
+/// One transcript as read.
+struct Session {
+    name: String,
+    messages: Vec<strata_ctx::Message>,
+    steps: usize,
+}
+
+fn sessions(paths: &[PathBuf]) -> Result<Vec<Session>, CliError> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let entries = std::fs::read_dir(path).map_err(|e| {
+                CliError::Input(format!("{}: cannot read the directory: {e}", path.display()))
+            })?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file() && p.extension().is_some_and(|x| x == "json" || x == "jsonl"))
+                .collect();
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    if files.is_empty() {
+        return Err(CliError::Input(
+            "no transcript found (.json or .jsonl files)".into(),
+        ));
+    }
+    files
+        .iter()
+        .map(|path| {
+            let bytes = std::fs::read(path)
+                .map_err(|e| CliError::Input(format!("{}: cannot read: {e}", path.display())))?;
+            let (_, messages) =
+                parse(&bytes).map_err(|e| CliError::Input(format!("{}: {e}", path.display())))?;
+            let steps = messages.iter().filter(|m| m.has_tool_calls()).count();
+            let name = path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+            Ok(Session {
+                name,
+                messages,
+                steps,
+            })
+        })
+        .collect()
+}
+
+fn windows(text: &str) -> Result<Vec<Config>, CliError> {
+    text.split(',')
+        .map(|w| {
+            let mut config = Config::default();
+            config
+                .set("context_window", w.trim())
+                .and_then(|()| config.validate())
+                .map_err(|e| CliError::Input(format!("--windows {w}: {e}")))?;
+            Ok(config)
+        })
+        .collect()
+}
+
+/// The facts of one session at one window.
+struct Row<'a> {
+    session: &'a Session,
+    report: FactsReport,
+}
+
+fn pct(part: usize, whole: usize) -> f64 {
+    100.0 * super::share(part, whole)
+}
+
+/// Runs `strata-ctx eval`.
+pub async fn run(args: &EvalArgs, counter: Arc<dyn TokenCounter>) -> Result<(), CliError> {
+    let configs = windows(&args.windows)?;
+    let sessions = sessions(&args.paths)?;
+    let measured: Vec<&Session> = sessions
+        .iter()
+        .filter(|s| s.steps >= args.min_steps && !Facts::of(&s.messages).is_empty())
+        .collect();
+    let bar = crate::progress::bar((measured.len() * configs.len()) as u64, "replaying");
+    let mut rows: Vec<Vec<Row<'_>>> = Vec::new();
+    for config in &configs {
+        let mut at_window = Vec::new();
+        for session in &measured {
+            bar.set_message(session.name.clone());
+            let project = tempfile::tempdir()
+                .map_err(|e| CliError::Runtime(format!("cannot create a scratch directory: {e}")))?;
+            let system: Vec<&str> = session
+                .messages
+                .iter()
+                .take_while(|m| m.role == Role::System)
+                .map(|m| m.content.as_str())
+                .collect();
+            let mut builder = Engine::builder(project.path())
+                .config(config.clone())
+                .counter(counter.clone());
+            if !system.is_empty() {
+                builder = builder.system_prompt(system.join("\n\n"));
+            }
+            let mut engine = builder.build()?;
+            let report = facts_kept(&mut engine, &session.messages)
+                .await
+                .map_err(|e| CliError::Runtime(format!("{}: {e}", session.name)))?;
+            at_window.push(Row { session, report });
+            bar.inc(1);
+        }
+        rows.push(at_window);
+    }
+    bar.finish_and_clear();
+    let compressor = Compressor::new();
+    let outputs: Vec<(&Session, OutputRetention)> = sessions
+        .iter()
+        .flat_map(|s| {
+            retention(&s.messages, &compressor)
+                .into_iter()
+                .map(move |o| (s, o))
+        })
+        .collect();
+    let totals = RetentionTotals::of(outputs.iter().map(|(_, o)| o));
+    if let Some(path) = &args.html {
+        write_html(path, &rows, &totals)?;
+    }
+    if args.json {
+        return out_json_pretty(&report_json(&rows, &outputs, &totals, args.per));
+    }
+    out(&report_text(&rows, &outputs, &totals, args))
+}
+
+/// The totals of one window over its sessions.
+struct Totals {
+    window: usize,
+    threshold: usize,
+    sessions: usize,
+    all: Tally,
+    files: Tally,
+    commands: Tally,
+    errors: Tally,
+}
+
+impl Totals {
+    fn of(rows: &[Row<'_>]) -> Option<Totals> {
+        let first = rows.first()?;
+        let mut t = Totals {
+            window: first.report.window,
+            threshold: first.report.threshold,
+            sessions: rows.len(),
+            all: Tally::default(),
+            files: Tally::default(),
+            commands: Tally::default(),
+            errors: Tally::default(),
+        };
+        for r in rows {
+            t.files.add(r.report.files);
+            t.commands.add(r.report.commands);
+            t.errors.add(r.report.errors);
+            t.all.add(r.report.total());
+        }
+        Some(t)
+    }
+
+    /// The table's cells: window, sessions, facts, strata %, trim %, and
+    /// kept/total of files, commands, errors.
+    fn cells(&self) -> [String; 8] {
+        let frac = |t: Tally| format!("{}/{}", t.strata, t.facts);
+        [
+            self.window.to_string(),
+            self.sessions.to_string(),
+            self.all.facts.to_string(),
+            format!("{:.1}%", pct(self.all.strata, self.all.facts)),
+            format!("{:.1}%", pct(self.all.trim, self.all.facts)),
+            frac(self.files),
+            frac(self.commands),
+            frac(self.errors),
+        ]
+    }
+}
+
+/// The headings of [`Totals::cells`].
+const HEADINGS: [&str; 8] = [
+    "window",
+    "sessions",
+    "facts",
+    "strata",
+    "newest-first",
+    "files",
+    "commands",
+    "errors",
+];
+
+fn report_text(
+    rows: &[Vec<Row<'_>>],
+    outputs: &[(&Session, OutputRetention)],
+    totals: &RetentionTotals,
+    args: &EvalArgs,
+) -> String {
+    let mut s = String::new();
+    let frac = |t: Tally| format!("{}/{}", t.strata, t.facts);
+    let _ = writeln!(
+        s,
+        "Working facts in the final window (sessions of {} steps or more)\n",
+        args.min_steps
+    );
+    let widths = [8, 8, 6, 7, 14, 9, 9, 9];
+    let line = |cells: &[String]| {
+        let row: Vec<String> = cells
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:>w$}"))
+            .collect();
+        row.join("  ")
+    };
+    let _ = writeln!(s, "{}", line(&HEADINGS.map(str::to_owned)));
+    for at_window in rows {
+        let Some(t) = Totals::of(at_window) else { continue };
+        let _ = writeln!(s, "{}", line(&t.cells()));
+        if args.per {
+            for r in at_window {
+                let all = r.report.total();
+                let _ = writeln!(
+                    s,
+                    "    {:<60} steps {:>4}  strata {:>3}/{:<3} trim {:>3}  errors {}  max window {}",
+                    r.session.name,
+                    r.session.steps,
+                    all.strata,
+                    all.facts,
+                    all.trim,
+                    frac(r.report.errors),
+                    r.report.summary.max_window_tokens,
+                );
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nCommand outputs of 2,000 characters or more: {}, {} → {} characters ({:.1}% smaller)",
+        totals.outputs,
+        totals.raw_chars,
+        totals.strata_chars,
+        100.0 * totals.reduction
+    );
+    let [ours, head, ht] = totals.diagnostics.map(|x| 100.0 * x);
+    let _ = writeln!(
+        s,
+        "diagnostic lines kept: strata {ours:.1}%, head {head:.1}%, head+tail {ht:.1}%"
+    );
+    let [ours, head, ht] = totals.errors.map(|x| 100.0 * x);
+    let _ = writeln!(
+        s,
+        "error lines kept:      strata {ours:.1}%, head {head:.1}%, head+tail {ht:.1}%"
+    );
+    if args.per {
+        for (session, o) in outputs {
+            let _ = writeln!(
+                s,
+                "    {:<60} {:<10} {:>7} → {:>6} chars  diagnostics {}/{} (head {}, head+tail {})",
+                session.name,
+                o.program,
+                o.raw_chars,
+                o.strata_chars,
+                o.diagnostics.strata,
+                o.diagnostics.lines,
+                o.diagnostics.head,
+                o.diagnostics.head_tail
+            );
+        }
+    }
+    s
+}
+
+fn tally_json(t: Tally) -> Value {
+    json!({"facts": t.facts, "strata": t.strata, "trim": t.trim})
+}
+
+fn report_json(
+    rows: &[Vec<Row<'_>>],
+    outputs: &[(&Session, OutputRetention)],
+    totals: &RetentionTotals,
+    per: bool,
+) -> Value {
+    let facts: Vec<Value> = rows
+        .iter()
+        .filter_map(|at_window| {
+            let t = Totals::of(at_window)?;
+            let mut v = json!({
+                "window": t.window,
+                "threshold": t.threshold,
+                "sessions": t.sessions,
+                "total": tally_json(t.all),
+                "files": tally_json(t.files),
+                "commands": tally_json(t.commands),
+                "errors": tally_json(t.errors),
+            });
+            if per {
+                v["per_session"] = at_window
+                    .iter()
+                    .map(|r| {
+                        json!({
+                            "session": r.session.name,
+                            "steps": r.session.steps,
+                            "files": tally_json(r.report.files),
+                            "commands": tally_json(r.report.commands),
+                            "errors": tally_json(r.report.errors),
+                            "lost": r.report.lost,
+                            "max_window_tokens": r.report.summary.max_window_tokens,
+                            "over_budget_steps": r.report.summary.over_budget_steps,
+                        })
+                    })
+                    .collect();
+            }
+            Some(v)
+        })
+        .collect();
+    let mut retention = json!({
+        "outputs": totals.outputs,
+        "raw_chars": totals.raw_chars,
+        "strata_chars": totals.strata_chars,
+        "reduction": totals.reduction,
+        "diagnostics": {"strata": totals.diagnostics[0], "head": totals.diagnostics[1], "head_tail": totals.diagnostics[2]},
+        "errors": {"strata": totals.errors[0], "head": totals.errors[1], "head_tail": totals.errors[2]},
+    });
+    if per {
+        retention["per_output"] = outputs
+            .iter()
+            .map(|(s, o)| {
+                let mut v = serde_json::to_value(o).unwrap_or(Value::Null);
+                v["session"] = json!(s.name);
+                v
+            })
+            .collect();
+    }
+    json!({"facts": facts, "retention": retention})
+}
+
+/// Escapes text for HTML.
+fn esc(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A line chart of the window's tokens at every step against the
+/// threshold, as inline SVG: compactions marked red, steps that cleared
+/// results orange, steps that left steps out grey.
+fn chart(report: &FactsReport) -> String {
+    const W: f64 = 640.0;
+    const H: f64 = 160.0;
+    let steps = &report.steps;
+    let top = steps
+        .iter()
+        .map(|s| s.window_tokens)
+        .chain([report.threshold])
+        .max()
+        .unwrap_or(1)
+        .max(1) as f64
+        * 1.1;
+    let x = |i: usize| 40.0 + (W - 50.0) * i as f64 / (steps.len().max(2) - 1) as f64;
+    let y = |t: usize| H - 20.0 - (H - 30.0) * t as f64 / top;
+    let mut svg = format!(
+        "<svg viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\"><rect width=\"{W}\" height=\"{H}\" fill=\"#fff\"/>"
+    );
+    let ty = y(report.threshold);
+    let _ = write!(
+        svg,
+        "<line x1=\"40\" x2=\"{}\" y1=\"{ty:.1}\" y2=\"{ty:.1}\" stroke=\"#c00\" stroke-dasharray=\"4 3\"/><text x=\"42\" y=\"{:.1}\" font-size=\"10\" fill=\"#c00\">threshold {}</text>",
+        W - 10.0,
+        ty - 3.0,
+        report.threshold
+    );
+    let points: Vec<String> = steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{:.1},{:.1}", x(i), y(s.window_tokens)))
+        .collect();
+    let _ = write!(
+        svg,
+        "<polyline fill=\"none\" stroke=\"#236\" stroke-width=\"1.5\" points=\"{}\"/>",
+        points.join(" ")
+    );
+    for (i, s) in steps.iter().enumerate() {
+        let color = if s.compacted {
+            Some("#c00")
+        } else if s.omitted > 0 {
+            Some("#888")
+        } else if s.cleared > 0 {
+            Some("#e80")
+        } else {
+            None
+        };
+        if let Some(color) = color {
+            let _ = write!(
+                svg,
+                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"{color}\"/>",
+                x(i),
+                y(s.window_tokens)
+            );
+        }
+    }
+    let _ = write!(
+        svg,
+        "<text x=\"40\" y=\"{}\" font-size=\"10\">step 1</text><text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">step {}</text></svg>",
+        H - 6.0,
+        W - 10.0,
+        H - 6.0,
+        steps.len()
+    );
+    svg
+}
+
+fn write_html(path: &Path, rows: &[Vec<Row<'_>>], totals: &RetentionTotals) -> Result<(), CliError> {
+    let mut h = String::from(
+        "<!doctype html><html><head><meta charset=\"utf-8\"><title>strata eval</title><style>\
+         body{font:14px system-ui,sans-serif;margin:2em;max-width:60em}td,th{padding:2px 8px;text-align:right}\
+         th{border-bottom:1px solid #999}details{margin:1em 0}summary{cursor:pointer}.lost{color:#a00}\
+         .legend span{margin-right:1.5em}</style></head><body><h1>strata eval</h1>",
+    );
+    h.push_str("<h2>Working facts in the final window</h2><table><tr>");
+    for heading in HEADINGS {
+        let _ = write!(h, "<th>{heading}</th>");
+    }
+    h.push_str("</tr>");
+    for at_window in rows {
+        let Some(t) = Totals::of(at_window) else { continue };
+        h.push_str("<tr>");
+        for cell in t.cells() {
+            let _ = write!(h, "<td>{cell}</td>");
+        }
+        h.push_str("</tr>");
+    }
+    let _ = write!(
+        h,
+        "</table><h2>Command outputs</h2><p>{} outputs of 2,000 characters or more, {} → {} characters ({:.1}% smaller); diagnostic lines kept: strata {:.1}%, head cut {:.1}%, head+tail cut {:.1}%.</p>",
+        totals.outputs,
+        totals.raw_chars,
+        totals.strata_chars,
+        100.0 * totals.reduction,
+        100.0 * totals.diagnostics[0],
+        100.0 * totals.diagnostics[1],
+        100.0 * totals.diagnostics[2]
+    );
+    h.push_str("<h2>Sessions</h2><p class=\"legend\"><span style=\"color:#236\">— window tokens after each step</span><span style=\"color:#c00\">- - threshold, ● compaction</span><span style=\"color:#e80\">● results cleared</span><span style=\"color:#888\">● steps left out</span></p>");
+    for at_window in rows {
+        for r in at_window {
+            let all = r.report.total();
+            let _ = write!(
+                h,
+                "<details><summary>{} at {} tokens: {}/{} facts kept (newest-first trim {})</summary>{}",
+                esc(&r.session.name),
+                r.report.window,
+                all.strata,
+                all.facts,
+                all.trim,
+                chart(&r.report)
+            );
+            if r.report.lost.is_empty() {
+                h.push_str("<p>Every fact kept.</p>");
+            } else {
+                h.push_str("<p>Lost:</p><ul>");
+                for (kind, fact) in &r.report.lost {
+                    let kind = serde_json::to_value(kind)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned));
+                    let _ = write!(
+                        h,
+                        "<li class=\"lost\">{}: <code>{}</code></li>",
+                        kind.unwrap_or_default(),
+                        esc(fact)
+                    );
+                }
+                h.push_str("</ul>");
+            }
+            h.push_str("</details>");
+        }
+    }
+    h.push_str("</body></html>\n");
+    std::fs::write(path, h).map_err(|e| CliError::Runtime(format!("cannot write {}: {e}", path.display())))
+}

@@ -1,0 +1,166 @@
+//! `strata-ctx inspect`: what a conversation is made of.
+
+use std::collections::BTreeMap;
+
+use clap::Args;
+use serde_json::{json, Value};
+use strata_ctx::types::{PairIssue, ShortIds};
+use strata_ctx::{rounds, Message, Pairs, Role, TokenCounter};
+
+use super::{out, out_json_pretty, share};
+use crate::error::CliError;
+use crate::input::read_conversation;
+
+/// Arguments of `strata-ctx inspect`.
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// The conversation (stdin when absent or `-`).
+    file: Option<std::path::PathBuf>,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// A pairing problem as a sentence and as JSON.
+pub fn describe(issue: &PairIssue, messages: &[Message]) -> (String, Value) {
+    let tool = |i: usize, call: usize| {
+        messages
+            .get(i)
+            .and_then(|m| m.tool_calls.get(call))
+            .map(|c| c.name.clone())
+            .unwrap_or_default()
+    };
+    match issue {
+        PairIssue::UnansweredCall { site, call_id } => (
+            format!(
+                "message {}: call {call_id} ({}) has no result",
+                site.message,
+                tool(site.message, site.call)
+            ),
+            json!({"kind": "unanswered_call", "message": site.message, "call_id": call_id}),
+        ),
+        PairIssue::OrphanResult { message, call_id } => (
+            format!(
+                "message {message}: result for {} with no call before it",
+                call_id
+                    .as_deref()
+                    .map_or("no call id".to_owned(), |c| format!("call {c}"))
+            ),
+            json!({"kind": "orphan_result", "message": message, "call_id": call_id}),
+        ),
+        PairIssue::DuplicateResult { message, call_id } => (
+            format!("message {message}: a second result for call {call_id}"),
+            json!({"kind": "duplicate_result", "message": message, "call_id": call_id}),
+        ),
+        PairIssue::DuplicateCallId { site, call_id } => (
+            format!("message {}: call id {call_id} used twice", site.message),
+            json!({"kind": "duplicate_call_id", "message": site.message, "call_id": call_id}),
+        ),
+        other => (
+            format!("{other:?}"),
+            json!({"kind": "other", "detail": format!("{other:?}")}),
+        ),
+    }
+}
+
+/// Runs `strata-ctx inspect`.
+pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliError> {
+    let conversation = read_conversation(args.file.as_ref())?;
+    let messages = &conversation.messages;
+    let counts: Vec<usize> = messages.iter().map(|m| counter.count_message(m)).collect();
+    let total: usize = counts.iter().sum();
+    let mut by_role: BTreeMap<&str, usize> = BTreeMap::new();
+    for (m, n) in messages.iter().zip(&counts) {
+        *by_role.entry(m.role.as_str()).or_default() += n;
+    }
+    let tool_tokens = by_role.get(Role::Tool.as_str()).copied().unwrap_or(0);
+    let ids = ShortIds::new(messages.iter().map(|m| m.id));
+    let round_list = rounds(messages);
+    let detail: Vec<Value> = round_list
+        .iter()
+        .enumerate()
+        .map(|(n, range)| {
+            let part = &messages[range.clone()];
+            let tokens: usize = counts[range.clone()].iter().sum();
+            let tool: usize = part
+                .iter()
+                .zip(&counts[range.clone()])
+                .filter(|(m, _)| m.role == Role::Tool)
+                .map(|(_, n)| n)
+                .sum();
+            let first = &messages[range.start];
+            json!({
+                "round": n + 1,
+                "id": ids.short(&first.id).unwrap_or_default(),
+                "messages": range.len(),
+                "steps": part.iter().filter(|m| m.has_tool_calls()).count(),
+                "tokens": tokens,
+                "tool_output_tokens": tool,
+                "user": first.content.chars().take(80).collect::<String>(),
+            })
+        })
+        .collect();
+    let pairs = Pairs::new(messages);
+    let problems: Vec<(String, Value)> = pairs.issues().iter().map(|i| describe(i, messages)).collect();
+
+    if args.json {
+        return out_json_pretty(&json!({
+            "source": conversation.source,
+            "format": conversation.format.name(),
+            "messages": messages.len(),
+            "rounds": round_list.len(),
+            "tokens": total,
+            "tokens_by_role": by_role,
+            "tool_output_tokens": tool_tokens,
+            "tool_output_share": share(tool_tokens, total),
+            "pairing_problems": problems.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>(),
+            "rounds_detail": detail,
+        }));
+    }
+
+    let mut text = format!(
+        "{} ({})\n{} messages, {} rounds, {total} tokens\n\n",
+        conversation.source,
+        conversation.format.name(),
+        messages.len(),
+        round_list.len()
+    );
+    for (role, tokens) in &by_role {
+        text.push_str(&format!(
+            "  {role:<10} {tokens:>9} tokens {:>6.1}%\n",
+            100.0 * share(*tokens, total)
+        ));
+    }
+    text.push_str(&format!(
+        "  tool output is {:.1}% of the tokens\n\n",
+        100.0 * share(tool_tokens, total)
+    ));
+    for r in &detail {
+        let n = |k: &str| r[k].as_u64().unwrap_or(0);
+        let user: String = r["user"]
+            .as_str()
+            .unwrap_or_default()
+            .replace('\n', " ")
+            .chars()
+            .take(50)
+            .collect();
+        text.push_str(&format!(
+            "round {:>3} [{}] {:>4} messages {:>4} steps {:>8} tokens ({:>3.0}% tool output)  {user:?}\n",
+            n("round"),
+            r["id"].as_str().unwrap_or_default(),
+            n("messages"),
+            n("steps"),
+            n("tokens"),
+            100.0 * share(n("tool_output_tokens") as usize, n("tokens") as usize),
+        ));
+    }
+    if problems.is_empty() {
+        text.push_str("\nevery tool call has its result\n");
+    } else {
+        text.push_str(&format!("\n{} pairing problem(s):\n", problems.len()));
+        for (line, _) in &problems {
+            text.push_str(&format!("  {line}\n"));
+        }
+    }
+    out(&text)
+}

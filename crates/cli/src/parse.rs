@@ -1,0 +1,212 @@
+//! Parsing a conversation in any of the formats the commands accept
+//! (EDGE-3): Strata JSONL or JSON, OpenAI messages as JSON or JSONL, an
+//! object with `messages`, or an Anthropic Messages body. Pure: it depends on `strata` and `serde_json`
+//! only, so that the fuzz target of the CLI's input reader compiles it
+//! as it is.
+
+use serde_json::Value;
+use strata_ctx::types::MessageId;
+use strata_ctx::{from_anthropic_messages, from_openai_messages, Message};
+
+/// The formats a conversation may come in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// Strata's canonical JSONL: one `Message` per line.
+    StrataJsonl,
+    /// A JSON array of Strata messages.
+    StrataArray,
+    /// An OpenAI chat-completions `messages` array.
+    OpenAiArray,
+    /// One OpenAI chat-completions message per line.
+    OpenAiJsonl,
+    /// A JSON object with a `messages` field (OpenAI or Strata messages).
+    MessagesObject,
+    /// An Anthropic Messages body (`system` and `messages`) or messages
+    /// array: content blocks with `tool_use` / `tool_result`.
+    AnthropicJson,
+}
+
+impl Format {
+    /// The name shown to people and in JSON outputs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::StrataJsonl => "strata-jsonl",
+            Format::StrataArray => "strata-json",
+            Format::OpenAiArray => "openai-json",
+            Format::OpenAiJsonl => "openai-jsonl",
+            Format::MessagesObject => "messages-object",
+            Format::AnthropicJson => "anthropic-json",
+        }
+    }
+}
+
+/// Parses a conversation; the error names the line or field that is wrong.
+pub fn parse(bytes: &[u8]) -> Result<(Format, Vec<Message>), String> {
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
+        format!("line {line}: not UTF-8 (byte {})", e.valid_up_to())
+    })?;
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let trimmed = text.trim_start();
+    if trimmed.is_empty() {
+        return Err(
+            "empty input: expected messages as JSONL, a JSON array or an object with `messages`".into(),
+        );
+    }
+    if trimmed.starts_with('[') {
+        let value: Value = serde_json::from_str(text).map_err(|e| json_error(&e))?;
+        if is_anthropic(&value, &value) {
+            return anthropic(&value);
+        }
+        let (format, messages) = list(&value, "")?;
+        let format = if format == Format::StrataJsonl {
+            Format::StrataArray
+        } else {
+            Format::OpenAiArray
+        };
+        return Ok((format, messages));
+    }
+    // A whole JSON document (an object with `messages`), or JSON lines.
+    match serde_json::from_str::<Value>(text) {
+        Ok(value @ Value::Object(_)) if is_anthropic(&value, &value["messages"]) => anthropic(&value),
+        Ok(Value::Object(o)) if o.contains_key("messages") => {
+            let (_, messages) = list(&o["messages"], "messages")?;
+            Ok((Format::MessagesObject, messages))
+        }
+        Ok(Value::Object(_)) | Err(_) => jsonl(text),
+        Ok(other) => Err(format!(
+            "expected messages as JSONL, a JSON array or an object with `messages`, found {}",
+            kind(&other)
+        )),
+    }
+}
+
+/// Whether a conversation is in the Anthropic form: a top-level `system`
+/// beside `messages` (OpenAI bodies carry their system prompt as a
+/// message), or content blocks only that API has.
+fn is_anthropic(top: &Value, messages: &Value) -> bool {
+    let anthropic_block = |b: &Value| {
+        matches!(
+            b.get("type").and_then(Value::as_str),
+            Some("tool_use" | "tool_result" | "thinking" | "redacted_thinking")
+        )
+    };
+    top.get("system").is_some()
+        || messages.as_array().is_some_and(|list| {
+            list.iter().any(|m| {
+                m.get("content")
+                    .and_then(Value::as_array)
+                    .is_some_and(|blocks| blocks.iter().any(anthropic_block))
+            })
+        })
+}
+
+fn anthropic(value: &Value) -> Result<(Format, Vec<Message>), String> {
+    let messages = from_anthropic_messages(value).map_err(|e| match e {
+        strata_ctx::Error::InvalidMessage { index, reason } => format!("messages[{index}]: {reason}"),
+        other => other.to_string(),
+    })?;
+    Ok((Format::AnthropicJson, messages))
+}
+
+fn json_error(e: &serde_json::Error) -> String {
+    format!("line {} column {}: invalid JSON: {e}", e.line(), e.column())
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Whether a JSON message is in Strata's form rather than OpenAI's: it
+/// carries a UUID `id`, and its calls (if any) have `name`, not
+/// `function`.
+fn is_strata(v: &Value) -> bool {
+    let id = v
+        .get("id")
+        .and_then(Value::as_str)
+        .is_some_and(|id| id.parse::<MessageId>().is_ok());
+    let calls_ok = v
+        .get("tool_calls")
+        .and_then(Value::as_array)
+        .is_none_or(|calls| calls.iter().all(|c| c.get("function").is_none()));
+    id && calls_ok
+}
+
+fn strata_message(v: &Value, at: &str) -> Result<Message, String> {
+    serde_json::from_value(v.clone()).map_err(|e| format!("{at}: not a Strata message: {e}"))
+}
+
+/// The messages of a JSON array; `field` names it in errors.
+fn list(value: &Value, field: &str) -> Result<(Format, Vec<Message>), String> {
+    let Some(items) = value.as_array() else {
+        return Err(format!(
+            "`{field}` must be an array of messages, found {}",
+            kind(value)
+        ));
+    };
+    let at = |i: usize| {
+        if field.is_empty() {
+            format!("message {i}")
+        } else {
+            format!("{field}[{i}]")
+        }
+    };
+    if items.first().is_some_and(is_strata) {
+        let messages = items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| strata_message(v, &at(i)))
+            .collect::<Result<_, _>>()?;
+        return Ok((Format::StrataJsonl, messages));
+    }
+    let messages = from_openai_messages(value).map_err(|e| match e {
+        strata_ctx::Error::InvalidMessage { index, reason } => format!("{}: {reason}", at(index)),
+        other => other.to_string(),
+    })?;
+    Ok((Format::OpenAiArray, messages))
+}
+
+fn jsonl(text: &str) -> Result<(Format, Vec<Message>), String> {
+    let mut values = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let v: Value = serde_json::from_str(line)
+            .map_err(|e| format!("line {}: invalid JSON at column {}: {e}", n + 1, e.column()))?;
+        if !v.is_object() {
+            return Err(format!(
+                "line {}: expected a message object, found {}",
+                n + 1,
+                kind(&v)
+            ));
+        }
+        values.push((n + 1, v));
+    }
+    let strata = values.first().is_some_and(|(_, v)| is_strata(v));
+    if strata {
+        let messages = values
+            .iter()
+            .map(|(line, v)| strata_message(v, &format!("line {line}")))
+            .collect::<Result<_, _>>()?;
+        return Ok((Format::StrataJsonl, messages));
+    }
+    // Converted as one list, so that ids are those of the same messages
+    // given as a JSON array.
+    let list = Value::Array(values.iter().map(|(_, v)| v.clone()).collect());
+    let messages = from_openai_messages(&list).map_err(|e| match e {
+        strata_ctx::Error::InvalidMessage { index, reason } => {
+            let line = values.get(index).map_or(0, |(line, _)| *line);
+            format!("line {line}: {reason}")
+        }
+        other => other.to_string(),
+    })?;
+    Ok((Format::OpenAiJsonl, messages))
+}

@@ -1,0 +1,773 @@
+//! The `strata` binary run as a user runs it (EDGE-3), on files from the
+//! workspace's `tests/data/` (real transcripts from `tests/data/corpus/`,
+//! whose sources are listed in its README, and small files in
+//! `tests/data/cli/`).
+
+// Test code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+use strata_ctx::{Message, Pairs, Role};
+use strata_ctx_testkit::{HttpServer, Reply};
+
+fn data(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(relative)
+}
+
+fn corpus(name: &str) -> PathBuf {
+    data(&format!("corpus/{name}.json"))
+}
+
+const PORT: &str = "claude-code__python-to-rust-port";
+const COVERAGE: &str = "claude-code__coverage-test-fix";
+const DJANGO: &str = "openhands__django__django-11099";
+
+fn strata() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_strata-ctx"));
+    for var in [
+        "STRATA_OPENAI_BASE_URL",
+        "STRATA_OPENAI_API_KEY",
+        "OPENAI_API_KEY",
+        "STRATA_MODEL",
+    ] {
+        cmd.env_remove(var);
+    }
+    cmd.stdin(Stdio::null());
+    cmd
+}
+
+fn run(args: &[&str]) -> Output {
+    strata().args(args).output().unwrap()
+}
+
+fn run_with_stdin(args: &[&str], stdin: &[u8]) -> Output {
+    use std::io::Write;
+    let mut child = strata()
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[track_caller]
+fn ok(o: &Output) -> String {
+    assert!(
+        o.status.success(),
+        "exit {:?}\nstderr: {}",
+        o.status.code(),
+        stderr(o)
+    );
+    stdout(o)
+}
+
+fn json(o: &Output) -> Value {
+    serde_json::from_str(&ok(o)).unwrap()
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn messages(v: &Value) -> Vec<Message> {
+    serde_json::from_value(v.clone()).unwrap()
+}
+
+#[test]
+fn demo_shows_the_main_job() {
+    let text = ok(&run(&["demo"]));
+    assert!(
+        text.contains("You MUST read these files with the Read tool"),
+        "{text}"
+    );
+    assert!(
+        text.contains("output cut for the model: 163 of 3006 lines"),
+        "{text}"
+    );
+    assert!(
+        text.contains("src/lib.rs changed since the agent read it"),
+        "{text}"
+    );
+    assert!(text.contains("[Todo recap] 2 done, 1 in progress"), "{text}");
+    assert!(text.contains("✓ compacted"), "{text}");
+    assert!(
+        text.contains("## Objectives & Status"),
+        "the archived summary is shown: {text}"
+    );
+}
+
+#[test]
+fn inspect_shows_rounds_and_the_tool_output_share() {
+    let text = ok(&run(&["inspect", path(&corpus(COVERAGE))]));
+    assert!(text.contains("37 messages, 3 rounds"), "{text}");
+    assert!(text.contains("tool output is"), "{text}");
+    assert_eq!(text.matches("\nround ").count(), 3, "{text}");
+    assert!(text.contains("every tool call has its result"));
+
+    let v = json(&run(&["inspect", "--json", path(&corpus(COVERAGE))]));
+    assert_eq!(v["messages"], 37);
+    assert_eq!(v["rounds"], 3);
+    assert_eq!(v["format"], "messages-object");
+    let by_role: u64 = v["tokens_by_role"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(by_role, v["tokens"].as_u64().unwrap());
+    let share = v["tool_output_share"].as_f64().unwrap();
+    assert!(share > 0.3 && share < 0.7, "{share}");
+    assert_eq!(v["pairing_problems"], serde_json::json!([]));
+    assert_eq!(v["rounds_detail"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn inspect_reports_pairing_problems() {
+    let input = br#"[{"role":"user","content":"go"},
+        {"role":"assistant","content":"","tool_calls":[{"id":"c1","type":"function","function":{"name":"Bash","arguments":"{}"}}]},
+        {"role":"tool","tool_call_id":"zz","content":"stray"}]"#;
+    let v = json(&run_with_stdin(&["inspect", "--json"], input));
+    let kinds: Vec<&str> = v["pairing_problems"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["unanswered_call", "orphan_result"]);
+    let text = ok(&run_with_stdin(&["inspect"], input));
+    assert!(text.contains("message 1: call c1 (Bash) has no result"), "{text}");
+}
+
+#[test]
+fn every_input_format_reads_the_same_conversation() {
+    let openai = std::fs::read_to_string(data("cli/chat.openai.json")).unwrap();
+    let list: Vec<Value> = serde_json::from_str(&openai).unwrap();
+    let jsonl: String = list.iter().map(|m| format!("{m}\n")).collect();
+    let object = serde_json::json!({"source": {"note": "hand-written"}, "messages": list}).to_string();
+    let strata_jsonl = {
+        let parsed = strata_ctx::from_openai_messages(&Value::Array(list.clone())).unwrap();
+        parsed
+            .iter()
+            .map(|m| serde_json::to_string(m).unwrap() + "\n")
+            .collect::<String>()
+    };
+    let anthropic = {
+        let parsed = strata_ctx::from_openai_messages(&Value::Array(list.clone())).unwrap();
+        strata_ctx::prompt::anthropic_messages(&parsed).to_string()
+    };
+    for (input, format) in [
+        (anthropic.as_str(), "anthropic-json"),
+        (openai.as_str(), "openai-json"),
+        (jsonl.as_str(), "openai-jsonl"),
+        (object.as_str(), "messages-object"),
+        (strata_jsonl.as_str(), "strata-jsonl"),
+    ] {
+        let v = json(&run_with_stdin(&["inspect", "--json", "-"], input.as_bytes()));
+        assert_eq!(v["format"], format);
+        assert_eq!(
+            (v["messages"].as_u64(), v["rounds"].as_u64()),
+            (Some(10), Some(2)),
+            "{format}"
+        );
+    }
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_line_or_field() {
+    let cases = [
+        ("cli/bad-line.jsonl", "line 3: invalid JSON"),
+        ("cli/not-utf8.jsonl", "line 1: not UTF-8"),
+        (
+            "cli/bad-field.json",
+            "messages[1]: tool call 0 has no `id` or no `function.name`",
+        ),
+    ];
+    for (file, expected) in cases {
+        let o = run(&["inspect", path(&data(file))]);
+        assert_eq!(o.status.code(), Some(2), "{file}");
+        assert!(stderr(&o).contains(expected), "{file}: {}", stderr(&o));
+        assert!(o.stdout.is_empty());
+    }
+    let o = run(&["compact", "--window", "lots", path(&corpus(COVERAGE))]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--window lots: invalid token amount"),
+        "{}",
+        stderr(&o)
+    );
+    let o = run(&["inspect", "/no/such/file.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = run(&["inspect", "--no-such-flag"]);
+    assert_eq!(o.status.code(), Some(2));
+    // A directory where a file is expected is bad input (REL-2, issue:
+    // `truncate` of a directory exited 0).
+    let cli_dir = data("cli");
+    for command in ["inspect", "truncate"] {
+        let args: Vec<&str> = if command == "truncate" {
+            vec!["truncate", "--tool", "Bash", "--no-spill", path(&cli_dir)]
+        } else {
+            vec![command, path(&cli_dir)]
+        };
+        let o = run(&args);
+        assert_eq!(o.status.code(), Some(2), "{command}: {}", stderr(&o));
+        assert!(stderr(&o).contains("is a directory"), "{}", stderr(&o));
+    }
+    // An input over --max-input stops there, as bad input.
+    let django = corpus(DJANGO);
+    let o = run(&["--max-input", "100", "inspect", path(&django)]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("larger than the input limit of 100 bytes"),
+        "{}",
+        stderr(&o)
+    );
+    // An endless output stops at --max-read-bytes with exit 1, after the
+    // result (REL-2).
+    let o = run(&[
+        "truncate",
+        "--tool",
+        "Bash",
+        "--no-spill",
+        "--max-read-bytes",
+        "200000",
+        "/dev/zero",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("reading stopped at the limit of 200000 bytes"),
+        "{}",
+        stdout(&o)
+    );
+    assert_eq!(run(&["--help"]).status.code(), Some(0));
+}
+
+fn assert_compacted(v: &Value, name: &str) {
+    let stats = &v["stats"];
+    let window = messages(&v["window"]);
+    assert!(Pairs::new(&window).is_complete(), "{name}: a pair was split");
+    let after = stats["tokens_after"].as_u64().unwrap();
+    let threshold = stats["threshold_tokens"].as_u64().unwrap();
+    assert!(
+        after <= threshold || stats["over_budget"] == true,
+        "{name}: {after} > {threshold} unflagged"
+    );
+    for key in [
+        "tokens_before",
+        "tokens_archived",
+        "summary_tokens",
+        "rounds_archived",
+        "rounds_retained",
+        "elapsed_ms",
+    ] {
+        assert!(stats[key].is_u64(), "{name}: {key} missing");
+    }
+    assert!(stats["degraded"].is_boolean());
+    // A system prompt is kept, first; a user message is kept.
+    let systems = window.iter().take_while(|m| m.role == Role::System).count();
+    assert!(window[systems..].iter().all(|m| m.role != Role::System), "{name}");
+    assert!(window.iter().any(|m| m.role == Role::User), "{name}");
+}
+
+#[test]
+fn compact_a_real_transcript_into_a_20k_window() {
+    let v = json(&run(&[
+        "compact",
+        "--window",
+        "20000",
+        "--json",
+        path(&corpus(PORT)),
+    ]));
+    assert_compacted(&v, PORT);
+    let stats = &v["stats"];
+    assert_eq!(stats["threshold_tokens"], 16000);
+    assert!(stats["tokens_after"].as_u64().unwrap() <= 16000, "{stats}");
+    assert!(stats["tokens_before"].as_u64().unwrap() > 16000, "{stats}");
+    assert_eq!(stats["over_budget"], false);
+
+    // Without --json: Strata JSONL on stdout, the statistics on stderr,
+    // and the same window.
+    let o = run(&["compact", "--window", "20000", path(&corpus(PORT))]);
+    let lines: Vec<Message> = ok(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines, messages(&v["window"]));
+    assert!(stderr(&o).contains("compacted: "), "{}", stderr(&o));
+
+    // Every transcript of tests/data/corpus: under the threshold or
+    // flagged, pairs intact.
+    for entry in std::fs::read_dir(data("corpus")).unwrap() {
+        let p = entry.unwrap().path();
+        if p.extension().is_some_and(|e| e == "json") {
+            let v = json(&run(&["compact", "--window", "20000", "--json", path(&p)]));
+            assert_compacted(&v, &p.display().to_string());
+        }
+    }
+}
+
+#[test]
+fn compact_without_a_summariser_leaves_a_notice() {
+    let v = json(&run(&[
+        "compact",
+        "--window",
+        "2000",
+        "--keep-rounds",
+        "1",
+        "--target",
+        "user",
+        "--json",
+        path(&corpus(COVERAGE)),
+    ]));
+    assert_compacted(&v, COVERAGE);
+    assert_eq!(v["stats"]["degraded"], true);
+    assert_eq!(v["stats"]["rounds_archived"], 2);
+    assert_eq!(v["stats"]["rounds_retained"], 1);
+}
+
+#[test]
+fn compact_with_an_openai_compatible_summariser() {
+    let server = HttpServer::start_in_thread(vec![Reply::completion(
+        "## Objectives & Status\nAdd multiply_numbers with a test.\n## Completed Milestones\n- Added it; tests pass.",
+        900,
+        40,
+    )]);
+    let o = strata()
+        .env("STRATA_OPENAI_BASE_URL", server.base_url())
+        .env("STRATA_OPENAI_API_KEY", "sk-cli")
+        .env("STRATA_MODEL", "summary-model")
+        .args([
+            "compact",
+            "--window",
+            "2000",
+            "--keep-rounds",
+            "1",
+            "--summarizer",
+            "openai",
+            "--json",
+        ])
+        .arg(corpus(COVERAGE))
+        .output()
+        .unwrap();
+    let v = json(&o);
+    assert_eq!(v["stats"]["degraded"], false, "{}", v["stats"]);
+    let window = messages(&v["window"]);
+    let summary = window
+        .iter()
+        .find(|m| m.role == Role::Summary)
+        .expect("a summary");
+    assert!(
+        summary.content.contains("Added it; tests pass."),
+        "{}",
+        summary.content
+    );
+    let got = server.received();
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].body["model"], "summary-model");
+    assert!(got[0]
+        .head
+        .to_lowercase()
+        .contains("authorization: bearer sk-cli"));
+
+    // Without STRATA_MODEL the option is refused before any work.
+    let o = run(&["compact", "--summarizer", "openai", path(&corpus(COVERAGE))]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("STRATA_MODEL"), "{}", stderr(&o));
+}
+
+#[test]
+fn replay_reports_every_step_and_a_summary() {
+    let o = run(&["replay", "--window", "16000", "--json", path(&corpus(DJANGO))]);
+    let text = ok(&o);
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (last, steps) = lines.split_last().unwrap();
+    assert_eq!(steps.len(), 16);
+    for (i, s) in steps.iter().enumerate() {
+        assert_eq!(s["step"], i + 1);
+        let tokens = s["window_tokens"].as_u64().unwrap();
+        let threshold = s["threshold_tokens"].as_u64().unwrap();
+        assert_eq!(threshold, 12800);
+        assert!(tokens <= threshold || s["over_budget"] == true, "{s}");
+        assert_eq!(s["pairs_intact"], true);
+        assert!(s["truncated"].is_boolean() && s["compacted"].is_boolean());
+        assert!(s["in_round_actions"]["condensed"].is_u64());
+    }
+    let summary = &last["summary"];
+    assert_eq!(summary["steps"], 16);
+    assert_eq!(summary["rounds"], 2);
+    assert_eq!(summary["broken_steps"], 0);
+    let raw = summary["tool_output_tokens_raw"].as_u64().unwrap();
+    let history = summary["tool_output_tokens_history"].as_u64().unwrap();
+    assert!(history < raw, "{summary}");
+    let window = messages(&last["window"]);
+    assert!(Pairs::new(&window).is_complete());
+
+    let text = ok(&run(&["replay", "--window", "16000", path(&corpus(DJANGO))]));
+    assert!(text.contains("16 steps in 2 rounds"), "{text}");
+    assert!(text.contains("in history form"), "{text}");
+}
+
+#[test]
+fn render_in_three_formats() {
+    let file = data("cli/chat.openai.json");
+    let openai = json(&run(&["render", "--format", "openai", path(&file)]));
+    let roles: Vec<&str> = openai
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        roles,
+        [
+            "system",
+            "user",
+            "assistant",
+            "tool",
+            "tool",
+            "assistant",
+            "user",
+            "assistant",
+            "tool",
+            "assistant"
+        ]
+    );
+    assert_eq!(openai[0]["content"], "You are a coding agent.");
+
+    let anthropic = json(&run(&["render", "--format", "anthropic", path(&file)]));
+    assert_eq!(anthropic["system"][0]["text"], "You are a coding agent.");
+    assert_eq!(anthropic["system"][0]["cache_control"]["type"], "ephemeral");
+    assert_eq!(anthropic["messages"][0]["role"], "user");
+
+    let react = ok(&run(&["render", "--format", "react", path(&file)]));
+    assert!(
+        react.contains("Action: Read[{\"path\":\"src/lib.rs\"}]"),
+        "{react}"
+    );
+
+    // Rules from a project root and a system prompt from a file.
+    let project = tempfile::tempdir().unwrap();
+    std::fs::write(project.path().join("code_law.md"), "Never push on Fridays.").unwrap();
+    let system = project.path().join("system.md");
+    std::fs::write(&system, "Be terse.").unwrap();
+    let v = json(&run(&[
+        "render",
+        "--format",
+        "openai",
+        "--system",
+        path(&system),
+        "--root",
+        path(project.path()),
+        path(&file),
+    ]));
+    assert_eq!(v[0]["content"], "Be terse.");
+    assert!(
+        v[1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Never push on Fridays."),
+        "{}",
+        v[1]
+    );
+}
+
+#[test]
+fn compress_gives_the_history_form() {
+    let v = json(&run(&[
+        "compress",
+        "--tool",
+        "Bash",
+        path(&data("cli/bash-envelope.json")),
+    ]));
+    assert_eq!(v["status"], "partial");
+    assert!(v.get("text").is_none() && v.get("stats").is_none(), "{v}");
+    assert_eq!(v["data"]["exit_code"], 101);
+    assert!(v["data"].to_string().contains("test d ... FAILED"), "{v}");
+
+    let o = run_with_stdin(&["compress", "--tool", "Bash"], b"{\"status\": ");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("stdin: line 1 column"), "{}", stderr(&o));
+    let o = run_with_stdin(&["compress", "--tool", "Bash"], b"{\"status\": \"fine\"}");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("not a tool result envelope"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn truncate_cuts_and_spills() {
+    let dir = tempfile::tempdir().unwrap();
+    let input: String = (0..5000).map(|i| format!("line {i}\n")).collect();
+    let spill = dir.path().join("spill");
+    let o = run_with_stdin(
+        &["truncate", "--tool", "Bash", "--spill-dir", path(&spill)],
+        input.as_bytes(),
+    );
+    let v: Value = serde_json::from_str(&ok(&o)).unwrap();
+    assert_eq!(v["status"], "partial");
+    let saved = PathBuf::from(v["full_output_path"].as_str().unwrap());
+    assert_eq!(
+        std::fs::read_to_string(&saved).unwrap(),
+        input,
+        "the spill file holds everything"
+    );
+    assert!(stderr(&o).contains("2000 of 5000 lines shown"), "{}", stderr(&o));
+
+    // Short output passes unchanged; bytes that are not UTF-8 are shown
+    // lossily.
+    let o = run_with_stdin(&["truncate", "--tool", "Bash", "--no-spill"], b"ok \xff\n");
+    let v: Value = serde_json::from_str(&ok(&o)).unwrap();
+    assert_eq!(v["status"], "success");
+    assert!(v.to_string().contains("ok \u{fffd}"), "{v}");
+}
+
+#[test]
+fn mention_adds_the_reminder() {
+    let project = tempfile::tempdir().unwrap();
+    std::fs::create_dir(project.path().join("src")).unwrap();
+    std::fs::write(project.path().join("src/main.rs"), "fn main() {}").unwrap();
+    let text = ok(&run(&[
+        "mention",
+        "--root",
+        path(project.path()),
+        "请看 @src/main.rs 和 @../../etc/passwd。",
+    ]));
+    assert!(
+        text.starts_with("请看 @src/main.rs 和 @../../etc/passwd。"),
+        "{text}"
+    );
+    assert!(
+        text.contains("The user mentioned @src/main.rs.\nYou MUST read this file with the Read tool"),
+        "{text}"
+    );
+    assert!(!text.contains("etc/passwd.\n"), "{text}");
+    let v = json(&run(&[
+        "mention",
+        "--json",
+        "--root",
+        path(project.path()),
+        "see @src/main.rs, @nope.rs",
+    ]));
+    assert_eq!(v["paths"], serde_json::json!(["src/main.rs"]));
+    assert_eq!(
+        run(&["mention", "--root", "/no/such/dir", "x"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn exact_token_counts_with_a_tokenizer() {
+    let chars = json(&run(&["inspect", "--json", path(&data("cli/chat.openai.json"))]));
+    let o200k = json(&run(&[
+        "--tokenizer",
+        "o200k",
+        "inspect",
+        "--json",
+        path(&data("cli/chat.openai.json")),
+    ]));
+    assert_ne!(chars["tokens"], o200k["tokens"]);
+    assert!(o200k["tokens"].as_u64().unwrap() > 50);
+}
+
+/// What people read, reviewed by eye: the text of `inspect`, the ReAct
+/// rendering and a history form.
+#[test]
+fn snapshots_of_human_output() {
+    let chat = std::fs::read(data("cli/chat.openai.json")).unwrap();
+    insta::assert_snapshot!("inspect_chat", ok(&run_with_stdin(&["inspect"], &chat)));
+    insta::assert_snapshot!(
+        "render_react_chat",
+        ok(&run_with_stdin(
+            &[
+                "render",
+                "--format",
+                "react",
+                "--system",
+                path(&data("cli/system.md"))
+            ],
+            &chat
+        ))
+    );
+    insta::assert_snapshot!(
+        "compress_bash",
+        ok(&run(&[
+            "compress",
+            "--tool",
+            "Bash",
+            path(&data("cli/bash-envelope.json"))
+        ]))
+    );
+}
+
+/// `strata … | head`: a reader that goes away ends the command quietly.
+#[test]
+fn a_closed_pipe_is_not_an_error() {
+    use std::io::Write;
+    let mut child = strata()
+        .args([
+            "truncate",
+            "--tool",
+            "Bash",
+            "--no-spill",
+            "--max-lines",
+            "1000000",
+            "--max-bytes",
+            "100000000",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Far more output than a pipe holds; nobody reads it.
+    drop(child.stdout.take());
+    let input: String = (0..200_000).map(|i| format!("line {i}\n")).collect();
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(stderr(&o), "");
+}
+
+/// EVAL-1, EVAL-2: `strata-ctx eval` over the real transcripts of
+/// `tests/data/corpus/`: the facts table with the trim baseline, command
+/// output retention, JSON with per-session detail, and the HTML report.
+#[test]
+fn eval_measures_facts_and_retention() {
+    let dir = data("corpus");
+    let text = ok(&run(&[
+        "eval",
+        path(&dir),
+        "--windows",
+        "8000,16000",
+        "--min-steps",
+        "10",
+    ]));
+    assert!(
+        text.starts_with("Working facts in the final window (sessions of 10 steps or more)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n    8000  ") && text.contains("\n   16000  "),
+        "{text}"
+    );
+    assert!(
+        text.contains("Command outputs of 2,000 characters or more: "),
+        "{text}"
+    );
+    assert!(text.contains("diagnostic lines kept: strata "), "{text}");
+
+    let html = tempfile::tempdir().unwrap();
+    let report = html.path().join("report.html");
+    let v = json(&run(&[
+        "eval",
+        path(&dir),
+        "--windows",
+        "16000",
+        "--min-steps",
+        "10",
+        "--json",
+        "--per",
+        "--html",
+        path(&report),
+    ]));
+    let at16 = &v["facts"][0];
+    assert_eq!(at16["window"], 16000);
+    let sessions = at16["per_session"].as_array().unwrap();
+    assert_eq!(sessions.len(), at16["sessions"].as_u64().unwrap() as usize);
+    assert!(sessions.len() >= 3, "{sessions:?}");
+    let total = &at16["total"];
+    let (facts, kept, trim) = (
+        total["facts"].as_u64().unwrap(),
+        total["strata"].as_u64().unwrap(),
+        total["trim"].as_u64().unwrap(),
+    );
+    assert!(facts > 50 && kept <= facts && trim <= facts, "{total}");
+    assert!(kept > trim, "the engine keeps more than trimming: {total}");
+    for s in sessions {
+        assert_eq!(s["over_budget_steps"], 0, "{s}");
+    }
+    let retention = &v["retention"];
+    assert!(retention["outputs"].as_u64().unwrap() > 0);
+    assert!(retention["reduction"].as_f64().unwrap() > 0.5, "{retention}");
+    assert!(retention["per_output"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|o| o["raw_chars"].as_u64().unwrap() >= 2_000));
+    let page = std::fs::read_to_string(&report).unwrap();
+    assert!(page.starts_with("<!doctype html>") && page.contains("<svg") && page.contains("threshold 12800"));
+    assert_eq!(page.matches("<details>").count(), sessions.len());
+
+    // A directory without transcripts is bad input.
+    let empty = tempfile::tempdir().unwrap();
+    let o = run(&["eval", path(empty.path())]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no transcript found"));
+}
+
+/// REL-1 (issue: 46 of 58 real transcripts rendered with a call lacking
+/// its result): `render` repairs first, so every call is answered in the
+/// provider's body, and names each repair on stderr.
+#[test]
+fn render_never_sends_an_unpaired_call() {
+    let mut repaired = 0;
+    for entry in std::fs::read_dir(data("corpus")).unwrap() {
+        let file = entry.unwrap().path();
+        if file.extension().is_none_or(|x| x != "json") {
+            continue;
+        }
+        let o = run(&["render", "--format", "openai", path(&file)]);
+        let body = json(&o);
+        let mut open: Vec<String> = Vec::new();
+        for m in body.as_array().unwrap() {
+            if m["role"] == "tool" {
+                let id = m["tool_call_id"].as_str().unwrap().to_owned();
+                assert!(
+                    open.contains(&id),
+                    "{}: result {id} answers no call",
+                    file.display()
+                );
+                open.retain(|x| *x != id);
+            } else {
+                assert!(open.is_empty(), "{}: calls {open:?} unanswered", file.display());
+                for c in m["tool_calls"].as_array().into_iter().flatten() {
+                    open.push(c["id"].as_str().unwrap().to_owned());
+                }
+            }
+        }
+        assert!(
+            open.is_empty(),
+            "{}: calls {open:?} unanswered at the end",
+            file.display()
+        );
+        repaired += usize::from(stderr(&o).contains("strata-ctx: repaired: call"));
+    }
+    assert!(
+        repaired > 0,
+        "the corpus has transcripts that end on an unanswered call"
+    );
+}

@@ -1,0 +1,776 @@
+//! The built-in history-form rules (TOOL-2 … TOOL-10).
+
+use std::fmt;
+
+use std::collections::{BTreeSet, HashSet};
+
+use serde_json::{json, Map, Value};
+use strata_ctx_core::{CompressRule, Result, RuleInput};
+
+use crate::compressor::json_len;
+use crate::text::{cap_line, condense, gap_marker, line_count, Budget};
+
+/// The limits of the built-in rules. Each default is the spec's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct RuleLimits {
+    /// LS: entries kept (TOOL-2). By default, 10.
+    pub ls_entries: usize,
+    /// Glob: paths kept (TOOL-3). By default, 10.
+    pub glob_paths: usize,
+    /// Grep: match lines kept (TOOL-4). By default, 5.
+    pub grep_matches: usize,
+    /// Read: lines kept (TOOL-5). By default, 500.
+    pub read_lines: usize,
+    /// Read: bytes kept. By default, 24 KiB.
+    pub read_bytes: usize,
+    /// Edit, MultiEdit and Write: lines of the key snippet (TOOL-6,
+    /// TOOL-7). By default, 30.
+    pub snippet_lines: usize,
+    /// Edit: a diff longer than this keeps only its summary. By default,
+    /// 400 lines.
+    pub large_diff_lines: usize,
+    /// Bash: first and last stdout lines kept (TOOL-8). By default, 3 and
+    /// 5.
+    pub bash_head: usize,
+    /// See `bash_head`.
+    pub bash_tail: usize,
+    /// Bash: last stderr lines kept. By default, 20.
+    pub stderr_tail: usize,
+    /// Bash and generic: diagnostic lines kept from the middle of an
+    /// output (Bash: twice as many). By default, 12.
+    pub diagnostics: usize,
+    /// Bash: bytes of the stdout summary. By default, 1,200: diagnostic
+    /// lines come first, so a short summary keeps what a developer reads
+    /// (TOOL-8).
+    pub bash_bytes: usize,
+    /// Generic rule: head and tail lines. By default, 10 each.
+    pub generic_lines: usize,
+    /// Generic rule: bytes kept. By default, 2,000.
+    pub generic_bytes: usize,
+    /// The most bytes of one kept line. By default, 400.
+    pub line_bytes: usize,
+    /// TodoWrite: open items listed (TOOL-9). By default, 10.
+    pub todo_items: usize,
+}
+
+impl Default for RuleLimits {
+    fn default() -> Self {
+        RuleLimits {
+            ls_entries: 10,
+            glob_paths: 10,
+            grep_matches: 5,
+            read_lines: 500,
+            read_bytes: 24 * 1024,
+            snippet_lines: 30,
+            large_diff_lines: 400,
+            bash_head: 3,
+            bash_tail: 5,
+            stderr_tail: 20,
+            diagnostics: 12,
+            bash_bytes: 1_200,
+            generic_lines: 10,
+            generic_bytes: 2_000,
+            line_bytes: 400,
+            todo_items: 10,
+        }
+    }
+}
+
+impl RuleLimits {
+    /// These limits with every byte budget of a text (Bash, Read, the
+    /// snippets and the generic rule) at most `bytes`.
+    fn with_text_bytes(&self, bytes: usize) -> RuleLimits {
+        RuleLimits {
+            read_bytes: self.read_bytes.min(bytes),
+            bash_bytes: self.bash_bytes.min(bytes),
+            generic_bytes: self.generic_bytes.min(bytes),
+            line_bytes: self.line_bytes.min(bytes),
+            ..*self
+        }
+    }
+
+    fn bash(&self) -> Budget {
+        Budget {
+            head: self.bash_head,
+            tail: self.bash_tail,
+            diagnostics: self.diagnostics * 2,
+            max_bytes: self.bash_bytes.max(256),
+            // A kept line shows its first 150 characters or so.
+            max_line_bytes: self.line_bytes.clamp(64, 240),
+        }
+    }
+
+    fn stderr(&self) -> Budget {
+        Budget {
+            head: 0,
+            tail: self.stderr_tail,
+            diagnostics: self.diagnostics / 2,
+            max_bytes: self.bash_bytes.max(256),
+            max_line_bytes: self.line_bytes.max(64),
+        }
+    }
+
+    fn generic(&self) -> Budget {
+        Budget {
+            head: self.generic_lines,
+            tail: self.generic_lines,
+            diagnostics: self.diagnostics,
+            max_bytes: self.generic_bytes.max(256),
+            max_line_bytes: self.line_bytes.max(64),
+        }
+    }
+}
+
+/// A built-in tool kind: what Strata knows how to compress, track and
+/// shrink. [`canonical`] and [`canonical_call`] map a tool's name (and the
+/// aliases of other agents) to one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ToolKind {
+    /// Lists a directory (`LS`).
+    Ls,
+    /// Finds files by pattern (`Glob`).
+    Glob,
+    /// Searches file contents (`Grep`).
+    Grep,
+    /// Reads a file (`Read`).
+    Read,
+    /// Edits a file in place (`Edit`).
+    Edit,
+    /// Several edits of one file (`MultiEdit`).
+    MultiEdit,
+    /// Writes a whole file (`Write`).
+    Write,
+    /// Runs a shell command (`Bash`).
+    Bash,
+    /// Updates the todo list (`TodoWrite`).
+    TodoWrite,
+}
+
+impl ToolKind {
+    /// The kind's canonical tool name: `LS`, `Glob`, `Grep`, `Read`,
+    /// `Edit`, `MultiEdit`, `Write`, `Bash` or `TodoWrite`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolKind::Ls => "LS",
+            ToolKind::Glob => "Glob",
+            ToolKind::Grep => "Grep",
+            ToolKind::Read => "Read",
+            ToolKind::Edit => "Edit",
+            ToolKind::MultiEdit => "MultiEdit",
+            ToolKind::Write => "Write",
+            ToolKind::Bash => "Bash",
+            ToolKind::TodoWrite => "TodoWrite",
+        }
+    }
+
+    /// Whether the kind changes a file (`Write`, `Edit`, `MultiEdit`).
+    pub fn writes(self) -> bool {
+        matches!(self, ToolKind::Write | ToolKind::Edit | ToolKind::MultiEdit)
+    }
+}
+
+impl fmt::Display for ToolKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The built-in tool a name stands for, if any. Names are matched
+/// case-insensitively, with `-` read as `_`, and with the usual aliases of
+/// other agents (`read_file`, `execute_command`, `search_files`,
+/// `list_files`, `write_to_file`, `replace_in_file`, ...).
+pub fn canonical(tool: &str) -> Option<ToolKind> {
+    let name = tool.trim().to_ascii_lowercase().replace('-', "_");
+    Some(match name.as_str() {
+        "ls" | "list_files" | "list_dir" | "list_directory" | "listdir" => ToolKind::Ls,
+        "glob" | "find_files" | "file_search" | "find_file" | "glob_files" => ToolKind::Glob,
+        "grep" | "search_files" | "grep_search" | "search_dir" | "search_file" | "rg" | "ripgrep"
+        | "search" => ToolKind::Grep,
+        "read" | "read_file" | "view" | "view_file" | "cat" | "open" | "open_file" => ToolKind::Read,
+        "edit" | "replace_in_file" | "str_replace" | "edit_file" | "apply_patch" | "apply_diff"
+        | "insert" => ToolKind::Edit,
+        "multiedit" | "multi_edit" => ToolKind::MultiEdit,
+        "write" | "write_to_file" | "create_file" | "create" | "write_file" => ToolKind::Write,
+        "bash" | "execute_command" | "execute_bash" | "shell" | "run_terminal_cmd" | "run_command"
+        | "exec" | "terminal" | "run_shell_command" => ToolKind::Bash,
+        "todowrite" | "todo_write" | "update_todos" | "todo" => ToolKind::TodoWrite,
+        _ => return None,
+    })
+}
+
+/// [`canonical`], also looking at the arguments of multi-command tools
+/// (`str_replace_editor` with `command` = `view`, `create`, `str_replace`).
+pub fn canonical_call(tool: &str, arguments: &Value) -> Option<ToolKind> {
+    canonical(tool).or_else(|| {
+        let name = tool.to_ascii_lowercase();
+        if name.contains("editor") {
+            match arguments.get("command").and_then(Value::as_str) {
+                Some("view") => Some(ToolKind::Read),
+                Some("create") => Some(ToolKind::Write),
+                Some("str_replace") | Some("insert") | Some("undo_edit") => Some(ToolKind::Edit),
+                _ => None,
+            }
+        } else {
+            None
+        }
+    })
+}
+
+/// The rule of a built-in tool.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Builtin {
+    pub(crate) kind: ToolKind,
+    pub(crate) limits: RuleLimits,
+}
+
+impl CompressRule for Builtin {
+    fn compress(&self, input: RuleInput<'_>) -> Result<Value> {
+        let l = &self.limits;
+        let data = input.data;
+        Ok(match (self.kind, data) {
+            (ToolKind::Ls, Value::Object(o)) if o.contains_key("entries") => ls(o, l),
+            (ToolKind::Glob, Value::Object(o)) if o.contains_key("paths") => glob(o, l),
+            (ToolKind::Grep, Value::Object(o)) if o.contains_key("matches") => grep(o, l),
+            (ToolKind::Read, Value::Object(o)) if o.contains_key("content") => read(o, l),
+            (ToolKind::Edit | ToolKind::MultiEdit, Value::Object(o))
+                if o.contains_key("diff") || o.contains_key("edits") =>
+            {
+                edit(o, l)
+            }
+            (ToolKind::Write, Value::Object(o)) if o.contains_key("content") => write(o, l),
+            (ToolKind::Bash, Value::Object(o)) if o.contains_key("stdout") || o.contains_key("stderr") => {
+                bash(o, l)
+            }
+            (ToolKind::TodoWrite, Value::Object(o)) if o.contains_key("todos") => todos(o, l),
+            (kind, Value::String(text)) => Value::String(text_rule(Some(kind), text, l)),
+            // Other shapes, including this rule's own output: left alone
+            // unless large, so that the rule stays idempotent.
+            (_, Value::Object(_) | Value::Array(_)) if json_len(data) <= 4 * l.generic_bytes => data.clone(),
+            // Large and of another shape: its texts condensed where they
+            // are (TOOL-14); when that is not enough, the tool's text rule
+            // over the pretty JSON, so that a second pass (which sees a
+            // string) agrees.
+            (kind, Value::Object(_) | Value::Array(_)) => {
+                let budget = 4 * l.generic_bytes;
+                let nested = condense_nested(data, budget, &|t, share| {
+                    text_rule(Some(kind), t, &l.with_text_bytes(share))
+                });
+                if json_len(&nested) <= budget {
+                    nested
+                } else {
+                    let pretty = serde_json::to_string_pretty(data).unwrap_or_default();
+                    Value::String(text_rule(Some(kind), &pretty, l))
+                }
+            }
+            _ => data.clone(),
+        })
+    }
+}
+
+/// The generic rule (TOOL-10), a [`CompressRule`] for any tool: text keeps
+/// its head, tail and diagnostic lines within a byte budget; structured data
+/// over the budget becomes such a text of its pretty JSON.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GenericRule {
+    limits: RuleLimits,
+}
+
+impl GenericRule {
+    /// The generic rule with these limits.
+    pub fn new(limits: RuleLimits) -> Self {
+        GenericRule { limits }
+    }
+}
+
+impl CompressRule for GenericRule {
+    fn compress(&self, input: RuleInput<'_>) -> Result<Value> {
+        Ok(generic(input.data, &self.limits))
+    }
+}
+
+pub(crate) fn generic(data: &Value, l: &RuleLimits) -> Value {
+    match data {
+        Value::String(text) => Value::String(condense(text, &l.generic()).text.into_owned()),
+        Value::Null | Value::Bool(_) | Value::Number(_) => data.clone(),
+        _ => {
+            if json_len(data) <= l.generic_bytes {
+                return data.clone();
+            }
+            // Its texts condensed where they are (TOOL-14), or the pretty
+            // JSON condensed as text when that is not enough.
+            let nested = condense_nested(data, l.generic_bytes, &|t, share| {
+                condense(t, &l.with_text_bytes(share).generic()).text.into_owned()
+            });
+            if json_len(&nested) <= l.generic_bytes {
+                return nested;
+            }
+            let pretty = serde_json::to_string_pretty(data).unwrap_or_default();
+            Value::String(condense(&pretty, &l.generic()).text.into_owned())
+        }
+    }
+}
+
+/// Texts of structured data longer than this are condensed where they are
+/// (TOOL-14).
+const LONG_TEXT: usize = 256;
+
+/// `data` with every text longer than [`LONG_TEXT`] bytes, however deep,
+/// replaced by `rule(text, share)`: the long texts share what `budget`
+/// leaves after the rest of the data, with room for JSON escapes, and
+/// each gets at least [`LONG_TEXT`] bytes (TOOL-14).
+fn condense_nested(data: &Value, budget: usize, rule: &dyn Fn(&str, usize) -> String) -> Value {
+    fn long_texts(v: &Value, n: &mut usize, bytes: &mut usize) {
+        match v {
+            Value::String(t) if t.len() > LONG_TEXT => {
+                *n += 1;
+                *bytes += json_len(v);
+            }
+            Value::Array(items) => items.iter().for_each(|x| long_texts(x, n, bytes)),
+            Value::Object(map) => map.values().for_each(|x| long_texts(x, n, bytes)),
+            _ => {}
+        }
+    }
+    fn apply(v: &Value, share: usize, rule: &dyn Fn(&str, usize) -> String) -> Value {
+        match v {
+            Value::String(t) if t.len() > LONG_TEXT => Value::String(rule(t, share)),
+            Value::Array(items) => Value::Array(items.iter().map(|x| apply(x, share, rule)).collect()),
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, x)| (k.clone(), apply(x, share, rule)))
+                    .collect(),
+            ),
+            _ => v.clone(),
+        }
+    }
+    let (mut n, mut long) = (0, 0);
+    long_texts(data, &mut n, &mut long);
+    if n == 0 {
+        return data.clone();
+    }
+    let rest = json_len(data) - long;
+    let share = (budget.saturating_sub(rest) * 4 / 5 / n).max(LONG_TEXT);
+    apply(data, share, rule)
+}
+
+pub(crate) fn text_rule(kind: Option<ToolKind>, text: &str, l: &RuleLimits) -> String {
+    match kind {
+        Some(ToolKind::Ls) => list_text(text, l.ls_entries, "entries", l),
+        Some(ToolKind::Glob) => list_text(text, l.glob_paths, "paths", l),
+        Some(ToolKind::Grep) => list_text(text, l.grep_matches, "matches", l),
+        Some(ToolKind::Read) => head_text(text, l.read_lines, l.read_bytes, l),
+        Some(ToolKind::Edit | ToolKind::MultiEdit | ToolKind::Write) => {
+            head_text(text, l.snippet_lines, l.generic_bytes.max(l.line_bytes * 4), l)
+        }
+        Some(ToolKind::Bash) => condense(text, &l.bash()).text.into_owned(),
+        _ => condense(text, &l.generic()).text.into_owned(),
+    }
+}
+
+/// A header line, the first `n` lines and a marker; unchanged when it has
+/// at most `n + 2` short lines.
+fn list_text(text: &str, n: usize, noun: &str, l: &RuleLimits) -> String {
+    let total = line_count(text.as_bytes());
+    if total <= n + 2 && text.lines().all(|x| x.len() <= l.line_bytes) {
+        return text.to_owned();
+    }
+    let mut header = format!("{total} {noun}");
+    if noun == "matches" {
+        header.push_str(&format!(" in {} files", distinct_prefixes(text)));
+    }
+    let mut out = vec![header];
+    out.extend(
+        text.lines()
+            .take(n)
+            .map(|x| cap_line(x.trim_end_matches('\r'), l.line_bytes).into_owned()),
+    );
+    if total > n {
+        out.push(format!("[… {} more {noun} …]", total - n));
+    }
+    out.join("\n")
+}
+
+/// The number of distinct `file` parts of `file:line:text` lines. Search
+/// output comes grouped by file, so a line is only looked up when its file
+/// differs from the previous line's.
+fn distinct_prefixes(text: &str) -> usize {
+    let bytes = text.as_bytes();
+    let mut seen: HashSet<&[u8]> = HashSet::new();
+    let mut previous: &[u8] = &[];
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let line = &bytes[start..end];
+        if let Some(colon) = memchr::memchr(b':', line) {
+            let file = &line[..colon];
+            if file != previous {
+                seen.insert(file);
+                previous = file;
+            }
+        }
+        start = end + 1;
+    }
+    seen.len()
+}
+
+/// The first lines of `text` within `max_lines` and `max_bytes`, then a
+/// marker; unchanged when it fits.
+fn head_text(text: &str, max_lines: usize, max_bytes: usize, l: &RuleLimits) -> String {
+    let total = line_count(text.as_bytes());
+    if total <= max_lines + 1 && text.len() <= max_bytes && text.lines().all(|x| x.len() <= l.line_bytes) {
+        return text.to_owned();
+    }
+    head_text_of(text, total, max_lines, max_bytes, l)
+}
+
+/// [`head_text`] for a text of `total` lines that does not fit.
+fn head_text_of(text: &str, total: usize, max_lines: usize, max_bytes: usize, l: &RuleLimits) -> String {
+    let mut out = String::new();
+    let mut kept = 0;
+    for line in text.lines().take(max_lines) {
+        let line = cap_line(line.trim_end_matches('\r'), l.line_bytes);
+        if out.len() + line.len() + 40 > max_bytes {
+            break;
+        }
+        out.push_str(&line);
+        out.push('\n');
+        kept += 1;
+    }
+    if total > kept {
+        out.push_str(&gap_marker(total - kept));
+    } else {
+        out.pop();
+    }
+    out
+}
+
+fn str_field<'a>(o: &'a Map<String, Value>, key: &str) -> &'a str {
+    o.get(key).and_then(Value::as_str).unwrap_or_default()
+}
+
+fn copy_keys(o: &Map<String, Value>, keys: &[&str]) -> Map<String, Value> {
+    keys.iter()
+        .filter_map(|k| o.get(*k).map(|v| ((*k).to_owned(), v.clone())))
+        .collect()
+}
+
+/// TOOL-2: the directory, counts, the first entries.
+fn ls(o: &Map<String, Value>, l: &RuleLimits) -> Value {
+    let Some(entries) = o.get("entries").and_then(Value::as_array) else {
+        return Value::Object(o.clone());
+    };
+    if entries.len() <= l.ls_entries {
+        return Value::Object(o.clone());
+    }
+    let is_dir = |e: &Value| {
+        e.get("kind")
+            .and_then(Value::as_str)
+            .is_some_and(|k| k.starts_with("dir"))
+            || e.as_str().is_some_and(|s| s.ends_with('/'))
+    };
+    let dirs = entries.iter().filter(|e| is_dir(e)).count();
+    let mut out = copy_keys(o, &["path"]);
+    out.insert("files".into(), json!(entries.len() - dirs));
+    out.insert("dirs".into(), json!(dirs));
+    let names: Vec<Value> = entries
+        .iter()
+        .take(l.ls_entries)
+        .map(|e| {
+            let name = e
+                .get("name")
+                .and_then(Value::as_str)
+                .or_else(|| e.as_str())
+                .unwrap_or_default();
+            let slash = if is_dir(e) && !name.ends_with('/') {
+                "/"
+            } else {
+                ""
+            };
+            Value::String(format!("{name}{slash}"))
+        })
+        .collect();
+    out.insert("entries".into(), Value::Array(names));
+    out.insert("more".into(), json!(entries.len() - l.ls_entries));
+    Value::Object(out)
+}
+
+/// TOOL-3: the pattern, the number of hits, the first paths.
+fn glob(o: &Map<String, Value>, l: &RuleLimits) -> Value {
+    let Some(paths) = o.get("paths").and_then(Value::as_array) else {
+        return Value::Object(o.clone());
+    };
+    if paths.len() <= l.glob_paths {
+        return Value::Object(o.clone());
+    }
+    let mut out = copy_keys(o, &["pattern"]);
+    out.insert("count".into(), json!(paths.len()));
+    out.insert(
+        "paths".into(),
+        Value::Array(paths.iter().take(l.glob_paths).cloned().collect()),
+    );
+    Value::Object(out)
+}
+
+/// TOOL-4: a one-line summary and the first match lines as `file:line:`.
+fn grep(o: &Map<String, Value>, l: &RuleLimits) -> Value {
+    let Some(matches) = o.get("matches").and_then(Value::as_array) else {
+        return Value::Object(o.clone());
+    };
+    if matches.len() <= l.grep_matches {
+        return Value::Object(o.clone());
+    }
+    let files: BTreeSet<&str> = matches
+        .iter()
+        .filter_map(|m| m.get("file").and_then(Value::as_str))
+        .collect();
+    let mut out = copy_keys(o, &["pattern"]);
+    out.insert(
+        "summary".into(),
+        json!(format!("{} matches in {} files", matches.len(), files.len())),
+    );
+    let lines: Vec<Value> = matches
+        .iter()
+        .take(l.grep_matches)
+        .map(|m| match m {
+            Value::Object(m) => {
+                let line = m.get("line").map(|v| v.to_string()).unwrap_or_default();
+                let text = cap_line(str_field(m, "text").trim(), l.line_bytes).into_owned();
+                Value::String(format!("{}:{}: {}", str_field(m, "file"), line, text))
+            }
+            other => other.clone(),
+        })
+        .collect();
+    out.insert("matches".into(), Value::Array(lines));
+    Value::Object(out)
+}
+
+/// TOOL-5: the requested range only, at most `read_lines` lines and
+/// `read_bytes` bytes; `start_line` and `end_line` give the line numbers of
+/// what is kept (content that arrives numbered, as `cat -n` prints it,
+/// keeps its numbers), and the mtime is kept.
+fn read(o: &Map<String, Value>, l: &RuleLimits) -> Value {
+    let content = str_field(o, "content");
+    let total = line_count(content.as_bytes());
+    if total <= l.read_lines + 1
+        && content.len() <= l.read_bytes
+        && content.lines().all(|x| x.len() <= l.line_bytes)
+    {
+        return Value::Object(o.clone());
+    }
+    let start = o.get("start_line").and_then(Value::as_u64).unwrap_or(1).max(1);
+    let text = head_text_of(content, total, l.read_lines, l.read_bytes, l);
+    let kept = text.lines().filter(|x| !x.starts_with("[… ")).count() as u64;
+    let mut out = copy_keys(o, &["path", "total_lines", "mtime", "note"]);
+    out.insert("start_line".into(), json!(start));
+    out.insert("end_line".into(), json!(start + kept.max(1) - 1));
+    out.insert("content".into(), Value::String(text));
+    Value::Object(out)
+}
+
+/// The changed line ranges of a unified diff, from its hunk headers.
+fn changed_ranges(diff: &str) -> Vec<String> {
+    diff.lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("@@ ")?;
+            let plus = rest.split_whitespace().find(|p| p.starts_with('+'))?;
+            let mut parts = plus[1..].split(',');
+            let start: u64 = parts.next()?.parse().ok()?;
+            let len: u64 = parts.next().map_or(Some(1), |n| n.parse().ok())?;
+            Some(if len <= 1 {
+                start.to_string()
+            } else {
+                format!("{start}-{}", start + len - 1)
+            })
+        })
+        .collect()
+}
+
+/// TOOL-6: file, changed line ranges, a key snippet; a large diff keeps
+/// only the summary.
+fn edit(o: &Map<String, Value>, l: &RuleLimits) -> Value {
+    let diff: String = match (o.get("diff"), o.get("edits")) {
+        (Some(Value::String(d)), _) => d.clone(),
+        (_, Some(Value::Array(edits))) => edits
+            .iter()
+            .flat_map(|e| {
+                let old = e
+                    .get("old")
+                    .or_else(|| e.get("old_string"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                let new = e
+                    .get("new")
+                    .or_else(|| e.get("new_string"))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                old.lines()
+                    .map(|x| format!("-{x}"))
+                    .chain(new.lines().map(|x| format!("+{x}")))
+                    .collect::<Vec<_>>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => return Value::Object(o.clone()),
+    };
+    let lines = line_count(diff.as_bytes());
+    if lines <= l.snippet_lines && diff.lines().all(|x| x.len() <= l.line_bytes) {
+        return Value::Object(o.clone());
+    }
+    let mut out = copy_keys(o, &["path", "applied", "ranges"]);
+    let ranges = changed_ranges(&diff);
+    if !ranges.is_empty() {
+        out.insert("ranges".into(), json!(ranges.join(", ")));
+    }
+    if let Some(Value::Array(edits)) = o.get("edits") {
+        out.insert("edits".into(), json!(edits.len()));
+    }
+    let added = diff
+        .lines()
+        .filter(|x| x.starts_with('+') && !x.starts_with("+++"))
+        .count();
+    let removed = diff
+        .lines()
+        .filter(|x| x.starts_with('-') && !x.starts_with("---"))
+        .count();
+    out.insert("summary".into(), json!(format!("+{added} -{removed} lines")));
+    if lines <= l.large_diff_lines {
+        out.insert(
+            "snippet".into(),
+            Value::String(head_text(
+                &diff,
+                l.snippet_lines,
+                l.generic_bytes.max(l.line_bytes * 4),
+                l,
+            )),
+        );
+    }
+    Value::Object(out)
+}
+
+/// TOOL-7: file, created or overwritten, size; a new file keeps its first
+/// lines.
+fn write(o: &Map<String, Value>, l: &RuleLimits) -> Value {
+    let content = str_field(o, "content");
+    let lines = line_count(content.as_bytes());
+    if lines <= l.snippet_lines && content.lines().all(|x| x.len() <= l.line_bytes) {
+        return Value::Object(o.clone());
+    }
+    let created = o.get("created").and_then(Value::as_bool).unwrap_or(false);
+    let mut out = copy_keys(o, &["path", "created"]);
+    out.insert(
+        "action".into(),
+        json!(if created { "created" } else { "overwritten" }),
+    );
+    out.insert("bytes".into(), json!(content.len()));
+    out.insert("lines".into(), json!(lines));
+    if created {
+        out.insert(
+            "head".into(),
+            Value::String(head_text(
+                content,
+                l.snippet_lines,
+                l.generic_bytes.max(l.line_bytes * 4),
+                l,
+            )),
+        );
+    }
+    Value::Object(out)
+}
+
+/// TOOL-8: command, exit code, a stdout summary with the diagnostic lines,
+/// the last lines of stderr.
+fn bash(o: &Map<String, Value>, l: &RuleLimits) -> Value {
+    let mut out = o.clone();
+    if let Some(Value::String(stdout)) = o.get("stdout") {
+        let c = condense(stdout, &l.bash());
+        if c.kept_lines < c.total_lines || c.text.len() < stdout.len() {
+            out.insert("stdout".into(), Value::String(c.text.into_owned()));
+            // A count made before (by truncation, of the whole output) wins.
+            out.entry("stdout_lines").or_insert(json!(c.total_lines));
+        }
+    }
+    if let Some(Value::String(stderr)) = o.get("stderr") {
+        let c = condense(stderr, &l.stderr());
+        if c.text.len() < stderr.len() {
+            out.insert("stderr".into(), Value::String(c.text.into_owned()));
+        }
+    }
+    Value::Object(out)
+}
+
+/// TOOL-9: the recap only: counts and the open items.
+fn todos(o: &Map<String, Value>, l: &RuleLimits) -> Value {
+    let Some(items) = o.get("todos").and_then(Value::as_array) else {
+        return Value::Object(o.clone());
+    };
+    let status = |t: &Value| {
+        t.get("status")
+            .and_then(Value::as_str)
+            .unwrap_or("pending")
+            .to_owned()
+    };
+    let done = items
+        .iter()
+        .filter(|t| status(t) == "completed" || status(t) == "done")
+        .count();
+    let in_progress = items.iter().filter(|t| status(t) == "in_progress").count();
+    let pending = items.len() - done - in_progress;
+    let mut open: Vec<&Value> = items.iter().filter(|t| status(t) == "in_progress").collect();
+    open.extend(items.iter().filter(|t| {
+        let s = status(t);
+        s != "in_progress" && s != "completed" && s != "done"
+    }));
+    let listed: Vec<Value> = open
+        .iter()
+        .take(l.todo_items)
+        .map(|t| {
+            let content = t.get("content").and_then(Value::as_str).unwrap_or_default();
+            Value::String(format!("[{}] {}", status(t), cap_line(content, l.line_bytes)))
+        })
+        .collect();
+    let mut out = Map::new();
+    out.insert(
+        "summary".into(),
+        json!(format!(
+            "{done} done, {in_progress} in progress, {pending} pending"
+        )),
+    );
+    out.insert("open".into(), Value::Array(listed));
+    if open.len() > l.todo_items {
+        out.insert("more_open".into(), json!(open.len() - l.todo_items));
+    }
+    Value::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aliases() {
+        assert_eq!(canonical("read_file"), Some(ToolKind::Read));
+        assert_eq!(canonical("Execute-Command"), Some(ToolKind::Bash));
+        assert_eq!(canonical("search_files"), Some(ToolKind::Grep));
+        assert_eq!(canonical("list_files"), Some(ToolKind::Ls));
+        assert_eq!(canonical("write_to_file"), Some(ToolKind::Write));
+        assert_eq!(canonical("replace_in_file"), Some(ToolKind::Edit));
+        assert_eq!(canonical("Task"), None);
+        assert_eq!(
+            canonical_call("str_replace_editor", &json!({"command": "view"})),
+            Some(ToolKind::Read)
+        );
+        assert_eq!(
+            canonical_call("str_replace_editor", &json!({"command": "create"})),
+            Some(ToolKind::Write)
+        );
+    }
+
+    #[test]
+    fn hunk_ranges() {
+        assert_eq!(
+            changed_ranges("@@ -1,3 +1,4 @@\n x\n@@ -20 +21 @@\n"),
+            vec!["1-4", "21"]
+        );
+    }
+}

@@ -1,0 +1,787 @@
+//! Truncation of raw tool output with a spill file (TRUNC-1 … TRUNC-3).
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fs::{File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use memchr::{memchr_iter, memrchr};
+use serde_json::{json, Value};
+use strata_ctx_core::{ResultStatus, Timestamp, ToolResult};
+
+/// Where truncation cuts (TRUNC-1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Limits {
+    /// The most lines shown. By default, 2,000.
+    pub max_lines: usize,
+    /// The most bytes shown. By default, 50 KiB.
+    pub max_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_lines: 2_000,
+            max_bytes: 50 * 1024,
+        }
+    }
+}
+
+impl Limits {
+    /// Limits of `max_lines` lines and `max_bytes` bytes.
+    pub fn new(max_lines: usize, max_bytes: usize) -> Self {
+        Limits { max_lines, max_bytes }
+    }
+}
+
+/// What became of the full output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Spill {
+    /// The output was not cut; nothing was saved.
+    NotNeeded,
+    /// Spilling is switched off.
+    Disabled,
+    /// The full output was saved at this path.
+    Saved(PathBuf),
+    /// The full output could not be saved; the text says why.
+    Failed(String),
+}
+
+/// The outcome of [`Truncator::truncate`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Truncated {
+    /// The envelope the model sees: the output as it is, or, when cut,
+    /// `status: "partial"`, `data: {"output": <view>, "truncated": true}`,
+    /// the notice as `text` and `full_output_path`.
+    pub result: ToolResult,
+    /// Whether the output was cut.
+    pub truncated: bool,
+    /// Lines of the whole output.
+    pub total_lines: usize,
+    /// Whole lines shown.
+    pub shown_lines: usize,
+    /// Bytes of the whole output.
+    pub total_bytes: u64,
+    /// Whether the shown part held bytes that are not UTF-8 (shown as
+    /// U+FFFD; the spill file keeps the raw bytes).
+    pub lossy: bool,
+    /// What became of the full output.
+    pub spill: Spill,
+    /// Whether reading stopped at the truncator's input limit (REL-2):
+    /// the output was longer, possibly endless, and the rest was not read.
+    pub limit_reached: bool,
+}
+
+type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
+
+/// Cuts tool output that is too long for the model and saves the whole of
+/// it to a file under the project root (TRUNC-1 … TRUNC-3).
+///
+/// Output is cut at a line boundary, or inside a single line that alone is
+/// over the byte limit at a character boundary, never inside a UTF-8
+/// character. The full output is streamed to
+/// `tool-output/<tool>_<yyyymmdd_HHMMSS>_<n>.txt`, created exclusively
+/// (never overwriting, never following a symlink), readable by its owner
+/// only. A failure to save still truncates and says so in the notice.
+///
+/// # Example
+///
+/// ```
+/// use strata_ctx_compress::{Limits, Spill, Truncator};
+///
+/// let dir = tempfile::tempdir()?;
+/// let truncator = Truncator::builder(dir.path()).limits(Limits::new(100, 50 * 1024)).build();
+/// let output: String = (0..1000).map(|i| format!("line {i}\n")).collect();
+/// let cut = truncator.truncate("bash", output.as_bytes());
+/// assert!(cut.truncated);
+/// assert_eq!((cut.total_lines, cut.shown_lines), (1000, 100));
+/// assert!(cut.result.text.as_deref().unwrap_or_default().starts_with("Found 1000 lines (showing first 100). Full output: tool-output/bash_"));
+/// assert!(matches!(cut.spill, Spill::Saved(_)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone)]
+pub struct Truncator {
+    root: PathBuf,
+    spill_dir: Option<PathBuf>,
+    limits: Limits,
+    per_tool: HashMap<String, Limits>,
+    clock: Clock,
+    /// The most bytes a spill file holds (REL-2).
+    max_spill_bytes: u64,
+    /// The most bytes read from a stream (REL-2).
+    max_read_bytes: u64,
+    /// Numbers spill files; shared by clones.
+    counter: Arc<AtomicU64>,
+}
+
+impl fmt::Debug for Truncator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Truncator")
+            .field("root", &self.root)
+            .field("spill_dir", &self.spill_dir)
+            .field("limits", &self.limits)
+            .field("per_tool", &self.per_tool)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Builds a [`Truncator`].
+#[derive(Debug, Clone)]
+pub struct TruncatorBuilder {
+    truncator: Truncator,
+}
+
+impl TruncatorBuilder {
+    /// Sets the default limits. By default, 2,000 lines and 50 KiB.
+    pub fn limits(&mut self, limits: Limits) -> &mut Self {
+        self.truncator.limits = limits;
+        self
+    }
+
+    /// Sets the limits of one tool (name matched case-insensitively). By
+    /// default, every tool has the default limits.
+    pub fn tool_limits(&mut self, tool: &str, limits: Limits) -> &mut Self {
+        self.truncator.per_tool.insert(tool.to_ascii_lowercase(), limits);
+        self
+    }
+
+    /// Sets the spill directory, relative to the project root unless
+    /// absolute; `None` switches spilling off. By default, `tool-output`.
+    pub fn spill_dir(&mut self, dir: Option<PathBuf>) -> &mut Self {
+        self.truncator.spill_dir = dir;
+        self
+    }
+
+    /// Sets the most bytes one spill file holds (REL-2): of a longer output
+    /// it keeps the start, and the notice says so. By default, 64 MiB.
+    pub fn max_spill_bytes(&mut self, bytes: u64) -> &mut Self {
+        self.truncator.max_spill_bytes = bytes;
+        self
+    }
+
+    /// Sets the most bytes [`Truncator::truncate_reader`] reads (REL-2):
+    /// an endless output stops there, the notice says so and
+    /// [`Truncated::limit_reached`] is set. By default, 1 GiB.
+    pub fn max_read_bytes(&mut self, bytes: u64) -> &mut Self {
+        self.truncator.max_read_bytes = bytes;
+        self
+    }
+
+    /// Sets the clock that names spill files. By default, the system clock.
+    pub fn clock(&mut self, clock: impl Fn() -> Timestamp + Send + Sync + 'static) -> &mut Self {
+        self.truncator.clock = Arc::new(clock);
+        self
+    }
+
+    /// The truncator. The builder can be used again; each truncator
+    /// numbers its spill files from 0.
+    pub fn build(&self) -> Truncator {
+        Truncator {
+            counter: Arc::new(AtomicU64::new(0)),
+            ..self.truncator.clone()
+        }
+    }
+}
+
+const CHUNK: usize = 64 * 1024;
+
+/// The default of [`TruncatorBuilder::max_spill_bytes`].
+pub const DEFAULT_MAX_SPILL_BYTES: u64 = 64 * 1024 * 1024;
+/// The default of [`TruncatorBuilder::max_read_bytes`].
+pub const DEFAULT_MAX_READ_BYTES: u64 = 1024 * 1024 * 1024;
+
+/// What cutting the texts of structured data did.
+#[derive(Default)]
+struct FieldCuts {
+    /// The cut of the longest text.
+    longest: Option<Truncated>,
+    /// One notice per cut text, naming its path.
+    notices: Vec<String>,
+    /// The spill file of the first cut text.
+    first_path: Option<String>,
+}
+
+impl Truncator {
+    /// A builder for a truncator of the project at `root`.
+    pub fn builder(root: impl Into<PathBuf>) -> TruncatorBuilder {
+        TruncatorBuilder {
+            truncator: Truncator {
+                root: root.into(),
+                spill_dir: Some(PathBuf::from("tool-output")),
+                limits: Limits::default(),
+                per_tool: HashMap::new(),
+                clock: Arc::new(Timestamp::now),
+                max_spill_bytes: DEFAULT_MAX_SPILL_BYTES,
+                max_read_bytes: DEFAULT_MAX_READ_BYTES,
+                counter: Arc::new(AtomicU64::new(0)),
+            },
+        }
+    }
+
+    /// A truncator of the project at `root` with the defaults.
+    pub fn new(root: impl Into<PathBuf>) -> Self {
+        Truncator::builder(root).build()
+    }
+
+    /// The limits that apply to `tool`.
+    pub fn limits_for(&self, tool: &str) -> Limits {
+        self.per_tool
+            .get(&tool.to_ascii_lowercase())
+            .copied()
+            .unwrap_or(self.limits)
+    }
+
+    /// The same truncator with every byte limit divided among `outputs`
+    /// outputs (at least 1 KiB each), for the results of one step that
+    /// share one cap: a step with five parallel results shows no more than
+    /// a step with one. It numbers spill files with this one.
+    pub fn shared_by(&self, outputs: usize) -> Truncator {
+        let mut shared = self.clone();
+        if outputs > 1 {
+            let share = |l: &mut Limits| l.max_bytes = (l.max_bytes / outputs).max(1024).min(l.max_bytes);
+            share(&mut shared.limits);
+            shared.per_tool.values_mut().for_each(share);
+        }
+        shared
+    }
+
+    /// Truncates output held in memory.
+    pub fn truncate(&self, tool: &str, output: &[u8]) -> Truncated {
+        let limits = self.limits_for(tool);
+        let newlines = memchr_iter(b'\n', output).count();
+        let total_lines = newlines + usize::from(output.last().is_some_and(|&b| b != b'\n'));
+        let over = output.len() > limits.max_bytes || total_lines > limits.max_lines;
+        let spill = if over {
+            self.spill_all(tool, output)
+        } else {
+            Spill::NotNeeded
+        };
+        let head = &output[..output.len().min(limits.max_bytes + 1)];
+        let capped = matches!(spill, Spill::Saved(_)) && output.len() as u64 > self.max_spill_bytes;
+        let note = capped.then(|| capped_note(self.max_spill_bytes, None));
+        self.finish(tool, limits, head, total_lines, output.len() as u64, spill, note)
+    }
+
+    /// Truncates output read from `reader`, holding no more than the shown
+    /// part and one read buffer in memory: the rest streams to the spill
+    /// file. A read error ends the output there and is noted in the text.
+    pub fn truncate_reader(&self, tool: &str, mut reader: impl Read) -> Truncated {
+        let limits = self.limits_for(tool);
+        let mut head: Vec<u8> = Vec::new();
+        let mut newlines = 0usize;
+        let mut total: u64 = 0;
+        let mut last_byte = None;
+        let mut read_error = None;
+        let mut sink: Option<Sink> = None;
+        let mut spill = Spill::NotNeeded;
+        let mut chunk = vec![0u8; CHUNK];
+        let mut limit_reached = false;
+        loop {
+            if total >= self.max_read_bytes {
+                limit_reached = true;
+                read_error = Some(format!(
+                    "reading stopped at the limit of {} bytes",
+                    self.max_read_bytes
+                ));
+                break;
+            }
+            let room = (self.max_read_bytes - total).min(CHUNK as u64) as usize;
+            let n = match reader.read(&mut chunk[..room]) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    read_error = Some(e.to_string());
+                    break;
+                }
+            };
+            let data = &chunk[..n];
+            total += n as u64;
+            newlines += memchr_iter(b'\n', data).count();
+            last_byte = data.last().copied();
+            if sink.is_none() && matches!(spill, Spill::NotNeeded) {
+                let room = (limits.max_bytes + 1).saturating_sub(head.len());
+                head.extend_from_slice(&data[..room.min(n)]);
+                let over = head.len() > limits.max_bytes || newlines > limits.max_lines;
+                if over {
+                    match self.open_spill(tool) {
+                        Ok(mut s) => {
+                            // Everything read so far: the head part and the
+                            // rest of this chunk.
+                            let written = s.write(&head).and_then(|_| s.write(&data[room.min(n)..]));
+                            match written {
+                                Ok(()) => sink = Some(s),
+                                Err(e) => spill = s.fail(e),
+                            }
+                        }
+                        Err(failed) => spill = failed,
+                    }
+                }
+                continue;
+            }
+            if let Some(s) = sink.as_mut() {
+                if let Err(e) = s.write(data) {
+                    if let Some(s) = sink.take() {
+                        spill = s.fail(e);
+                    }
+                }
+            }
+        }
+        let mut note = read_error;
+        if let Some(s) = sink.take() {
+            if s.capped {
+                note = Some(capped_note(self.max_spill_bytes, note));
+            }
+            spill = s.finish();
+        }
+        let total_lines = newlines + usize::from(last_byte.is_some_and(|b| b != b'\n'));
+        if matches!(spill, Spill::NotNeeded) && total_lines > limits.max_lines {
+            // A last line without a newline went over the line limit; all
+            // of the output is in `head`.
+            spill = self.spill_all(tool, &head);
+        }
+        let mut cut = self.finish(tool, limits, &head, total_lines, total, spill, note);
+        cut.limit_reached = limit_reached;
+        cut
+    }
+
+    /// The outcome, from the first `max_bytes + 1` bytes of the output (or
+    /// all of it when shorter) and what was counted.
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &self,
+        tool: &str,
+        limits: Limits,
+        head: &[u8],
+        total_lines: usize,
+        total: u64,
+        spill: Spill,
+        read_error: Option<String>,
+    ) -> Truncated {
+        let truncated = !matches!(spill, Spill::NotNeeded);
+        let (view_end, shown_lines, partial_line) = if truncated {
+            cut_point(head, limits)
+        } else {
+            (head.len(), total_lines, false)
+        };
+        let view_bytes = &head[..view_end];
+        let lossy = std::str::from_utf8(view_bytes).is_err();
+        let view = String::from_utf8_lossy(view_bytes).into_owned();
+        let mut result = ToolResult::success(Value::String(view.clone()));
+        if truncated {
+            let unit = Unit::of(tool);
+            let mut text = format!(
+                "Found {} {} (showing first {}{}).",
+                total_lines,
+                unit.name(total_lines),
+                shown_lines,
+                if partial_line { " and part of the next" } else { "" }
+            );
+            match &spill {
+                Spill::Saved(path) => {
+                    let shown = self.display_path(path);
+                    text.push_str(&format!(" Full output: {shown}"));
+                    result.full_output_path = Some(shown);
+                }
+                Spill::Failed(why) => text.push_str(&format!(" The full output could not be saved: {why}")),
+                Spill::Disabled | Spill::NotNeeded => {}
+            }
+            result.status = ResultStatus::Partial;
+            result.data = json!({ "output": view, "truncated": true });
+            result.text = Some(text);
+        }
+        if let Some(e) = read_error {
+            let note = if e.starts_with("The ") {
+                e
+            } else {
+                format!("The output could not be read completely: {e}")
+            };
+            result.status = ResultStatus::Partial;
+            result.text = Some(match result.text.take() {
+                Some(t) => format!("{t} {note}"),
+                None => note,
+            });
+        }
+        Truncated {
+            result,
+            truncated,
+            total_lines,
+            shown_lines,
+            total_bytes: total,
+            lossy,
+            spill,
+            limit_reached: false,
+        }
+    }
+
+    /// Truncates the `data` of a result, keeping its status and error.
+    ///
+    /// Text data is truncated as a whole (the envelope becomes the one
+    /// [`Truncator::truncate`] makes). In structured data, each text over
+    /// the limits (a Bash `stdout`, a Read `content`, a log nested in an
+    /// array of objects, …) is cut in place, however deep (TOOL-14), and
+    /// saved to its own spill file; its object gains `"<field>_lines"`
+    /// (the whole field's line count, unless present), an object's data
+    /// `"truncated": true`, the result the notices as `text` and the first
+    /// spill file as `full_output_path`. The [`Truncated`] returned is
+    /// that of the longest field cut. Other results are returned as they
+    /// are, with `None`.
+    pub fn truncate_result(&self, tool: &str, result: ToolResult) -> (ToolResult, Option<Truncated>) {
+        match &result.data {
+            Value::String(text) => {
+                let cut = self.truncate(tool, text.as_bytes());
+                if !cut.truncated {
+                    return (result, Some(cut));
+                }
+                let mut out = cut.result.clone();
+                if result.status == ResultStatus::Error {
+                    out.status = ResultStatus::Error;
+                    out.error = result.error.clone();
+                }
+                (out, Some(cut))
+            }
+            Value::Object(_) | Value::Array(_) => self.truncate_fields(tool, result),
+            _ => (result, None),
+        }
+    }
+
+    /// [`Truncator::truncate_result`] for structured data: every text over
+    /// the limits is cut where it is, however deep (TOOL-14).
+    fn truncate_fields(&self, tool: &str, mut result: ToolResult) -> (ToolResult, Option<Truncated>) {
+        let mut cuts = FieldCuts::default();
+        self.cut_nested(tool, &mut result.data, "", &mut cuts);
+        let FieldCuts {
+            longest,
+            notices,
+            first_path,
+        } = cuts;
+        if longest.is_none() {
+            return (result, None);
+        }
+        if let Value::Object(map) = &mut result.data {
+            map.insert("truncated".into(), Value::Bool(true));
+        }
+        if result.status != ResultStatus::Error {
+            result.status = ResultStatus::Partial;
+        }
+        let notices = notices.join("\n");
+        result.text = Some(match result.text.take() {
+            Some(t) if !t.is_empty() => format!("{t}\n{notices}"),
+            _ => notices,
+        });
+        if result.full_output_path.is_none() {
+            result.full_output_path = first_path;
+        }
+        (result, longest)
+    }
+
+    /// Cuts the texts over the limits in `value`, wherever they are: a cut
+    /// field of an object gains `"<field>_lines"` beside it (unless
+    /// present), and its notice names its path (`result.items[2].log`).
+    fn cut_nested(&self, tool: &str, value: &mut Value, path: &str, cuts: &mut FieldCuts) {
+        let limits = self.limits_for(tool);
+        let over = |text: &str| {
+            text.len() > limits.max_bytes || memchr_iter(b'\n', text.as_bytes()).count() >= limits.max_lines
+        };
+        match value {
+            Value::Object(map) => {
+                let mut counts = Vec::new();
+                for (key, field) in map.iter_mut() {
+                    let here = if path.is_empty() {
+                        key.clone()
+                    } else {
+                        format!("{path}.{key}")
+                    };
+                    match field {
+                        Value::String(text) if over(text) => {
+                            if let Some(lines) = self.cut_text(tool, text, &here, cuts) {
+                                counts.push((format!("{key}_lines"), lines));
+                            }
+                        }
+                        Value::Object(_) | Value::Array(_) => self.cut_nested(tool, field, &here, cuts),
+                        _ => {}
+                    }
+                }
+                for (key, lines) in counts {
+                    map.entry(key).or_insert(Value::from(lines));
+                }
+            }
+            Value::Array(items) => {
+                for (i, item) in items.iter_mut().enumerate() {
+                    let here = format!("{path}[{i}]");
+                    match item {
+                        Value::String(text) if over(text) => {
+                            self.cut_text(tool, text, &here, cuts);
+                        }
+                        Value::Object(_) | Value::Array(_) => self.cut_nested(tool, item, &here, cuts),
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Cuts one text in place, saving it to its own spill file; returns
+    /// its whole line count when it was cut.
+    fn cut_text(&self, tool: &str, text: &mut String, path: &str, cuts: &mut FieldCuts) -> Option<usize> {
+        let cut = self.truncate(tool, text.as_bytes());
+        if !cut.truncated {
+            return None;
+        }
+        if let Some(Value::String(view)) = cut.result.data.get("output") {
+            text.clone_from(view);
+        }
+        if let Some(notice) = &cut.result.text {
+            cuts.notices.push(format!("{path}: {notice}"));
+        }
+        if cuts.first_path.is_none() {
+            cuts.first_path.clone_from(&cut.result.full_output_path);
+        }
+        let lines = cut.total_lines;
+        if cuts
+            .longest
+            .as_ref()
+            .is_none_or(|l| l.total_bytes < cut.total_bytes)
+        {
+            cuts.longest = Some(cut);
+        }
+        Some(lines)
+    }
+
+    /// Saves `output` whole to a new spill file.
+    fn spill_all(&self, tool: &str, output: &[u8]) -> Spill {
+        match self.open_spill(tool) {
+            Ok(mut sink) => match sink.write(output) {
+                Ok(()) => sink.finish(),
+                Err(e) => sink.fail(e),
+            },
+            Err(spill) => spill,
+        }
+    }
+
+    fn display_path(&self, path: &Path) -> String {
+        path.strip_prefix(&self.root)
+            .unwrap_or(path)
+            .display()
+            .to_string()
+    }
+
+    fn open_spill(&self, tool: &str) -> Result<Sink, Spill> {
+        let Some(dir) = &self.spill_dir else {
+            return Err(Spill::Disabled);
+        };
+        let dir = self.root.join(dir);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                return Err(Spill::Failed(format!("{} is a symlink", dir.display())))
+            }
+            Ok(meta) if !meta.is_dir() => {
+                return Err(Spill::Failed(format!("{} is not a directory", dir.display())))
+            }
+            Ok(_) => {}
+            Err(_) => {
+                if let Err(e) = create_private_dir(&dir) {
+                    return Err(Spill::Failed(format!("cannot create {}: {e}", dir.display())));
+                }
+            }
+        }
+        let stamp = (self.clock)().to_compact_string();
+        let name = sanitize(tool);
+        for _ in 0..1000 {
+            // Unique within this truncator and its clones; exclusive
+            // creation skips names taken by others (other truncators,
+            // other processes).
+            let n = self.counter.fetch_add(1, Ordering::Relaxed);
+            let path = dir.join(format!("{name}_{stamp}_{n}.txt"));
+            match create_private_file(&path) {
+                Ok(file) => {
+                    return Ok(Sink {
+                        file: io::BufWriter::with_capacity(CHUNK, file),
+                        path,
+                        written: 0,
+                        cap: self.max_spill_bytes,
+                        capped: false,
+                    })
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(Spill::Failed(format!("cannot create {}: {e}", path.display()))),
+            }
+        }
+        Err(Spill::Failed(format!("no free file name in {}", dir.display())))
+    }
+}
+
+/// The note of a spill file that holds only the start of the output,
+/// after `earlier` when there is one.
+fn capped_note(cap: u64, earlier: Option<String>) -> String {
+    let note =
+        format!("The full output is longer than the spill limit: its file holds the first {cap} bytes.");
+    match earlier {
+        Some(e) => format!("The output could not be read completely: {e}. {note}"),
+        None => note,
+    }
+}
+
+/// An open spill file.
+struct Sink {
+    file: io::BufWriter<File>,
+    path: PathBuf,
+    written: u64,
+    cap: u64,
+    /// Whether bytes past the cap were left out.
+    capped: bool,
+}
+
+impl Sink {
+    /// Writes what fits under the cap; the rest is left out and noted.
+    fn write(&mut self, data: &[u8]) -> io::Result<()> {
+        let room = self.cap.saturating_sub(self.written);
+        let take = (data.len() as u64).min(room) as usize;
+        if take < data.len() {
+            self.capped = true;
+        }
+        self.written += take as u64;
+        self.file.write_all(&data[..take])
+    }
+
+    fn finish(mut self) -> Spill {
+        match self.file.flush() {
+            Ok(()) => Spill::Saved(self.path),
+            Err(e) => self.fail(e),
+        }
+    }
+
+    /// Removes the incomplete file and reports why.
+    fn fail(self, e: io::Error) -> Spill {
+        let path = self.path;
+        drop(self.file);
+        let _ = std::fs::remove_file(&path);
+        Spill::Failed(format!("cannot write {}: {e}", path.display()))
+    }
+}
+
+fn create_private_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)
+}
+
+fn create_private_file(path: &Path) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    // create_new is O_CREAT | O_EXCL: it fails on any existing entry,
+    // a symlink included, and so never follows one.
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    options.open(path)
+}
+
+/// A file-name-safe form of a tool name.
+fn sanitize(tool: &str) -> String {
+    let mut name: String = tool
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(40)
+        .collect();
+    if name.is_empty() {
+        name.push_str("tool");
+    }
+    name
+}
+
+/// Where to cut `head` (which holds at least the shown part): the end of
+/// the view, the whole lines shown, and whether the view ends inside a
+/// line.
+fn cut_point(head: &[u8], limits: Limits) -> (usize, usize, bool) {
+    let window = &head[..head.len().min(limits.max_bytes)];
+    // After the max_lines-th newline, if it is inside the byte window.
+    if let Some(pos) = memchr_iter(b'\n', window).nth(limits.max_lines.saturating_sub(1)) {
+        if limits.max_lines > 0 {
+            return (pos + 1, limits.max_lines, false);
+        }
+    }
+    if limits.max_lines == 0 {
+        return (0, 0, false);
+    }
+    // Otherwise the last newline in the byte window.
+    if let Some(pos) = memrchr(b'\n', window) {
+        let lines = memchr_iter(b'\n', &window[..=pos]).count();
+        return (pos + 1, lines, false);
+    }
+    // One line longer than the window: cut before a UTF-8 lead byte.
+    let mut end = window.len();
+    if end < head.len() {
+        while end > 0 && (head[end] & 0xC0) == 0x80 && window.len() - end < 4 {
+            end -= 1;
+        }
+    }
+    (end, 0, end > 0)
+}
+
+/// What the lines of a tool's output are called in the notice.
+#[derive(Debug, Clone, Copy)]
+enum Unit {
+    Lines,
+    Matches,
+    Entries,
+}
+
+impl Unit {
+    fn of(tool: &str) -> Unit {
+        match crate::rules::canonical(tool) {
+            Some(crate::ToolKind::Grep) => Unit::Matches,
+            Some(crate::ToolKind::Glob | crate::ToolKind::Ls) => Unit::Entries,
+            _ => Unit::Lines,
+        }
+    }
+
+    fn name(self, n: usize) -> &'static str {
+        match (self, n == 1) {
+            (Unit::Lines, true) => "line",
+            (Unit::Lines, false) => "lines",
+            (Unit::Matches, true) => "match",
+            (Unit::Matches, false) => "matches",
+            (Unit::Entries, true) => "entry",
+            (Unit::Entries, false) => "entries",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cut_points() {
+        let l = Limits::new(2, 100);
+        assert_eq!(cut_point(b"a\nb\nc\n", l), (4, 2, false));
+        let l = Limits::new(100, 5);
+        assert_eq!(cut_point(b"abc\ndefgh\n", l), (4, 1, false));
+        assert_eq!(cut_point(b"abcdefgh", l), (5, 0, true));
+        // "é" is two bytes: never split.
+        assert_eq!(cut_point("abcdéfg".as_bytes(), l), (4, 0, true));
+        assert_eq!(sanitize("mcp/server.tool"), "mcp_server_tool");
+        assert_eq!(sanitize(""), "tool");
+    }
+}

@@ -1,0 +1,29 @@
+//! Integration tests of strata-ctx-compress.
+
+// Test code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
+mod nested;
+mod props;
+mod snapshots;
+mod spill;
+mod summary;
+
+use std::path::PathBuf;
+
+/// A file of the workspace's test data.
+pub fn data(relative: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(relative)
+}

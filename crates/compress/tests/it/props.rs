@@ -1,0 +1,131 @@
+//! TOOL-11 and TRUNC-1 as properties.
+
+use proptest::collection::vec;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use strata_ctx_compress::{Compressor, Limits, Truncator};
+use strata_ctx_core::ToolResult;
+
+/// One line of tool output: words, sometimes a diagnostic, sometimes very
+/// long, sometimes not ASCII.
+fn line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        6 => "[a-z0-9 ./_:-]{0,60}",
+        1 => Just("error: something failed".to_owned()),
+        1 => Just("warning: unused variable `x`".to_owned()),
+        1 => "[a-zé✓ ]{0,30}",
+        1 => "[a-z]{1,10}".prop_map(|w| w.repeat(200)),
+    ]
+}
+
+fn output() -> impl Strategy<Value = String> {
+    (vec(line(), 0..400), any::<bool>(), any::<bool>()).prop_map(|(lines, newline_at_end, crlf)| {
+        let sep = if crlf { "\r\n" } else { "\n" };
+        let mut s = lines.join(sep);
+        if newline_at_end && !s.is_empty() {
+            s.push_str(sep);
+        }
+        s
+    })
+}
+
+const STATUSES: [&str; 3] = ["pending", "in_progress", "completed"];
+const TOOLS: &[&str] = &[
+    "bash",
+    "Read",
+    "Grep",
+    "Glob",
+    "LS",
+    "Edit",
+    "Write",
+    "TodoWrite",
+    "mystery_tool",
+];
+
+/// Lines of the input that a condensed text stands for: its kept lines plus
+/// the lines its `[… N lines …]` markers count.
+fn represented_lines(out: &str) -> usize {
+    out.lines()
+        .map(|l| {
+            l.strip_prefix("[… ")
+                .and_then(|r| r.strip_suffix(" lines …]").or_else(|| r.strip_suffix(" line …]")))
+                .and_then(|n| n.parse::<usize>().ok())
+                .unwrap_or(1)
+        })
+        .sum()
+}
+
+proptest! {
+    #![proptest_config(strata_ctx_testkit::strategy::cases(256))]
+
+    /// TOOL-11: never larger, idempotent, for text of every tool.
+    #[test]
+    fn tool_11_text_never_larger_and_idempotent(text in output(), tool in proptest::sample::select(TOOLS)) {
+        let c = Compressor::new();
+        let (once, _) = c.compress_text(tool, &Value::Null, &text);
+        prop_assert!(once.len() <= text.len(), "{} > {}", once.len(), text.len());
+        let (twice, _) = c.compress_text(tool, &Value::Null, &once);
+        prop_assert_eq!(twice, once);
+    }
+
+    /// TOOL-8 / TOOL-10: what is kept plus what the markers say was left
+    /// out adds up to the input's lines.
+    #[test]
+    fn tool_8_marker_counts_add_up(text in output(), tool in proptest::sample::select(&["bash", "mystery_tool"][..])) {
+        let c = Compressor::new();
+        let (out, _) = c.compress_text(tool, &Value::Null, &text);
+        if out != text {
+            prop_assert_eq!(represented_lines(&out), text.lines().count());
+        }
+    }
+
+    /// TOOL-11 on envelopes with structured data of every shape.
+    #[test]
+    fn tool_11_envelopes_never_larger_and_idempotent(
+        lines in vec(line(), 0..120),
+        tool in proptest::sample::select(TOOLS),
+        shape in 0usize..6,
+    ) {
+        let text = lines.join("\n");
+        let data = match shape {
+            0 => json!({"command": "make", "exit_code": 2, "stdout": text, "stderr": lines.iter().rev().take(40).cloned().collect::<Vec<_>>().join("\n")}),
+            1 => json!({"path": "a.rs", "content": text, "start_line": 3, "mtime": "2026-01-01T00:00:00Z"}),
+            2 => json!({"pattern": "x", "matches": lines.iter().enumerate().map(|(i, l)| json!({"file": format!("f{}.rs", i % 7), "line": i, "text": l})).collect::<Vec<_>>()}),
+            3 => json!({"path": ".", "entries": lines.iter().map(|l| json!({"name": l, "kind": "file"})).collect::<Vec<_>>()}),
+            4 => json!({"todos": lines.iter().enumerate().map(|(i, l)| json!({"content": l, "status": STATUSES[i % 3]})).collect::<Vec<_>>()}),
+            _ => json!({"output": text, "truncated": true}),
+        };
+        let input = ToolResult { text: Some("x".repeat(50)), stats: json!({"ms": 1}), ..ToolResult::success(data) };
+        let c = Compressor::new();
+        let once = c.compress(tool, &Value::Null, &input).result;
+        prop_assert!(once.to_json().len() <= input.to_json().len());
+        prop_assert!(once.text.is_none() && once.stats.is_null());
+        let twice = c.compress(tool, &Value::Null, &once).result;
+        prop_assert_eq!(twice, once);
+    }
+
+    /// TRUNC-1: the view is a prefix of the output, within the limits, cut
+    /// at a line boundary unless one line alone is over the byte limit.
+    #[test]
+    fn trunc_1_cuts_on_line_boundaries(text in output(), max_lines in 1usize..50, max_bytes in 16usize..3_000) {
+        let t = Truncator::builder(std::env::temp_dir()).spill_dir(None).limits(Limits::new(max_lines, max_bytes)).build();
+        let cut = t.truncate("bash", text.as_bytes());
+        let view = match &cut.result.data {
+            Value::String(s) => s.clone(),
+            other => other["output"].as_str().unwrap().to_owned(),
+        };
+        prop_assert!(text.starts_with(&view));
+        prop_assert_eq!(cut.total_lines, text.lines().count());
+        prop_assert_eq!(cut.truncated, text.len() > max_bytes || cut.total_lines > max_lines);
+        if cut.truncated {
+            prop_assert!(view.len() <= max_bytes);
+            prop_assert!(cut.shown_lines <= max_lines);
+            prop_assert!(view.is_empty() || view.ends_with('\n') || cut.shown_lines == 0);
+            prop_assert_eq!(cut.shown_lines, view.matches('\n').count());
+            let prefix = format!("Found {} ", cut.total_lines);
+            prop_assert!(cut.result.text.as_deref().unwrap().starts_with(&prefix));
+        } else {
+            prop_assert_eq!(view, text);
+        }
+    }
+}

@@ -1,0 +1,217 @@
+//! Reading chat histories in the Anthropic Messages form.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+use crate::id::MessageId;
+use crate::message::{Message, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult};
+
+/// Reads an Anthropic Messages conversation into [`Message`]s: a request
+/// body `{"system": …, "messages": [...]}` or a `messages` array alone.
+///
+/// - `system`, a string or text blocks, becomes one [`Role::System`]
+///   message per block.
+/// - A user message's `tool_result` blocks become tool messages (named
+///   after the call they answer; `is_error` gives an error result); its
+///   text blocks, one user message after them.
+/// - An assistant message's text blocks are its content, `tool_use`
+///   blocks its calls, `thinking` and `redacted_thinking` blocks its
+///   reasoning. Blocks of other types (images, documents, server tools)
+///   are left out.
+/// - Ids are derived from each message's position and text, so reading the
+///   same conversation twice gives the same ids.
+///
+/// # Errors
+///
+/// [`Error::InvalidMessage`] with the message's index when the value is
+/// not a conversation, a message is not an object, its role is neither
+/// `user` nor `assistant`, or a `tool_use` block has no id or name.
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_core::{from_anthropic_messages, Role};
+///
+/// let messages = from_anthropic_messages(&json!({
+///     "system": "Be brief.",
+///     "messages": [
+///         {"role": "user", "content": "list files"},
+///         {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}]},
+///         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "a.rs"}]}
+///     ]
+/// }))?;
+/// assert_eq!(messages[0].role, Role::System);
+/// assert_eq!(messages[2].tool_calls[0].arguments["command"], "ls");
+/// assert_eq!((messages[3].role, messages[3].tool_name.as_deref()), (Role::Tool, Some("Bash")));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
+    let bad = |index: usize, reason: String| Error::InvalidMessage { index, reason };
+    let (system, list) = match value {
+        Value::Object(o) => (o.get("system"), o.get("messages")),
+        other => (None, Some(other)),
+    };
+    let list = list.and_then(Value::as_array).ok_or_else(|| {
+        bad(
+            0,
+            "expected an array of messages or an object with `messages`".into(),
+        )
+    })?;
+    let mut out = Vec::new();
+    let mut push = |role: Role, index: usize, mut m: Message| {
+        m.role = role;
+        m.created_at = None;
+        m.id = MessageId::derived(&format!(
+            "anthropic\u{0}{index}\u{0}{}\u{0}{}\u{0}{}",
+            role.as_str(),
+            out.len(),
+            m.content
+        ));
+        out.push(m);
+    };
+    match system {
+        Some(Value::String(s)) if !s.trim().is_empty() => push(Role::System, 0, Message::system(s.clone())),
+        Some(Value::Array(blocks)) => {
+            for text in blocks
+                .iter()
+                .filter_map(|b| b.get("text").and_then(Value::as_str))
+            {
+                push(Role::System, 0, Message::system(text));
+            }
+        }
+        _ => {}
+    }
+    let mut names: HashMap<String, String> = HashMap::new();
+    for (index, m) in list.iter().enumerate() {
+        let object = m
+            .as_object()
+            .ok_or_else(|| bad(index, "expected an object".into()))?;
+        let role = object.get("role").and_then(Value::as_str).unwrap_or_default();
+        let blocks: Vec<Value> = match object.get("content") {
+            Some(Value::String(s)) => vec![serde_json::json!({"type": "text", "text": s})],
+            Some(Value::Array(blocks)) => blocks.clone(),
+            None | Some(Value::Null) => Vec::new(),
+            Some(other) => return Err(bad(index, format!("`content` is {other}"))),
+        };
+        let field = |b: &Value, name: &str| b.get(name).and_then(Value::as_str).map(str::to_owned);
+        let kind = |b: &Value| field(b, "type").unwrap_or_default();
+        let texts = |blocks: &[Value]| -> String {
+            blocks
+                .iter()
+                .filter(|b| kind(b) == "text")
+                .filter_map(|b| field(b, "text"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        };
+        match role {
+            "user" => {
+                for b in blocks.iter().filter(|b| kind(b) == "tool_result") {
+                    let id = field(b, "tool_use_id").unwrap_or_default();
+                    let name = names.get(&id).cloned().unwrap_or_default();
+                    let text = match b.get("content") {
+                        Some(Value::String(s)) => s.clone(),
+                        Some(Value::Array(parts)) => texts(parts),
+                        _ => String::new(),
+                    };
+                    let mut message = Message::tool_text(id, name, text.clone());
+                    if b.get("is_error").and_then(Value::as_bool) == Some(true) {
+                        message.result = Some(ToolResult {
+                            status: ResultStatus::Error,
+                            error: Some(ToolError {
+                                code: "tool_error".into(),
+                                message: text,
+                            }),
+                            ..ToolResult::default()
+                        });
+                    }
+                    push(Role::Tool, index, message);
+                }
+                let text = texts(&blocks);
+                let only_results = !blocks.is_empty() && blocks.iter().all(|b| kind(b) == "tool_result");
+                if !only_results {
+                    push(Role::User, index, Message::user(text));
+                }
+            }
+            "assistant" => {
+                let mut calls = Vec::new();
+                let mut thinking = Vec::new();
+                for b in &blocks {
+                    match kind(b).as_str() {
+                        "tool_use" => {
+                            let (Some(id), Some(name)) = (field(b, "id"), field(b, "name")) else {
+                                return Err(bad(index, "a `tool_use` block has no `id` or `name`".into()));
+                            };
+                            names.insert(id.clone(), name.clone());
+                            let input = b
+                                .get("input")
+                                .cloned()
+                                .unwrap_or(Value::Object(Default::default()));
+                            calls.push(ToolCall::new(id, name, input));
+                        }
+                        "thinking" => thinking.push(ThinkingBlock::Thinking {
+                            thinking: field(b, "thinking").unwrap_or_default(),
+                            signature: field(b, "signature").unwrap_or_default(),
+                        }),
+                        "redacted_thinking" => thinking.push(ThinkingBlock::RedactedThinking {
+                            data: field(b, "data").unwrap_or_default(),
+                        }),
+                        _ => {}
+                    }
+                }
+                let mut message = Message::assistant_with_calls(texts(&blocks), calls);
+                message.thinking = thinking;
+                push(Role::Assistant, index, message);
+            }
+            other => {
+                return Err(bad(
+                    index,
+                    format!("role `{other}` is not a Messages API role (user, assistant)"),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn round_trips_the_anthropic_rendering() {
+        let call = ToolCall::new("t1", "Read", json!({"path": "a.rs"}));
+        let mut answer = Message::assistant_with_calls("Reading.", vec![call.clone()]);
+        answer.thinking = vec![ThinkingBlock::Thinking {
+            thinking: "hm".into(),
+            signature: "s".into(),
+        }];
+        let original = [
+            Message::user("look"),
+            answer,
+            Message::tool_result(&call, ToolResult::error("not_found", "no such file")),
+            Message::assistant("It is missing."),
+        ];
+        // What the Anthropic renderer writes for these.
+        let body = json!({"system": [{"type": "text", "text": "sys"}], "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "look"}]},
+            {"role": "assistant", "content": [{"type": "thinking", "thinking": "hm", "signature": "s"}, {"type": "text", "text": "Reading."}, {"type": "tool_use", "id": "t1", "name": "Read", "input": {"path": "a.rs"}}]},
+            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": original[2].text(), "is_error": true}]},
+            {"role": "assistant", "content": "It is missing."}
+        ]});
+        let back = from_anthropic_messages(&body).unwrap();
+        assert_eq!(back.len(), 5);
+        assert_eq!(back[2].tool_calls, original[1].tool_calls);
+        assert_eq!(back[2].thinking, original[1].thinking);
+        assert_eq!(back[3].tool_name.as_deref(), Some("Read"));
+        assert_eq!(
+            back[3].result.as_ref().map(|r| r.status),
+            Some(ResultStatus::Error)
+        );
+        assert_eq!(back[4].content, "It is missing.");
+        assert_eq!(from_anthropic_messages(&body).unwrap(), back, "ids are stable");
+        assert!(from_anthropic_messages(&json!([{"role": "tool"}])).is_err());
+        assert!(from_anthropic_messages(&json!(3)).is_err());
+    }
+}

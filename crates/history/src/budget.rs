@@ -1,0 +1,249 @@
+//! The one budget policy (HIST-14): the estimate of the next request, the
+//! compaction trigger, the guarantee's targets and the overflow guard.
+
+use strata_ctx_core::Config;
+
+/// How big the window may grow and how big it is, in one place.
+///
+/// Every part of Strata that asks "does the window fit?", "is compaction
+/// due?", "how far must old steps shrink?" or "may we compact again after
+/// an overflow?" asks a `Budget`; nothing else decides. A
+/// [`History`](crate::History) owns one, and the engine reads and feeds it
+/// through the history.
+///
+/// The words mean one thing each:
+/// - the **context window** is what the model accepts (`context_window`);
+/// - the **threshold** is the most the window may hold
+///   (`compact_threshold`, by default 80 % of the context window);
+/// - a **count** is what the token counter says of the window now;
+/// - the **estimate** is the provider's last reported input tokens plus
+///   the counted growth since (REACT-4), scaled by what an overflow taught
+///   about the counter (HIST-12), or the scaled count when there is no
+///   usable report;
+/// - the **shed target** is where condensing stops once it had to start:
+///   `clear_batch` tokens under the threshold, so that old steps change in
+///   batches worth a prompt-cache invalidation (HIST-15).
+///
+/// # Example
+///
+/// ```
+/// use strata_ctx_core::Config;
+/// use strata_ctx_history::Budget;
+///
+/// let mut budget = Budget::new(&Config::from_toml_str("context_window = 10000")?);
+/// assert_eq!(budget.threshold(), 8_000);
+/// assert_eq!(budget.estimate(5_000), 5_000);
+/// // The provider counted 6,000 where the counter saw 5,000; 100 more
+/// // tokens were counted since.
+/// budget.record_usage(6_000, 5_000);
+/// assert_eq!(budget.estimate(5_100), 6_100);
+/// assert!(budget.fits(5_100));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, PartialEq)]
+pub struct Budget {
+    context_window: usize,
+    threshold: usize,
+    clear_batch: usize,
+    auto_compact: bool,
+    min_messages: usize,
+    /// The last usable usage: the provider's input tokens and the count
+    /// of the window it measured.
+    anchor: Option<(u64, usize)>,
+    /// How much the provider's counts exceed the counter's, learnt from an
+    /// overflow; 1 until then.
+    ratio: f64,
+    /// Tokens of the window that the history does not hold (system
+    /// prompt, rules, the round's scratchpad beyond its history form).
+    outside: usize,
+    /// The full log's length at the last compaction and at the last
+    /// overflow: nothing new since means no second attempt.
+    compacted_at: Option<usize>,
+    overflow_at: Option<usize>,
+}
+
+impl Budget {
+    /// The budget `config` sets; the shed batch is an eighth of the
+    /// threshold.
+    pub fn new(config: &Config) -> Self {
+        let threshold = config.threshold_tokens() as usize;
+        Budget {
+            context_window: config.window_tokens() as usize,
+            threshold,
+            clear_batch: threshold / 8,
+            auto_compact: config.auto_compact_enabled(),
+            min_messages: config.min_messages_to_compact,
+            anchor: None,
+            ratio: 1.0,
+            outside: 0,
+            compacted_at: None,
+            overflow_at: None,
+        }
+    }
+
+    /// Sets how many tokens condensing sheds at least once it must shed
+    /// any (HIST-15). By default, an eighth of the threshold.
+    pub fn set_clear_batch(&mut self, tokens: usize) -> &mut Self {
+        self.clear_batch = tokens;
+        self
+    }
+
+    /// The model's context window.
+    pub fn context_window(&self) -> usize {
+        self.context_window
+    }
+
+    /// The most the window may hold.
+    pub fn threshold(&self) -> usize {
+        self.threshold
+    }
+
+    /// Where condensing stops once the window went over the threshold:
+    /// the shed batch under it.
+    pub fn shed_target(&self) -> usize {
+        self.threshold.saturating_sub(self.clear_batch)
+    }
+
+    /// A count as the provider would count it, by what an overflow taught
+    /// (HIST-12); the count itself until then. Unlike
+    /// [`Budget::estimate`], no usage report enters it: it sizes parts of
+    /// a window, such as the layers it must always hold.
+    pub fn scaled(&self, counted: usize) -> usize {
+        (counted as f64 * self.ratio).ceil() as usize
+    }
+
+    /// The estimate of a window whose count is `counted` (REACT-4).
+    pub fn estimate(&self, counted: usize) -> usize {
+        let scaled = |n: usize| n as f64 * self.ratio;
+        let tokens = match self.anchor {
+            Some((input, at)) => input as f64 + scaled(counted) - scaled(at),
+            None => scaled(counted),
+        };
+        tokens.max(0.0).ceil() as usize
+    }
+
+    /// Whether a window whose count is `counted` is within the threshold.
+    pub fn fits(&self, counted: usize) -> bool {
+        self.estimate(counted) <= self.threshold
+    }
+
+    /// The estimated share of the context window in use (HIST-13).
+    pub fn usage_fraction(&self, counted: usize) -> f64 {
+        self.estimate(counted) as f64 / self.context_window.max(1) as f64
+    }
+
+    /// Takes the provider's report of `input_tokens` for a window whose
+    /// count was `counted`. A report of 0 (a provider that reports none)
+    /// is not a measurement and is ignored.
+    pub fn record_usage(&mut self, input_tokens: u64, counted: usize) {
+        if input_tokens > 0 {
+            self.anchor = Some((input_tokens, counted));
+        }
+    }
+
+    /// Whether a usable usage report anchors the estimate.
+    pub fn has_usage(&self) -> bool {
+        self.anchor.is_some()
+    }
+
+    /// Sets the tokens of the window that the history does not hold, so
+    /// that the history's share ([`Budget::history_room`]) leaves room
+    /// for them.
+    pub fn set_outside(&mut self, tokens: usize) -> &mut Self {
+        self.outside = tokens;
+        self
+    }
+
+    /// The tokens of the window that the history does not hold.
+    pub fn outside(&self) -> usize {
+        self.outside
+    }
+
+    /// What the history's messages may take, in the counter's tokens:
+    /// the threshold (corrected by what an overflow taught) less what the
+    /// history does not hold.
+    pub fn history_room(&self) -> usize {
+        ((self.threshold as f64 / self.ratio) as usize).saturating_sub(self.outside)
+    }
+
+    /// Whether automatic compaction is due (HIST-4, HIST-13): it is on,
+    /// the history holds at least `min_messages_to_compact` messages, the
+    /// estimate of a window counted `counted` reaches the threshold, and
+    /// the full log (of `log_len` messages) grew since the last
+    /// compaction.
+    pub fn compaction_due(&self, counted: usize, messages: usize, log_len: usize) -> bool {
+        self.auto_compact
+            && messages >= self.min_messages
+            && self.estimate(counted) >= self.threshold
+            && self.compacted_at != Some(log_len)
+    }
+
+    /// Notes a compaction at a full log of `log_len` messages: the usage
+    /// report described the old window and is dropped.
+    pub fn compacted(&mut self, log_len: usize) {
+        self.anchor = None;
+        self.compacted_at = Some(log_len);
+    }
+
+    /// Notes the model's rejection of a window counted `sent` as too long
+    /// (HIST-12), at a full log of `log_len` messages. Later estimates are
+    /// scaled so that such a window counts as the whole context window.
+    /// Returns `false` when nothing was recorded since the last rejection:
+    /// compacting again would change nothing, and the caller must not
+    /// loop.
+    pub fn overflowed(&mut self, sent: usize, log_len: usize) -> bool {
+        if self.overflow_at == Some(log_len) {
+            return false;
+        }
+        self.overflow_at = Some(log_len);
+        let window = self.context_window as f64;
+        let sent = sent.max(1) as f64;
+        if window > sent * self.ratio {
+            self.ratio = window / sent;
+        }
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn budget(toml: &str) -> Budget {
+        Budget::new(&Config::from_toml_str(toml).unwrap())
+    }
+
+    #[test]
+    fn hist_14_one_meaning_per_word() {
+        let b = budget("context_window = 16000");
+        assert_eq!(
+            (b.context_window(), b.threshold(), b.shed_target()),
+            (16_000, 12_800, 11_200)
+        );
+        assert_eq!(b.estimate(100), 100);
+    }
+
+    #[test]
+    fn react_4_usage_plus_growth() {
+        let mut b = budget("context_window = 10000");
+        b.record_usage(0, 500);
+        assert!(!b.has_usage(), "0 is no measurement");
+        b.record_usage(7_000, 6_000);
+        assert_eq!(b.estimate(6_500), 7_500);
+        assert!(b.compaction_due(7_000, 10, 20));
+        b.compacted(20);
+        assert!(!b.has_usage());
+        assert!(!b.compaction_due(9_000, 10, 20), "nothing new since");
+        assert!(b.compaction_due(9_000, 10, 21));
+    }
+
+    #[test]
+    fn hist_12_overflow_scales_and_never_loops() {
+        let mut b = budget("context_window = 10000");
+        assert!(b.overflowed(5_000, 40));
+        assert_eq!(b.estimate(5_000), 10_000);
+        assert_eq!(b.history_room(), 4_000);
+        assert!(!b.overflowed(5_000, 40), "a second overflow with nothing new");
+        assert!(b.overflowed(5_000, 41));
+    }
+}

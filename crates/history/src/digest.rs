@@ -1,0 +1,851 @@
+//! The in-round progress digest (REACT-6) and the change tracker behind it.
+//!
+//! When the steps of a long round no longer fit the window, what the agent
+//! learnt from them must not vanish with them. A [`Digest`] observes each
+//! step that leaves the window (with its results as the tools returned
+//! them) and keeps the working facts a developer would note down: the
+//! files changed and read, the commands run with their outcome (exit
+//! status, test counts) and the last error line of each failing output,
+//! and the todo state. [`Digest::render`] turns them into one short text,
+//! newest facts first within a budget. It is deterministic: the same steps
+//! and budget give the same bytes, so the window's prefix does not churn
+//! while nothing new leaves it.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+use serde_json::Value;
+use strata_ctx_compress::{canonical_call, ToolKind};
+use strata_ctx_core::{Message, ResultStatus, ToolCall};
+
+/// The longest command line a digest shows, in characters (its first line).
+const MAX_COMMAND_CHARS: usize = 100;
+/// The most files (changed, read) and commands a digest holds; older ones
+/// are only counted, so that observing a step costs the same at step
+/// 10,000 as at step 10 (REL-3). A rendering never shows that many.
+const MAX_ITEMS: usize = 256;
+/// Earlier distinct error lines a command keeps.
+const EARLIER_ERRORS: usize = 3;
+/// The longest error or outcome line a digest shows, in characters.
+const MAX_LINE_CHARS: usize = 200;
+
+/// Programs that look at, edit or move files rather than run something
+/// (`cat`, `sed`, `grep`, `ls`, `git`, `rm`, …, and SWE-agent's file
+/// commands): the digest counts them instead of listing them, and
+/// `strata-ctx eval` does not count their runs as facts.
+pub const INSPECTION_PROGRAMS: &[&str] = &[
+    "cat",
+    "sed",
+    "head",
+    "tail",
+    "nl",
+    "less",
+    "more",
+    "grep",
+    "egrep",
+    "rg",
+    "ag",
+    "find",
+    "ls",
+    "tree",
+    "git",
+    "echo",
+    "printf",
+    "wc",
+    "awk",
+    "strings",
+    "diff",
+    "cd",
+    "pwd",
+    "which",
+    "file",
+    "stat",
+    "rm",
+    "cp",
+    "mv",
+    "mkdir",
+    "touch",
+    "chmod",
+    "export",
+    "curl",
+    "open",
+    "goto",
+    "scroll_down",
+    "scroll_up",
+    "search_dir",
+    "search_file",
+    "find_file",
+    "edit",
+    "create",
+    "submit",
+    "view",
+    "str_replace",
+    "insert",
+    "undo_edit",
+    "decompile",
+];
+
+/// The program one part of a command line runs (a part between `&&`, `;`,
+/// `|` or newlines): its first word after variable assignments and
+/// `sudo`/`time`/`env`/`nohup`/`timeout N`; `None` for an empty part or
+/// one that only changes the shell's state (`cd`, `export`, `source`, `.`,
+/// `set`).
+pub fn program_word(part: &str) -> Option<&str> {
+    let mut words = part.split_whitespace().peekable();
+    while let Some(w) = words.peek() {
+        let assignment = w.split_once('=').is_some_and(|(k, _)| {
+            k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        });
+        if assignment || matches!(*w, "sudo" | "time" | "env" | "nohup") {
+            words.next();
+        } else if *w == "timeout" {
+            words.next();
+            words.next();
+        } else {
+            break;
+        }
+    }
+    words
+        .next()
+        .filter(|w| !matches!(*w, "cd" | "export" | "source" | "." | "set"))
+}
+
+/// The file a call names, under the argument names agents use for it
+/// (`path`, `file_path`, `filePath`, `file`, `filename`, `target_file`).
+pub fn path_argument(arguments: &Value) -> Option<String> {
+    ["path", "file_path", "filePath", "file", "filename", "target_file"]
+        .iter()
+        .find_map(|k| arguments.get(*k).and_then(Value::as_str))
+        .map(str::to_owned)
+}
+
+/// The shell command a call runs, when it is a shell call (`Bash` and its
+/// aliases) or another tool that takes a `command` line.
+pub fn command_argument(call: &ToolCall) -> Option<&str> {
+    if canonical_call(&call.name, &call.arguments).is_some_and(|k| k != ToolKind::Bash) {
+        return None;
+    }
+    ["command", "cmd"]
+        .iter()
+        .find_map(|k| call.arguments.get(*k).and_then(Value::as_str))
+        .filter(|c| !c.trim().is_empty())
+}
+
+/// The program a command line runs: the first word of its first part that
+/// runs a program rather than looks at files (`cd … && sed -i … && python x.py`
+/// runs `python`), after variable assignments and
+/// `sudo`/`time`/`env`/`nohup`/`timeout N`; empty when it only looks.
+fn program_of(command: &str) -> &str {
+    let mut first = "";
+    let mut heredoc: Option<&str> = None;
+    let lines = command.lines().filter(|line| match heredoc {
+        Some(end) => {
+            if line.trim() == end {
+                heredoc = None;
+            }
+            false
+        }
+        None => {
+            heredoc = line
+                .split_once("<<")
+                .map(|(_, d)| d.trim_start_matches('-').trim().trim_matches(['\'', '"']))
+                .and_then(|d| d.split_whitespace().next());
+            true
+        }
+    });
+    for part in lines
+        .flat_map(|l| l.split([';', '|']))
+        .flat_map(|p| p.split("&&"))
+    {
+        match program_word(part) {
+            Some(w) if !INSPECTION_PROGRAMS.contains(&w.trim_start_matches("./")) => return w,
+            Some(w) if first.is_empty() => first = w,
+            _ => {}
+        }
+    }
+    first
+}
+
+fn shell_writes() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r#"(?:sed -i\S*\s+(?:'[^']*'|"[^"]*"|\S+)\s+|>\s*|\btee\s+(?:-a\s+)?)([\w./-]+\.\w+)"#)
+            .unwrap_or_else(|_| never())
+    })
+}
+
+fn exit_status() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)(?:exit(?:ed with)? (?:code|status)|returncode|return code)\D{0,3}(-?\d+)")
+            .unwrap_or_else(|_| never())
+    })
+}
+
+fn test_summary() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b\d+ (?:passed|failed|errors?|failures?)\b|^(?:OK|FAILED)\b|^Ran \d+ tests?|test result:|Tests?:\s+\d+",
+        )
+        .unwrap_or_else(|_| never())
+    })
+}
+
+fn error_words() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)error|exception|traceback|fail|panic|assert|ERR!").unwrap_or_else(|_| never())
+    })
+}
+
+/// Lines of code or diffs that merely mention errors (`raise ValueError`,
+/// `+ t.Errorf(…)`, `if err != nil`) are not diagnostics.
+fn code_line() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(
+            r"^\s*(?:[+-](?:\s|$)|@@)|\w\.(?:Errorf|Fatalf|Error|Fatal)\(|err != nil|^\s*(?:raise|except|catch|throw|assert_?\w*\(|def |func |class |return )",
+        )
+        .unwrap_or_else(|_| never())
+    })
+}
+
+#[cold]
+fn never() -> Regex {
+    // The patterns above are constants that compile; this keeps the
+    // library free of panics should that ever change: nothing matches.
+    Regex::new(r"[^\s\S]").unwrap_or_else(|_| never())
+}
+
+/// Whether `line` reports an error: it names an error, exception,
+/// traceback, failure, panic or assertion, is 12 to 200 characters long
+/// once trimmed, and is not a line of code or of a diff.
+pub fn is_error_line(line: &str) -> bool {
+    let t = line.trim();
+    (12..=200).contains(&t.chars().count()) && error_words().is_match(t) && !code_line().is_match(line)
+}
+
+/// The last error line of `text` ([`is_error_line`]), trimmed.
+pub fn last_error_line(text: &str) -> Option<&str> {
+    text.lines().rev().find(|l| is_error_line(l)).map(str::trim)
+}
+
+fn cut(text: &str, max: usize) -> String {
+    let text = text.trim();
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut out: String = text.chars().take(max).collect();
+    out.push('…');
+    out
+}
+
+/// Every string of a result, joined by newlines, and the exit code a
+/// structured result reports.
+fn output_text(message: &Message) -> (String, Option<i64>) {
+    fn walk(v: &Value, out: &mut String, code: &mut Option<i64>) {
+        match v {
+            Value::String(s) => {
+                if !out.is_empty() {
+                    out.push('\n');
+                }
+                out.push_str(s);
+            }
+            Value::Array(items) => items.iter().for_each(|x| walk(x, out, code)),
+            Value::Object(map) => {
+                for (k, x) in map {
+                    if matches!(
+                        k.as_str(),
+                        "exit_code" | "exitCode" | "returncode" | "status_code"
+                    ) {
+                        *code = code.or(x.as_i64());
+                    }
+                    walk(x, out, code);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = message.content.clone();
+    let mut code = None;
+    if let Some(result) = &message.result {
+        walk(&result.data, &mut out, &mut code);
+        if let Some(e) = &result.error {
+            out.push('\n');
+            out.push_str(&e.message);
+        }
+    }
+    (out, code)
+}
+
+/// One command the agent ran, with what came of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandFact {
+    /// The command's first line, cut to 160 characters.
+    pub command: String,
+    /// The outcome: exit status and the test summary line, when the
+    /// output tells them.
+    pub outcome: Option<String>,
+    /// The last error line of the output.
+    pub error: Option<String>,
+    /// Distinct error lines of earlier runs of the same command, the most
+    /// recent first (at most three).
+    pub earlier_errors: Vec<String>,
+}
+
+impl CommandFact {
+    /// Records a later run of the same command: its outcome replaces this
+    /// one's, whose error joins the earlier ones.
+    fn then(&mut self, later: &CommandFact) {
+        let mut earlier = Vec::with_capacity(EARLIER_ERRORS + 1);
+        earlier.extend(later.earlier_errors.iter().cloned());
+        earlier.extend(self.error.take());
+        earlier.append(&mut self.earlier_errors);
+        let mut seen = Vec::new();
+        for e in earlier {
+            if Some(&e) != later.error.as_ref() && !seen.contains(&e) && seen.len() < EARLIER_ERRORS {
+                seen.push(e);
+            }
+        }
+        self.outcome.clone_from(&later.outcome);
+        self.error.clone_from(&later.error);
+        self.earlier_errors = seen;
+    }
+}
+
+/// Files read and changed, commands run with their outcome, and the todo
+/// state of the steps it observed: the change tracker behind the in-round
+/// progress digest (REACT-6).
+///
+/// # Example
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_core::{Message, ToolCall, ToolResult};
+/// use strata_ctx_history::Digest;
+///
+/// let call = ToolCall::new("c1", "bash", json!({"command": "cd /repo && python -m pytest -q"}));
+/// let out = "F.\nE   AssertionError: 2 != 3\n1 failed, 1 passed in 0.1s\n<returncode>1</returncode>";
+/// let mut digest = Digest::new();
+/// digest.observe(
+///     &Message::assistant_with_calls("Run the tests.", vec![call.clone()]),
+///     &[Message::tool_result(&call, ToolResult::success(out))],
+/// );
+/// let text = digest.render(1_000);
+/// assert!(text.contains("`cd /repo && python -m pytest -q` → exit 1; 1 failed, 1 passed in 0.1s"));
+/// assert!(text.contains("last error: E   AssertionError: 2 != 3"));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Digest {
+    steps: usize,
+    files_changed: Vec<String>,
+    files_read: Vec<String>,
+    commands: Vec<CommandFact>,
+    /// Files changed, files read and commands dropped past [`MAX_ITEMS`].
+    dropped: [usize; 3],
+    inspections: usize,
+    todo: Option<String>,
+}
+
+/// Moves `item` to the end of `list` (newest last), adding it when absent;
+/// past [`MAX_ITEMS`], the oldest goes and `dropped` counts it.
+fn touch(list: &mut Vec<String>, item: String, dropped: &mut usize) {
+    match list.iter().position(|x| *x == item) {
+        Some(i) => {
+            list.remove(i);
+        }
+        None if list.len() >= MAX_ITEMS => {
+            list.remove(0);
+            *dropped += 1;
+        }
+        None => {}
+    }
+    list.push(item);
+}
+
+impl Digest {
+    /// An empty digest.
+    pub fn new() -> Self {
+        Digest::default()
+    }
+
+    /// Steps observed.
+    pub fn steps(&self) -> usize {
+        self.steps
+    }
+
+    /// Whether no step was observed.
+    pub fn is_empty(&self) -> bool {
+        self.steps == 0
+    }
+
+    /// Whether any fact was observed: a file, a command or a todo state.
+    pub fn has_facts(&self) -> bool {
+        !(self.files_changed.is_empty()
+            && self.files_read.is_empty()
+            && self.commands.is_empty()
+            && self.inspections == 0
+            && self.todo.is_none())
+    }
+
+    /// Files the agent changed (by an edit or write tool, or a shell
+    /// command such as `sed -i` or `> file`), the most recent last.
+    pub fn files_changed(&self) -> &[String] {
+        &self.files_changed
+    }
+
+    /// Files the agent read, the most recent last.
+    pub fn files_read(&self) -> &[String] {
+        &self.files_read
+    }
+
+    /// Programs the agent ran, the most recent last; a command run again
+    /// keeps its latest outcome only.
+    pub fn commands(&self) -> &[CommandFact] {
+        &self.commands
+    }
+
+    /// Adds what `other` observed, as if its steps came after this
+    /// digest's.
+    pub fn merge(&mut self, other: &Digest) {
+        self.steps += other.steps;
+        for f in &other.files_changed {
+            touch(&mut self.files_changed, f.clone(), &mut self.dropped[0]);
+        }
+        for f in &other.files_read {
+            touch(&mut self.files_read, f.clone(), &mut self.dropped[1]);
+        }
+        for c in &other.commands {
+            self.add_command(c.clone());
+        }
+        self.inspections += other.inspections;
+        for (mine, theirs) in self.dropped.iter_mut().zip(other.dropped) {
+            *mine += theirs;
+        }
+        if other.todo.is_some() {
+            self.todo.clone_from(&other.todo);
+        }
+    }
+
+    /// Takes in one step: the assistant message and the results of its
+    /// calls, preferably as the tools returned them (a result cut for the
+    /// model may have lost its error lines).
+    pub fn observe(&mut self, assistant: &Message, results: &[Message]) {
+        self.steps += 1;
+        for call in &assistant.tool_calls {
+            let result = results
+                .iter()
+                .find(|r| r.tool_call_id.as_deref() == Some(call.id.as_str()));
+            self.observe_call(call, result);
+        }
+    }
+
+    fn observe_call(&mut self, call: &ToolCall, result: Option<&Message>) {
+        let failed = result
+            .and_then(|r| r.result.as_ref())
+            .is_some_and(|r| r.status == ResultStatus::Error);
+        match canonical_call(&call.name, &call.arguments) {
+            Some(kind) if kind.writes() => {
+                if let Some(path) = path_argument(&call.arguments).filter(|_| !failed) {
+                    touch(&mut self.files_changed, path, &mut self.dropped[0]);
+                }
+                return;
+            }
+            Some(ToolKind::Read) => {
+                if let Some(path) = path_argument(&call.arguments) {
+                    touch(&mut self.files_read, path, &mut self.dropped[1]);
+                }
+                return;
+            }
+            Some(ToolKind::TodoWrite) => {
+                if let Some(todos) = call.arguments.get("todos").and_then(Value::as_array) {
+                    let items: Vec<String> = todos
+                        .iter()
+                        .filter_map(|t| {
+                            let text = t
+                                .get("content")
+                                .or_else(|| t.get("text"))
+                                .and_then(Value::as_str)?;
+                            let status = t.get("status").and_then(Value::as_str).unwrap_or("pending");
+                            Some(format!("[{status}] {}", cut(text, 80)))
+                        })
+                        .collect();
+                    self.todo = (!items.is_empty()).then(|| items.join("; "));
+                }
+                return;
+            }
+            _ => {}
+        }
+        let Some(command) = command_argument(call) else {
+            return;
+        };
+        for m in shell_writes().captures_iter(command) {
+            if let Some(path) = m.get(1) {
+                touch(
+                    &mut self.files_changed,
+                    path.as_str().to_owned(),
+                    &mut self.dropped[0],
+                );
+            }
+        }
+        let program = program_of(command);
+        let program = program.trim_start_matches("./");
+        if INSPECTION_PROGRAMS.contains(&program) {
+            self.inspections += 1;
+            return;
+        }
+        let first_line = command.trim().lines().next().unwrap_or_default();
+        let (text, code) = result.map(output_text).unwrap_or_default();
+        let code = code.or_else(|| {
+            exit_status()
+                .captures_iter(&text)
+                .last()
+                .and_then(|c| c.get(1)?.as_str().parse().ok())
+        });
+        let summary = text
+            .lines()
+            .rev()
+            .find(|l| test_summary().is_match(l.trim()))
+            .map(str::trim);
+        let mut outcome = Vec::new();
+        match (code, failed) {
+            (Some(code), _) => outcome.push(format!("exit {code}")),
+            (None, true) => outcome.push("failed".to_owned()),
+            (None, false) => {}
+        }
+        if let Some(summary) = summary {
+            outcome.push(cut(summary, MAX_LINE_CHARS));
+        }
+        let fact = CommandFact {
+            command: cut(first_line, MAX_COMMAND_CHARS),
+            outcome: (!outcome.is_empty()).then(|| outcome.join("; ")),
+            // The summary line shows in the outcome: the error is the last
+            // other one.
+            error: text
+                .lines()
+                .rev()
+                .map(str::trim)
+                .find(|l| is_error_line(l) && Some(*l) != summary)
+                .map(|l| cut(l, MAX_LINE_CHARS)),
+            earlier_errors: Vec::new(),
+        };
+        self.add_command(fact);
+    }
+
+    /// Adds a command run, the most recent: a command run before moves to
+    /// the end with the new outcome, keeping its earlier errors.
+    fn add_command(&mut self, fact: CommandFact) {
+        match self.commands.iter().position(|c| c.command == fact.command) {
+            Some(i) => {
+                let mut known = self.commands.remove(i);
+                known.then(&fact);
+                self.commands.push(known);
+            }
+            None => {
+                if self.commands.len() >= MAX_ITEMS {
+                    self.commands.remove(0);
+                    self.dropped[2] += 1;
+                }
+                self.commands.push(fact);
+            }
+        }
+    }
+
+    /// Takes in a whole conversation (or a part of one): each assistant
+    /// message with calls is a step, with the results of its calls from
+    /// wherever they are in `messages`.
+    pub fn observe_messages(&mut self, messages: &[Message]) {
+        let results: std::collections::HashMap<&str, &Message> = messages
+            .iter()
+            .filter_map(|m| Some((m.tool_call_id.as_deref()?, m)))
+            .collect();
+        for m in messages.iter().filter(|m| m.has_tool_calls()) {
+            let found: Vec<Message> = m
+                .tool_calls
+                .iter()
+                .filter_map(|c| results.get(c.id.as_str()).map(|r| (*r).clone()))
+                .collect();
+            self.observe(m, &found);
+        }
+    }
+
+    /// The digest as text of at most `max_chars` characters (a budget of
+    /// about three characters a token is safe with any tokenizer): a
+    /// header naming the number of steps, then the files changed, the
+    /// commands run (newest first, each with its outcome and last error
+    /// line), the files read, and the todo state. When the facts do not
+    /// all fit, the oldest go first and each list says how many it left
+    /// out. An empty digest renders as an empty string.
+    pub fn render(&self, max_chars: usize) -> String {
+        if self.steps == 0 {
+            return String::new();
+        }
+        let header = format!(
+            "[Progress digest of {} earlier step{}, whose results left the context window; the full log keeps them]",
+            self.steps,
+            if self.steps == 1 { "" } else { "s" }
+        );
+        // The counts of left-out items and of inspections take at most
+        // this much.
+        const TRAILERS: usize = 100;
+        let mut room = max_chars.saturating_sub(header.chars().count() + TRAILERS);
+        // Sections in order of priority; each takes what fits of its
+        // items, newest first.
+        let changed = take_fitting(self.files_changed.iter().rev().cloned(), &mut room, 2);
+        // Commands that reported errors first, then the others; shown in
+        // the order they ran, newest first.
+        let (failing, passing): (Vec<_>, Vec<_>) = self
+            .commands
+            .iter()
+            .enumerate()
+            .rev()
+            .partition(|(_, c)| c.error.is_some() || !c.earlier_errors.is_empty());
+        let mut commands: Vec<(usize, String)> = Vec::new();
+        let mut heading = 40;
+        for (i, c) in failing.into_iter().chain(passing) {
+            let line = command_line(c);
+            let n = line.chars().count() + 1 + heading;
+            if n > room {
+                continue;
+            }
+            room -= n;
+            heading = 0;
+            commands.push((i, line));
+        }
+        commands.sort_by_key(|c| std::cmp::Reverse(c.0));
+        let commands: Vec<String> = commands.into_iter().map(|(_, line)| line).collect();
+        let todo = self.todo.as_ref().map(|t| format!("Todo: {t}")).filter(|t| {
+            let n = t.chars().count() + 1;
+            let fits = n <= room;
+            if fits {
+                room -= n;
+            }
+            fits
+        });
+        let read = take_fitting(self.files_read.iter().rev().cloned(), &mut room, 2);
+
+        let mut out = header;
+        if !changed.is_empty() {
+            out.push_str("\nFiles changed (newest first): ");
+            out.push_str(&changed.join(", "));
+            more(
+                &mut out,
+                self.files_changed.len() - changed.len() + self.dropped[0],
+            );
+        }
+        if !commands.is_empty() {
+            out.push_str("\nCommands run (newest first):");
+            for c in &commands {
+                out.push('\n');
+                out.push_str(c);
+            }
+            let left_out = self.commands.len() - commands.len() + self.dropped[2];
+            if left_out > 0 {
+                out.push_str(&format!("\n- … {left_out} earlier"));
+            }
+        }
+        if self.inspections > 0 {
+            out.push_str(&format!(
+                "\nInspection commands (cat, grep, ls, …): {}",
+                self.inspections
+            ));
+        }
+        if !read.is_empty() {
+            out.push_str("\nFiles read (newest first): ");
+            out.push_str(&read.join(", "));
+            more(&mut out, self.files_read.len() - read.len() + self.dropped[1]);
+        }
+        if let Some(todo) = todo {
+            out.push('\n');
+            out.push_str(&todo);
+        }
+        out
+    }
+}
+
+fn command_line(c: &CommandFact) -> String {
+    let mut line = format!("- `{}`", c.command);
+    if let Some(outcome) = &c.outcome {
+        line.push_str(" → ");
+        line.push_str(outcome);
+    }
+    if let Some(error) = &c.error {
+        line.push_str(" — last error: ");
+        line.push_str(error);
+    }
+    if !c.earlier_errors.is_empty() {
+        line.push_str(" — earlier runs: ");
+        line.push_str(&c.earlier_errors.join(" | "));
+    }
+    line
+}
+
+fn more(out: &mut String, n: usize) {
+    if n > 0 {
+        out.push_str(&format!(" (+{n} earlier)"));
+    }
+}
+
+/// The items that fit in `room` characters, each costing its length plus
+/// `separator`, in order; `room` is reduced by what they take. A section
+/// also reserves 40 characters for its heading and count.
+fn take_fitting(items: impl Iterator<Item = String>, room: &mut usize, separator: usize) -> Vec<String> {
+    let mut kept = Vec::new();
+    let mut heading = 40;
+    for item in items {
+        let n = item.chars().count() + separator + heading;
+        if n > *room {
+            break;
+        }
+        *room -= n;
+        heading = 0;
+        kept.push(item);
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use strata_ctx_core::ToolResult;
+
+    fn step(digest: &mut Digest, name: &str, args: Value, out: &str) {
+        let call = ToolCall::new(format!("c{}", digest.steps()), name, args);
+        let result = Message::tool_result(&call, ToolResult::success(out));
+        digest.observe(&Message::assistant_with_calls("", vec![call]), &[result]);
+    }
+
+    #[test]
+    fn program_skips_prefixes() {
+        assert_eq!(program_of("cd /testbed && python reproduce.py"), "python");
+        assert_eq!(program_of("FOO=1 timeout 30 pytest -x"), "pytest");
+        assert_eq!(program_of("sudo env make test"), "make");
+        assert_eq!(program_of("cd /x"), "");
+        assert_eq!(program_of("grep -n x a.py | head"), "grep");
+        assert_eq!(program_of("sed -i 's/a/b/' a.py && python a.py"), "python");
+    }
+
+    #[test]
+    fn react_6_facts_of_real_shapes() {
+        let mut d = Digest::new();
+        step(&mut d, "bash", json!({"command": "cat src/a.py"}), "x = 1");
+        step(
+            &mut d,
+            "bash",
+            json!({"command": "sed -i 's/a/b/' src/a.py && python -c 'import a'"}),
+            "<returncode>1</returncode>\n<output>\nTraceback (most recent call last):\n  File \"a.py\", line 1\n    raise ValueError('bad')\nValueError: bad value for x\n</output>",
+        );
+        step(
+            &mut d,
+            "str_replace_editor",
+            json!({"command": "str_replace", "path": "/repo/b.py", "old_str": "a", "new_str": "b"}),
+            "ok",
+        );
+        step(
+            &mut d,
+            "str_replace_editor",
+            json!({"command": "view", "path": "/repo/c.py"}),
+            "...",
+        );
+        step(
+            &mut d,
+            "execute_bash",
+            json!({"command": "python -m pytest tests -q"}),
+            "..F\nFAILED tests/test_x.py::test_y - AssertionError: 1 != 2\n1 failed, 2 passed in 0.3s\n[Command finished with exit code 1]",
+        );
+        assert_eq!(d.files_changed(), ["src/a.py", "/repo/b.py"]);
+        assert_eq!(d.files_read(), ["/repo/c.py"]);
+        assert_eq!(d.commands().len(), 2, "{:?}", d.commands());
+        assert_eq!(
+            d.commands()[0].error.as_deref(),
+            Some("ValueError: bad value for x")
+        );
+        assert_eq!(d.commands()[0].outcome.as_deref(), Some("exit 1"));
+        assert_eq!(
+            d.commands()[1].outcome.as_deref(),
+            Some("exit 1; 1 failed, 2 passed in 0.3s")
+        );
+        let text = d.render(2_000);
+        assert!(
+            text.starts_with("[Progress digest of 5 earlier steps, whose results"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Files changed (newest first): /repo/b.py, src/a.py"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Inspection commands (cat, grep, ls, …): 1"),
+            "{text}"
+        );
+        assert_eq!(d.render(2_000), text, "deterministic");
+    }
+
+    #[test]
+    fn render_keeps_newest_within_budget() {
+        let mut d = Digest::new();
+        for i in 0..50 {
+            step(
+                &mut d,
+                "bash",
+                json!({"command": format!("python run_{i}.py")}),
+                &format!("RuntimeError: attempt {i} failed badly"),
+            );
+        }
+        let text = d.render(600);
+        assert!(text.chars().count() <= 600, "{}", text.chars().count());
+        assert!(
+            text.contains("python run_49.py") && !text.contains("python run_0.py"),
+            "{text}"
+        );
+        assert!(
+            text.find("run_49").unwrap() < text.find("run_48").unwrap(),
+            "newest first: {text}"
+        );
+        assert!(text.contains("earlier"), "{text}");
+        assert_eq!(Digest::new().render(100), "");
+    }
+
+    #[test]
+    fn repeated_command_keeps_its_distinct_errors() {
+        let mut d = Digest::new();
+        for e in [
+            "NameError: name 'x' is not defined",
+            "TypeError: bad operand type",
+            "NameError: name 'x' is not defined",
+        ] {
+            step(&mut d, "bash", json!({"command": "python repro.py"}), e);
+        }
+        step(&mut d, "bash", json!({"command": "python repro.py"}), "all good");
+        assert_eq!(d.commands().len(), 1);
+        let c = &d.commands()[0];
+        assert_eq!(c.error, None);
+        assert_eq!(
+            c.earlier_errors,
+            [
+                "NameError: name 'x' is not defined",
+                "TypeError: bad operand type"
+            ]
+        );
+    }
+
+    #[test]
+    fn heredoc_bodies_are_not_commands() {
+        assert_eq!(
+            program_of("cat > t.py << 'EOF'\nimport os\nEOF\npython t.py"),
+            "python"
+        );
+        assert_eq!(program_of("cat > t.py <<EOF\nprint(1)\nEOF"), "cat");
+    }
+
+    #[test]
+    fn error_lines_skip_code() {
+        assert!(is_error_line("AssertionError: expected 3"));
+        assert!(!is_error_line("    raise ValueError('bad')"));
+        assert!(!is_error_line("+    t.Errorf(\"wrong\")"));
+        assert!(!is_error_line("error"), "too short");
+    }
+}

@@ -1,0 +1,79 @@
+//! Conversation history for LLM agents: rounds, the pairing invariant, the
+//! compaction trigger and round-aligned compaction with a budget guarantee.
+//!
+//! # Overview
+//!
+//! - [`History`] keeps the full log and the window (HIST-11), records
+//!   rounds and steps with tool results in their history form, estimates
+//!   the next request from the provider's usage (HIST-4) and compacts
+//!   ([`History::compact`]) on round boundaries, never splitting a tool
+//!   call from its result, with the budget guarantee of HIST-6.
+//! - [`History::prune`] lets the model leave messages out of the window by
+//!   short id (HIST-10); [`History::compact_after_overflow`] is the
+//!   reactive compaction of HIST-12, which cannot loop.
+//! - [`repair`] restores the pairing invariant of a loaded history
+//!   (HIST-2) and reports each [`Repair`].
+//! - [`Budget`] is the one budget policy (HIST-14): the estimate of the
+//!   next request, the compaction trigger, the targets of condensing and
+//!   the overflow guard; the history and the engine both ask it.
+//! - [`Digest`] tracks the files, commands, errors and todo state of the
+//!   steps that leave the window inside a long round (REACT-6).
+//! - [`CompactionStats`] are the figures of one compaction (HIST-9).
+//! - [`Store`] and [`Conversation`] persist [`Record`]s as JSONL with a
+//!   lock against a second writer; [`History::replay`] rebuilds the window
+//!   (STORE-1 … STORE-3).
+//!
+//! # Example
+//!
+//! ```
+//! use std::sync::Arc;
+//! use strata_ctx_core::{CharCounter, Config, Message, TokenAmount};
+//! use strata_ctx_history::History;
+//! use strata_ctx_summary::LlmSummarizer;
+//! use strata_ctx_testkit::ScriptedClient;
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), strata_ctx_core::Error> {
+//! let config = Config::builder()
+//!     .context_window(TokenAmount::Tokens(4_000))
+//!     .min_retain_rounds(2)
+//!     .build()?;
+//! let mut history = History::new(config, Arc::new(CharCounter));
+//! for i in 0..10 {
+//!     history.begin_round(Message::user(format!("question {i}: {}", "x".repeat(1_200))));
+//!     history.finish_round(Message::assistant("answer"));
+//! }
+//! assert!(history.needs_compaction());
+//! let client = ScriptedClient::new();
+//! client.push_text("* **Original Goal**: answer ten questions.");
+//! let stats = history.compact(&LlmSummarizer::new(Arc::new(client))).await;
+//! assert!(stats.rounds_retained >= 2 && !stats.over_budget);
+//! assert!(history.window_tokens() <= history.room_tokens());
+//! assert_eq!(history.full_log().len(), 20);
+//! # Ok(())
+//! # }
+//! ```
+
+pub use budget::Budget;
+pub use digest::{
+    command_argument, is_error_line, last_error_line, path_argument, program_word, CommandFact, Digest,
+    INSPECTION_PROGRAMS,
+};
+pub use error::{Error, Result};
+pub use history::{
+    clear_result, cut_arguments, cut_thought, cut_user_message, CompactionPlan, CompactionStats, History,
+    CLEARED, DEGRADED_PREFIX, MAX_ARGUMENT_CHARS, MAX_THOUGHT_CHARS, MAX_USER_CHARS,
+};
+pub use prune::{id_hint, PruneAction, PruneOutcome};
+pub use record::Record;
+pub use repair::{interrupted_result, repair, Repair, INTERRUPTED_MESSAGE};
+pub use store::{read_log, read_log_within, Conversation, Loaded, Store, DEFAULT_MAX_LOG_BYTES};
+
+mod budget;
+mod digest;
+mod error;
+mod history;
+mod prune;
+mod record;
+mod repair;
+mod store;

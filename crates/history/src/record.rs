@@ -1,0 +1,58 @@
+//! The records a conversation log is made of (STORE-1).
+
+use serde::{Deserialize, Serialize};
+use strata_ctx_core::{Message, MessageId, Usage};
+
+use crate::prune::PruneAction;
+
+/// One line of a conversation's JSONL log: one change of the history.
+/// Replaying the records with [`History::replay`](crate::History::replay)
+/// rebuilds the window exactly.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Record {
+    /// A round began with this user message.
+    User {
+        /// The user's message.
+        message: Message,
+    },
+    /// An assistant step with the results of its calls.
+    Step {
+        /// The assistant's message with its tool calls.
+        assistant: Message,
+        /// The results as the full log keeps them: as the agent gave them,
+        /// in call order, a synthetic result for an unanswered call, then
+        /// any result that answers none of the calls.
+        log: Vec<Message>,
+        /// The results as they entered the window: history form, call
+        /// order, synthetic results for unanswered calls.
+        window: Vec<Message>,
+    },
+    /// The round ended with this answer.
+    Answer {
+        /// The final answer.
+        message: Message,
+    },
+    /// The provider's usage figures for a model call.
+    Usage {
+        /// The figures.
+        usage: Usage,
+    },
+    /// A compaction: the archived messages, the summary that replaced them,
+    /// and the messages changed to fit the budget (HIST-6).
+    Compaction {
+        /// Ids of the messages archived out of the window.
+        archived: Vec<MessageId>,
+        /// The new summary message, if any rounds were archived.
+        summary: Option<Message>,
+        /// Messages of the window in their new form (cleared results, cut
+        /// arguments).
+        replaced: Vec<Message>,
+    },
+    /// The model's pruning request (HIST-10).
+    Prune {
+        /// The request.
+        action: PruneAction,
+    },
+}

@@ -1,0 +1,343 @@
+//! The pairing invariant and the repair of histories that break it (HIST-2).
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use strata_ctx_core::{Message, MessageId, Role, ToolCall, ToolResult};
+
+/// The message text of the synthetic result of an interrupted call.
+pub const INTERRUPTED_MESSAGE: &str = "the tool call was interrupted before it returned a result";
+
+/// One change made by [`repair`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Repair {
+    /// An unanswered call got a synthetic `error` result with code
+    /// `interrupted`, placed right after the call.
+    Interrupted {
+        /// The call's id.
+        call_id: String,
+        /// The id of the synthetic result, derived from the call id.
+        result: MessageId,
+    },
+    /// A result whose call is not in the history was left out.
+    OrphanDropped {
+        /// The dropped message.
+        message: MessageId,
+    },
+    /// A second result for a call that already had one was left out.
+    DuplicateDropped {
+        /// The dropped message.
+        message: MessageId,
+    },
+    /// A result that did not directly follow its call's message was moved
+    /// there, as chat APIs require.
+    Moved {
+        /// The moved message.
+        message: MessageId,
+    },
+    /// A call reused the id of an earlier call (in the same message or an
+    /// earlier one) and was given a new one; the next result with the old
+    /// id after it answers it (REL-1).
+    Renamed {
+        /// The id the call came with.
+        old: String,
+        /// The id it has now.
+        new: String,
+    },
+}
+
+impl std::fmt::Display for Repair {
+    /// One sentence, e.g. ``result 1b4e28ba-… moved next to its call``.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Repair::Interrupted { call_id, .. } => {
+                write!(
+                    f,
+                    "call {call_id} had no result: an `interrupted` result was added"
+                )
+            }
+            Repair::OrphanDropped { message } => write!(f, "result {message} answers no call: left out"),
+            Repair::DuplicateDropped { message } => {
+                write!(f, "result {message} is a second answer to its call: left out")
+            }
+            Repair::Moved { message } => write!(f, "result {message} moved next to its call"),
+            Repair::Renamed { old, new } => {
+                write!(f, "call id {old} was used twice: the second call is now {new}")
+            }
+        }
+    }
+}
+
+/// The synthetic result of an interrupted call, with an id derived from the
+/// call's id, so that repairing the same history twice gives the same bytes.
+pub fn interrupted_result(call: &ToolCall) -> Message {
+    let id = MessageId::derived(&format!("strata:interrupted:{}", call.id));
+    Message::tool_result(call, ToolResult::error("interrupted", INTERRUPTED_MESSAGE))
+        .with_id(id)
+        .with_created_at(None)
+}
+
+/// Repairs `messages` so that every tool call is directly followed, after
+/// its assistant message, by exactly one result per call, in call order
+/// (HIST-2), and reports what changed.
+///
+/// - An unanswered call gets [`interrupted_result`] in its place.
+/// - A result without an earlier call, and a second result for the same
+///   call, are left out (the full log keeps them).
+/// - A result found later than right after its call's message is moved
+///   there.
+///
+/// The repair is deterministic and idempotent: a repaired history is
+/// returned unchanged with no repairs.
+///
+/// # Example
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_core::{Message, Pairs, ToolCall};
+/// use strata_ctx_history::{repair, Repair};
+///
+/// let call = ToolCall::new("c1", "bash", json!({"command": "make"}));
+/// let crashed = vec![Message::user("build it"), Message::assistant_with_calls("", vec![call])];
+/// let (fixed, repairs) = repair(&crashed);
+/// assert!(Pairs::new(&fixed).is_complete());
+/// assert!(matches!(repairs[0], Repair::Interrupted { .. }));
+/// ```
+pub fn repair(messages: &[Message]) -> (Vec<Message>, Vec<Repair>) {
+    let (renamed, mut repairs) = rename_repeated_ids(messages);
+    let messages = renamed.as_deref().unwrap_or(messages);
+    let (out, more) = pair(messages);
+    repairs.extend(more);
+    (out, repairs)
+}
+
+/// A new id for a call that reused `old`: `old~2`, `old~3`, … the first
+/// not in `used`.
+pub(crate) fn fresh_id(old: &str, used: &dyn Fn(&str) -> bool) -> String {
+    (2..)
+        .map(|k| format!("{old}~{k}"))
+        .find(|id| !used(id))
+        .unwrap_or_else(|| format!("{old}~"))
+}
+
+/// Gives every call that reuses an earlier call's id a fresh one, and the
+/// results their calls in order: a result answers the oldest call of its
+/// id still waiting for one. `None` when no id repeats.
+fn rename_repeated_ids(messages: &[Message]) -> (Option<Vec<Message>>, Vec<Repair>) {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let repeated = messages
+        .iter()
+        .flat_map(|m| &m.tool_calls)
+        .any(|c| !seen.insert(c.id.as_str()));
+    if !repeated {
+        return (None, Vec::new());
+    }
+    let mut used: HashSet<String> = seen.iter().map(|s| (*s).to_owned()).collect();
+    let mut first: HashSet<String> = HashSet::new();
+    let mut waiting: HashMap<String, VecDeque<String>> = HashMap::new();
+    let mut repairs = Vec::new();
+    let mut out = messages.to_vec();
+    for m in &mut out {
+        match m.role {
+            Role::Assistant => {
+                for call in &mut m.tool_calls {
+                    let old = call.id.clone();
+                    let id = if first.insert(old.clone()) {
+                        old.clone()
+                    } else {
+                        let new = fresh_id(&old, &|id| used.contains(id));
+                        used.insert(new.clone());
+                        repairs.push(Repair::Renamed {
+                            old: old.clone(),
+                            new: new.clone(),
+                        });
+                        call.id = new.clone();
+                        new
+                    };
+                    waiting.entry(old).or_default().push_back(id);
+                }
+            }
+            Role::Tool => {
+                let next = m
+                    .tool_call_id
+                    .as_deref()
+                    .and_then(|id| waiting.get_mut(id))
+                    .and_then(VecDeque::pop_front);
+                if let Some(id) = next {
+                    m.tool_call_id = Some(id);
+                }
+            }
+            _ => {}
+        }
+    }
+    (Some(out), repairs)
+}
+
+/// The pairing part of [`repair`], on ids that do not repeat.
+fn pair(messages: &[Message]) -> (Vec<Message>, Vec<Repair>) {
+    // Which results answer which call: the first result after the call.
+    let mut call_seen: HashSet<&str> = HashSet::new();
+    let mut result_of: HashMap<&str, usize> = HashMap::new();
+    let mut repairs = Vec::new();
+    for (i, m) in messages.iter().enumerate() {
+        match m.role {
+            Role::Assistant => {
+                for c in &m.tool_calls {
+                    call_seen.insert(c.id.as_str());
+                }
+            }
+            Role::Tool => match m.tool_call_id.as_deref() {
+                Some(id) if call_seen.contains(id) && !result_of.contains_key(id) => {
+                    result_of.insert(id, i);
+                }
+                Some(id) if result_of.contains_key(id) => {
+                    repairs.push(Repair::DuplicateDropped { message: m.id });
+                }
+                _ => repairs.push(Repair::OrphanDropped { message: m.id }),
+            },
+            _ => {}
+        }
+    }
+
+    let mut out = Vec::with_capacity(messages.len());
+    let mut answered: HashSet<&str> = HashSet::new();
+    for (i, m) in messages.iter().enumerate() {
+        if m.role == Role::Tool {
+            continue;
+        }
+        out.push(m.clone());
+        if m.role != Role::Assistant {
+            continue;
+        }
+        let mut expected = i + 1;
+        for call in &m.tool_calls {
+            if !answered.insert(call.id.as_str()) {
+                // A repeated call id: its one result went to the first call.
+                continue;
+            }
+            match result_of.get(call.id.as_str()) {
+                Some(&r) => {
+                    if r != expected {
+                        repairs.push(Repair::Moved {
+                            message: messages[r].id,
+                        });
+                    }
+                    expected = r + 1;
+                    out.push(messages[r].clone());
+                }
+                None => {
+                    let synthetic = interrupted_result(call);
+                    repairs.push(Repair::Interrupted {
+                        call_id: call.id.clone(),
+                        result: synthetic.id,
+                    });
+                    out.push(synthetic);
+                }
+            }
+        }
+    }
+    (out, repairs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use strata_ctx_core::Pairs;
+
+    fn call(id: &str) -> ToolCall {
+        ToolCall::new(id, "bash", json!({}))
+    }
+
+    #[test]
+    fn repairs_read_as_sentences() {
+        let (_, repairs) = repair(&[
+            Message::user("go"),
+            Message::assistant_with_calls("", vec![call("c9")]),
+        ]);
+        assert_eq!(
+            repairs.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            ["call c9 had no result: an `interrupted` result was added"]
+        );
+        let id = MessageId::derived("x");
+        assert_eq!(
+            Repair::Moved { message: id }.to_string(),
+            format!("result {id} moved next to its call")
+        );
+    }
+
+    #[test]
+    fn hist_2_consecutive_calls_get_their_results_moved() {
+        let h = vec![
+            Message::user("u"),
+            Message::assistant_with_calls("", vec![call("a")]),
+            Message::assistant_with_calls("", vec![call("b")]),
+            Message::tool_text("a", "bash", "A"),
+            Message::tool_text("b", "bash", "B"),
+        ];
+        let (fixed, repairs) = repair(&h);
+        let order: Vec<&str> = fixed.iter().map(|m| m.content.as_str()).collect();
+        assert_eq!(order, ["u", "", "A", "", "B"]);
+        assert_eq!(
+            repairs,
+            vec![
+                Repair::Moved { message: h[3].id },
+                Repair::Moved { message: h[4].id }
+            ]
+        );
+        assert_eq!(repair(&fixed), (fixed.clone(), vec![]));
+    }
+
+    /// REL-1 (issue: a repeated call id left a call without its result).
+    #[test]
+    fn rel_1_repeated_call_ids_are_renamed_and_paired() {
+        let h = vec![
+            Message::user("u"),
+            Message::assistant_with_calls("", vec![call("a"), call("a")]),
+            Message::tool_text("a", "bash", "A1"),
+            Message::tool_text("a", "bash", "A2"),
+            Message::assistant_with_calls("", vec![call("a")]),
+            Message::tool_text("a", "bash", "A3"),
+            Message::assistant_with_calls("", vec![call("a")]),
+        ];
+        let (fixed, repairs) = repair(&h);
+        assert!(
+            Pairs::new(&fixed).is_complete(),
+            "{:?}",
+            Pairs::new(&fixed).issues()
+        );
+        let renamed: Vec<String> = repairs
+            .iter()
+            .filter(|r| matches!(r, Repair::Renamed { .. }))
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(renamed.len(), 3, "{repairs:?}");
+        assert_eq!(renamed[0], "call id a was used twice: the second call is now a~2");
+        let answers: Vec<(&str, &str)> = fixed
+            .iter()
+            .filter(|m| m.role == Role::Tool)
+            .map(|m| (m.tool_call_id.as_deref().unwrap(), m.content.as_str()))
+            .collect();
+        assert_eq!(&answers[..3], &[("a", "A1"), ("a~2", "A2"), ("a~3", "A3")]);
+        assert_eq!(repair(&fixed), (fixed.clone(), vec![]), "idempotent");
+    }
+
+    #[test]
+    fn hist_2_interrupted_results_are_stable() {
+        let h = vec![
+            Message::user("u"),
+            Message::assistant_with_calls("", vec![call("x"), call("y")]),
+            Message::tool_text("y", "bash", "Y"),
+        ];
+        let (a, ra) = repair(&h);
+        let (b, _) = repair(&h);
+        assert_eq!(a, b);
+        assert!(Pairs::new(&a).is_complete());
+        assert_eq!(
+            a[2].result.as_ref().unwrap().error.as_ref().unwrap().code,
+            "interrupted"
+        );
+        assert_eq!(a[3].content, "Y");
+        assert_eq!(ra.len(), 1);
+    }
+}

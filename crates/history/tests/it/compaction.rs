@@ -1,0 +1,349 @@
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use strata_ctx_core::{rounds, CharCounter, Config, Message, Pairs, Role, TokenAmount, ToolCall, Usage};
+use strata_ctx_history::{History, Repair, CLEARED};
+use strata_ctx_testkit::{load_transcript, text_of_len};
+
+use crate::Fixed;
+
+fn config(window: u64, retain: usize) -> Config {
+    Config::builder()
+        .context_window(TokenAmount::Tokens(window))
+        .min_retain_rounds(retain)
+        .build()
+        .unwrap()
+}
+
+fn round(h: &mut History, n: usize, output: usize) {
+    h.begin_round(Message::user(format!("task {n}")));
+    // A tool of the generic rule, whose history form keeps 2,000 bytes.
+    let call = ToolCall::new(format!("c{n}"), "fetch", json!({"url": format!("run {n}")}));
+    h.record_step(
+        Message::assistant_with_calls("checking", vec![call.clone()]),
+        vec![Message::tool_text(
+            &call.id,
+            "fetch",
+            text_of_len(output, n as u64),
+        )],
+    );
+    h.finish_round(Message::assistant(format!("done {n}")));
+}
+
+/// Regression (HIST-4): after a compaction the old usage figure is stale
+/// and the next step does not compact again because of it.
+#[tokio::test]
+async fn hist_4_stale_usage_does_not_retrigger() {
+    let mut h = History::new(config(10_000, 2), Arc::new(CharCounter));
+    for n in 0..6 {
+        round(&mut h, n, 300);
+    }
+    h.record_usage(Usage::new(9_000, 100));
+    assert!(h.needs_compaction());
+    let stats = h.compact(&Fixed::ok()).await;
+    assert!(stats.rounds_archived > 0 || stats.tokens_after <= stats.threshold_tokens);
+    assert!(!h.needs_compaction(), "nothing new since the compaction");
+    h.begin_round(Message::user("one more small question"));
+    assert!(
+        !h.needs_compaction(),
+        "the stale 9,000 is not used: {}",
+        h.estimated_tokens()
+    );
+    assert!(h.estimated_tokens() < 8_000);
+}
+
+/// HIST-4 / HIST-13: the trigger follows usage plus what was added since,
+/// and can be switched off.
+#[test]
+fn hist_4_trigger_uses_usage_and_estimate_since() {
+    let mut h = History::new(config(10_000, 2), Arc::new(CharCounter));
+    round(&mut h, 0, 30);
+    h.record_usage(Usage::new(7_900, 10));
+    assert!(!h.needs_compaction());
+    h.begin_round(Message::user("x".repeat(600)));
+    assert_eq!(h.estimated_tokens(), 7_900 + 4 + 200);
+    assert!(h.needs_compaction());
+    assert!((h.usage_fraction() - 0.8104).abs() < 1e-9);
+    let mut off = config(10_000, 2);
+    off.auto_compact = false;
+    let mut h2 = History::new(off, Arc::new(CharCounter));
+    round(&mut h2, 0, 30);
+    h2.record_usage(Usage::new(9_999, 1));
+    assert!(!h2.needs_compaction());
+}
+
+/// HIST-7: a summariser that fails or is too slow degrades to the notice.
+#[tokio::test(start_paused = true)]
+async fn hist_7_degraded_summary() {
+    for (summarizer, notice) in [
+        (Fixed { delay: Duration::from_secs(500), fail: false }, "Summary generation timed out, keeping recent history only."),
+        (Fixed { delay: Duration::ZERO, fail: true }, "Summary generation failed (the model provider failed with status 503: overloaded), keeping recent history only."),
+    ] {
+        let mut h = History::new(config(4_000, 2), Arc::new(CharCounter));
+        for n in 0..8 {
+            round(&mut h, n, 2_400);
+        }
+        let stats = h.compact(&summarizer).await;
+        assert!(stats.degraded);
+        assert_eq!(h.window()[0].role, Role::Summary);
+        assert_eq!(h.window()[0].content, notice);
+        assert_eq!(h.full_log().len(), 32);
+        assert!(Pairs::new(&h.window()).is_complete());
+    }
+}
+
+/// HIST-6: one round of 120 steps cannot be archived; its oldest tool
+/// results are cleared, the newest six stay, pairs stay whole.
+#[tokio::test]
+async fn hist_6_single_long_round_is_cleared_oldest_first() {
+    let mut h = History::new(config(16_000, 10), Arc::new(CharCounter));
+    h.begin_round(Message::user("fix the bug"));
+    for n in 0..120 {
+        let call = ToolCall::new(format!("c{n}"), "bash", json!({"command": format!("step {n}")}));
+        h.record_step(
+            Message::assistant_with_calls("", vec![call.clone()]),
+            vec![Message::tool_text(&call.id, "bash", text_of_len(1_500, n))],
+        );
+    }
+    let stats = h.compact(&Fixed::ok()).await;
+    assert_eq!(stats.rounds_archived, 0);
+    assert!(stats.tool_results_cleared > 0);
+    assert!(!stats.over_budget);
+    assert!(h.window_tokens() <= h.room_tokens());
+    let window = h.window();
+    let tools: Vec<&Message> = window.iter().filter(|m| m.role == Role::Tool).collect();
+    assert_eq!(tools.len(), 120);
+    assert!(tools[..6].iter().all(|m| m.content == CLEARED));
+    assert!(tools[114..].iter().all(|m| m.content != CLEARED));
+    assert!(Pairs::new(&h.window()).is_complete());
+    assert_eq!(h.window()[0].content, "fix the bug");
+}
+
+/// HIST-14, HIST-16: `keep_tool_messages` is a preference that yields to
+/// the budget: when the newest results alone do not fit, they are cleared
+/// too, oldest first, and the window fits.
+#[tokio::test]
+async fn hist_14_kept_results_yield_to_the_budget() {
+    let mut h = History::new(config(2_000, 10), Arc::new(CharCounter));
+    h.begin_round(Message::user("go"));
+    for n in 0..8 {
+        let call = ToolCall::new(format!("c{n}"), "mystery", json!({}));
+        h.record_step(
+            Message::assistant_with_calls("", vec![call.clone()]),
+            vec![Message::tool_text(&call.id, "mystery", text_of_len(1_900, n))],
+        );
+    }
+    let stats = h.compact(&Fixed::ok()).await;
+    assert!(!stats.over_budget, "{stats:?}");
+    assert!(h.window_tokens() <= h.room_tokens());
+    let window = h.window();
+    let tools: Vec<&Message> = window.iter().filter(|m| m.role == Role::Tool).collect();
+    assert_eq!(tools.first().unwrap().content, CLEARED);
+    assert_ne!(
+        tools.last().unwrap().content,
+        CLEARED,
+        "the newest stays while it fits"
+    );
+    assert!(Pairs::new(&window).is_complete());
+}
+
+/// HIST-15: a protected tool's results are never cleared.
+#[tokio::test]
+async fn hist_15_protected_tools_are_never_cleared() {
+    let mut h = History::new(config(2_000, 10), Arc::new(CharCounter));
+    h.set_protected_tools(["Plan"]);
+    h.begin_round(Message::user("go"));
+    for n in 0..8 {
+        let name = if n == 0 { "plan" } else { "mystery" };
+        let call = ToolCall::new(format!("c{n}"), name, json!({}));
+        h.record_step(
+            Message::assistant_with_calls("", vec![call.clone()]),
+            vec![Message::tool_text(&call.id, name, text_of_len(700, n))],
+        );
+    }
+    h.compact(&Fixed::ok()).await;
+    let window = h.window();
+    let plan = window
+        .iter()
+        .find(|m| m.tool_call_id.as_deref() == Some("c0"))
+        .unwrap();
+    assert_ne!(plan.content, CLEARED);
+    assert!(window.iter().any(|m| m.content == CLEARED));
+}
+
+/// HIST-16: long user messages of earlier rounds shrink when the budget
+/// needs it; the task in progress stays whole. When even that is not
+/// enough, the caller is told.
+#[tokio::test]
+async fn hist_16_old_user_messages_shrink_and_over_budget_is_reported() {
+    let mut h = History::new(config(3_000, 10), Arc::new(CharCounter));
+    let old_task = format!("First task. {}", "Background detail. ".repeat(400));
+    h.begin_round(Message::user(old_task.clone()));
+    h.finish_round(Message::assistant("done"));
+    let task = format!("Second task. {}", "More detail here. ".repeat(100));
+    h.begin_round(Message::user(task.clone()));
+    let stats = h.compact(&Fixed::ok()).await;
+    let window = h.window();
+    let first = window
+        .iter()
+        .find(|m| m.content.starts_with("First task."))
+        .unwrap();
+    assert!(first.content.contains("characters left out"), "{}", first.content);
+    assert!(first.content.chars().count() < 2_100);
+    assert!(
+        window.iter().any(|m| m.content == task),
+        "the task in progress stays whole"
+    );
+    assert!(!stats.over_budget && h.window_tokens() <= h.room_tokens());
+
+    let mut h = History::new(config(2_000, 10), Arc::new(CharCounter));
+    h.begin_round(Message::user("x".repeat(9_000)));
+    let stats = h.compact(&Fixed::ok()).await;
+    assert!(stats.over_budget && stats.tokens_after > stats.threshold_tokens);
+}
+
+/// HIST-2 on a real transcript whose last call never got a result.
+#[test]
+fn hist_2_real_transcript_with_interrupted_call() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/data/corpus/mini-swe-agent__deepseek_reasoner_dev__pvlib__pvlib-python-1072.json"
+    );
+    let mut messages = load_transcript(path).unwrap().messages;
+    // Drop the last result to make the final call an orphan, as in half the corpus.
+    let last_tool = messages.iter().rposition(|m| m.role == Role::Tool).unwrap();
+    messages.truncate(last_tool);
+    let (h, repairs) = History::from_messages(Config::default(), Arc::new(CharCounter), messages.clone());
+    assert!(matches!(repairs.as_slice(), [Repair::Interrupted { .. }]));
+    assert!(Pairs::new(&h.window()).is_complete());
+    assert_eq!(h.full_log(), messages.as_slice());
+    assert!(
+        h.window().iter().all(|m| m.role != Role::System),
+        "HIST-1: no L1 in the history"
+    );
+    assert_eq!(rounds(&h.window()).len(), 1);
+}
+
+/// HIST-8: a target summarises one side of the old rounds and keeps the
+/// other verbatim, never splitting a step.
+#[tokio::test]
+async fn hist_8_compaction_targets() {
+    use strata_ctx_core::CompactionTarget;
+    for target in [CompactionTarget::User, CompactionTarget::Assistant] {
+        let mut c = config(4_000, 2);
+        c.compaction_target = target;
+        let mut h = History::new(c, Arc::new(CharCounter));
+        for n in 0..8 {
+            round(&mut h, n, 2_400);
+        }
+        let stats = h.compact(&Fixed::ok()).await;
+        assert!(stats.rounds_archived > 0, "{stats:?}");
+        let window = h.window();
+        assert!(Pairs::new(&window).is_complete());
+        let old_user = window.iter().any(|m| m.content == "task 0");
+        let old_answer = window.iter().any(|m| m.content == "done 0");
+        match target {
+            CompactionTarget::User => assert!(!old_user && old_answer),
+            _ => assert!(old_user && !old_answer),
+        }
+        assert_eq!(window[0].role, Role::Summary);
+    }
+}
+
+/// HIST-7: the summariser's progress reaches the embedder during a
+/// compaction, and the LLM summary lands in the window with its header.
+#[tokio::test]
+async fn hist_7_progress_is_reported() {
+    use std::sync::Mutex;
+    use strata_ctx_core::SummaryProgress;
+    let client = strata_ctx_testkit::ScriptedClient::new();
+    client.push_text("* **Original Goal**: eight tasks.");
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = seen.clone();
+    let mut h = History::new(config(4_000, 2), Arc::new(CharCounter));
+    h.set_progress(Some(Arc::new(move |p| sink.lock().unwrap().push(p))));
+    for n in 0..8 {
+        round(&mut h, n, 2_400);
+    }
+    let stats = h
+        .compact(&strata_ctx_summary::LlmSummarizer::new(Arc::new(client)))
+        .await;
+    assert!(!stats.degraded);
+    assert_eq!(
+        seen.lock().unwrap().as_slice(),
+        &[SummaryProgress::ChunkStarted { chunk: 1, chunks: 1 }]
+    );
+    assert!(h.window()[0]
+        .content
+        .starts_with("## 📌 Archived Session Summary\n*(Contains context from"));
+}
+
+/// REACT-6: the change tracker feeds the summary: the summariser is given
+/// the facts of the archived steps (files changed, commands and their last
+/// errors), and a failed summary's notice carries them.
+#[tokio::test]
+async fn react_6_change_tracker_feeds_the_summary() {
+    use std::sync::Mutex;
+    struct Capture(Mutex<Vec<Message>>);
+    #[strata_ctx_core::async_trait]
+    impl strata_ctx_core::Summarizer for Capture {
+        async fn summarize(
+            &self,
+            messages: &[Message],
+            _: Option<strata_ctx_core::ProgressFn>,
+        ) -> strata_ctx_core::Result<String> {
+            *self.0.lock().unwrap() = messages.to_vec();
+            Ok("summary".into())
+        }
+    }
+    let build = || {
+        let mut h = History::new(config(2_500, 1), Arc::new(CharCounter));
+        for n in 0..6 {
+            h.begin_round(Message::user(format!("task {n}")));
+            let call = ToolCall::new(
+                format!("c{n}"),
+                "bash",
+                json!({"command": format!("sed -i 's/a/b/' src/m{n}.py && python run_{n}.py")}),
+            );
+            h.record_step(
+                Message::assistant_with_calls("", vec![call.clone()]),
+                vec![Message::tool_text(
+                    &call.id,
+                    "bash",
+                    format!(
+                        "{}\nValueError: round {n} failed here",
+                        text_of_len(2_000, n as u64)
+                    ),
+                )],
+            );
+            h.finish_round(Message::assistant(format!("done {n}")));
+        }
+        h
+    };
+    let capture = Capture(Mutex::new(Vec::new()));
+    let mut h = build();
+    let stats = h.compact(&capture).await;
+    assert!(stats.rounds_archived > 0 && !stats.degraded);
+    let input = capture.0.lock().unwrap().clone();
+    let facts = input.last().unwrap();
+    assert_eq!(facts.role, Role::System);
+    assert!(
+        facts.content.starts_with("Facts of the archived steps"),
+        "{}",
+        facts.content
+    );
+    assert!(facts.content.contains("src/m0.py") && facts.content.contains("ValueError: round 0 failed here"));
+
+    let mut h = build();
+    h.compact(&Fixed {
+        delay: Duration::ZERO,
+        fail: true,
+    })
+    .await;
+    let notice = h.window()[0].content.clone();
+    assert!(
+        notice.starts_with("Summary generation failed") && notice.contains("python run_0.py"),
+        "{notice}"
+    );
+}

@@ -1,0 +1,150 @@
+//! The todo recap (CTX-5) and the topic anchor (CTX-6).
+
+use serde_json::Value;
+use strata_ctx_core::{Message, Role};
+
+/// The most open items a recap lists.
+pub const RECAP_ITEMS: usize = 10;
+
+fn is_todo_tool(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().replace('-', "_").as_str(),
+        "todowrite" | "todo_write" | "update_todos" | "todo"
+    )
+}
+
+/// The recap of the latest TodoWrite call in `messages` (CTX-5): counts,
+/// then the open items (in progress first), at most [`RECAP_ITEMS`];
+/// `None` when no todo list was written. Only the latest state counts,
+/// never the history of the list.
+///
+/// # Example
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_prompt::todo_recap;
+/// use strata_ctx_core::{Message, ToolCall};
+///
+/// let call = ToolCall::new("t1", "TodoWrite", json!({"todos": [
+///     {"content": "Write the parser", "status": "completed"},
+///     {"content": "Test it", "status": "pending"},
+///     {"content": "Wire it in", "status": "in_progress"},
+/// ]}));
+/// let recap = todo_recap(&[Message::assistant_with_calls("", vec![call])]);
+/// assert_eq!(recap.as_deref(), Some("[Todo recap] 1 done, 1 in progress, 1 pending\n- [in_progress] Wire it in\n- [pending] Test it"));
+/// ```
+pub fn todo_recap(messages: &[Message]) -> Option<String> {
+    let todos = messages
+        .iter()
+        .rev()
+        .filter(|m| m.role == Role::Assistant)
+        .flat_map(|m| m.tool_calls.iter().rev())
+        .find(|c| is_todo_tool(&c.name))
+        .and_then(|c| c.arguments.get("todos"))
+        .and_then(Value::as_array)?;
+    let status = |t: &Value| {
+        t.get("status")
+            .and_then(Value::as_str)
+            .unwrap_or("pending")
+            .to_ascii_lowercase()
+    };
+    let content = |t: &Value| {
+        t.get("content")
+            .or_else(|| t.get("text"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .replace('\n', " ")
+    };
+    let done = todos
+        .iter()
+        .filter(|t| matches!(status(t).as_str(), "completed" | "done"))
+        .count();
+    let in_progress: Vec<&Value> = todos.iter().filter(|t| status(t) == "in_progress").collect();
+    let pending: Vec<&Value> = todos
+        .iter()
+        .filter(|t| !matches!(status(t).as_str(), "completed" | "done" | "in_progress"))
+        .collect();
+    let mut out = format!(
+        "[Todo recap] {done} done, {} in progress, {} pending",
+        in_progress.len(),
+        pending.len()
+    );
+    let open: Vec<&&Value> = in_progress.iter().chain(pending.iter()).collect();
+    for t in open.iter().take(RECAP_ITEMS) {
+        out.push_str(&format!("\n- [{}] {}", status(t), content(t)));
+    }
+    if open.len() > RECAP_ITEMS {
+        out.push_str(&format!("\n(and {} more open)", open.len() - RECAP_ITEMS));
+    }
+    Some(out)
+}
+
+fn first_chars(text: &str, n: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    flat.chars().take(n).collect()
+}
+
+/// The topic anchor appended to the current user input (CTX-6):
+/// `[Current topic] Previous question: <first 80 chars>. This message:
+/// <first 50 chars>.` Without a previous round only the second part is
+/// written. Whitespace runs are folded to one space.
+///
+/// # Example
+///
+/// ```
+/// let anchor = strata_ctx_prompt::topic_anchor(Some("How do I parse TOML?"), "And JSON?");
+/// assert_eq!(anchor, "[Current topic] Previous question: How do I parse TOML?. This message: And JSON?.");
+/// ```
+pub fn topic_anchor(previous: Option<&str>, current: &str) -> String {
+    match previous {
+        Some(p) => format!(
+            "[Current topic] Previous question: {}. This message: {}.",
+            first_chars(p, 80),
+            first_chars(current, 50)
+        ),
+        None => format!("[Current topic] This message: {}.", first_chars(current, 50)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use strata_ctx_core::ToolCall;
+
+    #[test]
+    fn ctx_5_latest_state_only_and_capped() {
+        let old = ToolCall::new(
+            "a",
+            "TodoWrite",
+            json!({"todos": [{"content": "old", "status": "pending"}]}),
+        );
+        let items: Vec<Value> = (0..14)
+            .map(|i| json!({"content": format!("item {i}"), "status": "pending"}))
+            .collect();
+        let new = ToolCall::new("b", "todo_write", json!({ "todos": items }));
+        let h = [
+            Message::assistant_with_calls("", vec![old]),
+            Message::assistant_with_calls("", vec![new]),
+        ];
+        let recap = todo_recap(&h).unwrap();
+        assert!(recap.starts_with("[Todo recap] 0 done, 0 in progress, 14 pending\n- [pending] item 0"));
+        assert!(recap.ends_with("- [pending] item 9\n(and 4 more open)"));
+        assert!(!recap.contains("old"));
+        assert_eq!(todo_recap(&[Message::user("hi")]), None);
+    }
+
+    #[test]
+    fn ctx_6_anchor_cuts_by_characters() {
+        let long = "问".repeat(100);
+        let a = topic_anchor(Some(&long), "line one\n\nline   two");
+        assert_eq!(
+            a,
+            format!(
+                "[Current topic] Previous question: {}. This message: line one line two.",
+                "问".repeat(80)
+            )
+        );
+        assert_eq!(topic_anchor(None, "hi"), "[Current topic] This message: hi.");
+    }
+}

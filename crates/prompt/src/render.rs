@@ -1,0 +1,442 @@
+//! The three renderings of a window (CTX-4).
+
+use std::borrow::Cow;
+
+use serde_json::{json, Map, Value};
+use strata_ctx_core::{Message, ResultStatus, Role, ThinkingBlock, ToolCall};
+
+use crate::layers::{react_block, recap_text, Context};
+
+/// The heading a summary is rendered under (CTX-4).
+pub const SUMMARY_HEADING: &str = "## Archived History Summary";
+
+/// A summary's text as the model reads it: under [`SUMMARY_HEADING`],
+/// unless it starts with it already.
+fn summary_text(m: &Message) -> String {
+    let text = m.text();
+    let text = text.trim();
+    if text.starts_with(SUMMARY_HEADING) {
+        text.to_owned()
+    } else {
+        format!("{SUMMARY_HEADING}\n\n{text}")
+    }
+}
+
+/// Arguments as the JSON text of a call: a string argument (arguments that
+/// were not JSON, or were cut to save tokens) is written as it is.
+fn arguments_text(call: &ToolCall) -> String {
+    match &call.arguments {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// An assistant message in the ReAct format: the thought, then one
+/// `Action:` line per call, or `Action: Finish[…]` when it calls nothing.
+fn react_assistant(m: &Message) -> String {
+    let thought = m.content.trim();
+    let mut out = String::new();
+    if m.tool_calls.is_empty() {
+        return format!("Action: Finish[{thought}]");
+    }
+    if !thought.is_empty() {
+        out.push_str("Thought: ");
+        out.push_str(thought);
+        out.push('\n');
+    }
+    for (i, call) in m.tool_calls.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        out.push_str(&format!("Action: {}[{}]", call.name, arguments_text(call)));
+    }
+    out
+}
+
+impl Context {
+    /// The window as ReAct text (REACT-1): one block per message,
+    /// `[role] body`, separated by blank lines. Assistant steps read
+    /// `Thought: …` / `Action: Tool[{json}]`, a final answer
+    /// `Action: Finish[answer]`, tool results `[tool] <envelope JSON>`,
+    /// summaries `[system] ## Archived History Summary …`.
+    ///
+    /// The first [`Prefix::bytes`](crate::Prefix::bytes) bytes are L1 and
+    /// L2 (CTX-3).
+    pub fn render_react(&self) -> String {
+        let mut out = react_block("system", self.system().text());
+        if let Some(rules) = self.rules() {
+            out.push_str(&react_block("system", rules));
+        }
+        let body = self.history().iter().chain(self.input()).chain(self.scratchpad());
+        for m in body {
+            let hint = self.hint(m);
+            let text = match (m.role, hint) {
+                (Role::Summary, _) => react_block("system", &summary_text(m)),
+                (Role::Assistant, None) => react_block("assistant", &react_assistant(m)),
+                // After the action, not inside the thought or the answer.
+                (Role::Assistant, Some(hint)) => {
+                    react_block("assistant", &format!("{}\n\n{hint}", react_assistant(m)))
+                }
+                (role, None) => react_block(role.as_str(), &m.text()),
+                (role, Some(hint)) => react_block(role.as_str(), &format!("{}\n\n{hint}", m.text())),
+            };
+            out.push_str(&text);
+        }
+        if let Some(recap) = self.recap() {
+            out.push_str(&react_block("user", &recap_text(recap)));
+        }
+        // One newline at the end, not a blank line.
+        while out.ends_with("\n\n") {
+            out.pop();
+        }
+        out
+    }
+
+    /// The window as OpenAI chat-completions `messages` (CTX-4): L1, L2
+    /// and summaries as `system` messages (a summary's content starts
+    /// `## Archived History Summary`), calls as `tool_calls` with their
+    /// arguments as a JSON string, results as `role: "tool"` messages
+    /// naming their `tool_call_id`, the recap as a `user` message.
+    pub fn to_openai(&self) -> Value {
+        let mut out = Vec::with_capacity(self.len());
+        out.push(json!({"role": "system", "content": self.system().text()}));
+        if let Some(rules) = self.rules() {
+            out.push(json!({"role": "system", "content": rules}));
+        }
+        for m in self.body() {
+            out.push(openai_message(&m));
+        }
+        if let Some(recap) = self.recap() {
+            out.push(json!({"role": "user", "content": recap_text(recap)}));
+        }
+        Value::Array(out)
+    }
+
+    /// The window as an Anthropic Messages request body without the model
+    /// settings (CTX-4): `{"system": [blocks], "messages": [...]}`.
+    ///
+    /// `system` holds L1 and L2 as text blocks, the last of them marked
+    /// with `cache_control` (the end of the stable prefix, CTX-3), then
+    /// the summaries, folded into the system text as blocks starting
+    /// `## Archived History Summary` (they precede every message, so the
+    /// order of CTX-1 is kept). A `system` notice inside the scratchpad
+    /// becomes a user text block inside `<system-reminder>` tags. Calls become `tool_use` blocks, results
+    /// `tool_result` blocks in a `user` message (`is_error` when the status
+    /// is `error`), the recap a text block. Consecutive messages of the
+    /// same role are merged into one, as the API requires; a window whose
+    /// first message would be the assistant's gets a leading user block
+    /// `(conversation continues)`. Empty text blocks are left out.
+    pub fn to_anthropic(&self) -> Value {
+        let mut prefix = vec![self.system().text()];
+        prefix.extend(self.rules());
+        let recap = self
+            .recap()
+            .map(|r| Message::user(recap_text(r)).with_created_at(None));
+        anthropic_body(&prefix, self.body().chain(recap.map(Cow::Owned)))
+    }
+}
+
+/// A list of messages as the Anthropic Messages body without the model
+/// settings, `{"system": [blocks], "messages": [...]}`, rendered as
+/// [`Context::to_anthropic`] renders the window's: the leading `system`
+/// messages (L1 and L2) are the system blocks, the last of them marked
+/// with `cache_control` (the end of the stable prefix, CTX-3); summaries
+/// follow as system blocks; a later `system` message becomes a user block
+/// inside `<system-reminder>` tags.
+///
+/// The reasoning blocks of the assistant messages after the last user
+/// message (the round in progress) are sent first in their message, as
+/// the API requires during a tool loop; earlier ones are left out, as
+/// the API drops them anyway.
+///
+/// This is what a client for the Anthropic Messages API sends for the
+/// messages of an [`LlmRequest`](strata_ctx_core::LlmRequest).
+///
+/// ```
+/// use strata_ctx_prompt::anthropic_messages;
+/// use strata_ctx_core::Message;
+///
+/// let v = anthropic_messages(&[Message::system("Be brief."), Message::user("Hi")]);
+/// assert_eq!(v["system"][0]["cache_control"]["type"], "ephemeral");
+/// assert_eq!(v["messages"][0]["content"][0]["text"], "Hi");
+/// ```
+pub fn anthropic_messages(messages: &[Message]) -> Value {
+    let lead = messages.iter().take_while(|m| m.role == Role::System).count();
+    let prefix: Vec<&str> = messages[..lead].iter().map(|m| m.content.as_str()).collect();
+    anthropic_body(&prefix, messages[lead..].iter().map(Cow::Borrowed))
+}
+
+fn anthropic_body<'a>(prefix: &[&str], body: impl Iterator<Item = Cow<'a, Message>>) -> Value {
+    let mut system: Vec<Value> = prefix
+        .iter()
+        .filter(|t| !t.trim().is_empty())
+        .map(|t| json!({"type": "text", "text": t}))
+        .collect();
+    if let Some(Value::Object(last)) = system.last_mut() {
+        last.insert("cache_control".into(), json!({"type": "ephemeral"}));
+    }
+    let body: Vec<Cow<'a, Message>> = body.collect();
+    // The round in progress: after the user message that precedes the
+    // last assistant message (a recap may follow that as a user message).
+    let last_answer = body.iter().rposition(|m| m.role == Role::Assistant);
+    let current_round = last_answer
+        .and_then(|end| body[..end].iter().rposition(|m| m.role == Role::User))
+        .map_or(0, |i| i + 1);
+    let mut messages: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    let mut push = |role: &'static str, blocks: Vec<Value>| {
+        if blocks.is_empty() {
+            return;
+        }
+        match messages.last_mut() {
+            Some((r, content)) if *r == role => content.extend(blocks),
+            _ => messages.push((role, blocks)),
+        }
+    };
+    for (i, m) in body.iter().enumerate() {
+        let m = &**m;
+        match m.role {
+            Role::Summary => system.push(json!({"type": "text", "text": summary_text(m)})),
+            // A notice inside the conversation: the API has no system
+            // role there.
+            Role::System => push("user", text_block(&recap_text(&m.text()))),
+            Role::User => push("user", text_block(&m.text())),
+            Role::Assistant => {
+                let mut blocks: Vec<Value> = if i >= current_round {
+                    m.thinking.iter().filter_map(thinking_block).collect()
+                } else {
+                    Vec::new()
+                };
+                blocks.extend(text_block(&m.content));
+                blocks.extend(m.tool_calls.iter().map(|c| {
+                    json!({"type": "tool_use", "id": c.id, "name": c.name, "input": tool_input(&c.arguments)})
+                }));
+                push("assistant", blocks);
+            }
+            Role::Tool => {
+                let mut block = Map::new();
+                block.insert("type".into(), json!("tool_result"));
+                block.insert(
+                    "tool_use_id".into(),
+                    json!(m.tool_call_id.as_deref().unwrap_or_default()),
+                );
+                block.insert("content".into(), json!(m.text()));
+                if m.result.as_ref().is_some_and(|r| r.status == ResultStatus::Error) {
+                    block.insert("is_error".into(), json!(true));
+                }
+                push("user", vec![Value::Object(block)]);
+            }
+        }
+    }
+    if messages.first().is_some_and(|(role, _)| *role == "assistant") {
+        messages.insert(0, ("user", text_block("(conversation continues)")));
+    }
+    let messages: Vec<Value> = messages
+        .into_iter()
+        .map(|(role, content)| json!({"role": role, "content": content}))
+        .collect();
+    json!({"system": system, "messages": messages})
+}
+
+/// A reasoning block as the API takes it back: signed thinking and
+/// redacted thinking; unsigned reasoning (another provider's) is left out.
+fn thinking_block(block: &ThinkingBlock) -> Option<Value> {
+    match block {
+        ThinkingBlock::Thinking { signature, .. } if signature.is_empty() => None,
+        other => serde_json::to_value(other).ok(),
+    }
+}
+
+fn text_block(text: &str) -> Vec<Value> {
+    if text.trim().is_empty() {
+        Vec::new()
+    } else {
+        vec![json!({"type": "text", "text": text})]
+    }
+}
+
+/// A `tool_use` input must be an object: anything else is wrapped.
+fn tool_input(arguments: &Value) -> Value {
+    match arguments {
+        Value::Object(_) => arguments.clone(),
+        Value::Null => json!({}),
+        Value::String(s) => match serde_json::from_str::<Value>(s) {
+            Ok(v @ Value::Object(_)) => v,
+            _ => json!({ "input": s }),
+        },
+        other => json!({ "input": other }),
+    }
+}
+
+/// A list of messages as OpenAI chat-completions `messages`, each rendered
+/// as [`Context::to_openai`] renders the window's: summaries as `system`
+/// messages under [`SUMMARY_HEADING`], calls as `tool_calls` with their
+/// arguments as a JSON string, results as `role: "tool"` messages.
+///
+/// This is what a client for an OpenAI-compatible endpoint sends for the
+/// messages of an [`LlmRequest`](strata_ctx_core::LlmRequest).
+///
+/// ```
+/// use strata_ctx_prompt::openai_messages;
+/// use strata_ctx_core::Message;
+///
+/// let v = openai_messages(&[Message::system("Be brief."), Message::summary("We fixed the parser.")]);
+/// assert_eq!(v[0]["role"], "system");
+/// assert_eq!(v[1]["content"], "## Archived History Summary\n\nWe fixed the parser.");
+/// ```
+pub fn openai_messages(messages: &[Message]) -> Value {
+    Value::Array(messages.iter().map(openai_message).collect())
+}
+
+fn openai_message(m: &Message) -> Value {
+    match m.role {
+        Role::Summary => json!({"role": "system", "content": summary_text(m)}),
+        Role::Assistant if !m.tool_calls.is_empty() => {
+            let calls: Vec<Value> = m
+                .tool_calls
+                .iter()
+                .map(|c| {
+                    json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments_text(c)}})
+                })
+                .collect();
+            let content = if m.content.is_empty() {
+                Value::Null
+            } else {
+                json!(m.content)
+            };
+            json!({"role": "assistant", "content": content, "tool_calls": calls})
+        }
+        Role::Tool => json!({
+            "role": "tool",
+            "tool_call_id": m.tool_call_id.as_deref().unwrap_or_default(),
+            "content": m.text(),
+        }),
+        role => json!({"role": role.as_str(), "content": m.text()}),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SystemLayer;
+    use strata_ctx_core::ToolResult;
+
+    fn step() -> (Message, Message) {
+        let call = ToolCall::new("c1", "Read", json!({"path": "a.rs"}));
+        let result = Message::tool_result(&call, ToolResult::error("not_found", "no such file"));
+        (Message::assistant_with_calls("look", vec![call]), result)
+    }
+
+    #[test]
+    fn ctx_4_anthropic_merges_results_and_marks_errors() {
+        let (a, r) = step();
+        let c = Context::new(SystemLayer::new("s"))
+            .with_history(vec![Message::summary("old"), a.clone(), r.clone()])
+            .with_input(Message::user("next"))
+            .with_recap(Some("[Todo recap] 1 done".into()));
+        let v = c.to_anthropic();
+        let messages = v["messages"].as_array().unwrap();
+        // leading user block, assistant, user(tool_result + input + recap)
+        assert_eq!(messages.len(), 3);
+        assert_eq!(messages[0]["content"][0]["text"], "(conversation continues)");
+        assert_eq!(messages[1]["content"][1]["type"], "tool_use");
+        let user = messages[2]["content"].as_array().unwrap();
+        assert_eq!(user[0]["type"], "tool_result");
+        assert_eq!(user[0]["is_error"], true);
+        assert_eq!(user[1]["text"], "next");
+        assert!(user[2]["text"].as_str().unwrap().contains("[Todo recap]"));
+        let system = v["system"].as_array().unwrap();
+        assert_eq!(system[0]["cache_control"]["type"], "ephemeral");
+        assert!(system[1]["text"].as_str().unwrap().starts_with(SUMMARY_HEADING));
+    }
+
+    /// HIST-10: hints on every message the model may name, in every
+    /// rendering; none on summaries, none in the prefix.
+    #[test]
+    fn hist_10_id_hints_in_every_rendering() {
+        let (a, r) = step();
+        let summary = Message::summary("old");
+        let input = Message::user("next");
+        let ids = strata_ctx_core::ShortIds::new([summary.id, a.id, r.id, input.id]);
+        let hint = |m: &Message| format!("[message_id: {}]", ids.short(&m.id).unwrap());
+        let plain = Context::new(SystemLayer::new("s"))
+            .with_history(vec![summary.clone(), a.clone(), r.clone()])
+            .with_input(input.clone());
+        let c = plain.clone().with_id_hints(Some(ids.clone()));
+        assert_eq!(c.prefix(), plain.prefix());
+
+        let react = c.render_react();
+        for m in [&a, &r, &input] {
+            assert_eq!(react.matches(&hint(m)).count(), 1, "{react}");
+        }
+        assert!(!react.contains(&hint(&summary)));
+        assert!(
+            react.contains("Action: Read[{\"path\":\"a.rs\"}]\n\n[message_id: "),
+            "{react}"
+        );
+
+        let openai = c.to_openai().to_string();
+        let anthropic = c.to_anthropic().to_string();
+        let messages: String = c.messages().iter().map(|m| m.text().into_owned()).collect();
+        for text in [&openai, &anthropic, &messages] {
+            for m in [&a, &r, &input] {
+                assert_eq!(text.matches(&hint(m)).count(), 1, "{text}");
+            }
+            assert!(!text.contains(&hint(&summary)));
+        }
+        // The result keeps its envelope before the hint, and its status.
+        assert!(anthropic.contains("\"is_error\":true"));
+        assert!(messages.contains("\"status\":\"error\""), "{messages}");
+        assert!(!plain.render_react().contains("[message_id:"));
+    }
+
+    #[test]
+    fn ctx_4_openai_arguments_are_strings() {
+        let (a, r) = step();
+        let v = Context::new(SystemLayer::new("s"))
+            .with_scratchpad(vec![a, r])
+            .to_openai();
+        assert_eq!(
+            v[1]["tool_calls"][0]["function"]["arguments"],
+            "{\"path\":\"a.rs\"}"
+        );
+        assert_eq!(v[2]["role"], "tool");
+        assert_eq!(v[2]["tool_call_id"], "c1");
+    }
+
+    #[test]
+    fn ctx_4_summary_heading_is_not_doubled() {
+        let once = Context::new(SystemLayer::new("s")).with_history(vec![Message::summary("old")]);
+        let twice = Context::new(SystemLayer::new("s"))
+            .with_history(vec![Message::summary(format!("{SUMMARY_HEADING}\n\nold"))]);
+        assert_eq!(once.render_react(), twice.render_react());
+        assert_eq!(
+            once.to_openai()[1]["content"],
+            format!("{SUMMARY_HEADING}\n\nold")
+        );
+    }
+
+    #[test]
+    fn tool_input_is_always_an_object() {
+        assert_eq!(tool_input(&json!("{\"a\":1}")), json!({"a": 1}));
+        assert_eq!(tool_input(&json!("{\"a\":1…")), json!({"input": "{\"a\":1…"}));
+        assert_eq!(tool_input(&json!([1])), json!({"input": [1]}));
+        assert_eq!(tool_input(&Value::Null), json!({}));
+    }
+
+    #[test]
+    fn react_final_answer_and_parallel_calls() {
+        let calls = vec![
+            ToolCall::new("1", "Glob", json!({"pattern": "*.rs"})),
+            ToolCall::new("2", "Grep", json!({"pattern": "fn"})),
+        ];
+        let c = Context::new(SystemLayer::new("s")).with_history(vec![
+            Message::assistant_with_calls("both", calls),
+            Message::assistant("done"),
+        ]);
+        let text = c.render_react();
+        assert!(text.contains(
+            "[assistant] Thought: both\nAction: Glob[{\"pattern\":\"*.rs\"}]\nAction: Grep[{\"pattern\":\"fn\"}]"
+        ));
+        assert!(text.ends_with("[assistant] Action: Finish[done]\n"));
+    }
+}

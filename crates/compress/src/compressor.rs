@@ -9,7 +9,8 @@ use std::sync::Arc;
 use serde_json::{Map, Value};
 use strata_ctx_core::{CompressRule, Message, ResultStatus, Role, RuleInput, ToolResult};
 
-use crate::rules::{canonical_call, generic, text_rule, Builtin, RuleLimits};
+use crate::kind::canonical_call;
+use crate::rules::{generic, text_rule, Builtin, RuleLimits};
 
 /// The marker fields of `data` that the history form always keeps (TOOL-1).
 pub const MARKERS: &[&str] = &["truncated", "applied", "fallback", "full_output_path"];

@@ -49,7 +49,8 @@
 //! ```
 
 pub use compressor::{Compressed, Compressor, RuleFailure, MARKERS};
-pub use rules::{canonical, canonical_call, GenericRule, RuleLimits, ToolKind};
+pub use kind::{canonical, canonical_call, ToolKind};
+pub use rules::{GenericRule, RuleLimits};
 pub use summary::{extract, PendingSummaries, SummarySource, ToolSummarizer, ToolSummary};
 pub use text::DIAGNOSTIC_WORDS;
 pub use truncate::{
@@ -57,6 +58,7 @@ pub use truncate::{
 };
 
 mod compressor;
+mod kind;
 mod rules;
 mod summary;
 mod text;

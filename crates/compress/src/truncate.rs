@@ -12,6 +12,11 @@ use memchr::{memchr_iter, memrchr};
 use serde_json::{json, Value};
 use strata_ctx_core::{ResultStatus, Timestamp, ToolResult};
 
+mod fields;
+mod spill;
+
+use spill::*;
+
 /// Where truncation cuts (TRUNC-1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -195,17 +200,6 @@ const CHUNK: usize = 64 * 1024;
 pub const DEFAULT_MAX_SPILL_BYTES: u64 = 64 * 1024 * 1024;
 /// The default of [`TruncatorBuilder::max_read_bytes`].
 pub const DEFAULT_MAX_READ_BYTES: u64 = 1024 * 1024 * 1024;
-
-/// What cutting the texts of structured data did.
-#[derive(Default)]
-struct FieldCuts {
-    /// The cut of the longest text.
-    longest: Option<Truncated>,
-    /// One notice per cut text, naming its path.
-    notices: Vec<String>,
-    /// The spill file of the first cut text.
-    first_path: Option<String>,
-}
 
 impl Truncator {
     /// A builder for a truncator of the project at `root`.
@@ -419,297 +413,7 @@ impl Truncator {
             limit_reached: false,
         }
     }
-
-    /// Truncates the `data` of a result, keeping its status and error.
-    ///
-    /// Text data is truncated as a whole (the envelope becomes the one
-    /// [`Truncator::truncate`] makes). In structured data, each text over
-    /// the limits (a Bash `stdout`, a Read `content`, a log nested in an
-    /// array of objects, …) is cut in place, however deep (TOOL-14), and
-    /// saved to its own spill file; its object gains `"<field>_lines"`
-    /// (the whole field's line count, unless present), an object's data
-    /// `"truncated": true`, the result the notices as `text` and the first
-    /// spill file as `full_output_path`. The [`Truncated`] returned is
-    /// that of the longest field cut. Other results are returned as they
-    /// are, with `None`.
-    pub fn truncate_result(&self, tool: &str, result: ToolResult) -> (ToolResult, Option<Truncated>) {
-        match &result.data {
-            Value::String(text) => {
-                let cut = self.truncate(tool, text.as_bytes());
-                if !cut.truncated {
-                    return (result, Some(cut));
-                }
-                let mut out = cut.result.clone();
-                if result.status == ResultStatus::Error {
-                    out.status = ResultStatus::Error;
-                    out.error = result.error.clone();
-                }
-                (out, Some(cut))
-            }
-            Value::Object(_) | Value::Array(_) => self.truncate_fields(tool, result),
-            _ => (result, None),
-        }
-    }
-
-    /// [`Truncator::truncate_result`] for structured data: every text over
-    /// the limits is cut where it is, however deep (TOOL-14).
-    fn truncate_fields(&self, tool: &str, mut result: ToolResult) -> (ToolResult, Option<Truncated>) {
-        let mut cuts = FieldCuts::default();
-        self.cut_nested(tool, &mut result.data, "", &mut cuts);
-        let FieldCuts {
-            longest,
-            notices,
-            first_path,
-        } = cuts;
-        if longest.is_none() {
-            return (result, None);
-        }
-        if let Value::Object(map) = &mut result.data {
-            map.insert("truncated".into(), Value::Bool(true));
-        }
-        if result.status != ResultStatus::Error {
-            result.status = ResultStatus::Partial;
-        }
-        let notices = notices.join("\n");
-        result.text = Some(match result.text.take() {
-            Some(t) if !t.is_empty() => format!("{t}\n{notices}"),
-            _ => notices,
-        });
-        if result.full_output_path.is_none() {
-            result.full_output_path = first_path;
-        }
-        (result, longest)
-    }
-
-    /// Cuts the texts over the limits in `value`, wherever they are: a cut
-    /// field of an object gains `"<field>_lines"` beside it (unless
-    /// present), and its notice names its path (`result.items[2].log`).
-    fn cut_nested(&self, tool: &str, value: &mut Value, path: &str, cuts: &mut FieldCuts) {
-        let limits = self.limits_for(tool);
-        let over = |text: &str| {
-            text.len() > limits.max_bytes || memchr_iter(b'\n', text.as_bytes()).count() >= limits.max_lines
-        };
-        match value {
-            Value::Object(map) => {
-                let mut counts = Vec::new();
-                for (key, field) in map.iter_mut() {
-                    let here = if path.is_empty() {
-                        key.clone()
-                    } else {
-                        format!("{path}.{key}")
-                    };
-                    match field {
-                        Value::String(text) if over(text) => {
-                            if let Some(lines) = self.cut_text(tool, text, &here, cuts) {
-                                counts.push((format!("{key}_lines"), lines));
-                            }
-                        }
-                        Value::Object(_) | Value::Array(_) => self.cut_nested(tool, field, &here, cuts),
-                        _ => {}
-                    }
-                }
-                for (key, lines) in counts {
-                    map.entry(key).or_insert(Value::from(lines));
-                }
-            }
-            Value::Array(items) => {
-                for (i, item) in items.iter_mut().enumerate() {
-                    let here = format!("{path}[{i}]");
-                    match item {
-                        Value::String(text) if over(text) => {
-                            self.cut_text(tool, text, &here, cuts);
-                        }
-                        Value::Object(_) | Value::Array(_) => self.cut_nested(tool, item, &here, cuts),
-                        _ => {}
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Cuts one text in place, saving it to its own spill file; returns
-    /// its whole line count when it was cut.
-    fn cut_text(&self, tool: &str, text: &mut String, path: &str, cuts: &mut FieldCuts) -> Option<usize> {
-        let cut = self.truncate(tool, text.as_bytes());
-        if !cut.truncated {
-            return None;
-        }
-        if let Some(Value::String(view)) = cut.result.data.get("output") {
-            text.clone_from(view);
-        }
-        if let Some(notice) = &cut.result.text {
-            cuts.notices.push(format!("{path}: {notice}"));
-        }
-        if cuts.first_path.is_none() {
-            cuts.first_path.clone_from(&cut.result.full_output_path);
-        }
-        let lines = cut.total_lines;
-        if cuts
-            .longest
-            .as_ref()
-            .is_none_or(|l| l.total_bytes < cut.total_bytes)
-        {
-            cuts.longest = Some(cut);
-        }
-        Some(lines)
-    }
-
-    /// Saves `output` whole to a new spill file.
-    fn spill_all(&self, tool: &str, output: &[u8]) -> Spill {
-        match self.open_spill(tool) {
-            Ok(mut sink) => match sink.write(output) {
-                Ok(()) => sink.finish(),
-                Err(e) => sink.fail(e),
-            },
-            Err(spill) => spill,
-        }
-    }
-
-    fn display_path(&self, path: &Path) -> String {
-        path.strip_prefix(&self.root)
-            .unwrap_or(path)
-            .display()
-            .to_string()
-    }
-
-    fn open_spill(&self, tool: &str) -> Result<Sink, Spill> {
-        let Some(dir) = &self.spill_dir else {
-            return Err(Spill::Disabled);
-        };
-        let dir = self.root.join(dir);
-        match std::fs::symlink_metadata(&dir) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                return Err(Spill::Failed(format!("{} is a symlink", dir.display())))
-            }
-            Ok(meta) if !meta.is_dir() => {
-                return Err(Spill::Failed(format!("{} is not a directory", dir.display())))
-            }
-            Ok(_) => {}
-            Err(_) => {
-                if let Err(e) = create_private_dir(&dir) {
-                    return Err(Spill::Failed(format!("cannot create {}: {e}", dir.display())));
-                }
-            }
-        }
-        let stamp = (self.clock)().to_compact_string();
-        let name = sanitize(tool);
-        for _ in 0..1000 {
-            // Unique within this truncator and its clones; exclusive
-            // creation skips names taken by others (other truncators,
-            // other processes).
-            let n = self.counter.fetch_add(1, Ordering::Relaxed);
-            let path = dir.join(format!("{name}_{stamp}_{n}.txt"));
-            match create_private_file(&path) {
-                Ok(file) => {
-                    return Ok(Sink {
-                        file: io::BufWriter::with_capacity(CHUNK, file),
-                        path,
-                        written: 0,
-                        cap: self.max_spill_bytes,
-                        capped: false,
-                    })
-                }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(Spill::Failed(format!("cannot create {}: {e}", path.display()))),
-            }
-        }
-        Err(Spill::Failed(format!("no free file name in {}", dir.display())))
-    }
 }
-
-/// The note of a spill file that holds only the start of the output,
-/// after `earlier` when there is one.
-fn capped_note(cap: u64, earlier: Option<String>) -> String {
-    let note =
-        format!("The full output is longer than the spill limit: its file holds the first {cap} bytes.");
-    match earlier {
-        Some(e) => format!("The output could not be read completely: {e}. {note}"),
-        None => note,
-    }
-}
-
-/// An open spill file.
-struct Sink {
-    file: io::BufWriter<File>,
-    path: PathBuf,
-    written: u64,
-    cap: u64,
-    /// Whether bytes past the cap were left out.
-    capped: bool,
-}
-
-impl Sink {
-    /// Writes what fits under the cap; the rest is left out and noted.
-    fn write(&mut self, data: &[u8]) -> io::Result<()> {
-        let room = self.cap.saturating_sub(self.written);
-        let take = (data.len() as u64).min(room) as usize;
-        if take < data.len() {
-            self.capped = true;
-        }
-        self.written += take as u64;
-        self.file.write_all(&data[..take])
-    }
-
-    fn finish(mut self) -> Spill {
-        match self.file.flush() {
-            Ok(()) => Spill::Saved(self.path),
-            Err(e) => self.fail(e),
-        }
-    }
-
-    /// Removes the incomplete file and reports why.
-    fn fail(self, e: io::Error) -> Spill {
-        let path = self.path;
-        drop(self.file);
-        let _ = std::fs::remove_file(&path);
-        Spill::Failed(format!("cannot write {}: {e}", path.display()))
-    }
-}
-
-fn create_private_dir(dir: &Path) -> io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder.create(dir)
-}
-
-fn create_private_file(path: &Path) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    // create_new is O_CREAT | O_EXCL: it fails on any existing entry,
-    // a symlink included, and so never follows one.
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    options.open(path)
-}
-
-/// A file-name-safe form of a tool name.
-fn sanitize(tool: &str) -> String {
-    let mut name: String = tool
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(40)
-        .collect();
-    if name.is_empty() {
-        name.push_str("tool");
-    }
-    name
-}
-
 /// Where to cut `head` (which holds at least the shown part): the end of
 /// the view, the whole lines shown, and whether the view ends inside a
 /// line.
@@ -749,7 +453,7 @@ enum Unit {
 
 impl Unit {
     fn of(tool: &str) -> Unit {
-        match crate::rules::canonical(tool) {
+        match crate::kind::canonical(tool) {
             Some(crate::ToolKind::Grep) => Unit::Matches,
             Some(crate::ToolKind::Glob | crate::ToolKind::Ls) => Unit::Entries,
             _ => Unit::Lines,

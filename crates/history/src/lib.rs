@@ -60,13 +60,14 @@ pub use digest::{
     INSPECTION_PROGRAMS,
 };
 pub use error::{Error, Result};
-pub use history::{
-    clear_result, cut_arguments, cut_thought, cut_user_message, CompactionPlan, CompactionStats, History,
-    CLEARED, DEGRADED_PREFIX, MAX_ARGUMENT_CHARS, MAX_THOUGHT_CHARS, MAX_USER_CHARS,
-};
+pub use history::{CompactionPlan, CompactionStats, History};
 pub use prune::{id_hint, PruneAction, PruneOutcome};
 pub use record::Record;
 pub use repair::{interrupted_result, repair, Repair, INTERRUPTED_MESSAGE};
+pub use shrink::{
+    clear_result, cut_arguments, cut_thought, cut_user_message, CLEARED, DEGRADED_PREFIX, MAX_ARGUMENT_CHARS,
+    MAX_THOUGHT_CHARS, MAX_USER_CHARS,
+};
 pub use store::{read_log, read_log_within, Conversation, Loaded, Store, DEFAULT_MAX_LOG_BYTES};
 
 mod budget;
@@ -76,4 +77,5 @@ mod history;
 mod prune;
 mod record;
 mod repair;
+mod shrink;
 mod store;

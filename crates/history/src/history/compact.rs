@@ -1,0 +1,336 @@
+//! Compaction of the window: the plan, the summary, the budget fit
+//! (HIST-3 … HIST-7, HIST-9, HIST-14).
+
+use super::*;
+
+/// What one compaction did (HIST-9).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct CompactionStats {
+    /// Window tokens before.
+    pub tokens_before: usize,
+    /// Window tokens after.
+    pub tokens_after: usize,
+    /// Tokens of the messages archived into the summary.
+    pub tokens_archived: usize,
+    /// Tokens of the new summary message.
+    pub summary_tokens: usize,
+    /// Complete rounds archived.
+    pub rounds_archived: usize,
+    /// Complete rounds kept.
+    pub rounds_retained: usize,
+    /// Tool results cleared to fit the budget (HIST-6).
+    pub tool_results_cleared: usize,
+    /// Tool-call arguments cut to fit the budget (HIST-6).
+    pub arguments_cut: usize,
+    /// The budget the window had to fit.
+    pub threshold_tokens: usize,
+    /// Whether the summary failed and the notice stands in its place
+    /// (HIST-7).
+    pub degraded: bool,
+    /// The summariser's error, when degraded.
+    pub degraded_reason: Option<String>,
+    /// Whether the window is still over the budget (HIST-6): the newest
+    /// rounds alone do not fit.
+    pub over_budget: bool,
+    /// Milliseconds the compaction took.
+    pub elapsed_ms: u64,
+}
+
+/// What a compaction would do; see [`History::plan`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CompactionPlan {
+    /// Leading summaries of the window, kept as they are.
+    pub summaries: usize,
+    /// The window's messages from `summaries` up to this index are
+    /// archived (all of them, or one side with a compaction target).
+    pub archive_end: usize,
+    /// Complete rounds archived.
+    pub rounds_archived: usize,
+    /// Complete rounds kept.
+    pub rounds_retained: usize,
+    /// Tokens of the messages up to `archive_end`.
+    pub tokens_archived: usize,
+}
+
+impl History {
+    /// Whether automatic compaction should run now
+    /// ([`Budget::compaction_due`], HIST-4, HIST-13): it is switched on,
+    /// the window holds at least `min_messages_to_compact` messages, the
+    /// estimate reaches the threshold, and something was recorded since
+    /// the last compaction.
+    pub fn needs_compaction(&self) -> bool {
+        self.budget
+            .compaction_due(self.counted(), self.window.len(), self.log.len())
+    }
+
+    /// Compacts when [`History::needs_compaction`] says so.
+    pub async fn compact_if_needed(&mut self, summarizer: &dyn Summarizer) -> Option<CompactionStats> {
+        if self.needs_compaction() {
+            Some(self.compact(summarizer).await)
+        } else {
+            None
+        }
+    }
+
+    /// What [`History::compact`] would do now, without doing it: which
+    /// messages would be archived and how many complete rounds kept
+    /// (HIST-3). Costs one pass over the window's rounds.
+    pub fn plan(&self) -> CompactionPlan {
+        self.plan_with(self.config.min_retain_rounds)
+    }
+
+    /// [`History::plan`] keeping at least `min_retain` complete rounds
+    /// (and more while they fit) instead of `min_retain_rounds`.
+    pub fn plan_with(&self, min_retain: usize) -> CompactionPlan {
+        let budget = self.room_tokens();
+        let summaries = self.window.iter().take_while(|m| m.role == Role::Summary).count();
+        let body = &self.window[summaries..];
+        let body_rounds = rounds(body);
+        let in_progress = usize::from(self.round_open && !body_rounds.is_empty());
+        let complete = body_rounds.len() - in_progress;
+        let round_tokens: Vec<usize> = body_rounds
+            .iter()
+            .map(|r| self.tally.sum(summaries + r.start..summaries + r.end))
+            .collect();
+        let summary_reserve = (budget / 10).min(2_000);
+        let fixed =
+            self.tally.sum(0..summaries) + summary_reserve + round_tokens[complete..].iter().sum::<usize>();
+        let mut keep = complete.min(min_retain);
+        let mut kept_tokens: usize = round_tokens[complete - keep..complete].iter().sum();
+        while keep < complete && fixed + kept_tokens + round_tokens[complete - keep - 1] <= budget {
+            kept_tokens += round_tokens[complete - keep - 1];
+            keep += 1;
+        }
+        // Everything before the first retained round is archived, including
+        // messages before the first user message, once any round goes.
+        let cut = if keep == complete {
+            0
+        } else {
+            body_rounds.get(complete - keep).map_or(body.len(), |r| r.start)
+        };
+        CompactionPlan {
+            summaries,
+            archive_end: summaries + cut,
+            rounds_archived: complete - keep,
+            rounds_retained: keep,
+            tokens_archived: self.tally.sum(summaries..summaries + cut),
+        }
+    }
+
+    /// Compacts the window now (HIST-3, HIST-5 … HIST-7, HIST-9).
+    ///
+    /// The oldest complete rounds that do not fit are summarised into one
+    /// `summary` message placed after the earlier summaries, which are
+    /// never touched; at least the newest `min_retain_rounds` complete
+    /// rounds and the round in progress are kept. If the summariser fails
+    /// or takes longer than `summary_timeout`, a notice stands in for the
+    /// summary and the archived rounds are dropped from the window. If the
+    /// window is still over the budget, tool results are cleared oldest
+    /// first (the newest `keep_tool_messages` stay), then long tool-call
+    /// arguments are cut; if even that is not enough,
+    /// [`CompactionStats::over_budget`] is set. The full log is never
+    /// changed.
+    pub async fn compact(&mut self, summarizer: &dyn Summarizer) -> CompactionStats {
+        self.compact_with(summarizer, self.config.min_retain_rounds).await
+    }
+
+    /// [`History::compact`] when the budget cannot wait (HIST-14): the
+    /// retention of `min_retain_rounds` yields, and only the complete
+    /// rounds that fit the budget are kept (none, if none fits).
+    pub async fn compact_to_fit(&mut self, summarizer: &dyn Summarizer) -> CompactionStats {
+        self.compact_with(summarizer, 0).await
+    }
+
+    async fn compact_with(&mut self, summarizer: &dyn Summarizer, min_retain: usize) -> CompactionStats {
+        let started = Instant::now();
+        let budget = self.room_tokens();
+        let mut stats = CompactionStats {
+            tokens_before: self.tally.total(),
+            threshold_tokens: budget,
+            ..CompactionStats::default()
+        };
+        let plan = self.plan_with(min_retain);
+        let (summaries, cut) = (plan.summaries, plan.archive_end - plan.summaries);
+        let body = &self.window[summaries..];
+        let (complete, keep) = (plan.rounds_archived + plan.rounds_retained, plan.rounds_retained);
+        // HIST-8: with a target, only that side of the old rounds is
+        // summarised; the other side stays verbatim. Steps (a call message
+        // and its results) always stay together on the assistant side.
+        let side = |m: &Message| match self.config.compaction_target {
+            CompactionTarget::All => true,
+            CompactionTarget::User => m.role == Role::User,
+            CompactionTarget::Assistant => m.role != Role::User,
+        };
+        let mut archived: Vec<Message> = Vec::new();
+        let mut kept_old: Vec<Message> = Vec::new();
+        for (i, m) in body[..cut].iter().enumerate() {
+            if side(m) {
+                stats.tokens_archived += self.tally.get(summaries + i).unwrap_or(0);
+                archived.push(m.clone());
+            } else {
+                kept_old.push(m.clone());
+            }
+        }
+        stats.rounds_archived = complete - keep;
+        stats.rounds_retained = keep;
+
+        // HIST-17: summaries merge. The summariser gets the earlier
+        // summaries with the archived messages and its summary replaces
+        // them all; when it fails, the earlier summaries stay and one
+        // notice stands for every failed attempt.
+        let earlier = &self.window[..summaries];
+        let mut window: Vec<Message> = Vec::with_capacity(self.window.len() + 1);
+        let mut dropped: Vec<MessageId> = Vec::new();
+        let mut summary = None;
+        if !archived.is_empty() {
+            // What the archived steps did, from the full log (REACT-6): the
+            // summary replaces every earlier one, so the facts cover
+            // everything before the retained messages.
+            let end = self.window[summaries + cut..]
+                .first()
+                .and_then(|kept| self.log.iter().position(|m| m.id == kept.id))
+                .unwrap_or(self.log.len());
+            let mut digest = Digest::new();
+            digest.observe_messages(&self.log[..end]);
+            let facts = digest
+                .has_facts()
+                .then(|| digest.render((budget / 10).clamp(200, 2_000) * 3));
+            let mut input: Vec<Message> = earlier.iter().filter(|m| !is_degraded(m)).cloned().collect();
+            input.extend(archived.iter().cloned());
+            // The change tracker feeds the summary's file-state section.
+            if let Some(facts) = &facts {
+                input.push(
+                    Message::system(format!(
+                        "Facts of the archived steps, from the change tracker (ground the File System State section in them):\n{facts}"
+                    ))
+                    .with_id(MessageId::derived(&format!("strata:facts:{end}")))
+                    .with_created_at(None),
+                );
+            }
+            let text = match tokio::time::timeout(
+                self.config.summary_timeout,
+                summarizer.summarize(&input, self.progress.clone()),
+            )
+            .await
+            {
+                Ok(Ok(text)) => Ok(text),
+                Ok(Err(e)) => {
+                    stats.degraded = true;
+                    stats.degraded_reason = Some(e.to_string());
+                    Err(format!(
+                        "{DEGRADED_PREFIX} failed ({e}), keeping recent history only."
+                    ))
+                }
+                Err(_) => {
+                    stats.degraded = true;
+                    stats.degraded_reason = Some("timed out".into());
+                    Err(format!(
+                        "{DEGRADED_PREFIX} timed out, keeping recent history only."
+                    ))
+                }
+            };
+            let text = match text {
+                Ok(text) => {
+                    dropped.extend(earlier.iter().map(|m| m.id));
+                    text
+                }
+                Err(mut notice) => {
+                    dropped.extend(earlier.iter().filter(|m| is_degraded(m)).map(|m| m.id));
+                    window.extend(earlier.iter().filter(|m| !is_degraded(m)).cloned());
+                    if let Some(facts) = &facts {
+                        notice.push_str("\n\n");
+                        notice.push_str(facts);
+                    }
+                    notice
+                }
+            };
+            let first = archived.first().map(|m| m.id.to_string()).unwrap_or_default();
+            let last = archived.last().map(|m| m.id.to_string()).unwrap_or_default();
+            let message = Message::summary(text)
+                .with_id(MessageId::derived(&format!("strata:summary:{first}:{last}")))
+                .with_created_at(archived.last().and_then(|m| m.created_at));
+            stats.summary_tokens = self.counter.count_message(&message);
+            window.push(message.clone());
+            summary = Some(message);
+        } else {
+            window.extend_from_slice(earlier);
+        }
+        window.extend(kept_old);
+        window.extend_from_slice(&self.window[summaries + cut..]);
+        self.set_window(window);
+        let changed = self.fit_budget(budget, &mut stats);
+        // Clearing changed token counts that the pruned total relies on.
+        self.refresh_pruned();
+        if self.recording {
+            let replaced = changed.iter().map(|&i| self.window[i].clone()).collect();
+            self.records.push(Record::Compaction {
+                archived: dropped
+                    .iter()
+                    .copied()
+                    .chain(archived.iter().map(|m| m.id))
+                    .collect(),
+                summary,
+                replaced,
+            });
+        }
+        stats.tokens_after = self.window_tokens();
+        stats.over_budget = self.tally.total() > budget;
+        stats.elapsed_ms = started.elapsed().as_millis() as u64;
+        // The usage figure described the old window: it is stale now.
+        self.budget.compacted(self.log.len());
+        stats
+    }
+
+    /// HIST-6: clear tool results oldest first, then cut long arguments,
+    /// keeping the newest `keep_tool_messages` tool messages intact.
+    /// Returns the indices of the messages it changed, in order.
+    fn fit_budget(&mut self, budget: usize, stats: &mut CompactionStats) -> Vec<usize> {
+        let mut changed = Vec::new();
+        if self.tally.total() <= budget {
+            return changed;
+        }
+        let tools: Vec<usize> = self
+            .window
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.role == Role::Tool && !self.is_protected(m))
+            .map(|(i, _)| i)
+            .collect();
+        let preferred = tools.len().saturating_sub(self.config.keep_tool_messages);
+        // Calls before the newest kept results, and everything before the
+        // last user message (the task in progress stays whole).
+        let old_end = tools.get(preferred).copied().unwrap_or(self.window.len());
+        let last_user = self.window.iter().rposition(|m| m.role == Role::User);
+        // What may shrink, in order (HIST-6, HIST-16): the older results;
+        // the older calls' arguments and thoughts; long user messages of
+        // earlier rounds; then the preferences yield: the newest
+        // `keep_tool_messages` results and every call's arguments.
+        let mut stages: Vec<(usize, Shrink)> = Vec::new();
+        stages.extend(tools[..preferred].iter().map(|&i| (i, clear as Shrink)));
+        stages.extend((0..old_end).map(|i| (i, shrink_step as Shrink)));
+        stages.extend((0..last_user.unwrap_or(0)).map(|i| (i, cut_user as Shrink)));
+        stages.extend(tools[preferred..].iter().map(|&i| (i, clear as Shrink)));
+        stages.extend((old_end..self.window.len()).map(|i| (i, shrink_step as Shrink)));
+        for (i, shrink) in stages {
+            if self.tally.total() <= budget {
+                break;
+            }
+            let n = shrink(&mut self.window[i]);
+            if n == 0 {
+                continue;
+            }
+            self.tally.replace(i, &*self.counter, &self.window[i]);
+            match self.window[i].role {
+                Role::Tool => stats.tool_results_cleared += n,
+                Role::Assistant => stats.arguments_cut += n,
+                _ => {}
+            }
+            changed.push(i);
+        }
+        changed.sort_unstable();
+        changed.dedup();
+        changed
+    }
+}

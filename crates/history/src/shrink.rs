@@ -1,0 +1,192 @@
+//! How old messages shrink when the budget needs it: tool results cleared,
+//! arguments and thoughts cut, long user messages shortened (HIST-6,
+//! HIST-7, HIST-16).
+
+use serde_json::Value;
+use strata_ctx_core::{Message, ResultStatus, Role, ToolResult};
+
+/// The text that replaces a tool result cleared to save tokens (HIST-6).
+pub const CLEARED: &str = "[tool result cleared to save tokens]";
+
+/// How the notice that stands in for a failed summary begins (HIST-7).
+pub const DEGRADED_PREFIX: &str = "Summary generation";
+
+/// Whether a summary message is the notice of a failed summary.
+pub(crate) fn is_degraded(m: &Message) -> bool {
+    m.role == Role::Summary && m.content.starts_with(DEGRADED_PREFIX)
+}
+
+/// Thoughts of old steps are cut to this many characters (HIST-16).
+pub const MAX_THOUGHT_CHARS: usize = 300;
+
+/// User messages of earlier rounds longer than this many characters are
+/// cut when the budget needs it (HIST-16).
+pub const MAX_USER_CHARS: usize = 2_000;
+
+/// Tool-call arguments longer than this are cut when clearing is not
+/// enough (HIST-6).
+pub const MAX_ARGUMENT_CHARS: usize = 500;
+
+/// Shrinks the tool-call arguments of `message` (HIST-6, HIST-16): the
+/// body of a write becomes its size and fingerprint
+/// (`[file body: 120 lines, 4,210 bytes, fnv1a 3f2a…]`), the old and new
+/// text of an edit their line counts (`[edit: 3 lines → 5 lines]`), so the
+/// path stays; then arguments still longer than [`MAX_ARGUMENT_CHARS`]
+/// characters are cut, and the cut JSON text, with `…`, becomes a string
+/// argument. Returns how many calls were changed.
+pub fn cut_arguments(message: &mut Message) -> usize {
+    let mut cut = 0;
+    for call in &mut message.tool_calls {
+        if matches!(&call.arguments, Value::String(s) if s.ends_with('…')) {
+            continue;
+        }
+        let mut changed = shrink_bodies(&call.name, &mut call.arguments);
+        let text = call.arguments.to_string();
+        if text.chars().count() > MAX_ARGUMENT_CHARS {
+            let head: String = text.chars().take(MAX_ARGUMENT_CHARS).collect();
+            call.arguments = Value::String(format!("{head}…"));
+            changed = true;
+        }
+        cut += usize::from(changed);
+    }
+    cut
+}
+
+/// Replaces the long text bodies of a write or edit call by what they
+/// were; returns whether anything changed.
+fn shrink_bodies(tool: &str, arguments: &mut Value) -> bool {
+    const BODY: usize = 200;
+    let kind = strata_ctx_compress::canonical_call(tool, arguments);
+    let Value::Object(map) = arguments else {
+        return false;
+    };
+    let lines = |s: &str| s.lines().count().max(usize::from(!s.is_empty()));
+    let mut changed = false;
+    match kind {
+        Some(strata_ctx_compress::ToolKind::Write) => {
+            for key in ["content", "file_text", "text", "contents"] {
+                if let Some(Value::String(body)) = map.get_mut(key) {
+                    if body.len() > BODY {
+                        *body = format!(
+                            "[file body: {} lines, {} bytes, fnv1a {:016x}]",
+                            lines(body),
+                            body.len(),
+                            strata_ctx_core::fnv1a(body.as_bytes())
+                        );
+                        changed = true;
+                    }
+                }
+            }
+        }
+        Some(strata_ctx_compress::ToolKind::Edit | strata_ctx_compress::ToolKind::MultiEdit) => {
+            let pairs = [
+                ("old_string", "new_string"),
+                ("old_str", "new_str"),
+                ("old_text", "new_text"),
+            ];
+            for (old_key, new_key) in pairs {
+                let old = map.get(old_key).and_then(Value::as_str).map(str::to_owned);
+                let new = map.get(new_key).and_then(Value::as_str).map(str::to_owned);
+                let (Some(old), Some(new)) = (old, new) else {
+                    continue;
+                };
+                if old.len() + new.len() > BODY {
+                    map.remove(old_key);
+                    map.insert(
+                        new_key.to_owned(),
+                        Value::String(format!("[edit: {} lines → {} lines]", lines(&old), lines(&new))),
+                    );
+                    changed = true;
+                }
+            }
+            if let Some(Value::Array(edits)) = map.get_mut("edits") {
+                for edit in edits {
+                    changed |= shrink_bodies("Edit", edit);
+                }
+            }
+        }
+        _ => {}
+    }
+    changed
+}
+
+/// One way a message may shrink; returns how many things it shrank.
+pub(crate) type Shrink = fn(&mut Message) -> usize;
+
+pub(crate) fn clear(m: &mut Message) -> usize {
+    usize::from(clear_result(m))
+}
+
+pub(crate) fn shrink_step(m: &mut Message) -> usize {
+    let cut = cut_arguments(m);
+    cut + usize::from(cut_thought(m))
+}
+
+pub(crate) fn cut_user(m: &mut Message) -> usize {
+    usize::from(cut_user_message(m))
+}
+
+/// Cuts the thought of an assistant message with tool calls to
+/// [`MAX_THOUGHT_CHARS`] characters (HIST-16). Returns whether it was cut.
+pub fn cut_thought(message: &mut Message) -> bool {
+    if message.role != Role::Assistant || message.content.chars().count() <= MAX_THOUGHT_CHARS {
+        return false;
+    }
+    let head: String = message.content.chars().take(MAX_THOUGHT_CHARS).collect();
+    message.content = format!("{head}…");
+    true
+}
+
+/// Cuts a user message longer than [`MAX_USER_CHARS`] characters to its
+/// start and end around a marker saying how much was left out (HIST-16);
+/// for user messages of earlier rounds, never the task in progress.
+/// Returns whether it was cut.
+pub fn cut_user_message(message: &mut Message) -> bool {
+    let n = message.content.chars().count();
+    if message.role != Role::User || n <= MAX_USER_CHARS {
+        return false;
+    }
+    let head: String = message.content.chars().take(MAX_USER_CHARS * 2 / 3).collect();
+    let tail: String = message.content.chars().skip(n - MAX_USER_CHARS / 3).collect();
+    let left_out = n - MAX_USER_CHARS * 2 / 3 - MAX_USER_CHARS / 3;
+    message.content = format!("{head}\n[… {left_out} characters left out …]\n{tail}");
+    true
+}
+
+/// Replaces a tool message's result with [`CLEARED`], keeping the tool's
+/// name, its status and its error (HIST-6). Returns `false` when it was
+/// cleared already or is not a tool message.
+pub fn clear_result(message: &mut Message) -> bool {
+    if message.role != Role::Tool {
+        return false;
+    }
+    let status = message
+        .result
+        .as_ref()
+        .map_or(ResultStatus::Success, |r| r.status);
+    let already = message.content == CLEARED || message.result.as_ref().is_some_and(|r| r.data == CLEARED);
+    // A result no longer than the marker stays: clearing it would grow
+    // the window.
+    let short = match &message.result {
+        Some(r) if message.content.is_empty() => {
+            r.data.as_str().map_or(usize::MAX, str::len) <= CLEARED.len()
+        }
+        _ => message.content.len() <= CLEARED.len(),
+    };
+    if already || short {
+        return false;
+    }
+    match &mut message.result {
+        Some(result) => {
+            *result = ToolResult {
+                status,
+                data: Value::from(CLEARED),
+                error: result.error.clone(),
+                ..ToolResult::default()
+            };
+            message.content.clear();
+        }
+        None => message.content = CLEARED.to_owned(),
+    }
+    true
+}

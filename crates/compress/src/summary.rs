@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use strata_ctx_core::{prompts, LlmClient, LlmOptions, LlmRequest, Message};
+use strata_ctx_core::{prompts, Config, LlmClient, LlmOptions, LlmRequest, Message};
 use tokio::task::JoinHandle;
 
 use crate::text;
@@ -101,6 +101,17 @@ impl ToolSummarizer {
             max_input_chars: 8_000,
             max_chars: 800,
             options: LlmOptions::new().with_max_tokens(300).with_temperature(0.0),
+        }
+    }
+
+    /// A summariser over `client` as `config` asks (CORE-7): the time
+    /// limit is [`Config::tool_summary_timeout`] and the model
+    /// [`Config::summary_model`] when it is set (the client's otherwise).
+    pub fn from_config(client: Arc<dyn LlmClient>, config: &Config) -> Self {
+        let summarizer = ToolSummarizer::new(client).with_timeout(config.tool_summary_timeout);
+        match &config.summary_model {
+            Some(model) => summarizer.with_model(model.clone()),
+            None => summarizer,
         }
     }
 

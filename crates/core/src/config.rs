@@ -1,262 +1,17 @@
 //! Configuration (CORE-7) and token amounts (CORE-8).
 
-use std::fmt;
 use std::path::Path;
 use std::str::FromStr;
 use std::time::Duration;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
-/// An amount of tokens as written in configuration (CORE-8): a whole count
-/// (`81920`), a count with a binary unit (`"80k"` = 80 × 1024,
-/// `"1.5M"` = 1.5 × 1024²), or a share of the context window (`"0.8"`,
-/// strictly between 0 and 1).
-///
-/// # Example
-///
-/// ```
-/// use strata_ctx_core::TokenAmount;
-///
-/// assert_eq!("80k".parse::<TokenAmount>()?, TokenAmount::Tokens(81_920));
-/// assert_eq!("1.5M".parse::<TokenAmount>()?.resolve(0), 1_572_864);
-/// assert_eq!("0.8".parse::<TokenAmount>()?.resolve(200_000), 160_000);
-/// assert!("80kk".parse::<TokenAmount>().is_err());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum TokenAmount {
-    /// A number of tokens.
-    Tokens(u64),
-    /// A share of the context window, strictly between 0 and 1.
-    Fraction(f64),
-}
+mod values;
 
-impl TokenAmount {
-    /// The number of tokens this amount stands for in a window of
-    /// `context_window` tokens (fractions round down).
-    pub fn resolve(&self, context_window: u64) -> u64 {
-        match *self {
-            TokenAmount::Tokens(n) => n,
-            TokenAmount::Fraction(f) => (f * context_window as f64).floor() as u64,
-        }
-    }
-
-    /// Checks a float given as a fraction.
-    fn fraction(value: f64, text: impl Into<String>) -> Result<Self> {
-        if value > 0.0 && value < 1.0 {
-            Ok(TokenAmount::Fraction(value))
-        } else {
-            Err(Error::InvalidTokenAmount {
-                value: text.into(),
-                reason: "a number with a decimal point is a share of the window and must lie strictly between 0 and 1 (or carry a k or M unit)",
-            })
-        }
-    }
-}
-
-impl FromStr for TokenAmount {
-    type Err = Error;
-
-    fn from_str(text: &str) -> Result<Self> {
-        let bad = |reason: &'static str| Error::InvalidTokenAmount {
-            value: text.to_owned(),
-            reason,
-        };
-        let s = text.trim();
-        if s.is_empty() {
-            return Err(bad("empty"));
-        }
-        if s.starts_with('-') {
-            return Err(bad("negative amounts are not allowed"));
-        }
-        let (number, multiplier) = match s.as_bytes()[s.len() - 1] {
-            b'k' | b'K' => (&s[..s.len() - 1], 1024u64),
-            b'm' | b'M' => (&s[..s.len() - 1], 1024 * 1024),
-            _ => (s, 1),
-        };
-        let well_formed = !number.is_empty()
-            && number.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-            && number.bytes().filter(|&b| b == b'.').count() <= 1
-            && number.bytes().any(|b| b.is_ascii_digit());
-        if !well_formed {
-            return Err(bad("expected a whole number (81920), a number with k or M (80k, 1.5M) or a fraction below 1 (0.8)"));
-        }
-        if number.contains('.') {
-            let value: f64 = number.parse().map_err(|_| bad("not a number"))?;
-            if multiplier == 1 {
-                return TokenAmount::fraction(value, text);
-            }
-            let tokens = (value * multiplier as f64).floor();
-            if tokens.is_nan() || tokens >= u64::MAX as f64 {
-                return Err(bad("too large"));
-            }
-            return Ok(TokenAmount::Tokens(tokens as u64));
-        }
-        let value: u64 = number.parse().map_err(|_| bad("too large"))?;
-        value
-            .checked_mul(multiplier)
-            .map(TokenAmount::Tokens)
-            .ok_or_else(|| bad("too large"))
-    }
-}
-
-impl fmt::Display for TokenAmount {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TokenAmount::Tokens(n) => write!(f, "{n}"),
-            TokenAmount::Fraction(x) => write!(f, "{x}"),
-        }
-    }
-}
-
-impl Serialize for TokenAmount {
-    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
-        match *self {
-            TokenAmount::Tokens(n) => serializer.serialize_u64(n),
-            TokenAmount::Fraction(x) => serializer.serialize_f64(x),
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for TokenAmount {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
-        struct Visitor;
-        impl serde::de::Visitor<'_> for Visitor {
-            type Value = TokenAmount;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a token amount: 81920, \"80k\", \"1.5M\" or a fraction such as 0.8")
-            }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> std::result::Result<TokenAmount, E> {
-                Ok(TokenAmount::Tokens(v))
-            }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<TokenAmount, E> {
-                u64::try_from(v).map(TokenAmount::Tokens).map_err(|_| {
-                    E::custom(format!(
-                        "invalid token amount `{v}`: negative amounts are not allowed"
-                    ))
-                })
-            }
-            fn visit_f64<E: serde::de::Error>(self, v: f64) -> std::result::Result<TokenAmount, E> {
-                TokenAmount::fraction(v, v.to_string()).map_err(E::custom)
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<TokenAmount, E> {
-                v.parse().map_err(E::custom)
-            }
-        }
-        deserializer.deserialize_any(Visitor)
-    }
-}
-
-/// Parses a duration: whole or decimal seconds (`120`, `2.5`), or a number
-/// with `ms`, `s`, `m` or `h` (`500ms`, `3s`, `2m`, `1h`).
-///
-/// # Errors
-///
-/// [`Error::InvalidDuration`] for anything else, including negative values.
-///
-/// # Example
-///
-/// ```
-/// use std::time::Duration;
-/// use strata_ctx_core::parse_duration;
-///
-/// assert_eq!(parse_duration("500ms")?, Duration::from_millis(500));
-/// assert_eq!(parse_duration("2m")?, Duration::from_secs(120));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn parse_duration(text: &str) -> Result<Duration> {
-    let s = text.trim();
-    let (number, unit_secs) = if let Some(n) = s.strip_suffix("ms") {
-        (n, 0.001)
-    } else if let Some(n) = s.strip_suffix('s') {
-        (n, 1.0)
-    } else if let Some(n) = s.strip_suffix('m') {
-        (n, 60.0)
-    } else if let Some(n) = s.strip_suffix('h') {
-        (n, 3600.0)
-    } else {
-        (s, 1.0)
-    };
-    let bad = || Error::InvalidDuration {
-        value: text.to_owned(),
-    };
-    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit() || b == b'.') {
-        return Err(bad());
-    }
-    let value: f64 = number.trim().parse().map_err(|_| bad())?;
-    Duration::try_from_secs_f64(value * unit_secs).map_err(|_| bad())
-}
-
-fn format_duration(d: Duration) -> String {
-    if d.subsec_nanos() == 0 {
-        format!("{}s", d.as_secs())
-    } else {
-        format!("{}ms", d.as_millis())
-    }
-}
-
-mod duration_serde {
-    use super::*;
-
-    pub(super) fn serialize<S: Serializer>(d: &Duration, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.serialize_str(&format_duration(*d))
-    }
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> std::result::Result<Duration, D::Error> {
-        struct Visitor;
-        impl serde::de::Visitor<'_> for Visitor {
-            type Value = Duration;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a duration: seconds (120) or text such as \"500ms\", \"3s\", \"2m\"")
-            }
-            fn visit_u64<E: serde::de::Error>(self, v: u64) -> std::result::Result<Duration, E> {
-                Ok(Duration::from_secs(v))
-            }
-            fn visit_i64<E: serde::de::Error>(self, v: i64) -> std::result::Result<Duration, E> {
-                parse_duration(&v.to_string()).map_err(E::custom)
-            }
-            fn visit_f64<E: serde::de::Error>(self, v: f64) -> std::result::Result<Duration, E> {
-                Duration::try_from_secs_f64(v)
-                    .map_err(|_| E::custom(Error::InvalidDuration { value: v.to_string() }))
-            }
-            fn visit_str<E: serde::de::Error>(self, v: &str) -> std::result::Result<Duration, E> {
-                parse_duration(v).map_err(E::custom)
-            }
-        }
-        d.deserialize_any(Visitor)
-    }
-}
-
-/// Which side of old rounds compaction summarises (HIST-8).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CompactionTarget {
-    /// Summarise whole rounds.
-    #[default]
-    All,
-    /// Summarise the user's old messages; keep the assistant's verbatim.
-    User,
-    /// Summarise the assistant's old messages (and their tool results); keep
-    /// the user's verbatim.
-    Assistant,
-}
-
-impl FromStr for CompactionTarget {
-    type Err = Error;
-    fn from_str(s: &str) -> Result<Self> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "all" => Ok(CompactionTarget::All),
-            "user" => Ok(CompactionTarget::User),
-            "assistant" => Ok(CompactionTarget::Assistant),
-            _ => Err(Error::config(
-                "compaction_target",
-                format!("`{s}` is not one of all, user, assistant"),
-            )),
-        }
-    }
-}
+use values::duration_serde;
+pub use values::{parse_duration, CompactionTarget, TokenAmount};
 
 /// Declares every field of [`Config`] once: its documentation and serde
 /// attributes, its type, its default, the documentation of the default,
@@ -349,14 +104,19 @@ config_fields! {
     /// Which side of old rounds compaction summarises (HIST-8). By default,
     /// all.
     compaction_target: CompactionTarget = CompactionTarget::All, "all", parse_text;
-    /// How long summary generation may take (HIST-7). By default, 120 s.
+    /// How long summary generation may take (HIST-7): compaction and the
+    /// rolling step summary wait this long, and `LlmSummarizer::from_config`
+    /// takes it as its limit. By default, 120 s.
     #[serde(with = "duration_serde")]
     summary_timeout: Duration = Duration::from_secs(120), "120 s", parse_duration_field;
-    /// The model used for summaries. By default, `None`: the agent's model.
+    /// The model used for summaries, by the summarisers built with
+    /// `LlmSummarizer::from_config` and `ToolSummarizer::from_config`. By
+    /// default, `None`: the agent's model.
     #[serde(skip_serializing_if = "Option::is_none")]
     summary_model: Option<String> = None, "the agent's model", parse_model;
-    /// How long an LLM summary of one tool result may take (TOOL-12). By
-    /// default, 3 s.
+    /// How long an LLM summary of one tool result may take (TOOL-12), for
+    /// the summariser built with `ToolSummarizer::from_config`. By default,
+    /// 3 s.
     #[serde(with = "duration_serde")]
     tool_summary_timeout: Duration = Duration::from_secs(3), "3 s", parse_duration_field;
     /// The newest steps of a round that always stay full (REACT-5). By
@@ -777,10 +537,23 @@ mod tests {
         assert_eq!(parse_duration("120").unwrap(), Duration::from_secs(120));
         assert_eq!(parse_duration("2.5").unwrap(), Duration::from_millis(2500));
         assert_eq!(parse_duration("1h").unwrap(), Duration::from_secs(3600));
-        for bad in ["", "-1", "5 days", "ms", "1e3"] {
+        assert_eq!(parse_duration("1h 30m").unwrap(), Duration::from_secs(5_400));
+        assert_eq!(parse_duration("5 days").unwrap(), Duration::from_secs(5 * 86_400));
+        for bad in ["", "-1", "-3s", "5 parsecs", "ms", "1e3"] {
             assert!(parse_duration(bad).is_err(), "{bad}");
         }
-        assert_eq!(format_duration(Duration::from_millis(1500)), "1500ms");
-        assert_eq!(format_duration(Duration::from_secs(3)), "3s");
+        assert_eq!(values::format_duration(Duration::from_millis(1500)), "1s 500ms");
+        assert_eq!(values::format_duration(Duration::from_secs(3)), "3s");
+        for d in [
+            Duration::from_millis(1500),
+            Duration::from_secs(120),
+            Duration::from_secs(5_400),
+        ] {
+            assert_eq!(
+                parse_duration(&values::format_duration(d)).unwrap(),
+                d,
+                "round trip of {d:?}"
+            );
+        }
     }
 }

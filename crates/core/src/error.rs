@@ -27,7 +27,7 @@ pub enum Error {
 
     /// A duration could not be parsed.
     #[error(
-        "invalid duration `{value}`: expected seconds (`120`) or a number with ms, s, m or h (`500ms`, `2m`)"
+        "invalid duration `{value}`: expected seconds (`120`) or a duration such as `500ms`, `2m` or `1h 30m`"
     )]
     InvalidDuration {
         /// The text as it was given.

@@ -71,6 +71,10 @@ use strata_ctx_core::{
 };
 use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody};
 
+mod stream;
+pub use stream::ChunkDecoder;
+use stream::OpenAiEvents;
+
 /// The environment variable holding the base URL.
 pub const ENV_BASE_URL: &str = "STRATA_OPENAI_BASE_URL";
 /// The environment variable read for the base URL when [`ENV_BASE_URL`]
@@ -486,163 +490,6 @@ fn usage_of(usage: Option<&Value>) -> Usage {
         output_tokens: number("/completion_tokens").unwrap_or(0),
         cached_input_tokens: number("/prompt_tokens_details/cached_tokens"),
         cache_write_tokens: None,
-    }
-}
-
-/// The events of a streamed chat completion (MODEL-3): `data:` chunks
-/// with `choices[0].delta`, a `finish_reason`, a usage chunk, `[DONE]`.
-struct OpenAiEvents {
-    body: SseBody,
-    decoder: ChunkDecoder,
-}
-
-impl OpenAiEvents {
-    fn new(body: SseBody) -> Self {
-        OpenAiEvents {
-            body,
-            decoder: ChunkDecoder::default(),
-        }
-    }
-}
-
-#[async_trait]
-impl StreamSource for OpenAiEvents {
-    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<bool> {
-        loop {
-            if self.decoder.done {
-                return Ok(false);
-            }
-            match self.body.next().await? {
-                Some(event) => self.decoder.decode(&event.data, out)?,
-                // Some compatible servers close without `[DONE]` after the
-                // finish reason: complete, not cut.
-                None if self.decoder.finish.is_some() => self.decoder.close(out),
-                None => return Ok(false),
-            }
-            if !out.is_empty() {
-                return Ok(true);
-            }
-        }
-    }
-}
-
-/// Turns chat-completion chunks into [`StreamEvent`]s; the wire-format
-/// half of the stream, apart from the HTTP body so that it can be tested
-/// and fuzzed on bytes.
-#[derive(Debug, Default)]
-pub struct ChunkDecoder {
-    calls: ToolCallBuffer,
-    finish: Option<FinishReason>,
-    usage: Usage,
-    done: bool,
-}
-
-impl ChunkDecoder {
-    /// Decodes the `data:` of one server-sent event into `out`.
-    ///
-    /// # Errors
-    ///
-    /// [`Error::InvalidResponse`] for data that is not a chunk,
-    /// [`Error::Provider`] for an error the server sent in the stream.
-    pub fn decode(&mut self, data: &str, out: &mut VecDeque<StreamEvent>) -> Result<()> {
-        if self.done {
-            return Ok(());
-        }
-        let data = data.trim();
-        if data == "[DONE]" {
-            self.close(out);
-            return Ok(());
-        }
-        let v: Value = serde_json::from_str(data).map_err(|e| {
-            invalid(format!(
-                "a streamed chunk is not JSON ({e}): {}",
-                body_excerpt(data.as_bytes())
-            ))
-        })?;
-        if let Some(error) = v.get("error") {
-            let message = error
-                .get("message")
-                .and_then(Value::as_str)
-                .map_or_else(|| error.to_string(), str::to_owned);
-            return Err(Error::Provider {
-                status: None,
-                message,
-            });
-        }
-        if let Some(usage) = v.get("usage").filter(|u| !u.is_null()) {
-            self.usage = usage_of(Some(usage));
-        }
-        let Some(choice) = v.pointer("/choices/0") else {
-            return Ok(());
-        };
-        if let Some(delta) = choice.get("delta") {
-            if let Some(thinking) = reasoning_text(delta).filter(|t| !t.is_empty()) {
-                out.push_back(StreamEvent::ThinkingDelta(thinking.to_owned()));
-            }
-            if let Some(text) = delta
-                .get("content")
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty())
-            {
-                out.push_back(StreamEvent::TextDelta(text.to_owned()));
-            }
-            for (position, call) in delta
-                .get("tool_calls")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
-                let index = call
-                    .get("index")
-                    .and_then(Value::as_u64)
-                    .and_then(|i| usize::try_from(i).ok())
-                    .unwrap_or(position);
-                let text = |path: &str| call.pointer(path).and_then(Value::as_str).unwrap_or_default();
-                if !self.calls.is_open(index) {
-                    let (id, name) = (text("/id"), text("/function/name"));
-                    self.calls.start(index, id, name);
-                    out.push_back(StreamEvent::ToolCallStarted {
-                        index,
-                        id: id.to_owned(),
-                        name: name.to_owned(),
-                    });
-                }
-                let arguments = text("/function/arguments");
-                if !arguments.is_empty() {
-                    self.calls.append(index, arguments);
-                    out.push_back(StreamEvent::ToolCallDelta {
-                        index,
-                        arguments: arguments.to_owned(),
-                    });
-                }
-            }
-        }
-        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
-            self.finish = Some(FinishReason::parse(reason));
-        }
-        Ok(())
-    }
-
-    /// Ends the stream: the open calls are finished, then the usage and
-    /// `Done` follow.
-    pub fn close(&mut self, out: &mut VecDeque<StreamEvent>) {
-        if self.done {
-            return;
-        }
-        for (index, call) in self.calls.finish_all() {
-            out.push_back(StreamEvent::ToolCallFinished { index, call });
-        }
-        out.push_back(StreamEvent::Usage(self.usage));
-        out.push_back(StreamEvent::Done {
-            finish_reason: self.finish.clone().unwrap_or_default(),
-        });
-        self.done = true;
-    }
-
-    /// Whether `[DONE]` (or [`ChunkDecoder::close`]) ended the stream.
-    pub fn is_done(&self) -> bool {
-        self.done
     }
 }
 

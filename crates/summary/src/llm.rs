@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use strata_ctx_core::{
-    async_trait, prompts, CharCounter, Error, LlmClient, LlmOptions, LlmRequest, Message, ProgressFn, Result,
-    Role, Summarizer, SummaryProgress, TokenCounter,
+    async_trait, prompts, CharCounter, Config, Error, LlmClient, LlmOptions, LlmRequest, Message, ProgressFn,
+    Result, Role, Summarizer, SummaryProgress, TokenCounter,
 };
 
 /// The first line of every archived summary (HIST-5).
@@ -117,6 +117,31 @@ impl LlmSummarizer {
             max_attempts: 4,
             timeout: Duration::from_secs(120),
             options: LlmOptions::new().with_temperature(0.0),
+        }
+    }
+
+    /// A summariser over `client` as `config` asks (CORE-7): the time
+    /// limit is [`Config::summary_timeout`] and the model
+    /// [`Config::summary_model`] when it is set (the client's otherwise).
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use strata_ctx_core::Config;
+    /// use strata_ctx_summary::LlmSummarizer;
+    /// use strata_ctx_testkit::ScriptedClient;
+    ///
+    /// let mut config = Config::default();
+    /// config.set("summary_model", "small-model")?;
+    /// config.set("summary_timeout", "30s")?;
+    /// let summarizer = LlmSummarizer::from_config(Arc::new(ScriptedClient::new()), &config);
+    /// assert!(format!("{summarizer:?}").contains("small-model"));
+    /// # Ok::<(), strata_ctx_core::Error>(())
+    /// ```
+    pub fn from_config(client: Arc<dyn LlmClient>, config: &Config) -> Self {
+        let summarizer = LlmSummarizer::new(client).with_timeout(config.summary_timeout);
+        match &config.summary_model {
+            Some(model) => summarizer.with_model(model.clone()),
+            None => summarizer,
         }
     }
 

@@ -6,7 +6,7 @@ use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 use strata_ctx::history::{CompactionStats, History};
 use strata_ctx::openai::OpenAiClient;
-use strata_ctx::{LlmSummarizer, Message, NoSummarizer, Role, Summarizer, TokenCounter};
+use strata_ctx::{Config, LlmSummarizer, Message, NoSummarizer, Role, Summarizer, TokenCounter};
 
 use super::{out, out_json};
 use crate::error::CliError;
@@ -57,13 +57,14 @@ pub struct CompactArgs {
 pub fn summarizer(
     kind: SummarizerKind,
     counter: Arc<dyn TokenCounter>,
+    config: &Config,
 ) -> Result<Arc<dyn Summarizer>, CliError> {
     Ok(match kind {
         SummarizerKind::None => Arc::new(NoSummarizer),
         SummarizerKind::Openai => {
             let client =
                 OpenAiClient::from_env().map_err(|e| CliError::Input(format!("--summarizer openai: {e}")))?;
-            Arc::new(LlmSummarizer::new(Arc::new(client)).with_counter(counter))
+            Arc::new(LlmSummarizer::from_config(Arc::new(client), config).with_counter(counter))
         }
     })
 }
@@ -123,7 +124,7 @@ pub async fn run(args: &CompactArgs, counter: Arc<dyn TokenCounter>) -> Result<(
         Target::Assistant => "assistant",
     };
     config.set("compaction_target", target)?;
-    let summarizer = summarizer(args.summarizer, counter.clone())?;
+    let summarizer = summarizer(args.summarizer, counter.clone(), &config)?;
     let conversation = read_conversation(args.file.as_ref())?;
     let system: Vec<Message> = conversation
         .messages

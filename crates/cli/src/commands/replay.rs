@@ -89,7 +89,7 @@ fn summary_json(s: &ReplaySummary) -> Value {
 /// Runs `strata-ctx replay`.
 pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<(), CliError> {
     let config = args.budget.config()?;
-    let summarizer = summarizer(args.summarizer, counter.clone())?;
+    let summarizer = summarizer(args.summarizer, counter.clone(), &config)?;
     let conversation = read_conversation(args.file.as_ref())?;
     // Spill files and the rules layer live in a scratch project.
     let project = tempfile::tempdir()

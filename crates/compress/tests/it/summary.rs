@@ -93,3 +93,29 @@ fn tool_12_outside_a_runtime_the_extract_is_ready() {
     let s = rt.block_on(pending.take("c")).unwrap();
     assert!(matches!(s.source, SummarySource::Extract { .. }));
 }
+
+/// CORE-7: `tool_summary_timeout` and `summary_model` reach the tool
+/// summariser built from a configuration.
+#[tokio::test(start_paused = true)]
+async fn tool_12_summariser_from_config_takes_its_timeout_and_model() {
+    let mut config = strata_ctx_core::Config::default();
+    config.set("tool_summary_timeout", "20s").unwrap();
+    config.set("summary_model", "small").unwrap();
+    let client = ScriptedClient::new();
+    // Later than the default 3 s, within the configured 20 s.
+    client.push_delayed(Duration::from_secs(10), "two tests failed in the parser");
+    let s = ToolSummarizer::from_config(Arc::new(client.clone()), &config)
+        .summarize("Bash", OUTPUT)
+        .await;
+    assert_eq!(s.source, SummarySource::Llm);
+    assert_eq!(s.text, "two tests failed in the parser");
+    assert_eq!(client.requests()[0].options.model.as_deref(), Some("small"));
+
+    let client = ScriptedClient::new();
+    client.push_delayed(Duration::from_secs(10), "too late");
+    let s = ToolSummarizer::from_config(Arc::new(client.clone()), &strata_ctx_core::Config::default())
+        .summarize("Bash", OUTPUT)
+        .await;
+    assert_ne!(s.source, SummarySource::Llm, "the default 3 s limit holds");
+    assert_eq!(client.requests()[0].options.model, None);
+}

@@ -73,6 +73,23 @@ async fn hist_7_timeout_is_a_typed_error() {
     assert_eq!(started.elapsed(), Duration::from_secs(120));
 }
 
+/// CORE-7: `summary_timeout` and `summary_model` reach the summariser
+/// built from a configuration.
+#[tokio::test(start_paused = true)]
+async fn hist_7_summariser_from_config_takes_its_timeout_and_model() {
+    let mut config = strata_ctx_core::Config::default();
+    config.set("summary_timeout", "30s").unwrap();
+    config.set("summary_model", "small-model").unwrap();
+    let client = ScriptedClient::new();
+    client.push_delayed(Duration::from_secs(300), ARCHIVE);
+    let s = LlmSummarizer::from_config(Arc::new(client.clone()), &config);
+    let started = tokio::time::Instant::now();
+    let err = s.summarize(&history(1, 10), None).await.unwrap_err();
+    assert!(matches!(err, Error::Timeout { after } if after == Duration::from_secs(30)));
+    assert_eq!(started.elapsed(), Duration::from_secs(30));
+    assert_eq!(client.requests()[0].options.model.as_deref(), Some("small-model"));
+}
+
 #[tokio::test(start_paused = true)]
 async fn hist_7_errors_empty_and_garbage_answers_are_errors() {
     let client = ScriptedClient::new();

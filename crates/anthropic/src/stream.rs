@@ -1,0 +1,224 @@
+//! Streamed messages: the event decoder and the event source (MODEL-3).
+
+use crate::*;
+
+/// The events of a streamed message (MODEL-3).
+pub(crate) struct AnthropicEvents {
+    pub(crate) body: SseBody,
+    pub(crate) decoder: EventDecoder,
+}
+
+#[async_trait]
+impl StreamSource for AnthropicEvents {
+    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<bool> {
+        loop {
+            if self.decoder.is_done() {
+                return Ok(false);
+            }
+            match self.body.next().await? {
+                Some(event) => self.decoder.decode(&event.event, &event.data, out)?,
+                None => return Ok(false),
+            }
+            if !out.is_empty() {
+                return Ok(true);
+            }
+        }
+    }
+}
+
+/// What a content block of a streamed message is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Block {
+    Text,
+    Thinking,
+    Tool(usize),
+    Other,
+}
+
+/// Turns the Messages API's streamed events (`message_start`,
+/// `content_block_start` / `_delta` / `_stop`, `message_delta`,
+/// `message_stop`, `ping`, `error`) into [`StreamEvent`]s; the wire-format
+/// half of the stream, apart from the HTTP body so that it can be tested
+/// and fuzzed on bytes. Event types it does not know are skipped, as the
+/// API's versioning policy asks of clients.
+#[derive(Debug, Default)]
+pub struct EventDecoder {
+    blocks: HashMap<usize, Block>,
+    signatures: HashMap<usize, String>,
+    calls: ToolCallBuffer,
+    next_call: usize,
+    usage: Usage,
+    finish: Option<FinishReason>,
+    done: bool,
+}
+
+impl EventDecoder {
+    /// Decodes one server-sent event (its name and data) into `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::InvalidResponse`] for data that is not JSON; for an
+    /// `error` event, the variant its error type maps to (an overload is
+    /// a retryable [`Error::Provider`] with status 529, a too-long prompt
+    /// [`Error::ContextTooLong`]).
+    pub fn decode(&mut self, event: &str, data: &str, out: &mut VecDeque<StreamEvent>) -> Result<()> {
+        if self.done {
+            return Ok(());
+        }
+        let v: Value = serde_json::from_str(data).map_err(|e| {
+            invalid(format!(
+                "a streamed event is not JSON ({e}): {}",
+                body_excerpt(data.as_bytes())
+            ))
+        })?;
+        let kind = v.get("type").and_then(Value::as_str).unwrap_or(event);
+        let index = v
+            .get("index")
+            .and_then(Value::as_u64)
+            .and_then(|i| usize::try_from(i).ok())
+            .unwrap_or(0);
+        let text = |v: &Value, path: &str| {
+            v.pointer(path)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        match kind {
+            "message_start" => self.usage = usage_of(v.pointer("/message/usage"), self.usage),
+            "content_block_start" => {
+                let block = v.get("content_block").unwrap_or(&Value::Null);
+                let kind = match block.get("type").and_then(Value::as_str) {
+                    Some("text") => {
+                        let start = text(block, "/text");
+                        if !start.is_empty() {
+                            out.push_back(StreamEvent::TextDelta(start));
+                        }
+                        Block::Text
+                    }
+                    Some("thinking") => {
+                        let start = text(block, "/thinking");
+                        if !start.is_empty() {
+                            out.push_back(StreamEvent::ThinkingDelta(start));
+                        }
+                        Block::Thinking
+                    }
+                    Some("redacted_thinking") => {
+                        out.push_back(StreamEvent::RedactedThinking {
+                            data: text(block, "/data"),
+                        });
+                        Block::Other
+                    }
+                    Some("tool_use") => {
+                        let call = self.next_call;
+                        self.next_call += 1;
+                        let (id, name) = (text(block, "/id"), text(block, "/name"));
+                        self.calls.start(call, &id, &name);
+                        out.push_back(StreamEvent::ToolCallStarted {
+                            index: call,
+                            id,
+                            name,
+                        });
+                        Block::Tool(call)
+                    }
+                    _ => Block::Other,
+                };
+                self.blocks.insert(index, kind);
+            }
+            "content_block_delta" => {
+                let delta = v.get("delta").unwrap_or(&Value::Null);
+                match delta.get("type").and_then(Value::as_str) {
+                    Some("text_delta") => out.push_back(StreamEvent::TextDelta(text(delta, "/text"))),
+                    Some("thinking_delta") => {
+                        out.push_back(StreamEvent::ThinkingDelta(text(delta, "/thinking")))
+                    }
+                    Some("signature_delta") => self
+                        .signatures
+                        .entry(index)
+                        .or_default()
+                        .push_str(&text(delta, "/signature")),
+                    Some("input_json_delta") => {
+                        if let Some(Block::Tool(call)) = self.blocks.get(&index) {
+                            let part = text(delta, "/partial_json");
+                            if !part.is_empty() {
+                                self.calls.append(*call, &part);
+                                out.push_back(StreamEvent::ToolCallDelta {
+                                    index: *call,
+                                    arguments: part,
+                                });
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            "content_block_stop" => self.close_block(index, out),
+            "message_delta" => {
+                if let Some(reason) = v.pointer("/delta/stop_reason").and_then(Value::as_str) {
+                    self.finish = Some(FinishReason::parse(reason));
+                }
+                self.usage = usage_of(v.get("usage"), self.usage);
+            }
+            "message_stop" => self.close(out),
+            "error" => {
+                let error = v.get("error").unwrap_or(&v);
+                let status = match error.get("type").and_then(Value::as_str) {
+                    Some("overloaded_error") => 529,
+                    Some("rate_limit_error") => 429,
+                    Some("api_error") => 500,
+                    Some("request_too_large") => 413,
+                    Some("authentication_error") => 401,
+                    Some("permission_error") => 403,
+                    Some("not_found_error") => 404,
+                    _ => 400,
+                };
+                return Err(strata_ctx_http::classify(status, data.as_bytes(), None).error);
+            }
+            // `ping` and types added after this client.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn close_block(&mut self, index: usize, out: &mut VecDeque<StreamEvent>) {
+        match self.blocks.remove(&index) {
+            Some(Block::Tool(call)) => {
+                if let Some(finished) = self.calls.finish(call) {
+                    out.push_back(StreamEvent::ToolCallFinished {
+                        index: call,
+                        call: finished,
+                    });
+                }
+            }
+            Some(Block::Thinking) => out.push_back(StreamEvent::ThinkingFinished {
+                signature: self.signatures.remove(&index),
+            }),
+            _ => {}
+        }
+    }
+
+    /// Ends the message: open blocks are closed, then the usage and
+    /// `Done` follow.
+    pub fn close(&mut self, out: &mut VecDeque<StreamEvent>) {
+        if self.done {
+            return;
+        }
+        let mut open: Vec<usize> = self.blocks.keys().copied().collect();
+        open.sort_unstable();
+        for index in open {
+            self.close_block(index, out);
+        }
+        for (index, call) in self.calls.finish_all() {
+            out.push_back(StreamEvent::ToolCallFinished { index, call });
+        }
+        out.push_back(StreamEvent::Usage(self.usage));
+        out.push_back(StreamEvent::Done {
+            finish_reason: self.finish.clone().unwrap_or_default(),
+        });
+        self.done = true;
+    }
+
+    /// Whether `message_stop` ended the stream.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
+}

@@ -5,12 +5,12 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc};
 
-use async_trait::async_trait;
 use serde_json::Value;
 use strata_ctx_atfile::Mentions;
 use strata_ctx_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
 use strata_ctx_core::{
-    CharCounter, Config, Message, MessageId, ProgressFn, ResultStatus, Role, Summarizer, TokenCounter, Usage,
+    CharCounter, Config, Message, MessageId, NoSummarizer, ResultStatus, Role, Summarizer, TokenCounter,
+    Usage,
 };
 use strata_ctx_history::{
     clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, Conversation, Digest, History,
@@ -27,7 +27,7 @@ mod intake;
 mod meter;
 mod round;
 
-pub use builder::{EngineBuilder, NoSummarizer};
+pub use builder::EngineBuilder;
 pub use call::DEFAULT_MAX_CONTINUATIONS;
 pub use intake::DEFAULT_MAX_LOGGED_BYTES;
 

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::{mpsc, Arc};
 
-use strata_ctx_core::{SummaryProgress, Usage};
+use strata_ctx_core::Usage;
 use strata_ctx_history::{CompactionStats, Repair};
 
 /// Why a compaction ran.
@@ -70,8 +70,6 @@ pub enum Event {
         /// The window's estimated tokens.
         tokens: usize,
     },
-    /// The summariser reported progress (HIST-7).
-    CompactionProgress(SummaryProgress),
     /// A compaction finished (HIST-9).
     CompactionFinished(CompactionStats),
     /// The summary failed and a notice stands in for it (HIST-7).

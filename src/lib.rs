@@ -77,7 +77,7 @@ pub use strata_ctx_compress::{Compressor, Truncator};
 pub use strata_ctx_summary as summary;
 
 #[doc(inline)]
-pub use strata_ctx_core::Summarizer;
+pub use strata_ctx_core::{NoSummarizer, Summarizer};
 
 /// The history: full log and window, pairing repair, the compaction
 /// trigger and round-aligned compaction (crate `strata-ctx-history`).
@@ -127,8 +127,8 @@ pub use strata_ctx_prompt::{
 pub use strata_ctx_summary::LlmSummarizer;
 
 pub use engine::{
-    Engine, EngineBuilder, EngineError, NoSummarizer, RoundStart, StepReport, Window,
-    DEFAULT_MAX_CONTINUATIONS, DEFAULT_MAX_LOGGED_BYTES,
+    Engine, EngineBuilder, EngineError, RoundStart, StepReport, Window, DEFAULT_MAX_CONTINUATIONS,
+    DEFAULT_MAX_LOGGED_BYTES,
 };
 pub use event::{CompactionReason, Event};
 

@@ -2,21 +2,6 @@
 
 use super::*;
 
-/// The summariser used when none is configured: it always fails, so
-/// compaction takes the degraded path of HIST-7 (recent rounds kept, a
-/// notice in place of the summary).
-#[derive(Debug, Clone, Copy, Default)]
-pub struct NoSummarizer;
-
-#[async_trait]
-impl Summarizer for NoSummarizer {
-    async fn summarize(&self, _: &[Message], _: Option<ProgressFn>) -> strata_ctx_core::Result<String> {
-        Err(strata_ctx_core::Error::InvalidResponse {
-            message: "no summariser is configured".into(),
-        })
-    }
-}
-
 /// Sets up an [`Engine`]; see [`Engine::builder`].
 pub struct EngineBuilder {
     root: PathBuf,
@@ -307,11 +292,6 @@ impl EngineBuilder {
         }
         history.set_protected_tools(&protected_tools);
         history.set_recording(conversation.is_some());
-        if let Some(events) = &events {
-            let events = events.clone();
-            let progress: ProgressFn = Arc::new(move |p| events(&Event::CompactionProgress(p)));
-            history.set_progress(Some(progress));
-        }
         let rounds = strata_ctx_core::rounds(history.full_log()).len();
         let hint_tokens = id_hints.then(|| counter.count_text("\n\n[message_id: 0123abcd]"));
         let mut engine = Engine {

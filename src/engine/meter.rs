@@ -132,11 +132,15 @@ impl Engine {
         }
         let steps = self.covered.len() - self.summarized;
         self.summarized = self.covered.len();
-        let answer = tokio::time::timeout(
-            self.config.summary_timeout,
-            self.summarizer.summarize(&input, None),
-        )
-        .await;
+        if !self.summarizer.summarizes() {
+            self.emit(Event::StepsSummarized {
+                steps,
+                degraded: Some("no summariser is configured".to_owned()),
+            });
+            return;
+        }
+        let answer =
+            tokio::time::timeout(self.config.summary_timeout, self.summarizer.summarize(&input)).await;
         let degraded = match answer {
             Ok(Ok(text)) if !text.trim().is_empty() => {
                 self.rolling = Some(text);

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 use serde_json::json;
 use strata_ctx::compress::{Limits, Truncator};
 use strata_ctx::history::{Conversation, PruneAction, CLEARED};
-use strata_ctx::types::{ProgressFn, Timestamp};
+use strata_ctx::types::Timestamp;
 use strata_ctx::{
     CompactionReason, Config, Engine, EngineError, Error, Event, LlmOptions, Message, Pairs, Role,
     Summarizer, ToolCall, ToolResult, Usage,
@@ -25,7 +25,7 @@ pub struct Fixed {
 
 #[async_trait::async_trait]
 impl Summarizer for Fixed {
-    async fn summarize(&self, messages: &[Message], _: Option<ProgressFn>) -> strata_ctx::Result<String> {
+    async fn summarize(&self, messages: &[Message]) -> strata_ctx::Result<String> {
         let n = self.calls.fetch_add(1, Ordering::SeqCst) + 1;
         Ok(format!(
             "Summary {n} of {} messages: the user asked about calc.",

@@ -238,11 +238,7 @@ struct StepSummarizer {
 
 #[async_trait::async_trait]
 impl strata_ctx::Summarizer for StepSummarizer {
-    async fn summarize(
-        &self,
-        messages: &[Message],
-        _: Option<strata_ctx::types::ProgressFn>,
-    ) -> strata_ctx::Result<String> {
+    async fn summarize(&self, messages: &[Message]) -> strata_ctx::Result<String> {
         tokio::time::sleep(self.delay).await;
         if self.fail {
             return Err(strata_ctx::Error::InvalidResponse {

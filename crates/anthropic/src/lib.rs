@@ -107,7 +107,6 @@ pub struct AnthropicClient {
     cache_conversation: bool,
     timeout: Duration,
     retry: Retry,
-    context_window: Option<u64>,
 }
 
 /// Configures an [`AnthropicClient`]; see [`AnthropicClient::builder`].
@@ -122,7 +121,6 @@ pub struct AnthropicClientBuilder {
     betas: Vec<String>,
     timeout: Duration,
     retry: Retry,
-    context_window: Option<u64>,
 }
 
 impl AnthropicClient {
@@ -142,7 +140,6 @@ impl AnthropicClient {
             betas: Vec::new(),
             timeout: Duration::from_secs(120),
             retry: Retry::default(),
-            context_window: None,
         }
     }
 
@@ -291,10 +288,6 @@ impl LlmClient for AnthropicClient {
             decoder: EventDecoder::default(),
         }))
     }
-
-    fn context_window(&self) -> Option<u64> {
-        self.context_window
-    }
 }
 
 impl AnthropicClientBuilder {
@@ -417,13 +410,6 @@ impl AnthropicClientBuilder {
         self
     }
 
-    /// Sets the context window the client reports through
-    /// [`LlmClient::context_window`]. By default, unknown.
-    pub fn context_window(mut self, tokens: u64) -> Self {
-        self.context_window = Some(tokens);
-        self
-    }
-
     /// Builds the client.
     ///
     /// # Errors
@@ -474,7 +460,6 @@ impl AnthropicClientBuilder {
             cache_conversation: self.cache_conversation,
             timeout: self.timeout,
             retry: self.retry,
-            context_window: self.context_window,
         })
     }
 }

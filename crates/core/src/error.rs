@@ -162,6 +162,11 @@ pub enum Error {
         continuations: u32,
     },
 
+    /// [`NoSummarizer`](crate::NoSummarizer) was asked for a summary: no
+    /// summariser is configured. Compaction never asks it.
+    #[error("no summariser is configured")]
+    NoSummarizer,
+
     /// The provider's answer could not be understood.
     #[error("invalid response from the model provider: {message}")]
     InvalidResponse {

@@ -62,7 +62,7 @@ pub use rounds::{rounds, CallSite, PairIssue, Pairs};
 pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
 pub use sse::{SseDecoder, SseEvent};
 pub use stream::{LlmStream, StreamEvent, StreamSource, ToolCallBuffer};
-pub use summarizer::{ProgressFn, Summarizer, SummaryProgress};
+pub use summarizer::{NoSummarizer, ProgressFn, Summarizer, SummaryProgress};
 pub use time::Timestamp;
 pub use tokens::{
     message_model_text, CachedCounter, CharCounter, TokenCounter, TokenTally, MESSAGE_OVERHEAD,

@@ -333,17 +333,9 @@ pub trait LlmClient: Send + Sync {
     async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
         Ok(LlmStream::from_response(self.complete(request).await?))
     }
-
-    /// The context window of the default model in tokens, when the client
-    /// knows it. By default, `None`.
-    fn context_window(&self) -> Option<u64> {
-        None
-    }
 }
 
-crate::forward::forward_impls!(LlmClient sync {
-    fn context_window(&self) -> Option<u64>;
-} async {
+crate::forward::forward_impls!(LlmClient async {
     async fn complete(&self, request: LlmRequest) -> Result<LlmResponse>;
     async fn stream(&self, request: LlmRequest) -> Result<LlmStream>;
 });
@@ -387,7 +379,6 @@ mod tests {
         assert_eq!(b, c);
         assert_eq!(a.usage, Usage::new(1, 1));
         assert!(shared.complete(LlmRequest::new(vec![])).await.is_err());
-        assert_eq!(shared.context_window(), None);
     }
 
     /// MODEL-4: a call cut in its arguments is replaced by the model's

@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use strata_ctx_compress::{Compressor, RuleFailure};
 use strata_ctx_core::{
-    rounds, CompactionTarget, Config, Message, MessageId, ProgressFn, Role, ShortIds, Summarizer,
-    TokenCounter, TokenTally, Usage,
+    rounds, CompactionTarget, Config, Message, MessageId, Role, ShortIds, Summarizer, TokenCounter,
+    TokenTally, Usage,
 };
 
 use crate::budget::Budget;
@@ -58,7 +58,6 @@ pub struct History {
     repairs: Vec<Repair>,
     rule_failures: Vec<RuleFailure>,
     pruned_tokens: usize,
-    progress: Option<ProgressFn>,
 }
 
 impl fmt::Debug for History {
@@ -95,7 +94,6 @@ impl History {
             repairs: Vec::new(),
             rule_failures: Vec::new(),
             pruned_tokens: 0,
-            progress: None,
         }
     }
 
@@ -127,13 +125,6 @@ impl History {
     /// default, [`Compressor::new`].
     pub fn set_compressor(&mut self, compressor: Compressor) -> &mut Self {
         self.compressor = compressor;
-        self
-    }
-
-    /// Sets the callback that receives the summariser's progress during a
-    /// compaction (HIST-7). By default, none.
-    pub fn set_progress(&mut self, progress: Option<ProgressFn>) -> &mut Self {
-        self.progress = progress;
         self
     }
 

@@ -103,7 +103,6 @@ pub struct OpenAiClient {
     model: String,
     timeout: Duration,
     retry: Retry,
-    context_window: Option<u64>,
 }
 
 /// Configures an [`OpenAiClient`]; see [`OpenAiClient::builder`].
@@ -114,7 +113,6 @@ pub struct OpenAiClientBuilder {
     model: Option<String>,
     timeout: Duration,
     retry: Retry,
-    context_window: Option<u64>,
 }
 
 impl OpenAiClient {
@@ -129,7 +127,6 @@ impl OpenAiClient {
             model: None,
             timeout: Duration::from_secs(120),
             retry: Retry::default(),
-            context_window: None,
         }
     }
 
@@ -233,7 +230,6 @@ impl fmt::Debug for OpenAiClient {
             .field("model", &self.model)
             .field("timeout", &self.timeout)
             .field("retry", &self.retry)
-            .field("context_window", &self.context_window)
             .finish_non_exhaustive()
     }
 }
@@ -261,10 +257,6 @@ impl LlmClient for OpenAiClient {
     async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
         let (response, timeout) = self.send(&request, true).await?;
         Ok(LlmStream::new(OpenAiEvents::new(SseBody::new(response, timeout))))
-    }
-
-    fn context_window(&self) -> Option<u64> {
-        self.context_window
     }
 }
 
@@ -362,13 +354,6 @@ impl OpenAiClientBuilder {
         self
     }
 
-    /// Sets the context window the client reports through
-    /// [`LlmClient::context_window`]. By default, unknown.
-    pub fn context_window(mut self, tokens: u64) -> Self {
-        self.context_window = Some(tokens);
-        self
-    }
-
     /// Builds the client.
     ///
     /// # Errors
@@ -404,7 +389,6 @@ impl OpenAiClientBuilder {
             model,
             timeout: self.timeout,
             retry: self.retry,
-            context_window: self.context_window,
             headers,
         })
     }

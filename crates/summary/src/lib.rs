@@ -33,7 +33,7 @@
 //! client.push_text("### 🎯 Objectives & Status\n* **Original Goal**: fix the lexer.");
 //! let summarizer = LlmSummarizer::new(Arc::new(client));
 //! let old = [Message::user("fix the lexer"), Message::assistant("fixed")];
-//! let summary = summarizer.summarize(&old, None).await?;
+//! let summary = summarizer.summarize(&old).await?;
 //! assert!(summary.starts_with("## 📌 Archived Session Summary\n*(Contains context from"));
 //! # Ok(())
 //! # }

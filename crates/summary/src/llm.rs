@@ -83,6 +83,7 @@ pub struct LlmSummarizer {
     max_attempts: usize,
     timeout: Duration,
     options: LlmOptions,
+    progress: Option<ProgressFn>,
 }
 
 impl fmt::Debug for LlmSummarizer {
@@ -93,6 +94,7 @@ impl fmt::Debug for LlmSummarizer {
             .field("max_attempts", &self.max_attempts)
             .field("timeout", &self.timeout)
             .field("options", &self.options)
+            .field("progress", &self.progress.is_some())
             .finish_non_exhaustive()
     }
 }
@@ -117,6 +119,7 @@ impl LlmSummarizer {
             max_attempts: 4,
             timeout: Duration::from_secs(120),
             options: LlmOptions::new().with_temperature(0.0),
+            progress: None,
         }
     }
 
@@ -155,6 +158,15 @@ impl LlmSummarizer {
     /// Sets the model. By default, the client's (the agent's model).
     pub fn with_model(mut self, model: impl Into<String>) -> Self {
         self.options.model = Some(model.into());
+        self
+    }
+
+    /// Sets the callback that sees the summary's progress (a chunk started,
+    /// the input shrunk after an overflow), so that someone waiting for a
+    /// long compaction sees it move. It must return quickly. By default,
+    /// none.
+    pub fn with_progress(mut self, progress: ProgressFn) -> Self {
+        self.progress = Some(progress);
         self
     }
 
@@ -296,7 +308,8 @@ impl LlmSummarizer {
         false
     }
 
-    async fn run(&self, messages: &[Message], progress: Option<ProgressFn>) -> Result<String> {
+    async fn run(&self, messages: &[Message]) -> Result<String> {
+        let progress = self.progress.as_ref();
         let (start, end) = span(messages);
         let system = prompts::fill(&self.prompt, &[("start", &start), ("end", &end)]);
         let overhead = self.counter.count_text(&system) + 200;
@@ -307,7 +320,7 @@ impl LlmSummarizer {
         let total = chunks.len();
         let mut summary: Option<String> = None;
         for (n, mut chunk) in chunks.into_iter().enumerate() {
-            if let Some(p) = &progress {
+            if let Some(p) = progress {
                 p(SummaryProgress::ChunkStarted {
                     chunk: n + 1,
                     chunks: total,
@@ -324,7 +337,7 @@ impl LlmSummarizer {
                             && self.shrink(&mut chunk) =>
                     {
                         attempt += 1;
-                        if let Some(p) = &progress {
+                        if let Some(p) = progress {
                             let tokens = chunk.iter().map(|u| u.tokens).sum();
                             p(SummaryProgress::Shrunk { attempt, tokens });
                         }
@@ -371,8 +384,8 @@ fn with_header(text: &str, messages: &[Message]) -> String {
 
 #[async_trait]
 impl Summarizer for LlmSummarizer {
-    async fn summarize(&self, messages: &[Message], progress: Option<ProgressFn>) -> Result<String> {
-        match tokio::time::timeout(self.timeout, self.run(messages, progress)).await {
+    async fn summarize(&self, messages: &[Message]) -> Result<String> {
+        match tokio::time::timeout(self.timeout, self.run(messages)).await {
             Ok(result) => result,
             Err(_) => Err(Error::Timeout { after: self.timeout }),
         }

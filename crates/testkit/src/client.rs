@@ -48,7 +48,6 @@ struct Inner {
     queue: Mutex<VecDeque<Scripted>>,
     requests: Mutex<Vec<LlmRequest>>,
     responder: Mutex<Option<Arc<Responder>>>,
-    context_window: Mutex<Option<u64>>,
 }
 
 impl std::fmt::Debug for ScriptedClient {
@@ -113,12 +112,6 @@ impl ScriptedClient {
         self.push(Duration::ZERO, Err(error))
     }
 
-    /// Sets what [`LlmClient::context_window`] reports. By default, `None`.
-    pub fn set_context_window(&self, tokens: Option<u64>) -> &Self {
-        *lock(&self.inner.context_window) = tokens;
-        self
-    }
-
     /// The requests received so far, in order.
     pub fn requests(&self) -> Vec<LlmRequest> {
         lock(&self.inner.requests).clone()
@@ -158,10 +151,6 @@ impl LlmClient for ScriptedClient {
                 }
             }
         }
-    }
-
-    fn context_window(&self) -> Option<u64> {
-        *lock(&self.inner.context_window)
     }
 }
 

@@ -209,27 +209,32 @@ impl History {
                     .with_created_at(None),
                 );
             }
-            let text = match tokio::time::timeout(
-                self.config.summary_timeout,
-                summarizer.summarize(&input, self.progress.clone()),
-            )
-            .await
-            {
-                Ok(Ok(text)) => Ok(text),
-                Ok(Err(e)) => {
-                    stats.degraded = true;
-                    stats.degraded_reason = Some(e.to_string());
-                    Err(format!(
-                        "{DEGRADED_PREFIX} failed ({e}), keeping recent history only."
-                    ))
+            let text = if summarizer.summarizes() {
+                match tokio::time::timeout(self.config.summary_timeout, summarizer.summarize(&input)).await {
+                    Ok(Ok(text)) => Ok(text),
+                    Ok(Err(e)) => {
+                        stats.degraded = true;
+                        stats.degraded_reason = Some(e.to_string());
+                        Err(format!(
+                            "{DEGRADED_PREFIX} failed ({e}), keeping recent history only."
+                        ))
+                    }
+                    Err(_) => {
+                        stats.degraded = true;
+                        stats.degraded_reason = Some("timed out".into());
+                        Err(format!(
+                            "{DEGRADED_PREFIX} timed out, keeping recent history only."
+                        ))
+                    }
                 }
-                Err(_) => {
-                    stats.degraded = true;
-                    stats.degraded_reason = Some("timed out".into());
-                    Err(format!(
-                        "{DEGRADED_PREFIX} timed out, keeping recent history only."
-                    ))
-                }
+            } else {
+                // The degraded mode chosen with `NoSummarizer`: no call,
+                // no time limit to wait out.
+                stats.degraded = true;
+                stats.degraded_reason = Some("no summariser is configured".into());
+                Err(format!(
+                    "{DEGRADED_PREFIX} is off (no summariser is configured), keeping recent history only."
+                ))
             };
             let text = match text {
                 Ok(text) => {

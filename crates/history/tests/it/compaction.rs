@@ -93,6 +93,41 @@ async fn hist_7_degraded_summary() {
     }
 }
 
+/// HIST-7: `NoSummarizer` is a degraded mode chosen, not a failure: the
+/// summariser is not called, nothing waits, the notice says so, and the
+/// next compaction replaces the notice rather than stacking another.
+#[tokio::test(start_paused = true)]
+async fn hist_7_no_summarizer_is_a_mode_not_a_failure() {
+    let mut h = History::new(config(4_000, 2), Arc::new(CharCounter));
+    for n in 0..8 {
+        round(&mut h, n, 2_400);
+    }
+    let started = tokio::time::Instant::now();
+    let stats = h.compact(&strata_ctx_core::NoSummarizer).await;
+    assert_eq!(started.elapsed(), Duration::ZERO, "no time limit waited out");
+    assert!(stats.degraded && stats.rounds_archived > 0);
+    assert_eq!(
+        stats.degraded_reason.as_deref(),
+        Some("no summariser is configured")
+    );
+    let window = h.window();
+    assert_eq!(window[0].role, Role::Summary);
+    assert!(
+        window[0].content.starts_with(
+            "Summary generation is off (no summariser is configured), keeping recent history only."
+        ),
+        "{}",
+        window[0].content
+    );
+    assert!(Pairs::new(&window).is_complete());
+    for n in 8..16 {
+        round(&mut h, n, 2_400);
+    }
+    h.compact(&strata_ctx_core::NoSummarizer).await;
+    let notices = h.window().iter().filter(|m| m.role == Role::Summary).count();
+    assert_eq!(notices, 1, "the earlier notice is replaced");
+}
+
 /// HIST-6: one round of 120 steps cannot be archived; its oldest tool
 /// results are cleared, the newest six stay, pairs stay whole.
 #[tokio::test]
@@ -262,13 +297,12 @@ async fn hist_7_progress_is_reported() {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let sink = seen.clone();
     let mut h = History::new(config(4_000, 2), Arc::new(CharCounter));
-    h.set_progress(Some(Arc::new(move |p| sink.lock().unwrap().push(p))));
     for n in 0..8 {
         round(&mut h, n, 2_400);
     }
-    let stats = h
-        .compact(&strata_ctx_summary::LlmSummarizer::new(Arc::new(client)))
-        .await;
+    let summarizer = strata_ctx_summary::LlmSummarizer::new(Arc::new(client))
+        .with_progress(Arc::new(move |p| sink.lock().unwrap().push(p)));
+    let stats = h.compact(&summarizer).await;
     assert!(!stats.degraded);
     assert_eq!(
         seen.lock().unwrap().as_slice(),
@@ -288,11 +322,7 @@ async fn react_6_change_tracker_feeds_the_summary() {
     struct Capture(Mutex<Vec<Message>>);
     #[strata_ctx_core::async_trait]
     impl strata_ctx_core::Summarizer for Capture {
-        async fn summarize(
-            &self,
-            messages: &[Message],
-            _: Option<strata_ctx_core::ProgressFn>,
-        ) -> strata_ctx_core::Result<String> {
+        async fn summarize(&self, messages: &[Message]) -> strata_ctx_core::Result<String> {
             *self.0.lock().unwrap() = messages.to_vec();
             Ok("summary".into())
         }

@@ -20,7 +20,7 @@ mod store;
 
 use std::time::Duration;
 
-use strata_ctx_core::{async_trait, Error, Message, ProgressFn, Result, Summarizer};
+use strata_ctx_core::{async_trait, Error, Message, Result, Summarizer};
 
 /// A summariser that answers with a fixed short text, after an optional
 /// delay, or fails.
@@ -40,7 +40,7 @@ impl Fixed {
 
 #[async_trait]
 impl Summarizer for Fixed {
-    async fn summarize(&self, messages: &[Message], _: Option<ProgressFn>) -> Result<String> {
+    async fn summarize(&self, messages: &[Message]) -> Result<String> {
         if !self.delay.is_zero() {
             tokio::time::sleep(self.delay).await;
         }

@@ -43,7 +43,7 @@ async fn hist_5_summary_has_header_span_and_prompt() {
     client.push_text(ARCHIVE);
     let s = LlmSummarizer::new(Arc::new(client.clone())).with_model("small-model");
     let messages = history(2, 100);
-    let summary = s.summarize(&messages, None).await.unwrap();
+    let summary = s.summarize(&messages).await.unwrap();
     assert_eq!(
         summary,
         format!("## 📌 Archived Session Summary\n*(Contains context from 2026-01-01 00:00:01 UTC to 2026-01-01 00:00:16 UTC)*\n\n{ARCHIVE}")
@@ -68,7 +68,7 @@ async fn hist_7_timeout_is_a_typed_error() {
     client.push_delayed(Duration::from_secs(300), ARCHIVE);
     let s = LlmSummarizer::new(Arc::new(client));
     let started = tokio::time::Instant::now();
-    let err = s.summarize(&history(1, 10), None).await.unwrap_err();
+    let err = s.summarize(&history(1, 10)).await.unwrap_err();
     assert!(matches!(err, Error::Timeout { after } if after == Duration::from_secs(120)));
     assert_eq!(started.elapsed(), Duration::from_secs(120));
 }
@@ -84,7 +84,7 @@ async fn hist_7_summariser_from_config_takes_its_timeout_and_model() {
     client.push_delayed(Duration::from_secs(300), ARCHIVE);
     let s = LlmSummarizer::from_config(Arc::new(client.clone()), &config);
     let started = tokio::time::Instant::now();
-    let err = s.summarize(&history(1, 10), None).await.unwrap_err();
+    let err = s.summarize(&history(1, 10)).await.unwrap_err();
     assert!(matches!(err, Error::Timeout { after } if after == Duration::from_secs(30)));
     assert_eq!(started.elapsed(), Duration::from_secs(30));
     assert_eq!(client.requests()[0].options.model.as_deref(), Some("small-model"));
@@ -103,18 +103,18 @@ async fn hist_7_errors_empty_and_garbage_answers_are_errors() {
     let s = LlmSummarizer::new(Arc::new(client));
     let m = history(1, 10);
     assert!(matches!(
-        s.summarize(&m, None).await,
+        s.summarize(&m).await,
         Err(Error::Provider {
             status: Some(500),
             ..
         })
     ));
     assert_eq!(
-        s.summarize(&m, None).await.unwrap_err().to_string(),
+        s.summarize(&m).await.unwrap_err().to_string(),
         "invalid response from the model provider: the summary is empty"
     );
     assert!(s
-        .summarize(&m, None)
+        .summarize(&m)
         .await
         .unwrap_err()
         .to_string()
@@ -131,9 +131,11 @@ async fn hist_7_large_input_is_summarised_in_chunks() {
         ))
     });
     let (progress, seen) = recorder();
-    let s = LlmSummarizer::new(Arc::new(client.clone())).with_max_input_tokens(3_000);
+    let s = LlmSummarizer::new(Arc::new(client.clone()))
+        .with_max_input_tokens(3_000)
+        .with_progress(progress);
     let messages = history(12, 1_500);
-    let summary = s.summarize(&messages, Some(progress)).await.unwrap();
+    let summary = s.summarize(&messages).await.unwrap();
     let requests = client.requests();
     assert!(requests.len() >= 3, "{} chunks", requests.len());
     for (i, r) in requests.iter().enumerate() {
@@ -174,8 +176,8 @@ async fn hist_12_overflow_shrinks_and_retries() {
         })
         .push_text(ARCHIVE);
     let (progress, seen) = recorder();
-    let s = LlmSummarizer::new(Arc::new(client.clone()));
-    let summary = s.summarize(&history(3, 3_000), Some(progress)).await.unwrap();
+    let s = LlmSummarizer::new(Arc::new(client.clone())).with_progress(progress);
+    let summary = s.summarize(&history(3, 3_000)).await.unwrap();
     assert!(summary.ends_with(ARCHIVE));
     let sizes: Vec<usize> = client
         .requests()
@@ -203,7 +205,7 @@ async fn hist_12_overflow_that_persists_ends_in_a_typed_error() {
         })
     });
     let s = LlmSummarizer::new(Arc::new(client.clone())).with_max_attempts(3);
-    let err = s.summarize(&history(2, 500), None).await.unwrap_err();
+    let err = s.summarize(&history(2, 500)).await.unwrap_err();
     assert!(err.is_context_too_long());
     assert_eq!(client.calls(), 3, "bounded retries, never a loop");
 }

@@ -9,8 +9,8 @@ use serde_json::Value;
 use strata_ctx_atfile::Mentions;
 use strata_ctx_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
 use strata_ctx_core::{
-    CharCounter, Config, Message, MessageId, NoSummarizer, ResultStatus, Role, Summarizer, TokenCounter,
-    Usage,
+    CharCounter, Clock, Config, IdSource, Message, MessageId, NoSummarizer, ResultStatus, Role, Summarizer,
+    TokenCounter, Usage,
 };
 use strata_ctx_history::{
     clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, Conversation, Digest, History,
@@ -311,6 +311,9 @@ pub struct Engine {
     last_counted: Option<usize>,
     over_budget: bool,
     round: usize,
+    /// The time and ids of the messages the engine makes (CORE-2).
+    clock: Clock,
+    ids: IdSource,
 }
 
 impl fmt::Debug for Engine {
@@ -336,6 +339,19 @@ impl Engine {
         if let Some(events) = &self.events {
             events(&event);
         }
+    }
+
+    /// `message` with a new id from the engine's [`IdSource`] and the
+    /// time of its [`Clock`] (CORE-2): what the engine does to the
+    /// messages it makes itself (the round's user message, the final
+    /// answer). Give the messages you make the same treatment (the
+    /// assistant message of an answer, tool results) and a run under
+    /// [`EngineBuilder::clock`] and [`EngineBuilder::ids`] is
+    /// byte-identical from one run to the next.
+    pub fn stamp(&self, message: Message) -> Message {
+        message
+            .with_id(self.ids.next())
+            .with_created_at(Some(self.clock.now()))
     }
 
     /// The project root.

@@ -56,8 +56,8 @@
 
 #[doc(inline)]
 pub use strata_ctx_core::{
-    from_anthropic_messages, from_openai_messages, rounds, CharCounter, Config, Error, FinishReason,
-    LlmClient, LlmOptions, LlmRequest, LlmResponse, LlmStream, Message, MessageId, Pairs, Result,
+    from_anthropic_messages, from_openai_messages, rounds, CharCounter, Clock, Config, Error, FinishReason,
+    IdSource, LlmClient, LlmOptions, LlmRequest, LlmResponse, LlmStream, Message, MessageId, Pairs, Result,
     ResultStatus, Role, StreamEvent, ThinkingBlock, TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
 };
 

@@ -25,6 +25,8 @@ pub struct EngineBuilder {
     events: Option<EventFn>,
     conversation: Option<Conversation>,
     messages: Option<Vec<Message>>,
+    clock: Clock,
+    ids: IdSource,
 }
 
 impl fmt::Debug for EngineBuilder {
@@ -61,6 +63,8 @@ impl EngineBuilder {
             events: None,
             conversation: None,
             messages: None,
+            clock: Clock::system(),
+            ids: IdSource::random(),
         }
     }
 
@@ -234,6 +238,23 @@ impl EngineBuilder {
         self
     }
 
+    /// Sets the clock of the messages the engine makes and of the default
+    /// truncator's spill file names (CORE-2). By default, the system
+    /// clock; [`Clock::stepping`] makes a run reproducible.
+    pub fn clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Sets where the ids of the messages the engine makes come from
+    /// (CORE-2). By default, random ids; [`IdSource::sequential`] makes a
+    /// run reproducible. Messages you make yourself keep their ids: give
+    /// them the engine's with [`Engine::stamp`].
+    pub fn ids(mut self, ids: IdSource) -> Self {
+        self.ids = ids;
+        self
+    }
+
     /// The engine.
     ///
     /// # Errors
@@ -262,6 +283,8 @@ impl EngineBuilder {
             events,
             conversation,
             messages,
+            clock,
+            ids,
         } = self;
         let mut system = SystemLayer::for_mode(mode);
         if let Some(prompt) = prompt {
@@ -295,7 +318,7 @@ impl EngineBuilder {
         let rounds = strata_ctx_core::rounds(history.full_log()).len();
         let hint_tokens = id_hints.then(|| counter.count_text("\n\n[message_id: 0123abcd]"));
         let mut engine = Engine {
-            truncator: truncator.unwrap_or_else(|| default_truncator(&root, &config)),
+            truncator: truncator.unwrap_or_else(|| default_truncator(&root, &config, &clock)),
             mentions: mentions.unwrap_or_else(|| Mentions::new(&root)),
             rules: rules.unwrap_or_else(|| Rules::new(&root).with_max_bytes(config.rules_max_bytes)),
             freshness: Freshness::with_root(&root),
@@ -335,6 +358,8 @@ impl EngineBuilder {
             last_counted: None,
             over_budget: false,
             round: rounds,
+            clock,
+            ids,
         };
         engine.recap = todo_recap(engine.history.full_log());
         engine.recap_tokens = engine.recap_tokens_of();
@@ -357,12 +382,14 @@ impl EngineBuilder {
 /// The default truncator: the spec's limits (TRUNC-1), with the byte limit
 /// lowered to a quarter of the threshold (at 3 bytes a token) for small
 /// windows, so that one output never fills the window on its own.
-pub(super) fn default_truncator(root: &Path, config: &Config) -> Truncator {
+pub(super) fn default_truncator(root: &Path, config: &Config, clock: &Clock) -> Truncator {
     let defaults = Limits::default();
     let quarter = (config.threshold_tokens() as usize).saturating_mul(3) / 4;
     let max_bytes = defaults.max_bytes.min(quarter.max(1024));
+    let clock = clock.clone();
     Truncator::builder(root)
         .limits(Limits::new(defaults.max_lines, max_bytes))
+        .clock(move || clock.now())
         .build()
 }
 
@@ -401,8 +428,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let small = Config::from_toml_str("context_window = 8000").unwrap();
         let large = Config::from_toml_str("context_window = 1000000").unwrap();
-        let small_bytes = default_truncator(dir.path(), &small).limits_for("Bash").max_bytes;
-        let large_bytes = default_truncator(dir.path(), &large).limits_for("Bash").max_bytes;
+        let small_bytes = default_truncator(dir.path(), &small, &Clock::system())
+            .limits_for("Bash")
+            .max_bytes;
+        let large_bytes = default_truncator(dir.path(), &large, &Clock::system())
+            .limits_for("Bash")
+            .max_bytes;
         assert!(
             small_bytes <= small.threshold_tokens() as usize * 3 / 4,
             "{small_bytes}"

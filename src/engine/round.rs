@@ -58,7 +58,7 @@ impl Engine {
         }
         self.refresh_prefix();
         let applied = self.mentions.apply(text);
-        let user = Message::user(applied.text);
+        let user = self.stamp(Message::user(applied.text));
         let mut input = user.clone();
         if self.topic_anchor {
             input.content.push_str("\n\n");
@@ -126,7 +126,7 @@ impl Engine {
         if !self.history.round_open() {
             return Err(EngineError::NoRound);
         }
-        self.history.finish_round(Message::assistant(answer));
+        self.history.finish_round(self.stamp(Message::assistant(answer)));
         self.emit(Event::RoundFinished {
             round: self.round,
             steps: self.steps.len(),

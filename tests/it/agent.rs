@@ -112,10 +112,11 @@ pub async fn run_round(
             }) => {
                 let id = format!("r{}s{}", engine.round(), engine.steps() + 1);
                 let call = ToolCall::new(id, tool, arguments);
-                let result = Message::tool_result(&call, run_tool(root, &call));
-                engine
-                    .record_step(Message::assistant_with_calls(thought, vec![call]), vec![result])
-                    .await?;
+                // Stamped by the engine, so that a run under a fixed clock
+                // and id source is byte-identical (CORE-2).
+                let assistant = engine.stamp(Message::assistant_with_calls(thought, vec![call.clone()]));
+                let result = engine.stamp(Message::tool_result(&call, run_tool(root, &call)));
+                engine.record_step(assistant, vec![result]).await?;
             }
             Err(e) => panic!("the script holds a malformed step: {e}"),
         }

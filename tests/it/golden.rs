@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::json;
 use strata_ctx::compress::{Limits, Truncator};
 use strata_ctx::types::Timestamp;
-use strata_ctx::{Config, Engine, Message, ToolCall, Window};
+use strata_ctx::{Clock, Config, Engine, IdSource, Message, ToolCall, Window};
 use strata_ctx_testkit::ScriptedClient;
 
 use crate::agent::{action, finish, run_round, run_tool, sample_project, tools};
@@ -177,4 +177,108 @@ async fn golden_session_compacted_twice() {
     assert_eq!(summaries, 1, "summaries merge");
     assert!(window.tokens <= window.threshold);
     snapshot_all("compacted", &window);
+}
+
+/// One whole agent run under a stepping clock and a sequential id source
+/// (CORE-2): the model called through `Engine::complete`, a long output
+/// spilled by the default truncator, rounds compacted. Two runs in two
+/// project directories give byte-identical full logs, windows and spill
+/// names, and the full log is the reviewed snapshot.
+#[tokio::test]
+async fn golden_whole_agent_run_is_reproducible() {
+    async fn run() -> (String, String, Vec<String>) {
+        let project = tempfile::tempdir().unwrap();
+        let root = project.path();
+        sample_project(root);
+        let start = Timestamp::from_unix_millis(1_795_000_000_000).unwrap();
+        let mut engine = Engine::builder(root)
+            .config(Config::from_toml_str("context_window = 2500\nmin_retain_rounds = 1").unwrap())
+            .system_prompt(SYSTEM)
+            .tools(tools())
+            .summarizer(Arc::new(Fixed::default()))
+            .clock(Clock::stepping(start, std::time::Duration::from_secs(1)))
+            .ids(IdSource::sequential("golden"))
+            .build()
+            .unwrap();
+        let client = ScriptedClient::new();
+        client
+            .push_text(action("Read it.", "Read", json!({"path": "src/lib.rs"})))
+            .push_text(action("Run the tests.", "Bash", json!({"command": "cargo test"})))
+            .push_text(finish("`add` subtracts; the test fails."));
+        run_round(
+            &mut engine,
+            &client,
+            root,
+            "Why does the test of @src/lib.rs fail?",
+        )
+        .await
+        .unwrap();
+        for round in 2..=6 {
+            client
+                .push_text(action("Look at the log.", "Bash", json!({"command": "seq 60"})))
+                .push_text(finish(&format!(
+                    "Round {round}: 60 lines. {}",
+                    "Detail. ".repeat(120)
+                )));
+            run_round(
+                &mut engine,
+                &client,
+                root,
+                &format!("Question {round}: count the log."),
+            )
+            .await
+            .unwrap();
+        }
+        engine.begin_round("What did we learn?").await.unwrap();
+        assert!(
+            engine
+                .history()
+                .window()
+                .iter()
+                .any(|m| m.role == strata_ctx::Role::Summary),
+            "the run compacted"
+        );
+        let log: String = engine
+            .history()
+            .full_log()
+            .iter()
+            .map(|m| serde_json::to_string(m).unwrap() + "\n")
+            .collect();
+        let window = engine.window().render_react();
+        let mut spills: Vec<String> = walk(&root.join("tool-output"))
+            .iter()
+            .map(|p| p.strip_prefix(root).unwrap().display().to_string())
+            .collect();
+        spills.sort();
+        let root_text = root.display().to_string();
+        (
+            log.replace(&root_text, "<root>"),
+            window.replace(&root_text, "<root>"),
+            spills,
+        )
+    }
+    fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return Vec::new();
+        };
+        entries
+            .flatten()
+            .flat_map(|e| {
+                let p = e.path();
+                if p.is_dir() {
+                    walk(&p)
+                } else {
+                    vec![p]
+                }
+            })
+            .collect()
+    }
+    let (log, window, spills) = run().await;
+    let again = run().await;
+    assert_eq!((&log, &window, &spills), (&again.0, &again.1, &again.2));
+    assert!(!spills.is_empty(), "the long outputs were spilled");
+    assert!(log.contains("\"created_at\":\"2026-11-18T"), "{log}");
+    insta::assert_snapshot!("whole_run_spills", spills.join("\n"));
+    insta::assert_snapshot!("whole_run_log", log);
+    insta::assert_snapshot!("whole_run_window", window);
 }

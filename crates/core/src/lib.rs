@@ -61,6 +61,7 @@ pub use message::{Message, Metadata, ResultStatus, Role, ThinkingBlock, ToolCall
 pub use rounds::{rounds, CallSite, PairIssue, Pairs};
 pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
 pub use sse::{SseDecoder, SseEvent};
+pub use stamp::{Clock, IdSource};
 pub use stream::{LlmStream, StreamEvent, StreamSource, ToolCallBuffer};
 pub use summarizer::{NoSummarizer, ProgressFn, Summarizer, SummaryProgress};
 pub use time::Timestamp;
@@ -85,6 +86,7 @@ pub mod prompts;
 mod rounds;
 mod rule;
 mod sse;
+mod stamp;
 mod stream;
 mod summarizer;
 mod time;

@@ -101,7 +101,7 @@ struct Replay<'a> {
 
 #[async_trait]
 impl StreamSource for Replay<'static> {
-    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> strata_ctx::Result<bool> {
+    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> strata_ctx::LlmResult<bool> {
         loop {
             while let Some(e) = self.sse.next_event() {
                 match self.wire {

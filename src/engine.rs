@@ -68,7 +68,7 @@ pub enum EngineError {
     /// The model call failed (other than by overflowing, which
     /// [`Engine::complete`] handles).
     #[error("the model call failed")]
-    Model(#[source] strata_ctx_core::Error),
+    Model(#[source] strata_ctx_core::LlmError),
     /// The conversation could not be loaded or persisted. When persisting
     /// failed (a full disk, say), the step is recorded in memory all the
     /// same and its records are written with the next successful append.

@@ -56,9 +56,10 @@
 
 #[doc(inline)]
 pub use strata_ctx_core::{
-    from_anthropic_messages, from_openai_messages, rounds, CharCounter, Clock, Config, Error, FinishReason,
-    IdSource, LlmClient, LlmOptions, LlmRequest, LlmResponse, LlmStream, Message, MessageId, Pairs, Result,
-    ResultStatus, Role, StreamEvent, ThinkingBlock, TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
+    from_anthropic_messages, from_openai_messages, rounds, CharCounter, Clock, Config, FinishReason,
+    IdSource, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, LlmResult, LlmStream, Message,
+    MessageId, Pairs, ResultStatus, Role, RuleError, StreamEvent, ThinkingBlock, TokenCounter, ToolCall,
+    ToolChoice, ToolResult, Usage,
 };
 
 /// The data model, token counting, the LLM client trait and configuration
@@ -130,9 +131,11 @@ pub use engine::{
     Engine, EngineBuilder, EngineError, RoundStart, StepReport, Window, DEFAULT_MAX_CONTINUATIONS,
     DEFAULT_MAX_LOGGED_BYTES,
 };
+pub use error::{Error, Result};
 pub use event::{CompactionReason, Event};
 
 mod engine;
+mod error;
 pub mod eval;
 mod event;
 pub mod replay;

@@ -101,7 +101,7 @@ impl EngineBuilder {
 
     /// Sets how many times [`Engine::complete`] continues an answer cut at
     /// the token limit before it gives up with
-    /// [`Error::StillCut`](strata_ctx_core::Error::StillCut) (MODEL-4; 0: never
+    /// [`LlmError::StillCut`](strata_ctx_core::LlmError::StillCut) (MODEL-4; 0: never
     /// continue). By default, [`DEFAULT_MAX_CONTINUATIONS`].
     pub fn max_continuations(mut self, n: u32) -> Self {
         self.max_continuations = n;

@@ -2,7 +2,7 @@
 //! mode (MODEL-1), streaming (MODEL-3) and continuation of cut answers
 //! (MODEL-4).
 
-use strata_ctx_core::{Error, LlmClient, LlmOptions, LlmRequest, LlmResponse, StreamEvent};
+use strata_ctx_core::{LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, StreamEvent};
 
 use super::{Engine, EngineError};
 use crate::event::Event;
@@ -32,7 +32,7 @@ impl Engine {
     /// # Errors
     ///
     /// [`EngineError::Model`] when the call fails (with
-    /// [`Error::StillCut`] when the answer is still cut after the
+    /// [`LlmError::StillCut`] when the answer is still cut after the
     /// continuations), [`EngineError::StillTooLong`] when the model
     /// rejects the compacted window too.
     pub async fn complete(
@@ -54,7 +54,7 @@ impl Engine {
     /// # Errors
     ///
     /// As [`Engine::complete`]; a stream that breaks off is
-    /// [`EngineError::Model`] with [`Error::StreamCut`].
+    /// [`EngineError::Model`] with [`LlmError::StreamCut`].
     pub async fn complete_streaming(
         &mut self,
         client: &dyn LlmClient,
@@ -118,7 +118,7 @@ impl Engine {
                 return Ok(joined);
             }
             if continuations >= self.max_continuations {
-                return Err(EngineError::Model(Error::StillCut { continuations }));
+                return Err(EngineError::Model(LlmError::StillCut { continuations }));
             }
             continuations += 1;
             self.emit(Event::Continued {
@@ -137,7 +137,7 @@ async fn stream_part(
     client: &dyn LlmClient,
     request: LlmRequest,
     sink: &mut (dyn FnMut(&StreamEvent) + Send),
-) -> Result<LlmResponse, Error> {
+) -> Result<LlmResponse, LlmError> {
     let mut stream = client.stream(request).await?;
     while let Some(event) = stream.next().await {
         let event = event?;
@@ -187,7 +187,7 @@ mod tests {
             e.begin_round("go").await.unwrap();
             let err = e.complete(&client, LlmOptions::new()).await.unwrap_err();
             assert!(
-                matches!(err, EngineError::Model(Error::StillCut { continuations: 0 })),
+                matches!(err, EngineError::Model(LlmError::StillCut { continuations: 0 })),
                 "{err}"
             );
             let answer = e.complete(&client, LlmOptions::new()).await.unwrap();

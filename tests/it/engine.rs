@@ -10,7 +10,7 @@ use strata_ctx::compress::{Limits, Truncator};
 use strata_ctx::history::{Conversation, PruneAction, CLEARED};
 use strata_ctx::types::Timestamp;
 use strata_ctx::{
-    CompactionReason, Config, Engine, EngineError, Error, Event, LlmOptions, Message, Pairs, Role,
+    CompactionReason, Config, Engine, EngineError, Event, LlmError, LlmOptions, Message, Pairs, Role,
     Summarizer, ToolCall, ToolResult, Usage,
 };
 use strata_ctx_testkit::ScriptedClient;
@@ -25,7 +25,7 @@ pub struct Fixed {
 
 #[async_trait::async_trait]
 impl Summarizer for Fixed {
-    async fn summarize(&self, messages: &[Message]) -> strata_ctx::Result<String> {
+    async fn summarize(&self, messages: &[Message]) -> strata_ctx::LlmResult<String> {
         let n = self.calls.fetch_add(1, Ordering::SeqCst) + 1;
         Ok(format!(
             "Summary {n} of {} messages: the user asked about calc.",
@@ -386,7 +386,7 @@ async fn hist_12_reactive_compaction_after_an_overflow() {
     );
     let before = s.engine.window().messages().len();
     s.client
-        .push_error(Error::ContextTooLong {
+        .push_error(LlmError::ContextTooLong {
             message: "maximum context length is 50000 tokens".into(),
         })
         .push_text(finish("fine"));
@@ -413,23 +413,23 @@ async fn hist_12_reactive_compaction_after_an_overflow() {
 
     // Rejected twice: a typed error.
     s.client
-        .push_error(Error::ContextTooLong {
+        .push_error(LlmError::ContextTooLong {
             message: "too long".into(),
         })
-        .push_error(Error::ContextTooLong {
+        .push_error(LlmError::ContextTooLong {
             message: "still too long".into(),
         });
     s.engine.begin_round("question 4").await.unwrap();
     let err = s.engine.complete(&s.client, LlmOptions::new()).await.unwrap_err();
     assert!(matches!(err, EngineError::StillTooLong { .. }), "{err:?}");
     // Other failures are passed on as they are.
-    s.client.push_error(Error::RateLimited {
+    s.client.push_error(LlmError::RateLimited {
         message: "slow down".into(),
         retry_after: None,
     });
     let err = s.engine.complete(&s.client, LlmOptions::new()).await.unwrap_err();
     assert!(
-        matches!(err, EngineError::Model(Error::RateLimited { .. })),
+        matches!(err, EngineError::Model(LlmError::RateLimited { .. })),
         "{err:?}"
     );
 }
@@ -762,10 +762,7 @@ async fn tool_10_failed_custom_rule_is_an_event() {
     compressor.register(
         "Deploy",
         strata_ctx::rule_fn(|_: strata_ctx::types::RuleInput<'_>| {
-            Err(strata_ctx::Error::Rule {
-                tool: "Deploy".into(),
-                message: "no version line".into(),
-            })
+            Err(strata_ctx::RuleError::new("no version line"))
         }),
     );
     let (tx, rx) = mpsc::channel();

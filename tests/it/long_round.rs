@@ -238,10 +238,10 @@ struct StepSummarizer {
 
 #[async_trait::async_trait]
 impl strata_ctx::Summarizer for StepSummarizer {
-    async fn summarize(&self, messages: &[Message]) -> strata_ctx::Result<String> {
+    async fn summarize(&self, messages: &[Message]) -> strata_ctx::LlmResult<String> {
         tokio::time::sleep(self.delay).await;
         if self.fail {
-            return Err(strata_ctx::Error::InvalidResponse {
+            return Err(strata_ctx::LlmError::InvalidResponse {
                 message: "garbage".into(),
             });
         }
@@ -345,11 +345,14 @@ struct StrictModel;
 
 #[async_trait::async_trait]
 impl strata_ctx::LlmClient for StrictModel {
-    async fn complete(&self, request: strata_ctx::LlmRequest) -> strata_ctx::Result<strata_ctx::LlmResponse> {
+    async fn complete(
+        &self,
+        request: strata_ctx::LlmRequest,
+    ) -> strata_ctx::LlmResult<strata_ctx::LlmResponse> {
         use strata_ctx::TokenCounter;
         let tokens = strata_ctx::CharCounter.count_messages(&request.messages) * 5 / 4;
         if tokens > 16_000 {
-            return Err(strata_ctx::Error::ContextTooLong {
+            return Err(strata_ctx::LlmError::ContextTooLong {
                 message: format!("{tokens} tokens > 16000"),
             });
         }

@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 use strata_ctx::{
-    Engine, EngineError, Error, Event, FinishReason, LlmClient, LlmOptions, LlmRequest, LlmResponse, Message,
-    StreamEvent, ThinkingBlock, ToolCall, ToolChoice, ToolMode, ToolResult, ToolSpec, Usage,
+    Engine, EngineError, Event, FinishReason, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse,
+    Message, StreamEvent, ThinkingBlock, ToolCall, ToolChoice, ToolMode, ToolResult, ToolSpec, Usage,
 };
 use strata_ctx_anthropic::AnthropicClient;
 use strata_ctx_openai::OpenAiClient;
@@ -274,13 +274,15 @@ async fn model_3_broken_streams_are_typed_errors() {
     for (body, check) in [
         (
             cut,
-            (|e: &Error| matches!(e, Error::StreamCut { .. })) as fn(&Error) -> bool,
+            (|e: &LlmError| matches!(e, LlmError::StreamCut { .. })) as fn(&LlmError) -> bool,
         ),
-        (bad_json, |e: &Error| matches!(e, Error::InvalidResponse { .. })),
-        (overloaded, |e: &Error| {
+        (bad_json, |e: &LlmError| {
+            matches!(e, LlmError::InvalidResponse { .. })
+        }),
+        (overloaded, |e: &LlmError| {
             matches!(
                 e,
-                Error::Provider {
+                LlmError::Provider {
                     status: Some(529),
                     ..
                 }
@@ -399,7 +401,7 @@ async fn model_3_openai_stream_with_tools() {
     let mut stream = openai(&server).stream(request()).await.unwrap();
     while let Some(Ok(_)) = stream.next().await {}
     assert_eq!(stream.partial().text, "Chec");
-    assert!(matches!(stream.finish().await, Err(Error::StreamCut { .. })));
+    assert!(matches!(stream.finish().await, Err(LlmError::StreamCut { .. })));
 }
 
 fn engine(dir: &std::path::Path, mode: ToolMode) -> Engine {
@@ -451,7 +453,7 @@ struct Cut {
 
 #[strata_ctx::types::async_trait]
 impl LlmClient for Cut {
-    async fn complete(&self, request: LlmRequest) -> strata_ctx::Result<LlmResponse> {
+    async fn complete(&self, request: LlmRequest) -> strata_ctx::LlmResult<LlmResponse> {
         self.seen.lock().unwrap().push(request);
         let mut parts = self.parts.lock().unwrap();
         Ok(if parts.is_empty() {
@@ -520,7 +522,7 @@ async fn model_4_continuation_joins_and_is_bounded() {
     };
     let err = e.complete(&always, LlmOptions::new()).await.unwrap_err();
     assert!(
-        matches!(err, EngineError::Model(Error::StillCut { continuations: 2 })),
+        matches!(err, EngineError::Model(LlmError::StillCut { continuations: 2 })),
         "{err}"
     );
 }
@@ -535,7 +537,7 @@ impl strata_ctx::types::StreamSource for StallSource {
     async fn next_events(
         &mut self,
         out: &mut std::collections::VecDeque<StreamEvent>,
-    ) -> strata_ctx::Result<bool> {
+    ) -> strata_ctx::LlmResult<bool> {
         if !self.0 {
             self.0 = true;
             out.push_back(StreamEvent::TextDelta("Thought: half".into()));
@@ -549,12 +551,12 @@ impl strata_ctx::types::StreamSource for StallSource {
 
 #[strata_ctx::types::async_trait]
 impl LlmClient for Stalls {
-    async fn complete(&self, _: LlmRequest) -> strata_ctx::Result<LlmResponse> {
-        Err(Error::Timeout {
+    async fn complete(&self, _: LlmRequest) -> strata_ctx::LlmResult<LlmResponse> {
+        Err(LlmError::Timeout {
             after: Duration::from_secs(1),
         })
     }
-    async fn stream(&self, _: LlmRequest) -> strata_ctx::Result<strata_ctx::LlmStream> {
+    async fn stream(&self, _: LlmRequest) -> strata_ctx::LlmResult<strata_ctx::LlmStream> {
         Ok(strata_ctx::LlmStream::new(StallSource(false)))
     }
 }

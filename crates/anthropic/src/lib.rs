@@ -22,15 +22,15 @@
 //! (`overloaded_error`) and other 5xx answers and failed connections are
 //! retried with exponential backoff and jitter, honouring `retry-after`.
 //!
-//! | The provider says | [`Error`] |
+//! | The provider says | [`LlmError`](strata_ctx_core::LlmError) |
 //! |---|---|
-//! | 400/413 `prompt is too long` / `request_too_large` | [`Error::ContextTooLong`]: the engine compacts and retries (HIST-12) |
-//! | nothing within the time limit | [`Error::Timeout`] |
-//! | 429 after every retry | [`Error::RateLimited`] with the last `retry-after` |
-//! | 401, 403, 404, other 4xx; 5xx and 529 after every retry | [`Error::Provider`] with the status and the message |
-//! | 200 with a body that is not a message | [`Error::InvalidResponse`] |
+//! | 400/413 `prompt is too long` / `request_too_large` | [`LlmError::ContextTooLong`](strata_ctx_core::LlmError::ContextTooLong): the engine compacts and retries (HIST-12) |
+//! | nothing within the time limit | [`LlmError::Timeout`](strata_ctx_core::LlmError::Timeout) |
+//! | 429 after every retry | [`LlmError::RateLimited`](strata_ctx_core::LlmError::RateLimited) with the last `retry-after` |
+//! | 401, 403, 404, other 4xx; 5xx and 529 after every retry | [`LlmError::Provider`](strata_ctx_core::LlmError::Provider) with the status and the message |
+//! | 200 with a body that is not a message | [`LlmError::InvalidResponse`](strata_ctx_core::LlmError::InvalidResponse) |
 //! | an `error` event inside a stream | the same variants, as for a status |
-//! | a stream that breaks off before `message_stop` | [`Error::StreamCut`] |
+//! | a stream that breaks off before `message_stop` | [`LlmError::StreamCut`](strata_ctx_core::LlmError::StreamCut) |
 //!
 //! # Configuration
 //!
@@ -49,7 +49,7 @@
 //! use strata_ctx_anthropic::AnthropicClient;
 //! use strata_ctx_core::{LlmClient, LlmRequest, Message};
 //!
-//! # async fn run() -> Result<(), strata_ctx_core::Error> {
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let client = AnthropicClient::builder()
 //!     .api_key("sk-ant-...")
 //!     .model("claude-sonnet-4-5")
@@ -69,8 +69,8 @@ use async_trait::async_trait;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{json, Value};
 use strata_ctx_core::{
-    Error, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmStream, Result, StreamEvent, StreamSource,
-    ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
+    FinishReason, LlmClient, LlmRequest, LlmResponse, LlmResult as Result, LlmStream, StreamEvent,
+    StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
 };
 use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody};
 
@@ -149,9 +149,9 @@ impl AnthropicClient {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidConfig`] naming the variable when the model is
+    /// [`Error::InvalidConfig`](strata_ctx_core::Error::InvalidConfig) naming the variable when the model is
     /// missing or a variable is not valid.
-    pub fn from_env() -> Result<Self> {
+    pub fn from_env() -> Result<Self, strata_ctx_core::Error> {
         AnthropicClientBuilder::from_lookup(|name| std::env::var(name).ok())?.build()
     }
 
@@ -269,7 +269,7 @@ impl LlmClient for AnthropicClient {
     /// # Errors
     ///
     /// See the [crate documentation](crate) for which answer becomes which
-    /// [`Error`].
+    /// [`LlmError`](strata_ctx_core::LlmError).
     async fn complete(&self, request: LlmRequest) -> Result<LlmResponse> {
         let (response, timeout) = self.send(&request, false).await?;
         parse_message(&read_body(response, timeout).await?)
@@ -296,7 +296,7 @@ impl AnthropicClientBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidConfig`] naming `STRATA_MODEL` when no model is set.
+    /// [`Error::InvalidConfig`](strata_ctx_core::Error::InvalidConfig) naming `STRATA_MODEL` when no model is set.
     ///
     /// ```
     /// use strata_ctx_anthropic::AnthropicClientBuilder;
@@ -308,9 +308,9 @@ impl AnthropicClientBuilder {
     /// };
     /// let client = AnthropicClientBuilder::from_lookup(env)?.build()?;
     /// assert_eq!(client.endpoint(), "http://127.0.0.1:8080/v1/messages");
-    /// # Ok::<(), strata_ctx_core::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self> {
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, strata_ctx_core::Error> {
         let set = |name: &str| {
             lookup(name)
                 .map(|v| v.trim().to_owned())
@@ -325,7 +325,7 @@ impl AnthropicClientBuilder {
         }
         let model = set(ENV_MODEL)
             .or_else(|| set(ENV_MODEL_FALLBACK))
-            .ok_or_else(|| Error::InvalidConfig {
+            .ok_or_else(|| strata_ctx_core::Error::InvalidConfig {
                 field: ENV_MODEL.to_owned(),
                 reason: "not set: name the model to call, e.g. STRATA_MODEL=claude-sonnet-4-5".to_owned(),
             })?;
@@ -414,11 +414,11 @@ impl AnthropicClientBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidConfig`] when the model is missing, the base URL is
+    /// [`Error::InvalidConfig`](strata_ctx_core::Error::InvalidConfig) when the model is missing, the base URL is
     /// not an `http(s)` URL, the key cannot be a header, or the TLS stack
     /// cannot be initialised.
-    pub fn build(self) -> Result<AnthropicClient> {
-        let config = |field: &str, reason: String| Error::InvalidConfig {
+    pub fn build(self) -> Result<AnthropicClient, strata_ctx_core::Error> {
+        let config = |field: &str, reason: String| strata_ctx_core::Error::InvalidConfig {
             field: field.to_owned(),
             reason,
         };
@@ -494,7 +494,7 @@ fn usage_of(usage: Option<&Value>, so_far: Usage) -> Usage {
 ///
 /// # Errors
 ///
-/// [`Error::InvalidResponse`] when the body is not a message.
+/// [`LlmError::InvalidResponse`](strata_ctx_core::LlmError::InvalidResponse) when the body is not a message.
 pub fn parse_message(body: &[u8]) -> Result<LlmResponse> {
     let v: Value = serde_json::from_slice(body)
         .map_err(|e| invalid(format!("the body is not JSON ({e}): {}", body_excerpt(body))))?;

@@ -57,10 +57,10 @@ impl EventDecoder {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidResponse`] for data that is not JSON; for an
+    /// [`LlmError::InvalidResponse`](strata_ctx_core::LlmError::InvalidResponse) for data that is not JSON; for an
     /// `error` event, the variant its error type maps to (an overload is
-    /// a retryable [`Error::Provider`] with status 529, a too-long prompt
-    /// [`Error::ContextTooLong`]).
+    /// a retryable [`LlmError::Provider`](strata_ctx_core::LlmError::Provider) with status 529, a too-long prompt
+    /// [`LlmError::ContextTooLong`](strata_ctx_core::LlmError::ContextTooLong)).
     pub fn decode(&mut self, event: &str, data: &str, out: &mut VecDeque<StreamEvent>) -> Result<()> {
         if self.done {
             return Ok(());

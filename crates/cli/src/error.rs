@@ -37,9 +37,9 @@ impl fmt::Display for CliError {
 
 /// Errors of the library used by the commands: configuration and message
 /// errors are the user's input, everything else a runtime failure.
-impl From<strata_ctx::Error> for CliError {
-    fn from(e: strata_ctx::Error) -> Self {
-        use strata_ctx::Error as E;
+impl From<strata_ctx::types::Error> for CliError {
+    fn from(e: strata_ctx::types::Error) -> Self {
+        use strata_ctx::types::Error as E;
         match e {
             E::InvalidConfig { .. }
             | E::ConfigParse { .. }

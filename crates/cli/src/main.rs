@@ -131,9 +131,9 @@ impl BudgetArgs {
 }
 
 /// The part of a configuration error after the field's name.
-fn reason(e: &strata_ctx::Error) -> String {
+fn reason(e: &strata_ctx::types::Error) -> String {
     match e {
-        strata_ctx::Error::InvalidConfig { reason, .. } => reason.clone(),
+        strata_ctx::types::Error::InvalidConfig { reason, .. } => reason.clone(),
         other => other.to_string(),
     }
 }

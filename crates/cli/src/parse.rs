@@ -103,7 +103,7 @@ fn is_anthropic(top: &Value, messages: &Value) -> bool {
 
 fn anthropic(value: &Value) -> Result<(Format, Vec<Message>), String> {
     let messages = from_anthropic_messages(value).map_err(|e| match e {
-        strata_ctx::Error::InvalidMessage { index, reason } => format!("messages[{index}]: {reason}"),
+        strata_ctx::types::Error::InvalidMessage { index, reason } => format!("messages[{index}]: {reason}"),
         other => other.to_string(),
     })?;
     Ok((Format::AnthropicJson, messages))
@@ -167,7 +167,7 @@ fn list(value: &Value, field: &str) -> Result<(Format, Vec<Message>), String> {
         return Ok((Format::StrataJsonl, messages));
     }
     let messages = from_openai_messages(value).map_err(|e| match e {
-        strata_ctx::Error::InvalidMessage { index, reason } => format!("{}: {reason}", at(index)),
+        strata_ctx::types::Error::InvalidMessage { index, reason } => format!("{}: {reason}", at(index)),
         other => other.to_string(),
     })?;
     Ok((Format::OpenAiArray, messages))
@@ -202,7 +202,7 @@ fn jsonl(text: &str) -> Result<(Format, Vec<Message>), String> {
     // given as a JSON array.
     let list = Value::Array(values.iter().map(|(_, v)| v.clone()).collect());
     let messages = from_openai_messages(&list).map_err(|e| match e {
-        strata_ctx::Error::InvalidMessage { index, reason } => {
+        strata_ctx::types::Error::InvalidMessage { index, reason } => {
             let line = values.get(index).map_or(0, |(line, _)| *line);
             format!("line {line}: {reason}")
         }

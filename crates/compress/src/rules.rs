@@ -3,7 +3,7 @@
 use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{json, Map, Value};
-use strata_ctx_core::{CompressRule, Result, RuleInput};
+use strata_ctx_core::{CompressRule, RuleError, RuleInput};
 
 use crate::compressor::json_len;
 use crate::kind::ToolKind;
@@ -129,7 +129,7 @@ pub(crate) struct Builtin {
 }
 
 impl CompressRule for Builtin {
-    fn compress(&self, input: RuleInput<'_>) -> Result<Value> {
+    fn compress(&self, input: RuleInput<'_>) -> Result<Value, RuleError> {
         let l = &self.limits;
         let data = input.data;
         Ok(match (self.kind, data) {
@@ -188,7 +188,7 @@ impl GenericRule {
 }
 
 impl CompressRule for GenericRule {
-    fn compress(&self, input: RuleInput<'_>) -> Result<Value> {
+    fn compress(&self, input: RuleInput<'_>) -> Result<Value, RuleError> {
         Ok(generic(input.data, &self.limits))
     }
 }

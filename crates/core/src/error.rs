@@ -6,13 +6,10 @@ use std::time::Duration;
 /// A specialised `Result` whose error defaults to [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// Everything that can go wrong in `strata-ctx-core` and in the implementations
-/// of its traits ([`LlmClient`](crate::LlmClient) in particular).
-///
-/// The LLM variants let callers react to the kind of failure without parsing
-/// text: [`Error::ContextTooLong`] triggers reactive compaction,
-/// [`Error::RateLimited`] and [`Error::Timeout`] are worth a retry
-/// (see [`Error::is_retryable`]).
+/// What can go wrong in `strata-ctx-core` itself: configuration, token
+/// amounts and durations, ids and timestamps, messages in a foreign
+/// format, files. Model calls fail with [`LlmError`], rules with
+/// [`RuleError`].
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
@@ -87,16 +84,6 @@ pub enum Error {
         reason: String,
     },
 
-    /// A compression rule could not handle its input; callers fall back to
-    /// the generic rule.
-    #[error("the rule for tool `{tool}` failed: {message}")]
-    Rule {
-        /// The tool whose rule failed.
-        tool: String,
-        /// What went wrong.
-        message: String,
-    },
-
     /// A short id matches no message.
     #[error("no message has the id `{prefix}`")]
     UnknownShortId {
@@ -112,7 +99,31 @@ pub enum Error {
         /// How many ids start with it.
         matches: usize,
     },
+}
 
+impl Error {
+    pub(crate) fn config(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        Error::InvalidConfig {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A specialised `Result` for model calls, whose error is [`LlmError`].
+pub type LlmResult<T, E = LlmError> = std::result::Result<T, E>;
+
+/// What can go wrong when a model is called: by an
+/// [`LlmClient`](crate::LlmClient), its stream, or a
+/// [`Summarizer`](crate::Summarizer) that calls one.
+///
+/// The variants let callers react to the kind of failure without parsing
+/// text: [`LlmError::ContextTooLong`] triggers reactive compaction,
+/// [`LlmError::RateLimited`] and [`LlmError::Timeout`] are worth a retry
+/// (see [`LlmError::is_retryable`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LlmError {
     /// The model rejected the request because the input is larger than its
     /// context window. Compact and try again (HIST-12).
     #[error("the request exceeds the model's context window: {message}")]
@@ -175,27 +186,43 @@ pub enum Error {
     },
 }
 
-impl Error {
+impl LlmError {
     /// Returns `true` when the model refused the request for being larger
     /// than its context window, the signal for reactive compaction.
     pub fn is_context_too_long(&self) -> bool {
-        matches!(self, Error::ContextTooLong { .. })
+        matches!(self, LlmError::ContextTooLong { .. })
     }
 
     /// Returns `true` for failures that may pass when the same request is
     /// sent again later: timeouts, rate limits and server-side (5xx) errors.
     pub fn is_retryable(&self) -> bool {
         match self {
-            Error::Timeout { .. } | Error::RateLimited { .. } | Error::StreamCut { .. } => true,
-            Error::Provider { status, .. } => matches!(status, Some(500..=599) | None),
+            LlmError::Timeout { .. } | LlmError::RateLimited { .. } | LlmError::StreamCut { .. } => true,
+            LlmError::Provider { status, .. } => matches!(status, Some(500..=599) | None),
             _ => false,
         }
     }
+}
 
-    pub(crate) fn config(field: impl Into<String>, reason: impl Into<String>) -> Self {
-        Error::InvalidConfig {
-            field: field.into(),
-            reason: reason.into(),
+/// Why a compression rule ([`CompressRule`](crate::CompressRule)) could
+/// not handle its input; the caller falls back to the generic rule and
+/// reports the failure with the tool's name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct RuleError {
+    message: String,
+}
+
+impl RuleError {
+    /// A rule error saying `message`.
+    pub fn new(message: impl Into<String>) -> Self {
+        RuleError {
+            message: message.into(),
         }
+    }
+
+    /// What went wrong.
+    pub fn message(&self) -> &str {
+        &self.message
     }
 }

@@ -52,7 +52,7 @@
 //! ```
 
 pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenAmount, CONFIG_FIELDS};
-pub use error::{Error, Result};
+pub use error::{Error, LlmError, LlmResult, Result, RuleError};
 pub use id::{fnv1a, id_hint, MessageId, ShortIds, SHORT_ID_LEN};
 pub use interop::from_openai_messages;
 pub use interop_anthropic::from_anthropic_messages;

@@ -6,7 +6,7 @@ use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::error::Result;
+use crate::error::LlmResult as Result;
 use crate::message::{Message, ThinkingBlock, ToolCall};
 use crate::stream::LlmStream;
 use crate::tool::{ToolChoice, ToolSpec};
@@ -23,7 +23,7 @@ pub struct LlmOptions {
     /// Sampling temperature.
     pub temperature: Option<f32>,
     /// How long the call may take before it fails with
-    /// [`Error::Timeout`](crate::Error::Timeout).
+    /// [`LlmError::Timeout`](crate::LlmError::Timeout).
     pub timeout: Option<Duration>,
     /// Whether and which tool the model must call, when the request
     /// carries tools. By default, the provider's (`auto`).
@@ -295,17 +295,17 @@ impl LlmResponse {
 ///
 /// Implementations send the request and return the answer with the
 /// provider's usage figures. They report failures with the matching
-/// [`Error`](crate::Error) variant, because callers act on the kind:
+/// [`LlmError`](crate::LlmError) variant, because callers act on the kind:
 ///
-/// - [`Error::ContextTooLong`](crate::Error::ContextTooLong) when the
+/// - [`LlmError::ContextTooLong`](crate::LlmError::ContextTooLong) when the
 ///   provider says the input is larger than the model's window: the engine
 ///   then compacts and retries once (HIST-12);
-/// - [`Error::Timeout`](crate::Error::Timeout) when the call took longer
+/// - [`LlmError::Timeout`](crate::LlmError::Timeout) when the call took longer
 ///   than [`LlmOptions::timeout`] (or the client's own limit);
-/// - [`Error::RateLimited`](crate::Error::RateLimited) on a 429 that the
+/// - [`LlmError::RateLimited`](crate::LlmError::RateLimited) on a 429 that the
 ///   client's own retries did not overcome;
-/// - [`Error::Provider`](crate::Error::Provider) for any other error answer,
-///   and [`Error::InvalidResponse`](crate::Error::InvalidResponse) for an
+/// - [`LlmError::Provider`](crate::LlmError::Provider) for any other error answer,
+///   and [`LlmError::InvalidResponse`](crate::LlmError::InvalidResponse) for an
 ///   answer that cannot be read.
 ///
 /// The trait is object safe (`Arc<dyn LlmClient>` is the usual way to share
@@ -343,7 +343,7 @@ crate::forward::forward_impls!(LlmClient async {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Error;
+    use crate::error::LlmError;
     use std::sync::Arc;
 
     struct Echo;
@@ -356,7 +356,7 @@ mod tests {
                     m.content.clone(),
                     Usage::new(request.messages.len() as u64, 1),
                 )),
-                None => Err(Error::InvalidResponse {
+                None => Err(LlmError::InvalidResponse {
                     message: "nothing to answer".into(),
                 }),
             }
@@ -420,23 +420,23 @@ mod tests {
 
     #[test]
     fn errors_classify() {
-        assert!(Error::ContextTooLong { message: "x".into() }.is_context_too_long());
-        assert!(Error::Timeout {
+        assert!(LlmError::ContextTooLong { message: "x".into() }.is_context_too_long());
+        assert!(LlmError::Timeout {
             after: Duration::from_secs(1)
         }
         .is_retryable());
-        assert!(Error::Provider {
+        assert!(LlmError::Provider {
             status: Some(503),
             message: "busy".into()
         }
         .is_retryable());
-        assert!(!Error::Provider {
+        assert!(!LlmError::Provider {
             status: Some(400),
             message: "bad".into()
         }
         .is_retryable());
         assert_eq!(
-            Error::Provider {
+            LlmError::Provider {
                 status: Some(400),
                 message: "bad".into()
             }

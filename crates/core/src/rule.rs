@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::error::Result;
+use crate::error::RuleError;
 use crate::message::ResultStatus;
 
 /// What a [`CompressRule`] is given: one tool result's `data`, with the
@@ -48,7 +48,7 @@ impl<'a> RuleInput<'a> {
 /// - Accept `data` both as structured JSON and as a JSON string of raw
 ///   output; tolerate missing fields and ignore unknown ones (TOOL-0).
 /// - On input the rule cannot handle, return an error
-///   ([`Error::Rule`](crate::Error::Rule)). Callers then use the generic
+///   ([`RuleError`]). Callers then use the generic
 ///   rule and report the failure; a panic is caught and treated the same.
 ///
 /// The trait is object safe; `&T`, `Box<T>` and `Arc<T>` forward to `T`,
@@ -59,11 +59,11 @@ pub trait CompressRule: Send + Sync {
     /// # Errors
     ///
     /// When the input cannot be handled; see the trait's contract.
-    fn compress(&self, input: RuleInput<'_>) -> Result<Value>;
+    fn compress(&self, input: RuleInput<'_>) -> Result<Value, RuleError>;
 }
 
 crate::forward::forward_impls!(CompressRule sync {
-    fn compress(&self, input: RuleInput<'_>) -> Result<Value>;
+    fn compress(&self, input: RuleInput<'_>) -> Result<Value, RuleError>;
 });
 
 /// A [`CompressRule`] made from a closure; see [`rule_fn`].
@@ -96,16 +96,16 @@ impl<F> std::fmt::Debug for RuleFn<F> {
 /// ```
 pub fn rule_fn<F>(f: F) -> RuleFn<F>
 where
-    F: Fn(RuleInput<'_>) -> Result<Value> + Send + Sync,
+    F: Fn(RuleInput<'_>) -> Result<Value, RuleError> + Send + Sync,
 {
     RuleFn(f)
 }
 
 impl<F> CompressRule for RuleFn<F>
 where
-    F: Fn(RuleInput<'_>) -> Result<Value> + Send + Sync,
+    F: Fn(RuleInput<'_>) -> Result<Value, RuleError> + Send + Sync,
 {
-    fn compress(&self, input: RuleInput<'_>) -> Result<Value> {
+    fn compress(&self, input: RuleInput<'_>) -> Result<Value, RuleError> {
         (self.0)(input)
     }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use crate::error::{Error, Result};
+use crate::error::{LlmError, LlmResult as Result};
 
 /// One server-sent event: its `event:` name (empty when the server named
 /// none) and its `data:` lines joined with newlines.
@@ -80,7 +80,7 @@ impl SseDecoder {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidResponse`] when a line is not UTF-8 or an event
+    /// [`LlmError::InvalidResponse`] when a line is not UTF-8 or an event
     /// grows over the limit.
     pub fn push(&mut self, mut chunk: &[u8]) -> Result<()> {
         if chunk.is_empty() {
@@ -127,7 +127,7 @@ impl SseDecoder {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidResponse`] when the unfinished line is not UTF-8.
+    /// [`LlmError::InvalidResponse`] when the unfinished line is not UTF-8.
     pub fn finish(&mut self) -> Result<()> {
         if !self.line.is_empty() {
             let line = std::mem::take(&mut self.line);
@@ -137,8 +137,8 @@ impl SseDecoder {
         Ok(())
     }
 
-    fn too_large(&self) -> Error {
-        Error::InvalidResponse {
+    fn too_large(&self) -> LlmError {
+        LlmError::InvalidResponse {
             message: format!("a streamed event is larger than {} bytes", self.max_event_bytes),
         }
     }
@@ -151,7 +151,7 @@ impl SseDecoder {
         if line.len() > self.max_event_bytes {
             return Err(self.too_large());
         }
-        let line = std::str::from_utf8(line).map_err(|e| Error::InvalidResponse {
+        let line = std::str::from_utf8(line).map_err(|e| LlmError::InvalidResponse {
             message: format!("a streamed line is not UTF-8: {e}"),
         })?;
         let (field, value) = match line.find(':') {

@@ -7,7 +7,7 @@ use std::fmt;
 use async_trait::async_trait;
 use serde_json::Value;
 
-use crate::error::{Error, Result};
+use crate::error::{LlmError, LlmResult as Result};
 use crate::llm::{FinishReason, LlmResponse, Usage};
 use crate::message::{ThinkingBlock, ToolCall};
 
@@ -136,7 +136,7 @@ pub(crate) fn decode_arguments(text: String) -> Value {
 ///
 /// Implementations emit events in order and end with
 /// [`StreamEvent::Done`]; a stream that ends without it is reported by
-/// [`LlmStream`] as [`Error::StreamCut`].
+/// [`LlmStream`] as [`LlmError::StreamCut`].
 #[async_trait]
 pub trait StreamSource: Send {
     /// Appends the next events to `out`. Returns `false` once the stream
@@ -144,8 +144,8 @@ pub trait StreamSource: Send {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidResponse`] for an event that cannot be read,
-    /// [`Error::StreamCut`] when the connection broke, or the provider's
+    /// [`LlmError::InvalidResponse`] for an event that cannot be read,
+    /// [`LlmError::StreamCut`] when the connection broke, or the provider's
     /// error when it sent one inside the stream.
     async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<bool>;
 }
@@ -172,7 +172,7 @@ pub trait StreamSource: Send {
 /// }
 /// let answer = stream.finish().await?;
 /// assert_eq!((text.as_str(), answer.text.as_str()), ("Hello.", "Hello."));
-/// # Ok::<(), strata_ctx_core::Error>(())
+/// # Ok::<(), strata_ctx_core::LlmError>(())
 /// # });
 /// # fn tokio_test_block<F: std::future::Future>(f: F) -> F::Output {
 /// #     tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(f)
@@ -277,7 +277,7 @@ impl LlmStream {
     ///
     /// # Errors
     ///
-    /// The source's error, or [`Error::StreamCut`] when the stream ended
+    /// The source's error, or [`LlmError::StreamCut`] when the stream ended
     /// without [`StreamEvent::Done`]. After an error the stream yields
     /// nothing more.
     pub async fn next(&mut self) -> Option<Result<StreamEvent>> {
@@ -289,7 +289,7 @@ impl LlmStream {
                 Ok(true) => {}
                 Ok(false) => {
                     self.state = State::Failed;
-                    return Some(Err(Error::StreamCut {
+                    return Some(Err(LlmError::StreamCut {
                         message: "the stream ended before the answer was complete".into(),
                     }));
                 }
@@ -309,14 +309,14 @@ impl LlmStream {
     /// # Errors
     ///
     /// As [`LlmStream::next`]; a stream that already failed reports
-    /// [`Error::StreamCut`].
+    /// [`LlmError::StreamCut`].
     pub async fn finish(mut self) -> Result<LlmResponse> {
         while let Some(event) = self.next().await {
             event?;
         }
         match self.state {
             State::Done => Ok(self.assembled),
-            _ => Err(Error::StreamCut {
+            _ => Err(LlmError::StreamCut {
                 message: "the stream failed earlier".into(),
             }),
         }
@@ -402,10 +402,13 @@ mod tests {
         let mut stream = LlmStream::from_events(vec![StreamEvent::TextDelta("par".into())]);
         block_on(async {
             assert!(matches!(stream.next().await, Some(Ok(StreamEvent::TextDelta(_)))));
-            assert!(matches!(stream.next().await, Some(Err(Error::StreamCut { .. }))));
+            assert!(matches!(
+                stream.next().await,
+                Some(Err(LlmError::StreamCut { .. }))
+            ));
             assert!(stream.next().await.is_none());
             assert_eq!(stream.partial().text, "par");
-            assert!(matches!(stream.finish().await, Err(Error::StreamCut { .. })));
+            assert!(matches!(stream.finish().await, Err(LlmError::StreamCut { .. })));
         });
     }
 

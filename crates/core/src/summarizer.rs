@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use async_trait::async_trait;
 
-use crate::error::Result;
+use crate::error::LlmResult as Result;
 use crate::message::Message;
 
 /// What a [`Summarizer`] reports while it works, so that a user waiting
@@ -41,7 +41,7 @@ pub type ProgressFn = Arc<dyn Fn(SummaryProgress) + Send + Sync>;
 /// says so (HIST-7); with [`NoSummarizer`], whose
 /// [`summarizes`](Summarizer::summarizes) is `false`, it takes that path
 /// by design, without a call. Implementations report
-/// [`Error::ContextTooLong`](crate::Error::ContextTooLong) only when they
+/// [`LlmError::ContextTooLong`](crate::LlmError::ContextTooLong) only when they
 /// could not make the input fit themselves.
 ///
 /// The trait is object safe; `&T`, `Box<T>` and `Arc<T>` forward to `T`.
@@ -75,14 +75,14 @@ crate::forward::forward_impls!(Summarizer sync {
 /// their place (HIST-7's degraded mode). The engine's default.
 ///
 /// Compaction never calls it ([`Summarizer::summarizes`] is `false`);
-/// called directly, it answers [`Error::NoSummarizer`](crate::Error::NoSummarizer).
+/// called directly, it answers [`LlmError::NoSummarizer`](crate::LlmError::NoSummarizer).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct NoSummarizer;
 
 #[async_trait]
 impl Summarizer for NoSummarizer {
     async fn summarize(&self, _: &[Message]) -> Result<String> {
-        Err(crate::Error::NoSummarizer)
+        Err(crate::LlmError::NoSummarizer)
     }
 
     fn summarizes(&self) -> bool {
@@ -118,7 +118,7 @@ mod tests {
         assert!(!none.summarizes());
         assert!(matches!(
             none.summarize(&m).await,
-            Err(crate::Error::NoSummarizer)
+            Err(crate::LlmError::NoSummarizer)
         ));
     }
 }

@@ -6,9 +6,9 @@
 //! - [`Retry`]: how often and how long to retry, exponential backoff with
 //!   jitter, `Retry-After` / `retry-after-ms` honoured up to a limit.
 //! - [`Failure`] and [`classify`]: an error answer becomes the
-//!   [`Error`] variant callers act on ([`Error::ContextTooLong`] for the
-//!   providers' "prompt is too long" wordings, [`Error::RateLimited`],
-//!   [`Error::Provider`]) and whether it is worth a retry.
+//!   [`LlmError`] variant callers act on ([`LlmError::ContextTooLong`] for the
+//!   providers' "prompt is too long" wordings, [`LlmError::RateLimited`],
+//!   [`LlmError::Provider`]) and whether it is worth a retry.
 //! - [`send`]: posts a JSON body with retries and returns the successful
 //!   response, whose body the client reads whole or streams through
 //!   [`SseBody`].
@@ -19,7 +19,7 @@ use std::time::Duration;
 
 use reqwest::header::HeaderMap;
 use serde_json::Value;
-use strata_ctx_core::{Error, Result, SseDecoder, SseEvent};
+use strata_ctx_core::{LlmError, LlmResult, SseDecoder, SseEvent};
 
 /// When and how long a client retries.
 #[derive(Debug, Clone)]
@@ -70,7 +70,7 @@ impl Retry {
 #[derive(Debug)]
 pub struct Failure {
     /// The error reported when no retry follows.
-    pub error: Error,
+    pub error: LlmError,
     /// Whether a retry may help.
     pub retry: bool,
     /// The wait the provider asked for.
@@ -79,7 +79,7 @@ pub struct Failure {
 
 impl Failure {
     /// A failure not worth retrying.
-    pub fn final_(error: Error) -> Self {
+    pub fn final_(error: LlmError) -> Self {
         Failure {
             error,
             retry: false,
@@ -89,14 +89,14 @@ impl Failure {
 }
 
 /// A transport failure (connection refused or reset, DNS, TLS, a body cut
-/// short) as a retryable [`Error::Provider`] without status, with the
-/// whole chain of causes; a timeout as [`Error::Timeout`].
+/// short) as a retryable [`LlmError::Provider`] without status, with the
+/// whole chain of causes; a timeout as [`LlmError::Timeout`].
 pub fn transport(e: &reqwest::Error, timeout: Duration) -> Failure {
     if e.is_timeout() {
-        return Failure::final_(Error::Timeout { after: timeout });
+        return Failure::final_(LlmError::Timeout { after: timeout });
     }
     Failure {
-        error: Error::Provider {
+        error: LlmError::Provider {
             status: None,
             message: error_chain(e),
         },
@@ -147,13 +147,13 @@ const CONTEXT_PHRASES: [&str; 8] = [
 /// `{"type": "error", "error": {"type", "message"}}`, a bare string
 /// `error`, or any other body.
 ///
-/// | The provider says | [`Error`] | retried |
+/// | The provider says | [`LlmError`] | retried |
 /// |---|---|---|
-/// | 400/413/422 with a context-length code or wording | [`Error::ContextTooLong`] | no |
-/// | 429 `insufficient_quota` | [`Error::Provider`] | no |
-/// | 429 | [`Error::RateLimited`] with `Retry-After` | yes |
-/// | 5xx, Anthropic's 529 `overloaded_error` | [`Error::Provider`] | yes |
-/// | other 4xx | [`Error::Provider`] | no |
+/// | 400/413/422 with a context-length code or wording | [`LlmError::ContextTooLong`] | no |
+/// | 429 `insufficient_quota` | [`LlmError::Provider`] | no |
+/// | 429 | [`LlmError::RateLimited`] with `Retry-After` | yes |
+/// | 5xx, Anthropic's 529 `overloaded_error` | [`LlmError::Provider`] | yes |
+/// | other 4xx | [`LlmError::Provider`] | no |
 pub fn classify(status: u16, body: &[u8], retry_after: Option<Duration>) -> Failure {
     let json: Option<Value> = serde_json::from_slice(body).ok();
     let error = json.as_ref().map(|v| v.get("error").unwrap_or(v));
@@ -174,23 +174,23 @@ pub fn classify(status: u16, body: &[u8], retry_after: Option<Duration>) -> Fail
     }
     let lower = format!("{code} {kind} {message}").to_lowercase();
     if matches!(status, 400 | 413 | 422) && CONTEXT_PHRASES.iter().any(|p| lower.contains(p)) {
-        return Failure::final_(Error::ContextTooLong { message });
+        return Failure::final_(LlmError::ContextTooLong { message });
     }
     if status == 429 {
         if code == "insufficient_quota" || kind == "insufficient_quota" {
-            return Failure::final_(Error::Provider {
+            return Failure::final_(LlmError::Provider {
                 status: Some(status),
                 message,
             });
         }
         return Failure {
-            error: Error::RateLimited { retry_after, message },
+            error: LlmError::RateLimited { retry_after, message },
             retry: true,
             retry_after,
         };
     }
     Failure {
-        error: Error::Provider {
+        error: LlmError::Provider {
             status: Some(status),
             message,
         },
@@ -217,10 +217,13 @@ pub fn body_excerpt(body: &[u8]) -> String {
 ///
 /// # Errors
 ///
-/// [`Error::InvalidConfig`] naming `base_url` when it is not an `http(s)`
+/// [`Error::InvalidConfig`](strata_ctx_core::Error::InvalidConfig) naming `base_url` when it is not an `http(s)`
 /// URL or the TLS stack cannot be initialised.
-pub fn client_for(base_url: &str, user_agent: &str) -> Result<(String, reqwest::Client)> {
-    let config = |reason: String| Error::InvalidConfig {
+pub fn client_for(
+    base_url: &str,
+    user_agent: &str,
+) -> Result<(String, reqwest::Client), strata_ctx_core::Error> {
+    let config = |reason: String| strata_ctx_core::Error::InvalidConfig {
         field: "base_url".to_owned(),
         reason,
     };
@@ -236,9 +239,9 @@ pub fn client_for(base_url: &str, user_agent: &str) -> Result<(String, reqwest::
     Ok((base.to_owned(), http))
 }
 
-/// An [`Error::InvalidResponse`] with this message.
-pub fn invalid(message: impl Into<String>) -> Error {
-    Error::InvalidResponse {
+/// An [`LlmError::InvalidResponse`] with this message.
+pub fn invalid(message: impl Into<String>) -> LlmError {
+    LlmError::InvalidResponse {
         message: message.into(),
     }
 }
@@ -259,7 +262,7 @@ pub async fn send(
     body: &[u8],
     timeout: Duration,
     retry: &Retry,
-) -> Result<reqwest::Response> {
+) -> LlmResult<reqwest::Response> {
     let mut attempt = 0;
     loop {
         let failure = match try_once(http, url, headers, body, timeout).await {
@@ -293,7 +296,7 @@ async fn try_once(
         .body(body.to_vec());
     let response = tokio::time::timeout(timeout, request.send())
         .await
-        .map_err(|_| Failure::final_(Error::Timeout { after: timeout }))?
+        .map_err(|_| Failure::final_(LlmError::Timeout { after: timeout }))?
         .map_err(|e| transport(&e, timeout))?;
     let status = response.status().as_u16();
     if (200..300).contains(&status) {
@@ -302,7 +305,7 @@ async fn try_once(
     let after = retry_after(response.headers());
     let bytes = tokio::time::timeout(timeout, response.bytes())
         .await
-        .map_err(|_| Failure::final_(Error::Timeout { after: timeout }))?
+        .map_err(|_| Failure::final_(LlmError::Timeout { after: timeout }))?
         .map_err(|e| transport(&e, timeout))?;
     Err(classify(status, &bytes, after))
 }
@@ -311,13 +314,13 @@ async fn try_once(
 ///
 /// # Errors
 ///
-/// [`Error::Timeout`], or [`Error::Provider`] without status when the
+/// [`LlmError::Timeout`], or [`LlmError::Provider`] without status when the
 /// connection broke.
-pub async fn read_body(response: reqwest::Response, timeout: Duration) -> Result<Vec<u8>> {
+pub async fn read_body(response: reqwest::Response, timeout: Duration) -> LlmResult<Vec<u8>> {
     match tokio::time::timeout(timeout, response.bytes()).await {
         Ok(Ok(bytes)) => Ok(bytes.to_vec()),
         Ok(Err(e)) => Err(transport(&e, timeout).error),
-        Err(_) => Err(Error::Timeout { after: timeout }),
+        Err(_) => Err(LlmError::Timeout { after: timeout }),
     }
 }
 
@@ -333,7 +336,7 @@ pub struct SseBody {
 
 impl SseBody {
     /// Reads `response`'s body as server-sent events; a gap of more than
-    /// `idle` between chunks is [`Error::Timeout`].
+    /// `idle` between chunks is [`LlmError::Timeout`].
     pub fn new(response: reqwest::Response, idle: Duration) -> Self {
         SseBody {
             response,
@@ -347,10 +350,10 @@ impl SseBody {
     ///
     /// # Errors
     ///
-    /// [`Error::StreamCut`] when the connection broke, [`Error::Timeout`]
-    /// after `idle` without a byte, [`Error::InvalidResponse`] for bytes
+    /// [`LlmError::StreamCut`] when the connection broke, [`LlmError::Timeout`]
+    /// after `idle` without a byte, [`LlmError::InvalidResponse`] for bytes
     /// that are not server-sent events.
-    pub async fn next(&mut self) -> Result<Option<SseEvent>> {
+    pub async fn next(&mut self) -> LlmResult<Option<SseEvent>> {
         loop {
             if let Some(event) = self.sse.next_event() {
                 return Ok(Some(event));
@@ -359,9 +362,9 @@ impl SseBody {
                 return Ok(None);
             }
             match tokio::time::timeout(self.idle, self.response.chunk()).await {
-                Err(_) => return Err(Error::Timeout { after: self.idle }),
+                Err(_) => return Err(LlmError::Timeout { after: self.idle }),
                 Ok(Err(e)) => {
-                    return Err(Error::StreamCut {
+                    return Err(LlmError::StreamCut {
                         message: error_chain(&e),
                     })
                 }
@@ -428,7 +431,7 @@ mod tests {
         assert!(
             matches!(
                 f.error,
-                Error::Provider {
+                LlmError::Provider {
                     status: Some(400),
                     ..
                 }
@@ -442,7 +445,7 @@ mod tests {
         assert!(
             matches!(
                 f.error,
-                Error::Provider {
+                LlmError::Provider {
                     status: Some(429),
                     ..
                 }
@@ -450,7 +453,7 @@ mod tests {
         );
         let f = classify(429, b"slow down", Some(Duration::from_secs(2)));
         assert!(
-            matches!(&f.error, Error::RateLimited { retry_after: Some(d), message } if *d == Duration::from_secs(2) && message == "slow down")
+            matches!(&f.error, LlmError::RateLimited { retry_after: Some(d), message } if *d == Duration::from_secs(2) && message == "slow down")
         );
         assert!(f.retry);
         let f = classify(502, b"", None);

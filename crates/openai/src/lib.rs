@@ -15,17 +15,17 @@
 //! [`strata_ctx_http`]'s, shared with the Anthropic client: 429 answers
 //! (honouring `Retry-After` and `retry-after-ms`), 5xx answers and failed
 //! connections are retried with exponential backoff and jitter.
-//! Everything else is reported at once with the [`Error`] variant callers
+//! Everything else is reported at once with the [`LlmError`] variant callers
 //! act on:
 //!
-//! | The provider says | [`Error`] |
+//! | The provider says | [`LlmError`] |
 //! |---|---|
-//! | 400/413 with `context_length_exceeded`, or a message about the context length | [`Error::ContextTooLong`]: the engine compacts and retries (HIST-12) |
-//! | nothing within the time limit | [`Error::Timeout`] |
-//! | 429 after every retry | [`Error::RateLimited`] with the last `Retry-After` |
-//! | 429 `insufficient_quota`, 401, 404, other 4xx, 5xx after every retry | [`Error::Provider`] with the status and the provider's message |
-//! | 200 with a body that is not a chat completion | [`Error::InvalidResponse`] |
-//! | a stream that breaks off before `[DONE]` | [`Error::StreamCut`] |
+//! | 400/413 with `context_length_exceeded`, or a message about the context length | [`LlmError::ContextTooLong`]: the engine compacts and retries (HIST-12) |
+//! | nothing within the time limit | [`LlmError::Timeout`] |
+//! | 429 after every retry | [`LlmError::RateLimited`] with the last `Retry-After` |
+//! | 429 `insufficient_quota`, 401, 404, other 4xx, 5xx after every retry | [`LlmError::Provider`] with the status and the provider's message |
+//! | 200 with a body that is not a chat completion | [`LlmError::InvalidResponse`] |
+//! | a stream that breaks off before `[DONE]` | [`LlmError::StreamCut`] |
 //!
 //! # Configuration
 //!
@@ -45,7 +45,7 @@
 //! use strata_ctx_core::{LlmClient, LlmRequest, Message};
 //! use strata_ctx_openai::OpenAiClient;
 //!
-//! # async fn run() -> Result<(), strata_ctx_core::Error> {
+//! # async fn run() -> Result<(), Box<dyn std::error::Error>> {
 //! let client = OpenAiClient::builder()
 //!     .base_url("http://127.0.0.1:8000/v1")
 //!     .model("qwen2.5-coder-32b")
@@ -66,8 +66,8 @@ use async_trait::async_trait;
 use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
 use serde_json::{json, Value};
 use strata_ctx_core::{
-    Error, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmStream, Result, StreamEvent, StreamSource,
-    ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, Usage,
+    FinishReason, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result, LlmStream, StreamEvent,
+    StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, Usage,
 };
 use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody};
 
@@ -136,9 +136,9 @@ impl OpenAiClient {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidConfig`] naming the variable when `STRATA_MODEL` is
+    /// [`Error::InvalidConfig`](strata_ctx_core::Error::InvalidConfig) naming the variable when `STRATA_MODEL` is
     /// missing or a variable is not valid.
-    pub fn from_env() -> Result<Self> {
+    pub fn from_env() -> Result<Self, strata_ctx_core::Error> {
         OpenAiClientBuilder::from_lookup(|name| std::env::var(name).ok())?.build()
     }
 
@@ -242,7 +242,7 @@ impl LlmClient for OpenAiClient {
     /// # Errors
     ///
     /// See the [crate documentation](crate) for which answer becomes which
-    /// [`Error`].
+    /// [`LlmError`].
     async fn complete(&self, request: LlmRequest) -> Result<LlmResponse> {
         let (response, timeout) = self.send(&request, false).await?;
         parse_completion(&read_body(response, timeout).await?)
@@ -267,7 +267,7 @@ impl OpenAiClientBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidConfig`] naming `STRATA_MODEL` when it is missing or
+    /// [`Error::InvalidConfig`](strata_ctx_core::Error::InvalidConfig) naming `STRATA_MODEL` when it is missing or
     /// empty.
     ///
     /// ```
@@ -280,9 +280,9 @@ impl OpenAiClientBuilder {
     /// };
     /// let client = OpenAiClientBuilder::from_lookup(env)?.build()?;
     /// assert_eq!(client.endpoint(), "http://127.0.0.1:11434/v1/chat/completions");
-    /// # Ok::<(), strata_ctx_core::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self> {
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, strata_ctx_core::Error> {
         let set = |name: &str| {
             lookup(name)
                 .map(|v| v.trim().to_owned())
@@ -295,7 +295,7 @@ impl OpenAiClientBuilder {
         if let Some(key) = set(ENV_API_KEY).or_else(|| set(ENV_API_KEY_FALLBACK)) {
             builder = builder.api_key(key);
         }
-        let model = set(ENV_MODEL).ok_or_else(|| Error::InvalidConfig {
+        let model = set(ENV_MODEL).ok_or_else(|| strata_ctx_core::Error::InvalidConfig {
             field: ENV_MODEL.to_owned(),
             reason: "not set: name the model to call, e.g. STRATA_MODEL=gpt-4o-mini".to_owned(),
         })?;
@@ -347,7 +347,7 @@ impl OpenAiClientBuilder {
     }
 
     /// Sets the longest `Retry-After` the client waits for; a provider
-    /// asking for more gets [`Error::RateLimited`] returned at once, with
+    /// asking for more gets [`LlmError::RateLimited`] returned at once, with
     /// the wait it asked for. By default, 60 s.
     pub fn max_retry_after(mut self, max: Duration) -> Self {
         self.retry.max_retry_after = max;
@@ -358,27 +358,27 @@ impl OpenAiClientBuilder {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidConfig`] when the model is missing, the base URL is
+    /// [`Error::InvalidConfig`](strata_ctx_core::Error::InvalidConfig) when the model is missing, the base URL is
     /// not an `http(s)` URL, or the TLS stack cannot be initialised.
-    pub fn build(self) -> Result<OpenAiClient> {
-        let model = self
-            .model
-            .filter(|m| !m.trim().is_empty())
-            .ok_or_else(|| Error::InvalidConfig {
+    pub fn build(self) -> Result<OpenAiClient, strata_ctx_core::Error> {
+        let model = self.model.filter(|m| !m.trim().is_empty()).ok_or_else(|| {
+            strata_ctx_core::Error::InvalidConfig {
                 field: "model".to_owned(),
                 reason: "no model set".to_owned(),
-            })?;
+            }
+        })?;
         let (base, http) = strata_ctx_http::client_for(
             &self.base_url,
             concat!("strata-ctx-openai/", env!("CARGO_PKG_VERSION")),
         )?;
         let mut headers = HeaderMap::new();
         if let Some(key) = &self.api_key {
-            let mut value =
-                HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| Error::InvalidConfig {
+            let mut value = HeaderValue::from_str(&format!("Bearer {key}")).map_err(|_| {
+                strata_ctx_core::Error::InvalidConfig {
                     field: "api_key".to_owned(),
                     reason: "holds characters an HTTP header cannot carry".to_owned(),
-                })?;
+                }
+            })?;
             value.set_sensitive(true);
             headers.insert(AUTHORIZATION, value);
         }
@@ -565,11 +565,11 @@ mod tests {
         let mut d = ChunkDecoder::default();
         assert!(matches!(
             d.decode("{not json", &mut VecDeque::new()),
-            Err(Error::InvalidResponse { .. })
+            Err(LlmError::InvalidResponse { .. })
         ));
         assert!(matches!(
             d.decode(r#"{"error":{"message":"overloaded"}}"#, &mut VecDeque::new()),
-            Err(Error::Provider { status: None, .. })
+            Err(LlmError::Provider { status: None, .. })
         ));
     }
 
@@ -594,18 +594,18 @@ mod tests {
         assert_eq!(r.text, "ab");
         assert!(matches!(
             parse_completion(br#"{"choices":[]}"#),
-            Err(Error::InvalidResponse { .. })
+            Err(LlmError::InvalidResponse { .. })
         ));
         assert!(matches!(
             parse_completion(b"<html>"),
-            Err(Error::InvalidResponse { .. })
+            Err(LlmError::InvalidResponse { .. })
         ));
     }
 
     #[test]
     fn builder_validates_and_hides_the_key() {
         assert!(
-            matches!(OpenAiClient::builder().build(), Err(Error::InvalidConfig { field, .. }) if field == "model")
+            matches!(OpenAiClient::builder().build(), Err(strata_ctx_core::Error::InvalidConfig { field, .. }) if field == "model")
         );
         let err = OpenAiClient::builder()
             .model("m")

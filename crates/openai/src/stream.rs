@@ -56,8 +56,8 @@ impl ChunkDecoder {
     ///
     /// # Errors
     ///
-    /// [`Error::InvalidResponse`] for data that is not a chunk,
-    /// [`Error::Provider`] for an error the server sent in the stream.
+    /// [`LlmError::InvalidResponse`] for data that is not a chunk,
+    /// [`LlmError::Provider`] for an error the server sent in the stream.
     pub fn decode(&mut self, data: &str, out: &mut VecDeque<StreamEvent>) -> Result<()> {
         if self.done {
             return Ok(());
@@ -78,7 +78,7 @@ impl ChunkDecoder {
                 .get("message")
                 .and_then(Value::as_str)
                 .map_or_else(|| error.to_string(), str::to_owned);
-            return Err(Error::Provider {
+            return Err(LlmError::Provider {
                 status: None,
                 message,
             });

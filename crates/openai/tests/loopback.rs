@@ -18,7 +18,7 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use strata_ctx_core::{Error, LlmClient, LlmOptions, LlmRequest, Message, ToolCall, ToolResult};
+use strata_ctx_core::{LlmClient, LlmError, LlmOptions, LlmRequest, Message, ToolCall, ToolResult};
 use strata_ctx_openai::OpenAiClient;
 use strata_ctx_testkit::{HttpServer as Server, Reply};
 use tokio::net::TcpListener;
@@ -146,7 +146,7 @@ async fn edge_1_rate_limit_exhausted_reports_the_wait() {
     let server = Server::start(replies).await;
     let err = client(&server).complete(request()).await.unwrap_err();
     match err {
-        Error::RateLimited { retry_after, message } => {
+        LlmError::RateLimited { retry_after, message } => {
             assert_eq!(retry_after, Some(Duration::ZERO));
             assert_eq!(message, "slow down");
         }
@@ -159,7 +159,9 @@ async fn edge_1_rate_limit_exhausted_reports_the_wait() {
 async fn edge_1_retry_after_beyond_the_limit_is_returned_at_once() {
     let server = Server::start(vec![Reply::raw(429, "{}").header("retry-after", "3600")]).await;
     let err = client(&server).complete(request()).await.unwrap_err();
-    assert!(matches!(err, Error::RateLimited { retry_after: Some(d), .. } if d == Duration::from_secs(3600)));
+    assert!(
+        matches!(err, LlmError::RateLimited { retry_after: Some(d), .. } if d == Duration::from_secs(3600))
+    );
     assert_eq!(server.received().len(), 1);
 }
 
@@ -185,7 +187,7 @@ async fn edge_1_server_errors_exhausted_name_the_status() {
     let server = Server::start((0..3).map(|_| Reply::raw(502, "bad gateway")).collect()).await;
     let err = client(&server).complete(request()).await.unwrap_err();
     assert!(
-        matches!(&err, Error::Provider { status: Some(502), message } if message == "bad gateway"),
+        matches!(&err, LlmError::Provider { status: Some(502), message } if message == "bad gateway"),
         "{err:?}"
     );
     assert_eq!(server.received().len(), 3);
@@ -203,7 +205,7 @@ async fn edge_1_timeout() {
         .await
         .unwrap_err();
     assert!(
-        matches!(err, Error::Timeout { after } if after == Duration::from_millis(200)),
+        matches!(err, LlmError::Timeout { after } if after == Duration::from_millis(200)),
         "{err:?}"
     );
     assert_eq!(server.received().len(), 1, "a timeout is not retried");
@@ -234,7 +236,7 @@ async fn edge_1_malformed_json_body() {
     .await;
     let err = client(&server).complete(request()).await.unwrap_err();
     match &err {
-        Error::InvalidResponse { message } => assert!(
+        LlmError::InvalidResponse { message } => assert!(
             message.contains("not JSON") && message.contains("cut off"),
             "{message}"
         ),
@@ -249,7 +251,7 @@ async fn edge_1_client_errors_are_not_retried() {
     let server = Server::start(vec![Reply::json(401, &body)]).await;
     let err = client(&server).complete(request()).await.unwrap_err();
     assert!(
-        matches!(&err, Error::Provider { status: Some(401), message } if message == "Incorrect API key provided")
+        matches!(&err, LlmError::Provider { status: Some(401), message } if message == "Incorrect API key provided")
     );
     assert!(!err.to_string().contains("sk-test"));
     assert_eq!(server.received().len(), 1);
@@ -267,6 +269,6 @@ async fn edge_1_refused_connections_are_retried_then_reported() {
         .build()
         .unwrap();
     let err = client.complete(request()).await.unwrap_err();
-    assert!(matches!(err, Error::Provider { status: None, .. }), "{err:?}");
+    assert!(matches!(err, LlmError::Provider { status: None, .. }), "{err:?}");
     assert!(err.is_retryable());
 }

@@ -28,7 +28,7 @@
 //! use strata_ctx_testkit::ScriptedClient;
 //!
 //! # #[tokio::main(flavor = "current_thread")]
-//! # async fn main() -> Result<(), strata_ctx_core::Error> {
+//! # async fn main() -> Result<(), strata_ctx_core::LlmError> {
 //! let client = ScriptedClient::new();
 //! client.push_text("### 🎯 Objectives & Status\n* **Original Goal**: fix the lexer.");
 //! let summarizer = LlmSummarizer::new(Arc::new(client));

@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use strata_ctx_core::{
-    async_trait, prompts, CharCounter, Config, Error, LlmClient, LlmOptions, LlmRequest, Message, ProgressFn,
-    Result, Role, Summarizer, SummaryProgress, TokenCounter,
+    async_trait, prompts, CharCounter, Config, LlmClient, LlmError, LlmOptions, LlmRequest,
+    LlmResult as Result, Message, ProgressFn, Role, Summarizer, SummaryProgress, TokenCounter,
 };
 
 /// The first line of every archived summary (HIST-5).
@@ -138,7 +138,7 @@ impl LlmSummarizer {
     /// config.set("summary_timeout", "30s")?;
     /// let summarizer = LlmSummarizer::from_config(Arc::new(ScriptedClient::new()), &config);
     /// assert!(format!("{summarizer:?}").contains("small-model"));
-    /// # Ok::<(), strata_ctx_core::Error>(())
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_config(client: Arc<dyn LlmClient>, config: &Config) -> Self {
         let summarizer = LlmSummarizer::new(client).with_timeout(config.summary_timeout);
@@ -349,12 +349,12 @@ impl LlmSummarizer {
         }
         let text = summary.unwrap_or_default();
         if text.is_empty() {
-            return Err(Error::InvalidResponse {
+            return Err(LlmError::InvalidResponse {
                 message: "the summary is empty".into(),
             });
         }
         if text.chars().count() > input_chars.max(2_000) {
-            return Err(Error::InvalidResponse {
+            return Err(LlmError::InvalidResponse {
                 message: format!(
                     "the summary ({} characters) is longer than what it summarises",
                     text.chars().count()
@@ -387,7 +387,7 @@ impl Summarizer for LlmSummarizer {
     async fn summarize(&self, messages: &[Message]) -> Result<String> {
         match tokio::time::timeout(self.timeout, self.run(messages)).await {
             Ok(result) => result,
-            Err(_) => Err(Error::Timeout { after: self.timeout }),
+            Err(_) => Err(LlmError::Timeout { after: self.timeout }),
         }
     }
 }

@@ -4,7 +4,9 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
-use strata_ctx_core::{async_trait, Error, LlmClient, LlmRequest, LlmResponse, Result, Usage};
+use strata_ctx_core::{
+    async_trait, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result, Usage,
+};
 
 type Responder = dyn Fn(&LlmRequest) -> Result<LlmResponse> + Send + Sync;
 
@@ -29,7 +31,7 @@ struct Scripted {
 /// use strata_ctx_testkit::ScriptedClient;
 ///
 /// # #[tokio::main(flavor = "current_thread")]
-/// # async fn main() -> Result<(), strata_ctx_core::Error> {
+/// # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// let client = ScriptedClient::new();
 /// client.push_text("first").push_text_with_usage("second", Usage::new(100, 5));
 /// let a = client.complete(LlmRequest::new(vec![Message::user("hi")])).await?;
@@ -77,7 +79,7 @@ impl ScriptedClient {
     }
 
     /// Answers requests with `respond` once the queue is empty. By default,
-    /// an empty queue answers with [`Error::Provider`].
+    /// an empty queue answers with [`LlmError::Provider`].
     pub fn set_fallback(
         &self,
         respond: impl Fn(&LlmRequest) -> Result<LlmResponse> + Send + Sync + 'static,
@@ -108,7 +110,7 @@ impl ScriptedClient {
     }
 
     /// Queues an error.
-    pub fn push_error(&self, error: Error) -> &Self {
+    pub fn push_error(&self, error: LlmError) -> &Self {
         self.push(Duration::ZERO, Err(error))
     }
 
@@ -144,7 +146,7 @@ impl LlmClient for ScriptedClient {
                 let responder = lock(&self.inner.responder).clone();
                 match responder {
                     Some(respond) => respond(&request),
-                    None => Err(Error::Provider {
+                    None => Err(LlmError::Provider {
                         status: None,
                         message: "the scripted client has no reply left".into(),
                     }),
@@ -164,7 +166,7 @@ mod tests {
         let client = ScriptedClient::new();
         client
             .push_delayed(Duration::from_secs(500), "slow")
-            .push_error(Error::ContextTooLong {
+            .push_error(LlmError::ContextTooLong {
                 message: "too long".into(),
             });
         let req = LlmRequest::new(vec![Message::user("x")]);

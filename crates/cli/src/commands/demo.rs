@@ -41,9 +41,9 @@ struct Script(Mutex<VecDeque<LlmResponse>>);
 
 #[async_trait]
 impl LlmClient for Script {
-    async fn complete(&self, _: LlmRequest) -> strata_ctx::Result<LlmResponse> {
+    async fn complete(&self, _: LlmRequest) -> strata_ctx::LlmResult<LlmResponse> {
         let next = self.0.lock().ok().and_then(|mut q| q.pop_front());
-        next.ok_or_else(|| strata_ctx::Error::InvalidResponse {
+        next.ok_or_else(|| strata_ctx::LlmError::InvalidResponse {
             message: "the demo's script is over".into(),
         })
     }
@@ -54,7 +54,7 @@ struct SummaryModel;
 
 #[async_trait]
 impl LlmClient for SummaryModel {
-    async fn complete(&self, request: LlmRequest) -> strata_ctx::Result<LlmResponse> {
+    async fn complete(&self, request: LlmRequest) -> strata_ctx::LlmResult<LlmResponse> {
         let text = request
             .messages
             .iter()

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 use strata_ctx_compress::{Compressor, Limits, Truncator};
-use strata_ctx_core::{rule_fn, Error, ResultStatus, ToolResult};
+use strata_ctx_core::{rule_fn, ResultStatus, ToolResult};
 
 use crate::data;
 
@@ -227,20 +227,16 @@ fn tool_10_failing_and_panicking_rules_fall_back() {
     let mut c = Compressor::new();
     c.register(
         "deploy",
-        rule_fn(|_| {
-            Err(Error::Rule {
-                tool: "deploy".into(),
-                message: "unexpected shape".into(),
-            })
-        }),
+        rule_fn(|_| Err(strata_ctx_core::RuleError::new("unexpected shape"))),
     );
     c.register("Flaky", rule_fn(|_| panic!("boom")));
     let log = strata_ctx_testkit::long_log(500);
     let (out, fallback) = c.compress_text("DEPLOY", &Value::Null, &log);
     let fallback = fallback.unwrap();
+    assert_eq!(fallback.reason, "unexpected shape");
     assert_eq!(
-        fallback.reason,
-        "the rule for tool `deploy` failed: unexpected shape"
+        fallback.to_string(),
+        "the rule for `DEPLOY` failed (unexpected shape); the generic rule was used"
     );
     assert!(out.contains("error[E0425]") && out.len() < 2_000);
     let (out2, fallback) = c.compress_text("flaky", &Value::Null, &log);

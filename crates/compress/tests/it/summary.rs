@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use strata_ctx_compress::{PendingSummaries, SummarySource, ToolSummarizer};
-use strata_ctx_core::Error;
+use strata_ctx_core::LlmError;
 use strata_ctx_testkit::ScriptedClient;
 
 const OUTPUT: &str = "running 12 tests\ntest parser::flat ... ok\ntest parser::nested ... FAILED\nfailures:\nthread 'parser::nested' panicked at src/parser.rs:88:9\ntest result: FAILED. 11 passed; 1 failed";
@@ -31,7 +31,7 @@ async fn tool_12_timeout_error_and_empty_answers_fall_back_to_the_extract() {
     let client = ScriptedClient::new();
     client
         .push_delayed(Duration::from_secs(10), "too late")
-        .push_error(Error::RateLimited {
+        .push_error(LlmError::RateLimited {
             retry_after: None,
             message: "slow down".into(),
         })
@@ -58,7 +58,7 @@ async fn tool_12_timeout_error_and_empty_answers_fall_back_to_the_extract() {
     assert_eq!(empty.text, expected);
     // Never a bare placeholder, even for output with nothing to extract.
     let client = ScriptedClient::new();
-    client.push_error(Error::Timeout {
+    client.push_error(LlmError::Timeout {
         after: Duration::from_secs(3),
     });
     let s = ToolSummarizer::new(Arc::new(client))

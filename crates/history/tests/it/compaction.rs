@@ -322,7 +322,7 @@ async fn react_6_change_tracker_feeds_the_summary() {
     struct Capture(Mutex<Vec<Message>>);
     #[strata_ctx_core::async_trait]
     impl strata_ctx_core::Summarizer for Capture {
-        async fn summarize(&self, messages: &[Message]) -> strata_ctx_core::Result<String> {
+        async fn summarize(&self, messages: &[Message]) -> strata_ctx_core::LlmResult<String> {
             *self.0.lock().unwrap() = messages.to_vec();
             Ok("summary".into())
         }

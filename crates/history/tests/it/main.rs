@@ -20,7 +20,7 @@ mod store;
 
 use std::time::Duration;
 
-use strata_ctx_core::{async_trait, Error, Message, Result, Summarizer};
+use strata_ctx_core::{async_trait, LlmError, LlmResult as Result, Message, Summarizer};
 
 /// A summariser that answers with a fixed short text, after an optional
 /// delay, or fails.
@@ -45,7 +45,7 @@ impl Summarizer for Fixed {
             tokio::time::sleep(self.delay).await;
         }
         if self.fail {
-            return Err(Error::Provider {
+            return Err(LlmError::Provider {
                 status: Some(503),
                 message: "overloaded".into(),
             });

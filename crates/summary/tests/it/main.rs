@@ -17,7 +17,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use strata_ctx_core::{Error, LlmResponse, Message, ProgressFn, Summarizer, SummaryProgress, Usage};
+use strata_ctx_core::{LlmError, LlmResponse, Message, ProgressFn, Summarizer, SummaryProgress, Usage};
 use strata_ctx_summary::LlmSummarizer;
 use strata_ctx_testkit::{HistoryBuilder, ScriptedClient};
 
@@ -69,7 +69,7 @@ async fn hist_7_timeout_is_a_typed_error() {
     let s = LlmSummarizer::new(Arc::new(client));
     let started = tokio::time::Instant::now();
     let err = s.summarize(&history(1, 10)).await.unwrap_err();
-    assert!(matches!(err, Error::Timeout { after } if after == Duration::from_secs(120)));
+    assert!(matches!(err, LlmError::Timeout { after } if after == Duration::from_secs(120)));
     assert_eq!(started.elapsed(), Duration::from_secs(120));
 }
 
@@ -85,7 +85,7 @@ async fn hist_7_summariser_from_config_takes_its_timeout_and_model() {
     let s = LlmSummarizer::from_config(Arc::new(client.clone()), &config);
     let started = tokio::time::Instant::now();
     let err = s.summarize(&history(1, 10)).await.unwrap_err();
-    assert!(matches!(err, Error::Timeout { after } if after == Duration::from_secs(30)));
+    assert!(matches!(err, LlmError::Timeout { after } if after == Duration::from_secs(30)));
     assert_eq!(started.elapsed(), Duration::from_secs(30));
     assert_eq!(client.requests()[0].options.model.as_deref(), Some("small-model"));
 }
@@ -94,7 +94,7 @@ async fn hist_7_summariser_from_config_takes_its_timeout_and_model() {
 async fn hist_7_errors_empty_and_garbage_answers_are_errors() {
     let client = ScriptedClient::new();
     client
-        .push_error(Error::Provider {
+        .push_error(LlmError::Provider {
             status: Some(500),
             message: "upstream".into(),
         })
@@ -104,7 +104,7 @@ async fn hist_7_errors_empty_and_garbage_answers_are_errors() {
     let m = history(1, 10);
     assert!(matches!(
         s.summarize(&m).await,
-        Err(Error::Provider {
+        Err(LlmError::Provider {
             status: Some(500),
             ..
         })
@@ -168,10 +168,10 @@ async fn hist_7_large_input_is_summarised_in_chunks() {
 async fn hist_12_overflow_shrinks_and_retries() {
     let client = ScriptedClient::new();
     client
-        .push_error(Error::ContextTooLong {
+        .push_error(LlmError::ContextTooLong {
             message: "too long".into(),
         })
-        .push_error(Error::ContextTooLong {
+        .push_error(LlmError::ContextTooLong {
             message: "still too long".into(),
         })
         .push_text(ARCHIVE);
@@ -200,7 +200,7 @@ async fn hist_12_overflow_shrinks_and_retries() {
 #[tokio::test(start_paused = true)]
 async fn hist_12_overflow_that_persists_ends_in_a_typed_error() {
     let client = ScriptedClient::from_fn(|_| {
-        Err(Error::ContextTooLong {
+        Err(LlmError::ContextTooLong {
             message: "never fits".into(),
         })
     });

@@ -98,19 +98,26 @@ impl Engine {
             self.emit(Event::RuleFailed(failure));
         }
         // The full form pairs like the history form: one result per call,
-        // in call order, a synthetic one where the agent gave none.
+        // in call order, a synthetic one where the agent gave none. Each
+        // view is moved, once, to the call it answers.
+        let mut view: Vec<Option<Message>> = view.into_iter().map(Some).collect();
         let mut full = Vec::with_capacity(history.len());
         full.push(assistant.clone());
         for (call, form) in assistant.tool_calls.iter().zip(history.iter().skip(1)) {
             let seen = view
-                .iter()
-                .find(|m| m.tool_call_id.as_deref() == Some(call.id.as_str()));
-            full.push(seen.cloned().unwrap_or_else(|| form.clone()));
+                .iter_mut()
+                .find(|m| {
+                    m.as_ref()
+                        .is_some_and(|m| m.tool_call_id.as_deref() == Some(call.id.as_str()))
+                })
+                .and_then(Option::take);
+            full.push(seen.unwrap_or_else(|| form.clone()));
         }
-        report.history_result_tokens = self.counter.count_messages(history.get(1..).unwrap_or_default());
+        // The history form was counted as it was recorded.
+        report.history_result_tokens = self.history.newest_tokens(history.len().saturating_sub(1));
         let tokens = [
             self.counter.count_messages(&full),
-            history.first().map_or(0, |m| self.counter.count_message(m)) + report.history_result_tokens,
+            self.history.newest_tokens(history.len()),
             0,
             0,
         ];

@@ -102,6 +102,14 @@ impl History {
         self.pruned.contains(id)
     }
 
+    /// The tokens of the window's newest `n` messages (all of them when
+    /// there are fewer), as they were counted when recorded: what
+    /// [`History::record_step`] just added costs this, without a recount.
+    pub fn newest_tokens(&self, n: usize) -> usize {
+        let len = self.tally.len();
+        self.tally.sum(len.saturating_sub(n)..len)
+    }
+
     /// The window's tokens by the token counter.
     pub fn window_tokens(&self) -> usize {
         self.tally.total() - self.pruned_tokens

@@ -213,7 +213,7 @@ impl fmt::Display for Prefix {
 /// scratchpad → the todo recap.
 ///
 /// Build one with [`Context::new`] and the `with_*` setters (the engine of
-/// the `strata` crate does it on every call), then render it with
+/// the `strata-ctx` facade does it on every call), then render it with
 /// [`Context::messages`], [`Context::render_react`],
 /// [`Context::to_openai`] or [`Context::to_anthropic`].
 ///

@@ -49,6 +49,26 @@ impl MessageId {
         MessageId(Uuid::new_v5(&DERIVED_NAMESPACE, name.as_bytes()))
     }
 
+    /// The id of the message at `index` of an imported conversation
+    /// (`source` names the format and where in it): a UUID v8 made of the
+    /// position and a fast hash of the source, the role, the content's
+    /// length and its first 64 bytes. Reading the same file twice gives
+    /// the same ids, two positions of one source never share an id, and no
+    /// content is hashed whole, so importing costs the same per message
+    /// however long the messages are.
+    pub fn imported(source: &str, index: usize, role: &str, content: &str) -> Self {
+        let bytes = content.as_bytes();
+        let head = &bytes[..bytes.len().min(64)];
+        let mut key = fnv1a(source.as_bytes()) ^ fnv1a(role.as_bytes()).rotate_left(21);
+        key ^= (bytes.len() as u64).rotate_left(42) ^ fnv1a(head).rotate_left(7);
+        let mut raw = [0u8; 16];
+        raw[..8].copy_from_slice(&splitmix64(key).to_be_bytes());
+        // The position in the low half keeps ids of one source distinct
+        // (UUID v8 overwrites only the top bits of byte 8).
+        raw[8..].copy_from_slice(&(index as u64).to_be_bytes());
+        MessageId(Uuid::new_v8(raw))
+    }
+
     /// The 32 hex characters of the id without hyphens.
     pub fn to_hex(&self) -> String {
         self.0.simple().to_string()
@@ -225,6 +245,14 @@ impl ShortIds {
     }
 }
 
+/// SplitMix64's finaliser: spreads the bits of `x` over the whole word.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
 /// FNV-1a, 64-bit: a tiny hash whose value is fixed by its definition,
 /// unlike `std`'s `DefaultHasher`; used for the prefix hash (CTX-3) and
 /// the fingerprints of shrunk arguments (HIST-16).
@@ -337,5 +365,24 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn core_2_imported_ids_are_stable_distinct_and_cheap() {
+        let long = "x".repeat(1 << 20);
+        let a = MessageId::imported("openai", 3, "user", &long);
+        assert_eq!(a, MessageId::imported("openai", 3, "user", &long), "stable");
+        assert_eq!(a.0.get_version_num(), 8);
+        let ids: std::collections::HashSet<MessageId> = (0..1_000)
+            .map(|i| MessageId::imported("openai", i, "user", "same text"))
+            .collect();
+        assert_eq!(ids.len(), 1_000, "positions never share an id");
+        assert_ne!(a, MessageId::imported("openai", 3, "assistant", &long));
+        assert_ne!(a, MessageId::imported("anthropic", 3, "user", &long));
+        assert_ne!(a, MessageId::imported("openai", 3, "user", &long[1..]));
+        assert_ne!(
+            MessageId::imported("openai", 0, "user", "fix the parser"),
+            MessageId::imported("openai", 0, "user", "fix the lexer!")
+        );
     }
 }

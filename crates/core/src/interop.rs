@@ -15,7 +15,7 @@ use crate::message::{Message, Metadata, Role, ToolCall};
 ///   are joined with newlines.
 /// - Each tool call's `function.arguments` string is decoded as JSON; text
 ///   that is not JSON is kept as a JSON string.
-/// - Ids are derived from each message's position and text, so reading the
+/// - Ids are derived from each message's position and text ([`MessageId::imported`]), so reading the
 ///   same list twice gives the same ids. Messages have no timestamp.
 ///
 /// # Errors
@@ -98,7 +98,7 @@ fn from_openai_message(index: usize, value: &Value) -> Result<Message> {
     } else {
         (None, None)
     };
-    let id = MessageId::derived(&format!("openai\u{0}{index}\u{0}{role_text}\u{0}{content}"));
+    let id = MessageId::imported("openai", index, role_text, &content);
     Ok(Message {
         id,
         role,

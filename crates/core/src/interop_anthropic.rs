@@ -20,7 +20,7 @@ use crate::message::{Message, ResultStatus, Role, ThinkingBlock, ToolCall, ToolE
 ///   blocks its calls, `thinking` and `redacted_thinking` blocks its
 ///   reasoning. Blocks of other types (images, documents, server tools)
 ///   are left out.
-/// - Ids are derived from each message's position and text, so reading the
+/// - Ids are derived from each message's position and text ([`MessageId::imported`]), so reading the
 ///   same conversation twice gives the same ids.
 ///
 /// # Errors
@@ -62,12 +62,12 @@ pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
     let mut push = |role: Role, index: usize, mut m: Message| {
         m.role = role;
         m.created_at = None;
-        m.id = MessageId::derived(&format!(
-            "anthropic\u{0}{index}\u{0}{}\u{0}{}\u{0}{}",
-            role.as_str(),
+        m.id = MessageId::imported(
+            &format!("anthropic\u{0}{index}"),
             out.len(),
-            m.content
-        ));
+            role.as_str(),
+            &m.content,
+        );
         out.push(m);
     };
     match system {

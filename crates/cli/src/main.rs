@@ -88,6 +88,10 @@ enum Command {
     /// A scripted agent session over a sample project, offline: @file
     /// reminders, a truncation, the stale-read note, compactions.
     Demo(commands::demo::DemoArgs),
+    /// What Strata costs on your transcripts: the median time of each phase
+    /// from file to window (read, parse, count, plan, compact, render) and
+    /// the peak memory.
+    Bench(commands::bench::BenchArgs),
 }
 
 /// The options that decide a window's budget, shared by `compact` and
@@ -165,6 +169,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Replay(args) => runtime.block_on(commands::replay::run(&args, counter)),
         Command::Eval(args) => runtime.block_on(commands::eval::run(&args, counter)),
         Command::Demo(args) => runtime.block_on(commands::demo::run(&args)),
+        Command::Bench(args) => runtime.block_on(commands::bench::run(&args, counter)),
     }
 }
 

@@ -771,3 +771,47 @@ fn render_never_sends_an_unpaired_call() {
         "the corpus has transcripts that end on an unanswered call"
     );
 }
+
+/// PERF: `bench` times every phase from file to window on the user's own
+/// transcripts, reports the peak memory, and rejects what is not a
+/// conversation as bad input.
+#[test]
+fn bench_reports_each_phase_and_the_peak_memory() {
+    let files = [corpus(DJANGO), corpus(PORT)];
+    let o = run(&[
+        "bench",
+        "--runs",
+        "2",
+        "--json",
+        files[0].to_str().unwrap(),
+        files[1].to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let rows = v["files"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for (row, file) in rows.iter().zip(&files) {
+        assert_eq!(
+            row["bytes"].as_u64().unwrap(),
+            std::fs::metadata(file).unwrap().len()
+        );
+        assert!(row["messages"].as_u64().unwrap() > 10);
+        for phase in ["read", "parse", "count", "plan", "compact", "render"] {
+            assert!(row["ms"][phase].as_f64().unwrap() >= 0.0, "{phase}");
+        }
+    }
+    if cfg!(target_os = "linux") {
+        assert!(v["peak_memory_bytes"].as_u64().unwrap() > 0);
+    }
+    let table = run(&["bench", "--runs", "1", files[0].to_str().unwrap()]);
+    assert!(table.status.success());
+    let text = String::from_utf8(table.stdout).unwrap();
+    assert!(text.starts_with("median of 1 runs, in milliseconds\n"), "{text}");
+    assert!(text.contains("openhands__django__django-11099.json"), "{text}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.json");
+    std::fs::write(&junk, "not json at all").unwrap();
+    let o = run(&["bench", junk.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod bench;
 pub mod compact;
 pub mod compress;
 pub mod demo;

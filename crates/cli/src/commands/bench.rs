@@ -1,0 +1,161 @@
+//! `strata-ctx bench`: what Strata costs on the user's own transcripts,
+//! phase by phase (PERF).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use serde_json::{json, Value};
+use strata_ctx::history::History;
+use strata_ctx::prompt::openai_messages;
+use strata_ctx::{Message, NoSummarizer, TokenCounter};
+
+use super::{out, out_json_pretty};
+use crate::error::CliError;
+use crate::input::read_bytes;
+use crate::parse::parse;
+use crate::BudgetArgs;
+
+/// Arguments of `strata-ctx bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The conversations to measure (any format the other commands read).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    #[command(flatten)]
+    budget: BudgetArgs,
+    /// How many times each phase runs; the median is shown.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    runs: usize,
+    /// One JSON object instead of the table.
+    #[arg(long)]
+    json: bool,
+}
+
+/// The phases of the path from a file to a window.
+const PHASES: [&str; 6] = ["read", "parse", "count", "plan", "compact", "render"];
+
+/// The median of `runs` runs of `f`, and its last result.
+fn median<T>(runs: usize, mut f: impl FnMut() -> Result<T, CliError>) -> Result<(Duration, T), CliError> {
+    let mut times = Vec::with_capacity(runs);
+    let mut last = None;
+    for _ in 0..runs.max(1) {
+        let start = Instant::now();
+        let value = f()?;
+        times.push(start.elapsed());
+        last = Some(value);
+    }
+    times.sort();
+    let value = last.ok_or_else(|| CliError::Runtime("no run was made".into()))?;
+    Ok((times[times.len() / 2], value))
+}
+
+/// The process's peak resident memory in bytes, where the system tells it
+/// (Linux's `VmHWM`).
+fn peak_memory() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The times of every phase for one file.
+async fn measure(
+    path: &Path,
+    args: &BenchArgs,
+    counter: &Arc<dyn TokenCounter>,
+) -> Result<(usize, usize, [Duration; 6]), CliError> {
+    let config = args.budget.config()?;
+    let runs = args.runs;
+    let (read, (source, bytes)) = median(runs, || read_bytes(Some(path)))?;
+    let (parse_time, messages) = median(runs, || {
+        parse(&bytes)
+            .map(|(_, m)| m)
+            .map_err(|why| CliError::Input(format!("{source}: {why}")))
+    })?;
+    let (count, _) = median(runs, || Ok(counter.count_messages(&messages)))?;
+    let build = |messages: Vec<Message>| History::from_messages(config.clone(), counter.clone(), messages).0;
+    let (plan, _) = median(runs, || {
+        let history = build(messages.clone());
+        Ok(history.plan())
+    })?;
+    let mut compact_times = Vec::with_capacity(runs.max(1));
+    let mut window = Vec::new();
+    for _ in 0..runs.max(1) {
+        let mut history = build(messages.clone());
+        let start = Instant::now();
+        history.compact(&NoSummarizer).await;
+        compact_times.push(start.elapsed());
+        window = history.window().into_owned();
+    }
+    compact_times.sort();
+    let compact = compact_times[compact_times.len() / 2];
+    let (render, _) = median(runs, || {
+        serde_json::to_string(&openai_messages(&window)).map_err(|e| CliError::Runtime(e.to_string()))
+    })?;
+    Ok((
+        bytes.len(),
+        messages.len(),
+        [read, parse_time, count, plan, compact, render],
+    ))
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1_000.0
+}
+
+/// Runs `strata-ctx bench`.
+pub async fn run(args: &BenchArgs, counter: Arc<dyn TokenCounter>) -> Result<(), CliError> {
+    let mut rows = Vec::new();
+    for path in &args.files {
+        let (bytes, messages, times) = measure(path, args, &counter).await?;
+        rows.push((path.display().to_string(), bytes, messages, times));
+    }
+    let peak = peak_memory();
+    if args.json {
+        let files: Vec<Value> = rows
+            .iter()
+            .map(|(file, bytes, messages, times)| {
+                let phases: serde_json::Map<String, Value> = PHASES
+                    .iter()
+                    .zip(times)
+                    .map(|(name, d)| ((*name).to_owned(), json!(ms(*d))))
+                    .collect();
+                json!({"file": file, "bytes": bytes, "messages": messages, "ms": phases})
+            })
+            .collect();
+        return out_json_pretty(&json!({"runs": args.runs, "files": files, "peak_memory_bytes": peak}));
+    }
+    let mut text = format!(
+        "median of {} runs, in milliseconds\n{:<40} {:>10} {:>8}",
+        args.runs.max(1),
+        "file",
+        "bytes",
+        "messages"
+    );
+    for name in PHASES {
+        text.push_str(&format!(" {name:>8}"));
+    }
+    text.push('\n');
+    for (file, bytes, messages, times) in &rows {
+        let name = Path::new(file)
+            .file_name()
+            .map_or(file.clone(), |n| n.to_string_lossy().into_owned());
+        let name: String = name.chars().take(40).collect();
+        text.push_str(&format!("{name:<40} {bytes:>10} {messages:>8}"));
+        for d in times {
+            text.push_str(&format!(" {:>8.3}", ms(*d)));
+        }
+        text.push('\n');
+    }
+    match (peak, rows.iter().map(|r| r.1).max()) {
+        (Some(peak), Some(largest)) => text.push_str(&format!(
+            "peak memory: {:.1} MiB ({:.1}× the largest file)\n",
+            peak as f64 / (1024.0 * 1024.0),
+            peak as f64 / largest.max(1) as f64
+        )),
+        _ => text.push_str("peak memory: not known on this system\n"),
+    }
+    out(&text)
+}

@@ -314,6 +314,93 @@ fn openai_message(m: &Message) -> Value {
     }
 }
 
+/// [`openai_messages`] as a value that serialises itself, straight from
+/// the borrowed messages: the same JSON, byte for byte, without building a
+/// [`Value`] tree first. Give it to `serde_json::to_writer` (or embed it in
+/// a request body) where the messages are sent.
+///
+/// ```
+/// use strata_ctx_core::Message;
+/// use strata_ctx_prompt::{openai_messages, OpenAiMessages};
+///
+/// let messages = [Message::system("Be brief."), Message::user("Hi!")];
+/// let fast = serde_json::to_string(&OpenAiMessages(&messages))?;
+/// assert_eq!(fast, serde_json::to_string(&openai_messages(&messages))?);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug, Clone, Copy)]
+pub struct OpenAiMessages<'a>(pub &'a [Message]);
+
+impl serde::Serialize for OpenAiMessages<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(OpenAiMessage))
+    }
+}
+
+/// One message of [`OpenAiMessages`]; keys in the order a [`Value`] map
+/// writes them (sorted), so that both renderings give the same bytes.
+struct OpenAiMessage<'a>(&'a Message);
+
+impl serde::Serialize for OpenAiMessage<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let m = self.0;
+        let mut map = serializer.serialize_map(None)?;
+        match m.role {
+            Role::Summary => {
+                map.serialize_entry("content", &summary_text(m))?;
+                map.serialize_entry("role", "system")?;
+            }
+            Role::Assistant if !m.tool_calls.is_empty() => {
+                let content = (!m.content.is_empty()).then_some(m.content.as_str());
+                map.serialize_entry("content", &content)?;
+                map.serialize_entry("role", "assistant")?;
+                map.serialize_entry("tool_calls", &OpenAiCalls(&m.tool_calls))?;
+            }
+            Role::Tool => {
+                map.serialize_entry("content", &m.text())?;
+                map.serialize_entry("role", "tool")?;
+                map.serialize_entry("tool_call_id", m.tool_call_id.as_deref().unwrap_or_default())?;
+            }
+            role => {
+                map.serialize_entry("content", &m.text())?;
+                map.serialize_entry("role", role.as_str())?;
+            }
+        }
+        map.end()
+    }
+}
+
+struct OpenAiCalls<'a>(&'a [ToolCall]);
+
+impl serde::Serialize for OpenAiCalls<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        serializer.collect_seq(self.0.iter().map(|c| {
+            struct Call<'a>(&'a ToolCall);
+            impl serde::Serialize for Call<'_> {
+                fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    struct Function<'a>(&'a ToolCall);
+                    impl serde::Serialize for Function<'_> {
+                        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                            let mut map = serializer.serialize_map(Some(2))?;
+                            map.serialize_entry("arguments", &arguments_text(self.0))?;
+                            map.serialize_entry("name", &self.0.name)?;
+                            map.end()
+                        }
+                    }
+                    let mut map = serializer.serialize_map(Some(3))?;
+                    map.serialize_entry("function", &Function(self.0))?;
+                    map.serialize_entry("id", &self.0.id)?;
+                    map.serialize_entry("type", "function")?;
+                    map.end()
+                }
+            }
+            Call(c)
+        }))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::{json, Value};
 use strata_ctx::history::History;
-use strata_ctx::prompt::openai_messages;
+use strata_ctx::prompt::OpenAiMessages;
 use strata_ctx::{Message, NoSummarizer, TokenCounter};
 
 use super::{out, out_json_pretty};
@@ -92,7 +92,7 @@ async fn measure(
     compact_times.sort();
     let compact = compact_times[compact_times.len() / 2];
     let (render, _) = median(runs, || {
-        serde_json::to_string(&openai_messages(&window)).map_err(|e| CliError::Runtime(e.to_string()))
+        serde_json::to_string(&OpenAiMessages(&window)).map_err(|e| CliError::Runtime(e.to_string()))
     })?;
     Ok((
         bytes.len(),

@@ -1,0 +1,58 @@
+//! CTX-4, PERF: the borrowed OpenAI rendering writes the same bytes as
+//! the `Value` rendering, for any messages and for real transcripts.
+
+// Test code: unwrapping, panicking and printing are how it reports; the
+// house lints (Cargo.toml) are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::print_stdout,
+    clippy::print_stderr,
+    missing_docs,
+    missing_debug_implementations,
+    unreachable_pub
+)]
+
+use proptest::prelude::*;
+use strata_ctx_core::{Message, ToolCall};
+use strata_ctx_prompt::{openai_messages, OpenAiMessages};
+use strata_ctx_testkit::{load_transcript, strategy};
+
+fn same_bytes(messages: &[Message]) {
+    let tree = serde_json::to_string(&openai_messages(messages)).unwrap();
+    let direct = serde_json::to_string(&OpenAiMessages(messages)).unwrap();
+    assert_eq!(direct, tree);
+}
+
+proptest! {
+    #[test]
+    fn ctx_4_borrowed_rendering_is_byte_identical(
+        messages in proptest::collection::vec(strategy::message(), 0..12),
+    ) {
+        same_bytes(&messages);
+    }
+}
+
+#[test]
+fn ctx_4_borrowed_rendering_of_real_transcripts() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/corpus");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            same_bytes(&load_transcript(&path).unwrap().messages);
+            seen += 1;
+        }
+    }
+    assert!(seen >= 5);
+    // The edges: an assistant call without text, a summary, string
+    // arguments, a tool message without a call id.
+    let call = ToolCall::new("c1", "Bash", serde_json::Value::String("ls -la".into()));
+    same_bytes(&[
+        Message::summary("We fixed it."),
+        Message::assistant_with_calls("", vec![call]),
+        Message::tool_text("", "Bash", "ok"),
+        Message::assistant("done"),
+    ]);
+}

@@ -89,7 +89,7 @@ enum Command {
     /// reminders, a truncation, the stale-read note, compactions.
     Demo(commands::demo::DemoArgs),
     /// What Strata costs on your transcripts: the median time of each phase
-    /// from file to window (read, parse, count, plan, compact, render) and
+    /// from file to window (read, parse, count, build, plan, compact, render) and
     /// the peak memory.
     Bench(commands::bench::BenchArgs),
 }

@@ -796,7 +796,7 @@ fn bench_reports_each_phase_and_the_peak_memory() {
             std::fs::metadata(file).unwrap().len()
         );
         assert!(row["messages"].as_u64().unwrap() > 10);
-        for phase in ["read", "parse", "count", "plan", "compact", "render"] {
+        for phase in ["read", "parse", "count", "build", "plan", "compact", "render"] {
             assert!(row["ms"][phase].as_f64().unwrap() >= 0.0, "{phase}");
         }
     }

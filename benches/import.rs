@@ -1,4 +1,4 @@
-//! Reading a conversation file (PERF): the JSON parse against the
+//! Reading a conversation file (for `strata-ctx bench`, PERF-1): the JSON parse against the
 //! conversion into messages, and the imported message ids against ids
 //! hashed over whole contents (how they were derived before), on the same
 //! messages in the same run.

@@ -1,4 +1,4 @@
-//! Rendering a window as OpenAI messages (CTX-4, PERF): through a `Value`
+//! Rendering a window as OpenAI messages (CTX-4): through a `Value`
 //! tree, and straight from the borrowed messages (`OpenAiMessages`),
 //! beside `serde_json::to_string` of the same messages' own typed structs
 //! in the same run.

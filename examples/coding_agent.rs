@@ -22,10 +22,11 @@
 //! | `--dir PATH` | the scratch directory (created when missing) | a new temporary directory |
 //! | `--window TOKENS` | the context window Strata keeps to | 32000 |
 //! | `--max-steps N` | the most tool steps before giving up | 30 |
+//! | `--price IN,OUT` | the model's price, US dollars per million input and output tokens | Strata's price table, when it knows the model |
 //!
 //! The base URL and key come from `OPENAI_BASE_URL` / `OPENAI_API_KEY` or
 //! `ANTHROPIC_BASE_URL` / `ANTHROPIC_API_KEY`. The agent prints the final
-//! answer and one line of usage.
+//! answer and one line of usage, with what the calls cost.
 
 // An example: unwrapping, panicking and printing are how it reports; the
 // house lints (Cargo.toml) are for library code.
@@ -49,8 +50,8 @@ use serde_json::{json, Value};
 use strata_ctx::anthropic::AnthropicClient;
 use strata_ctx::openai::OpenAiClient;
 use strata_ctx::{
-    Config, Engine, LlmClient, LlmOptions, Message, StreamEvent, ToolCall, ToolMode, ToolResult, ToolSpec,
-    Usage,
+    Config, Engine, LlmClient, LlmOptions, Message, Price, PriceTable, StreamEvent, ToolCall, ToolMode,
+    ToolResult, ToolSpec, Usage,
 };
 
 /// The command line.
@@ -62,6 +63,7 @@ struct Args {
     dir: Option<PathBuf>,
     window: usize,
     max_steps: usize,
+    price: Option<Price>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -73,6 +75,7 @@ fn parse_args() -> Result<Args, String> {
         dir: None,
         window: 32_000,
         max_steps: 30,
+        price: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -85,6 +88,16 @@ fn parse_args() -> Result<Args, String> {
             "--dir" => args.dir = Some(value()?.into()),
             "--window" => args.window = value()?.parse().map_err(|e| format!("--window: {e}"))?,
             "--max-steps" => args.max_steps = value()?.parse().map_err(|e| format!("--max-steps: {e}"))?,
+            "--price" => {
+                let text = value()?;
+                let (input, output) = text
+                    .split_once(',')
+                    .and_then(|(i, o)| Some((i.trim().parse().ok()?, o.trim().parse().ok()?)))
+                    .ok_or_else(|| {
+                        format!("--price {text}: expected INPUT,OUTPUT in dollars per million tokens")
+                    })?;
+                args.price = Some(Price::new(input, output));
+            }
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -282,11 +295,15 @@ async fn run(args: Args) -> Result<(), Box<dyn Error>> {
         }
     };
     let config = Config::from_toml_str(&format!("context_window = {}", args.window))?;
-    let mut engine = Engine::builder(&root)
+    let mut builder = Engine::builder(&root)
         .config(config)
         .tool_mode(ToolMode::Native)
-        .tools(tools())
-        .build()?;
+        .tools(tools());
+    // What the calls cost: the given price, else the shipped table's.
+    if let Some(price) = args.price.or_else(|| PriceTable::builtin().get(&model)) {
+        builder = builder.price(price);
+    }
+    let mut engine = builder.build()?;
     engine.begin_round(&args.task).await?;
     let mut total = Usage::default();
     let mut calls = 0;
@@ -310,8 +327,12 @@ async fn run(args: Args) -> Result<(), Box<dyn Error>> {
         if answer.tool_calls.is_empty() {
             engine.finish_round(answer.text.clone())?;
             println!("{}", answer.text.trim());
+            let cost = match engine.cost() {
+                Some(cost) => format!("${:.4}", cost.session),
+                None => "unknown (no price for this model; give --price)".into(),
+            };
             println!(
-                "usage: {model} via {}, {calls} calls, {} input tokens ({} cached), {} output tokens, window {} of {} tokens",
+                "usage: {model} via {}, {calls} calls, {} input tokens ({} cached), {} output tokens, window {} of {} tokens, cost {cost}",
                 args.provider,
                 total.input_tokens,
                 total.cached_input_tokens.unwrap_or(0),

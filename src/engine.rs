@@ -9,8 +9,8 @@ use serde_json::Value;
 use strata_ctx_atfile::Mentions;
 use strata_ctx_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
 use strata_ctx_core::{
-    CharCounter, Clock, Config, IdSource, Message, MessageId, NoSummarizer, ResultStatus, Role, Summarizer,
-    TokenCounter, Usage,
+    CharCounter, Clock, Config, Cost, IdSource, Message, MessageId, NoSummarizer, Price, ResultStatus, Role,
+    Summarizer, TokenCounter, Usage,
 };
 use strata_ctx_history::{
     clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, Conversation, Digest, History,
@@ -314,6 +314,9 @@ pub struct Engine {
     /// The time and ids of the messages the engine makes (CORE-2).
     clock: Clock,
     ids: IdSource,
+    /// The model's price, and what its calls cost so far (MODEL-5).
+    price: Option<Price>,
+    cost: Cost,
 }
 
 impl fmt::Debug for Engine {
@@ -339,6 +342,13 @@ impl Engine {
         if let Some(events) = &self.events {
             events(&event);
         }
+    }
+
+    /// What the model calls recorded so far cost, when the engine knows
+    /// the model's price ([`EngineBuilder::price`]): the last call, the
+    /// round and every call since the engine was built (MODEL-5).
+    pub fn cost(&self) -> Option<Cost> {
+        self.price.map(|_| self.cost)
     }
 
     /// `message` with a new id from the engine's [`IdSource`] and the
@@ -512,6 +522,10 @@ impl Engine {
     /// measurement and leaves the estimate to the token counter.
     pub fn record_usage(&mut self, usage: Usage) {
         self.emit(Event::UsageRecorded(usage));
+        if let Some(price) = self.price {
+            self.cost.add(price.cost(&usage));
+            self.emit(Event::CostRecorded(self.cost));
+        }
         if usage.input_tokens == 0 {
             return;
         }

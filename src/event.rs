@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::sync::{mpsc, Arc};
 
-use strata_ctx_core::Usage;
+use strata_ctx_core::{Cost, Usage};
 use strata_ctx_history::{CompactionStats, Repair};
 
 /// Why a compaction ran.
@@ -126,6 +126,10 @@ pub enum Event {
     },
     /// The provider's usage for the last call was recorded (REACT-4).
     UsageRecorded(Usage),
+    /// What the calls cost, after a usage was recorded, when the engine
+    /// knows the model's price (MODEL-5): the last call, the round, the
+    /// session, in US dollars.
+    CostRecorded(Cost),
     /// A loaded history broke the pairing invariant and was repaired
     /// (HIST-2).
     Repaired(Vec<Repair>),

@@ -56,10 +56,10 @@
 
 #[doc(inline)]
 pub use strata_ctx_core::{
-    from_anthropic_messages, from_openai_messages, rounds, CharCounter, Clock, Config, FinishReason,
+    from_anthropic_messages, from_openai_messages, rounds, CharCounter, Clock, Config, Cost, FinishReason,
     IdSource, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, LlmResult, LlmStream, Message,
-    MessageId, Pairs, ResultStatus, Role, RuleError, StreamEvent, ThinkingBlock, TokenCounter, ToolCall,
-    ToolChoice, ToolResult, Usage,
+    MessageId, Pairs, Price, PriceTable, ResultStatus, Role, RuleError, StreamEvent, ThinkingBlock,
+    TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
 };
 
 /// The data model, token counting, the LLM client trait and configuration

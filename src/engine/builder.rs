@@ -27,6 +27,7 @@ pub struct EngineBuilder {
     messages: Option<Vec<Message>>,
     clock: Clock,
     ids: IdSource,
+    price: Option<Price>,
 }
 
 impl fmt::Debug for EngineBuilder {
@@ -65,6 +66,7 @@ impl EngineBuilder {
             messages: None,
             clock: Clock::system(),
             ids: IdSource::random(),
+            price: None,
         }
     }
 
@@ -255,6 +257,15 @@ impl EngineBuilder {
         self
     }
 
+    /// Sets the price of the model the engine's calls go to (MODEL-5):
+    /// each recorded usage then adds to [`Engine::cost`] and is an
+    /// [`Event::CostRecorded`]. `PriceTable::builtin().get(model)` has
+    /// the price of current models. By default, none: no cost is kept.
+    pub fn price(mut self, price: Price) -> Self {
+        self.price = Some(price);
+        self
+    }
+
     /// The engine.
     ///
     /// # Errors
@@ -285,6 +296,7 @@ impl EngineBuilder {
             messages,
             clock,
             ids,
+            price,
         } = self;
         let mut system = SystemLayer::for_mode(mode);
         if let Some(prompt) = prompt {
@@ -360,6 +372,8 @@ impl EngineBuilder {
             round: rounds,
             clock,
             ids,
+            price,
+            cost: Cost::default(),
         };
         engine.recap = todo_recap(engine.history.full_log());
         engine.recap_tokens = engine.recap_tokens_of();

@@ -92,6 +92,7 @@ impl Engine {
         self.reset_digest();
         self.over_budget = false;
         self.round += 1;
+        self.cost.new_round();
         self.emit(Event::RoundStarted {
             round: self.round,
             mentions: applied.paths.clone(),

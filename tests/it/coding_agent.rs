@@ -227,7 +227,7 @@ async fn run(wire: Wire, stream: bool) {
         ])
         .arg("--dir")
         .arg(dir.path())
-        .args(["--model", "scripted"]);
+        .args(["--model", "scripted", "--price", "1,10"]);
     match wire {
         Wire::OpenAi => cmd
             .args(["--provider", "openai"])
@@ -253,6 +253,8 @@ async fn run(wire: Wire, stream: bool) {
     let usage = lines.next().unwrap();
     assert!(usage.starts_with("usage: scripted via "), "{usage}");
     assert!(usage.contains(", 4 calls, 4600 input tokens"), "{usage}");
+    // MODEL-5: 4,600 input tokens at $1 and 80 output tokens at $10 per million.
+    assert!(usage.ends_with(", cost $0.0054"), "{usage}");
     // The tools really ran in the scratch directory.
     assert_eq!(
         std::fs::read_to_string(dir.path().join("notes/hello.txt")).unwrap(),

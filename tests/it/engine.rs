@@ -795,3 +795,54 @@ async fn tool_10_failed_custom_rule_is_an_event() {
         "{failures:?}"
     );
 }
+
+/// MODEL-5: with the model's price, each recorded usage adds to the cost of
+/// the call, the round and the session, as an event too; a new round
+/// starts its cost at 0; without a price no cost is kept.
+#[tokio::test]
+async fn prov_2_cost_per_call_round_and_session() {
+    let project = tempfile::tempdir().unwrap();
+    let price = strata_ctx::PriceTable::builtin()
+        .get("gpt-4o-2024-08-06")
+        .unwrap();
+    let (tx, rx) = mpsc::channel();
+    let mut engine = Engine::builder(project.path())
+        .price(price)
+        .events_to(tx)
+        .build()
+        .unwrap();
+    let client = ScriptedClient::new();
+    let mut cached = strata_ctx::Usage::new(1_000_000, 10_000);
+    cached.cached_input_tokens = Some(500_000);
+    client
+        .push_text_with_usage(finish("one"), strata_ctx::Usage::new(1_000_000, 100_000))
+        .push_text_with_usage(action("again", "Read", json!({"path": "a"})), cached)
+        .push_text_with_usage(finish("two"), strata_ctx::Usage::new(0, 0));
+    run_round(&mut engine, &client, project.path(), "first")
+        .await
+        .unwrap();
+    let first = engine.cost().unwrap();
+    // gpt-4o: $2.50 in, $10.00 out per million.
+    assert!((first.call - (2.5 + 1.0)).abs() < 1e-9, "{first:?}");
+    assert_eq!(first.round, first.call);
+    run_round(&mut engine, &client, project.path(), "second")
+        .await
+        .unwrap();
+    let second = engine.cost().unwrap();
+    let cached_call = 0.5 * 2.5 + 0.5 * 1.25 + 0.01 * 10.0;
+    assert!((second.round - cached_call).abs() < 1e-9, "{second:?}");
+    assert_eq!(second.call, 0.0, "the last call reported nothing");
+    assert!((second.session - (3.5 + cached_call)).abs() < 1e-9, "{second:?}");
+    let costs: Vec<strata_ctx::Cost> = rx
+        .try_iter()
+        .filter_map(|e| match e {
+            Event::CostRecorded(c) => Some(c),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(costs.len(), 3);
+    assert_eq!(costs.last(), Some(&second));
+
+    let plain = Engine::builder(project.path()).build().unwrap();
+    assert_eq!(plain.cost(), None);
+}

@@ -772,7 +772,7 @@ fn render_never_sends_an_unpaired_call() {
     );
 }
 
-/// PERF: `bench` times every phase from file to window on the user's own
+/// PERF-1: `bench` times every phase from file to window on the user's own
 /// transcripts, reports the peak memory, and rejects what is not a
 /// conversation as bad input.
 #[test]
@@ -814,4 +814,43 @@ fn bench_reports_each_phase_and_the_peak_memory() {
     std::fs::write(&junk, "not json at all").unwrap();
     let o = run(&["bench", junk.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+/// MODEL-5: `inspect --model` / `--price` estimates each round's calls (the
+/// whole conversation before a call as its input, the call's answer as
+/// its output) and the session's; an unknown model is bad input.
+#[test]
+fn inspect_estimates_cost_per_round_and_session() {
+    let file = corpus(COVERAGE);
+    let json_at = |price: &str| -> serde_json::Value {
+        let o = run(&["inspect", "--json", "--price", price, file.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let v = json_at("1,10");
+    let session = v["cost_usd"]["session"].as_f64().unwrap();
+    let rounds: f64 = v["rounds_detail"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["cost_usd"].as_f64().unwrap())
+        .sum();
+    assert!(
+        session > 0.0 && (session - rounds).abs() < 1e-9,
+        "{session} {rounds}"
+    );
+    let doubled = json_at("2,20")["cost_usd"]["session"].as_f64().unwrap();
+    assert!((doubled - 2.0 * session).abs() < 1e-9);
+    assert_eq!(json_at("0,0")["cost_usd"]["session"].as_f64(), Some(0.0));
+    // Input only: the conversation before each call, summed.
+    let input_only = json_at("1,0")["cost_usd"]["session"].as_f64().unwrap();
+    assert!(input_only > 0.0 && input_only < session);
+
+    let text = stdout(&run(&["inspect", "--model", "gpt-4o", file.to_str().unwrap()]));
+    assert!(text.contains("estimated cost at gpt-4o's price: $"), "{text}");
+    let o = run(&["inspect", "--model", "no-such-model", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no price is known"), "{}", stderr(&o));
+    let o = run(&["inspect", "--price", "cheap", file.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
 }

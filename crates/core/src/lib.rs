@@ -52,6 +52,7 @@
 //! ```
 
 pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenAmount, CONFIG_FIELDS};
+pub use cost::{Cost, Price, PriceTable};
 pub use error::{Error, LlmError, LlmResult, Result, RuleError};
 pub use id::{fnv1a, id_hint, MessageId, ShortIds, SHORT_ID_LEN};
 pub use interop::from_openai_messages;
@@ -75,6 +76,7 @@ pub use tool::{ToolChoice, ToolSpec};
 pub use async_trait::async_trait;
 
 mod config;
+mod cost;
 mod error;
 mod forward;
 mod id;

@@ -1,4 +1,4 @@
-//! CTX-4, PERF: the borrowed OpenAI rendering writes the same bytes as
+//! CTX-4: the borrowed OpenAI rendering writes the same bytes as
 //! the `Value` rendering, for any messages and for real transcripts.
 
 // Test code: unwrapping, panicking and printing are how it reports; the

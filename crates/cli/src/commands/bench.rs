@@ -1,5 +1,5 @@
 //! `strata-ctx bench`: what Strata costs on the user's own transcripts,
-//! phase by phase (PERF).
+//! phase by phase (PERF-1).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

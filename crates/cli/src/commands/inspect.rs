@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use clap::Args;
 use serde_json::{json, Value};
 use strata_ctx::types::{PairIssue, ShortIds};
-use strata_ctx::{rounds, Message, Pairs, Role, TokenCounter};
+use strata_ctx::{rounds, Message, Pairs, Price, PriceTable, Role, TokenCounter, Usage};
 
 use super::{out, out_json_pretty, share};
 use crate::error::CliError;
@@ -19,6 +19,57 @@ pub struct InspectArgs {
     /// One JSON object instead of text.
     #[arg(long)]
     json: bool,
+    /// Estimates what the conversation's calls cost at this model's price
+    /// (from Strata's price table), each call sending the whole
+    /// conversation before it.
+    #[arg(long, value_name = "NAME")]
+    model: Option<String>,
+    /// The price to estimate with instead, in US dollars per million input
+    /// and output tokens (`2.5,10`).
+    #[arg(long, value_name = "IN,OUT")]
+    price: Option<String>,
+}
+
+/// The price `--price` or `--model` asks for, if any.
+fn price_of(args: &InspectArgs) -> Result<Option<(String, Price)>, CliError> {
+    if let Some(text) = &args.price {
+        let parsed = text
+            .split_once(',')
+            .and_then(|(i, o)| Some((i.trim().parse::<f64>().ok()?, o.trim().parse::<f64>().ok()?)))
+            .filter(|(i, o)| i.is_finite() && o.is_finite() && *i >= 0.0 && *o >= 0.0);
+        let (input, output) = parsed.ok_or_else(|| {
+            CliError::Input(format!(
+                "--price {text}: expected INPUT,OUTPUT in dollars per million tokens"
+            ))
+        })?;
+        let name = args.model.clone().unwrap_or_else(|| "the given price".into());
+        return Ok(Some((name, Price::new(input, output))));
+    }
+    match &args.model {
+        Some(model) => PriceTable::builtin()
+            .get(model)
+            .map(|p| Some((model.clone(), p)))
+            .ok_or_else(|| {
+                CliError::Input(format!(
+                    "--model {model}: no price is known for it; give --price IN,OUT"
+                ))
+            }),
+        None => Ok(None),
+    }
+}
+
+/// The estimated cost of each assistant message's call, by message index:
+/// the tokens before it as input, its own as output (MODEL-5).
+fn call_costs(counts: &[usize], messages: &[Message], price: &Price) -> Vec<f64> {
+    let mut before = 0usize;
+    let mut costs = vec![0.0; messages.len()];
+    for (i, (m, n)) in messages.iter().zip(counts).enumerate() {
+        if m.role == Role::Assistant {
+            costs[i] = price.cost(&Usage::new(before as u64, *n as u64));
+        }
+        before += n;
+    }
+    costs
 }
 
 /// A pairing problem as a sentence and as JSON.
@@ -65,6 +116,7 @@ pub fn describe(issue: &PairIssue, messages: &[Message]) -> (String, Value) {
 
 /// Runs `strata-ctx inspect`.
 pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliError> {
+    let price = price_of(args)?;
     let conversation = read_conversation(args.file.as_ref())?;
     let messages = &conversation.messages;
     let counts: Vec<usize> = messages.iter().map(|m| counter.count_message(m)).collect();
@@ -76,6 +128,7 @@ pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliErro
     let tool_tokens = by_role.get(Role::Tool.as_str()).copied().unwrap_or(0);
     let ids = ShortIds::new(messages.iter().map(|m| m.id));
     let round_list = rounds(messages);
+    let costs = price.as_ref().map(|(_, p)| call_costs(&counts, messages, p));
     let detail: Vec<Value> = round_list
         .iter()
         .enumerate()
@@ -89,7 +142,7 @@ pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliErro
                 .map(|(_, n)| n)
                 .sum();
             let first = &messages[range.start];
-            json!({
+            let mut row = json!({
                 "round": n + 1,
                 "id": ids.short(&first.id).unwrap_or_default(),
                 "messages": range.len(),
@@ -97,14 +150,20 @@ pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliErro
                 "tokens": tokens,
                 "tool_output_tokens": tool,
                 "user": first.content.chars().take(80).collect::<String>(),
-            })
+            });
+            if let Some(costs) = &costs {
+                row["cost_usd"] = json!(costs[range.clone()].iter().sum::<f64>());
+            }
+            row
         })
         .collect();
+    let calls = messages.iter().filter(|m| m.role == Role::Assistant).count();
+    let session_cost: Option<f64> = costs.as_ref().map(|c| c.iter().sum());
     let pairs = Pairs::new(messages);
     let problems: Vec<(String, Value)> = pairs.issues().iter().map(|i| describe(i, messages)).collect();
 
     if args.json {
-        return out_json_pretty(&json!({
+        let mut report = json!({
             "source": conversation.source,
             "format": conversation.format.name(),
             "messages": messages.len(),
@@ -115,7 +174,11 @@ pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliErro
             "tool_output_share": share(tool_tokens, total),
             "pairing_problems": problems.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>(),
             "rounds_detail": detail,
-        }));
+        });
+        if let (Some((model, _)), Some(total)) = (&price, session_cost) {
+            report["cost_usd"] = json!({"model": model, "calls": calls, "session": total});
+        }
+        return out_json_pretty(&report);
     }
 
     let mut text = format!(
@@ -144,14 +207,23 @@ pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliErro
             .chars()
             .take(50)
             .collect();
+        let cost = r["cost_usd"]
+            .as_f64()
+            .map(|usd| format!(" ${usd:>9.4}"))
+            .unwrap_or_default();
         text.push_str(&format!(
-            "round {:>3} [{}] {:>4} messages {:>4} steps {:>8} tokens ({:>3.0}% tool output)  {user:?}\n",
+            "round {:>3} [{}] {:>4} messages {:>4} steps {:>8} tokens ({:>3.0}% tool output){cost}  {user:?}\n",
             n("round"),
             r["id"].as_str().unwrap_or_default(),
             n("messages"),
             n("steps"),
             n("tokens"),
             100.0 * share(n("tool_output_tokens") as usize, n("tokens") as usize),
+        ));
+    }
+    if let (Some((model, _)), Some(total)) = (&price, session_cost) {
+        text.push_str(&format!(
+            "\nestimated cost at {model}'s price: ${total:.4} for {calls} calls, each sending the whole conversation before it\n"
         ));
     }
     if problems.is_empty() {

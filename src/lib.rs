@@ -56,9 +56,9 @@
 
 #[doc(inline)]
 pub use strata_ctx_core::{
-    from_anthropic_messages, from_openai_messages, rounds, CharCounter, Clock, Config, Cost, FinishReason,
-    IdSource, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, LlmResult, LlmStream, Message,
-    MessageId, Pairs, Price, PriceTable, ResultStatus, Role, RuleError, StreamEvent, ThinkingBlock,
+    from_anthropic_messages, from_openai_messages, rounds, CachedClient, CharCounter, Clock, Config, Cost,
+    FinishReason, IdSource, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, LlmResult, LlmStream,
+    Message, MessageId, Pairs, Price, PriceTable, ResultStatus, Role, RuleError, StreamEvent, ThinkingBlock,
     TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
 };
 

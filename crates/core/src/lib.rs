@@ -51,6 +51,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub use cache::{cache_key, CacheEvent, CacheStats, CachedClient};
 pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenAmount, CONFIG_FIELDS};
 pub use cost::{Cost, Price, PriceTable};
 pub use error::{Error, LlmError, LlmResult, Result, RuleError};
@@ -75,6 +76,7 @@ pub use tool::{ToolChoice, ToolSpec};
 /// `async-trait` themselves.
 pub use async_trait::async_trait;
 
+mod cache;
 mod config;
 mod cost;
 mod error;

@@ -183,7 +183,7 @@ impl FinishReason {
 }
 
 /// The answer of one model call.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
 pub struct LlmResponse {
     /// The answer's text (may be empty when the model only calls tools).

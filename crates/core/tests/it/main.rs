@@ -13,4 +13,5 @@
     unreachable_pub
 )]
 
+mod cache;
 mod props;

@@ -1,0 +1,355 @@
+//! A response cache in front of any [`LlmClient`] (MODEL-6): a repeated
+//! request is answered from memory or disk, without a network call.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use async_trait::async_trait;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use crate::error::LlmResult;
+use crate::id::MessageId;
+use crate::llm::{LlmClient, LlmRequest, LlmResponse};
+use crate::stamp::Clock;
+use crate::stream::LlmStream;
+
+/// The key of a request in a response cache: a UUID v5, as 32 hex
+/// characters, of the request's canonical JSON (the messages' roles,
+/// texts, calls, results and reasoning; the tools; the model, token limit,
+/// temperature and tool choice). Message ids, timestamps and the time
+/// limit are left out: two requests that ask the same thing have the same
+/// key.
+pub fn cache_key(request: &LlmRequest) -> String {
+    let messages: Vec<Value> = request
+        .messages
+        .iter()
+        .map(|m| {
+            json!({
+                "role": m.role.as_str(),
+                "content": m.content,
+                "tool_calls": m.tool_calls,
+                "tool_call_id": m.tool_call_id,
+                "tool_name": m.tool_name,
+                "result": m.result,
+                "thinking": m.thinking,
+            })
+        })
+        .collect();
+    let o = &request.options;
+    let canonical = json!({
+        "messages": messages,
+        "tools": request.tools,
+        "model": o.model,
+        "max_tokens": o.max_tokens,
+        "temperature": o.temperature,
+        "tool_choice": o.tool_choice,
+    });
+    MessageId::derived(&format!("strata:cache:{canonical}")).to_hex()
+}
+
+/// What a [`CachedClient`] did with a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CacheEvent {
+    /// The answer came from the cache.
+    Hit {
+        /// The request's [`cache_key`].
+        key: String,
+    },
+    /// The cache had no fresh answer; the request went to the client.
+    Miss {
+        /// The request's [`cache_key`].
+        key: String,
+    },
+    /// The client's answer was stored.
+    Stored {
+        /// The request's [`cache_key`].
+        key: String,
+    },
+    /// A stored answer could not be read or written (a damaged file, a
+    /// full disk); the request was served by the client all the same.
+    Failed {
+        /// The request's [`cache_key`].
+        key: String,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// How many requests a [`CachedClient`] served from its cache, and how many
+/// it passed on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct CacheStats {
+    /// Requests answered from the cache.
+    pub hits: u64,
+    /// Requests passed on to the client.
+    pub misses: u64,
+}
+
+/// A stored answer and when it was stored.
+#[derive(Serialize, Deserialize)]
+struct Entry {
+    stored_at_ms: i64,
+    response: LlmResponse,
+}
+
+enum Backend {
+    Memory(Mutex<HashMap<String, (i64, LlmResponse)>>),
+    Disk(PathBuf),
+}
+
+type CacheEventFn = Arc<dyn Fn(&CacheEvent) + Send + Sync>;
+
+/// An [`LlmClient`] that answers a repeated request from a cache (MODEL-6),
+/// in memory or in a directory, for `ttl`; errors are never stored. Off
+/// unless you wrap a client in it.
+///
+/// [`LlmClient::stream`] serves a cached answer as a stream; a streamed
+/// answer that was not cached is passed through without being stored
+/// (call [`LlmClient::complete`] for answers you want kept).
+///
+/// # Example
+///
+/// ```
+/// use std::time::Duration;
+/// use strata_ctx_core::{CachedClient, LlmClient, LlmRequest, Message};
+/// use strata_ctx_testkit::ScriptedClient;
+///
+/// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
+/// let model = ScriptedClient::new();
+/// model.push_text("4");
+/// let cached = CachedClient::new(model.clone(), Duration::from_secs(3600));
+/// let ask = || LlmRequest::new(vec![Message::user("2 + 2?")]);
+/// assert_eq!(cached.complete(ask()).await?.text, "4");
+/// assert_eq!(cached.complete(ask()).await?.text, "4", "served from the cache");
+/// assert_eq!(model.requests().len(), 1);
+/// assert_eq!(cached.stats().hits, 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// # })?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct CachedClient<C> {
+    inner: C,
+    ttl: Duration,
+    backend: Backend,
+    clock: Clock,
+    events: Option<CacheEventFn>,
+    hits: AtomicU64,
+    misses: AtomicU64,
+}
+
+impl<C> fmt::Debug for CachedClient<C> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let backend = match &self.backend {
+            Backend::Memory(_) => "memory".to_owned(),
+            Backend::Disk(dir) => dir.display().to_string(),
+        };
+        f.debug_struct("CachedClient")
+            .field("ttl", &self.ttl)
+            .field("backend", &backend)
+            .field("stats", &self.stats())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<C> CachedClient<C> {
+    /// Hits and misses so far.
+    pub fn stats(&self) -> CacheStats {
+        CacheStats {
+            hits: self.hits.load(Ordering::Relaxed),
+            misses: self.misses.load(Ordering::Relaxed),
+        }
+    }
+}
+
+impl<C: LlmClient> CachedClient<C> {
+    /// `inner` behind a cache in memory whose answers stay fresh for `ttl`.
+    pub fn new(inner: C, ttl: Duration) -> Self {
+        CachedClient {
+            inner,
+            ttl,
+            backend: Backend::Memory(Mutex::new(HashMap::new())),
+            clock: Clock::system(),
+            events: None,
+            hits: AtomicU64::new(0),
+            misses: AtomicU64::new(0),
+        }
+    }
+
+    /// Keeps the answers in `dir` instead, one JSON file per request
+    /// (`<key>.json`, owner-only, written whole or not at all), so that
+    /// they outlive the process. The directory is created when needed.
+    pub fn on_disk(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.backend = Backend::Disk(dir.into());
+        self
+    }
+
+    /// Sets the clock that decides freshness. By default, the system clock.
+    pub fn clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Sends each [`CacheEvent`] to `callback`; it must return quickly.
+    pub fn on_event(mut self, callback: impl Fn(&CacheEvent) + Send + Sync + 'static) -> Self {
+        self.events = Some(Arc::new(callback));
+        self
+    }
+
+    /// The client behind the cache.
+    pub fn inner(&self) -> &C {
+        &self.inner
+    }
+
+    fn emit(&self, event: CacheEvent) {
+        if let Some(events) = &self.events {
+            events(&event);
+        }
+    }
+
+    fn fresh(&self, stored_at_ms: i64) -> bool {
+        let age = self.clock.now().unix_millis().saturating_sub(stored_at_ms);
+        u128::try_from(age).is_ok_and(|age| age < self.ttl.as_millis())
+    }
+
+    /// The fresh stored answer of `key`, if any.
+    fn lookup(&self, key: &str) -> Option<LlmResponse> {
+        let found = match &self.backend {
+            Backend::Memory(map) => map
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .get(key)
+                .map(|(at, r)| (*at, r.clone())),
+            Backend::Disk(dir) => match read_entry(&entry_path(dir, key)) {
+                Ok(entry) => entry.map(|e| (e.stored_at_ms, e.response)),
+                Err(reason) => {
+                    self.emit(CacheEvent::Failed {
+                        key: key.to_owned(),
+                        reason,
+                    });
+                    None
+                }
+            },
+        };
+        found.filter(|(at, _)| self.fresh(*at)).map(|(_, r)| r)
+    }
+
+    fn store(&self, key: &str, response: &LlmResponse) {
+        let now = self.clock.now().unix_millis();
+        let stored = match &self.backend {
+            Backend::Memory(map) => {
+                map.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .insert(key.to_owned(), (now, response.clone()));
+                Ok(())
+            }
+            Backend::Disk(dir) => write_entry(
+                dir,
+                key,
+                &Entry {
+                    stored_at_ms: now,
+                    response: response.clone(),
+                },
+            ),
+        };
+        match stored {
+            Ok(()) => self.emit(CacheEvent::Stored { key: key.to_owned() }),
+            Err(reason) => self.emit(CacheEvent::Failed {
+                key: key.to_owned(),
+                reason,
+            }),
+        }
+    }
+
+    fn hit_or_miss(&self, request: &LlmRequest) -> (String, Option<LlmResponse>) {
+        let key = cache_key(request);
+        match self.lookup(&key) {
+            Some(response) => {
+                self.hits.fetch_add(1, Ordering::Relaxed);
+                self.emit(CacheEvent::Hit { key: key.clone() });
+                (key, Some(response))
+            }
+            None => {
+                self.misses.fetch_add(1, Ordering::Relaxed);
+                self.emit(CacheEvent::Miss { key: key.clone() });
+                (key, None)
+            }
+        }
+    }
+}
+
+fn entry_path(dir: &Path, key: &str) -> PathBuf {
+    dir.join(format!("{key}.json"))
+}
+
+/// The entry at `path`: `None` when there is none, an error when it
+/// cannot be read or is not an entry (it is then replaced on the next
+/// store). A symbolic link is never followed.
+fn read_entry(path: &Path) -> Result<Option<Entry>, String> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Ok(meta) if !meta.is_file() => {
+            return Err(format!("{} is not a regular file", path.display()));
+        }
+        Ok(_) => {}
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    serde_json::from_slice(&bytes)
+        .map(Some)
+        .map_err(|e| format!("{} is not a cached answer: {e}", path.display()))
+}
+
+/// Writes `entry` to a temporary file beside its place, then renames it
+/// over: a reader sees the old entry or the new, never half of one.
+fn write_entry(dir: &Path, key: &str, entry: &Entry) -> Result<(), String> {
+    let fail = |what: &str, e: &dyn fmt::Display| format!("cannot {what} in {}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(|e| fail("create the cache directory", &e))?;
+    let bytes = serde_json::to_vec(entry).map_err(|e| fail("serialise the answer", &e))?;
+    let tmp = dir.join(format!(".{key}.{}.tmp", std::process::id()));
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let written = options
+        .open(&tmp)
+        .and_then(|mut file| file.write_all(&bytes).and_then(|()| file.sync_all()));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(fail("write the answer", &e));
+    }
+    std::fs::rename(&tmp, entry_path(dir, key)).map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        fail("store the answer", &e)
+    })
+}
+
+#[async_trait]
+impl<C: LlmClient> LlmClient for CachedClient<C> {
+    async fn complete(&self, request: LlmRequest) -> LlmResult<LlmResponse> {
+        let (key, cached) = self.hit_or_miss(&request);
+        if let Some(response) = cached {
+            return Ok(response);
+        }
+        let response = self.inner.complete(request).await?;
+        self.store(&key, &response);
+        Ok(response)
+    }
+
+    async fn stream(&self, request: LlmRequest) -> LlmResult<LlmStream> {
+        match self.hit_or_miss(&request) {
+            (_, Some(response)) => Ok(LlmStream::from_response(response)),
+            (_, None) => self.inner.stream(request).await,
+        }
+    }
+}

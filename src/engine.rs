@@ -339,6 +339,8 @@ impl Engine {
     }
 
     fn emit(&self, event: Event) {
+        #[cfg(feature = "tracing")]
+        crate::trace::event(&event);
         if let Some(events) = &self.events {
             events(&event);
         }

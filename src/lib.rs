@@ -139,6 +139,8 @@ mod error;
 pub mod eval;
 mod event;
 pub mod replay;
+#[cfg(feature = "tracing")]
+mod trace;
 
 /// The README's code blocks, compiled and run as doctests.
 #[cfg(doctest)]

@@ -83,10 +83,21 @@ impl Engine {
             let request = LlmRequest::new(messages)
                 .with_tools(self.system.request_tools().to_vec())
                 .with_options(options.clone());
-            let part = match on_event.as_deref_mut() {
-                Some(sink) => stream_part(client, request, sink).await,
-                None => client.complete(request).await,
+            #[cfg(feature = "tracing")]
+            let span = crate::trace::call_span(&request.options);
+            let call = async {
+                match on_event.as_deref_mut() {
+                    Some(sink) => stream_part(client, request, sink).await,
+                    None => client.complete(request).await,
+                }
             };
+            #[cfg(feature = "tracing")]
+            let call = tracing::Instrument::instrument(call, span.clone());
+            let part = call.await;
+            #[cfg(feature = "tracing")]
+            if let Ok(answer) = &part {
+                crate::trace::answered(&span, answer);
+            }
             let part = match part {
                 Ok(part) => part,
                 Err(e) if e.is_context_too_long() && answer.is_none() => {

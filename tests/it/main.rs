@@ -27,6 +27,8 @@ mod mutation;
 mod openai;
 mod reliability;
 mod replay;
+#[cfg(feature = "tracing")]
+mod tracing_events;
 
 use std::path::PathBuf;
 

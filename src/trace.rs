@@ -1,0 +1,152 @@
+//! The engine's events (EVT-1) and model calls through `tracing` (feature
+//! `tracing`), with the OpenTelemetry GenAI field names where one exists
+//! (`gen_ai.usage.input_tokens` …), so an agent's subscriber or exporter
+//! sees them without glue code.
+//!
+//! Every [`Event`] is a `tracing` event of target `strata_ctx` at level
+//! INFO (WARN for a degraded compaction, going over budget, a failed rule
+//! and a rules warning), with a `strata.event` field naming it and its
+//! figures as fields. Each model call of `Engine::complete` is a span
+//! `gen_ai.chat` with `gen_ai.operation.name`, `gen_ai.request.model`,
+//! and, once answered, `gen_ai.usage.input_tokens`,
+//! `gen_ai.usage.output_tokens`, `gen_ai.usage.cached_input_tokens` and
+//! `gen_ai.response.finish_reasons`.
+
+use strata_ctx_core::{LlmOptions, LlmResponse};
+use tracing::{field, Level, Span};
+
+use crate::event::Event;
+
+const TARGET: &str = "strata_ctx";
+
+/// Emits `event` as a `tracing` event.
+pub(crate) fn event(event: &Event) {
+    match event {
+        Event::RoundStarted { round, mentions, .. } => {
+            tracing::event!(target: TARGET, Level::INFO, strata.event = "round_started", strata.round = round, strata.mentions = mentions.len(), "round started")
+        }
+        Event::StepRecorded { round, step, calls } => {
+            tracing::event!(target: TARGET, Level::INFO, strata.event = "step_recorded", strata.round = round, strata.step = step, strata.calls = calls, "step recorded")
+        }
+        Event::OutputTruncated {
+            tool,
+            total_lines,
+            shown_lines,
+            ..
+        } => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "output_truncated",
+            gen_ai.tool.name = tool.as_str(),
+            strata.total_lines = total_lines,
+            strata.shown_lines = shown_lines
+        ),
+        Event::FileModified { path } => {
+            tracing::event!(target: TARGET, Level::INFO, strata.event = "file_modified", strata.path = path.as_str(), "file modified")
+        }
+        Event::CompactionStarted { reason, tokens } => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "compaction_started",
+            strata.reason = ?reason,
+            strata.tokens = tokens
+        ),
+        Event::CompactionFinished(stats) => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "compaction_finished",
+            strata.tokens_before = stats.tokens_before,
+            strata.tokens_after = stats.tokens_after,
+            strata.rounds_archived = stats.rounds_archived,
+            strata.degraded = stats.degraded
+        ),
+        Event::CompactionDegraded { reason } => {
+            tracing::event!(target: TARGET, Level::WARN, strata.event = "compaction_degraded", strata.reason = reason.as_str(), "compaction degraded")
+        }
+        Event::StepsCondensed {
+            to_history_form,
+            cleared,
+            omitted,
+            tokens,
+        } => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "steps_condensed",
+            strata.to_history_form = to_history_form,
+            strata.cleared = cleared,
+            strata.omitted = omitted,
+            strata.tokens = tokens
+        ),
+        Event::StepsSummarized { steps, degraded } => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "steps_summarized",
+            strata.steps = steps,
+            strata.degraded = degraded.as_deref()
+        ),
+        Event::OverBudget { tokens, threshold } => tracing::event!(target: TARGET, Level::WARN,
+            strata.event = "over_budget",
+            strata.tokens = tokens,
+            strata.threshold = threshold
+        ),
+        Event::WindowChanged { tokens, threshold } => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "window_changed",
+            strata.tokens = tokens,
+            strata.threshold = threshold
+        ),
+        Event::Continued {
+            continuation,
+            text_bytes,
+            calls,
+        } => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "continued",
+            strata.continuation = continuation,
+            strata.text_bytes = text_bytes,
+            strata.calls = calls
+        ),
+        Event::UsageRecorded(usage) => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "usage_recorded",
+            gen_ai.usage.input_tokens = usage.input_tokens,
+            gen_ai.usage.output_tokens = usage.output_tokens,
+            gen_ai.usage.cached_input_tokens = usage.cached_input_tokens,
+            gen_ai.usage.cache_write_tokens = usage.cache_write_tokens
+        ),
+        Event::CostRecorded(cost) => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "cost_recorded",
+            strata.cost.call_usd = cost.call,
+            strata.cost.round_usd = cost.round,
+            strata.cost.session_usd = cost.session
+        ),
+        Event::Repaired(repairs) => {
+            tracing::event!(target: TARGET, Level::INFO, strata.event = "repaired", strata.repairs = repairs.len(), "repaired")
+        }
+        Event::RuleFailed(failure) => tracing::event!(target: TARGET, Level::WARN,
+            strata.event = "rule_failed",
+            gen_ai.tool.name = failure.tool.as_str(),
+            strata.reason = failure.reason.as_str()
+        ),
+        Event::RulesWarning(text) => {
+            tracing::event!(target: TARGET, Level::WARN, strata.event = "rules_warning", strata.reason = text.as_str(), "rules warning")
+        }
+        Event::RoundFinished { round, steps } => {
+            tracing::event!(target: TARGET, Level::INFO, strata.event = "round_finished", strata.round = round, strata.steps = steps, "round finished")
+        }
+    }
+}
+
+/// The span of one model call, its answer's fields still empty.
+pub(crate) fn call_span(options: &LlmOptions) -> Span {
+    tracing::info_span!(
+        target: "strata_ctx",
+        "gen_ai.chat",
+        gen_ai.operation.name = "chat",
+        gen_ai.request.model = options.model.as_deref().unwrap_or_default(),
+        gen_ai.usage.input_tokens = field::Empty,
+        gen_ai.usage.output_tokens = field::Empty,
+        gen_ai.usage.cached_input_tokens = field::Empty,
+        gen_ai.response.finish_reasons = field::Empty,
+    )
+}
+
+/// Records `answer`'s figures on its call's span.
+pub(crate) fn answered(span: &Span, answer: &LlmResponse) {
+    span.record("gen_ai.usage.input_tokens", answer.usage.input_tokens);
+    span.record("gen_ai.usage.output_tokens", answer.usage.output_tokens);
+    if let Some(cached) = answer.usage.cached_input_tokens {
+        span.record("gen_ai.usage.cached_input_tokens", cached);
+    }
+    span.record(
+        "gen_ai.response.finish_reasons",
+        field::debug(&answer.finish_reason),
+    );
+}

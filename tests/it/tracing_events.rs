@@ -1,0 +1,137 @@
+//! EVT-1, feature `tracing`: a `tracing` subscriber sees every engine
+//! event and each model call, with the GenAI field names.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use serde_json::json;
+use strata_ctx::{Engine, Event, LlmOptions, Price, Usage};
+use strata_ctx_testkit::ScriptedClient;
+use tracing::field::{Field, Visit};
+use tracing::span::{Attributes, Id, Record};
+use tracing::Subscriber;
+use tracing_subscriber::layer::{Context, SubscriberExt};
+use tracing_subscriber::Layer;
+
+use crate::agent::{action, finish, run_round};
+
+type Fields = BTreeMap<String, String>;
+
+#[derive(Default)]
+struct Seen {
+    events: Vec<Fields>,
+    spans: BTreeMap<u64, (String, Fields)>,
+}
+
+struct Collect(Fields);
+
+impl Visit for Collect {
+    fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
+        self.0.insert(
+            field.name().to_owned(),
+            format!("{value:?}").trim_matches('"').to_owned(),
+        );
+    }
+}
+
+struct Recorder(Arc<Mutex<Seen>>);
+
+impl<S: Subscriber> Layer<S> for Recorder {
+    fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, _: Context<'_, S>) {
+        let mut fields = Collect(Fields::new());
+        attrs.record(&mut fields);
+        self.0
+            .lock()
+            .unwrap()
+            .spans
+            .insert(id.into_u64(), (attrs.metadata().name().to_owned(), fields.0));
+    }
+
+    fn on_record(&self, id: &Id, values: &Record<'_>, _: Context<'_, S>) {
+        let mut seen = self.0.lock().unwrap();
+        if let Some((_, fields)) = seen.spans.get_mut(&id.into_u64()) {
+            let mut more = Collect(Fields::new());
+            values.record(&mut more);
+            fields.extend(more.0);
+        }
+    }
+
+    fn on_event(&self, event: &tracing::Event<'_>, _: Context<'_, S>) {
+        if event.metadata().target() == "strata_ctx" {
+            let mut fields = Collect(Fields::new());
+            event.record(&mut fields);
+            self.0.lock().unwrap().events.push(fields.0);
+        }
+    }
+}
+
+#[tokio::test]
+async fn evt_1_tracing_sees_every_event_and_call() {
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let subscriber = tracing_subscriber::registry().with(Recorder(seen.clone()));
+    let _guard = tracing::subscriber::set_default(subscriber);
+
+    let project = tempfile::tempdir().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut engine = Engine::builder(project.path())
+        .price(Price::new(1.0, 10.0))
+        .events_to(tx)
+        .build()
+        .unwrap();
+    let client = ScriptedClient::new();
+    client
+        .push_text_with_usage(
+            action("Look.", "Read", json!({"path": "a"})),
+            Usage::new(1_200, 30),
+        )
+        .push_text_with_usage(finish("done"), Usage::new(1_300, 10));
+    run_round(&mut engine, &client, project.path(), "go")
+        .await
+        .unwrap();
+    let options = LlmOptions::new().with_model("gpt-test");
+    engine.begin_round("again").await.unwrap();
+    client.push_text_with_usage(finish("ok"), Usage::new(1_400, 5));
+    engine.complete(&client, options).await.unwrap();
+
+    let sent: Vec<Event> = rx.try_iter().collect();
+    let seen = seen.lock().unwrap();
+    assert_eq!(
+        seen.events.len(),
+        sent.len(),
+        "one tracing event per engine event"
+    );
+    let names: Vec<&str> = seen.events.iter().map(|f| f["strata.event"].as_str()).collect();
+    assert!(
+        names.contains(&"round_started") && names.contains(&"step_recorded"),
+        "{names:?}"
+    );
+    let usage = seen
+        .events
+        .iter()
+        .find(|f| f["strata.event"] == "usage_recorded")
+        .unwrap();
+    assert_eq!(usage["gen_ai.usage.input_tokens"], "1200");
+    assert_eq!(usage["gen_ai.usage.output_tokens"], "30");
+    let cost = seen
+        .events
+        .iter()
+        .rev()
+        .find(|f| f["strata.event"] == "cost_recorded")
+        .unwrap();
+    assert!(cost["strata.cost.session_usd"].parse::<f64>().unwrap() > 0.0);
+    let calls: Vec<&Fields> = seen
+        .spans
+        .values()
+        .filter(|(name, _)| name == "gen_ai.chat")
+        .map(|(_, f)| f)
+        .collect();
+    assert_eq!(calls.len(), 3, "one span per model call");
+    let last = calls
+        .iter()
+        .find(|f| f["gen_ai.request.model"] == "gpt-test")
+        .unwrap();
+    assert_eq!(last["gen_ai.operation.name"], "chat");
+    assert_eq!(last["gen_ai.usage.input_tokens"], "1400");
+    assert_eq!(last["gen_ai.usage.output_tokens"], "5");
+    assert_eq!(last["gen_ai.response.finish_reasons"], "Stop");
+}

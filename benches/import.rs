@@ -23,26 +23,11 @@ use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughpu
 use serde_json::Value;
 use strata_ctx::{from_openai_messages, MessageId};
 
-fn file() -> Vec<u8> {
-    let path = std::env::var("STRATA_BENCH_FILE").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/corpus/openhands__django__django-11099.json"
-        )
-        .to_owned()
-    });
-    std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"))
-}
-
-fn messages_of(value: &Value) -> &Value {
-    match value {
-        Value::Object(o) => o.get("messages").unwrap_or(value),
-        _ => value,
-    }
-}
+mod common;
+use common::{bench_file, messages_of};
 
 fn import(c: &mut Criterion) {
-    let bytes = file();
+    let bytes = bench_file("openhands__django__django-11099.json");
     let value: Value = serde_json::from_slice(&bytes).unwrap();
     let list = messages_of(&value);
     let messages = from_openai_messages(list).unwrap();

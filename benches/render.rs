@@ -24,21 +24,13 @@ use serde_json::Value;
 use strata_ctx::prompt::{openai_messages, OpenAiMessages};
 use strata_ctx::{from_openai_messages, Message};
 
+mod common;
+use common::{bench_file, messages_of};
+
 fn messages() -> Vec<Message> {
-    let path = std::env::var("STRATA_BENCH_FILE").unwrap_or_else(|_| {
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/data/corpus/mini-swe-agent__deepseek_chat_test_1-100__django__django-13964.json"
-        )
-        .to_owned()
-    });
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    let bytes = bench_file("mini-swe-agent__deepseek_chat_test_1-100__django__django-13964.json");
     let value: Value = serde_json::from_slice(&bytes).unwrap();
-    let list = match &value {
-        Value::Object(o) => o.get("messages").unwrap_or(&value),
-        _ => &value,
-    };
-    from_openai_messages(list).unwrap()
+    from_openai_messages(messages_of(&value)).unwrap()
 }
 
 fn render(c: &mut Criterion) {

@@ -28,7 +28,7 @@ mod meter;
 mod round;
 
 pub use builder::EngineBuilder;
-pub use call::DEFAULT_MAX_CONTINUATIONS;
+pub use call::{WindowCount, DEFAULT_MAX_CONTINUATIONS};
 pub use intake::DEFAULT_MAX_LOGGED_BYTES;
 
 /// What can go wrong in the [`Engine`].

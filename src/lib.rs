@@ -57,9 +57,9 @@
 #[doc(inline)]
 pub use strata_ctx_core::{
     from_anthropic_messages, from_openai_messages, rounds, CachedClient, CharCounter, Clock, Config, Cost,
-    FinishReason, IdSource, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, LlmResult, LlmStream,
-    Message, MessageId, Pairs, Price, PriceTable, ResultStatus, Role, RuleError, StreamEvent, ThinkingBlock,
-    TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
+    CountTokens, FinishReason, IdSource, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, LlmResult,
+    LlmStream, Message, MessageId, Pairs, Price, PriceTable, ResultStatus, Role, RuleError, StreamEvent,
+    ThinkingBlock, TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
 };
 
 /// The data model, token counting, the LLM client trait and configuration
@@ -128,8 +128,8 @@ pub use strata_ctx_prompt::{
 pub use strata_ctx_summary::LlmSummarizer;
 
 pub use engine::{
-    Engine, EngineBuilder, EngineError, RoundStart, StepReport, Window, DEFAULT_MAX_CONTINUATIONS,
-    DEFAULT_MAX_LOGGED_BYTES,
+    Engine, EngineBuilder, EngineError, RoundStart, StepReport, Window, WindowCount,
+    DEFAULT_MAX_CONTINUATIONS, DEFAULT_MAX_LOGGED_BYTES,
 };
 pub use error::{Error, Result};
 pub use event::{CompactionReason, Event};

@@ -1,8 +1,10 @@
 //! Calling the model with the window (REACT-4, HIST-12): tools in native
 //! mode (MODEL-1), streaming (MODEL-3) and continuation of cut answers
-//! (MODEL-4).
+//! (MODEL-4), and the provider's count of the window (MODEL-8).
 
-use strata_ctx_core::{LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, StreamEvent};
+use strata_ctx_core::{
+    CountTokens, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, StreamEvent, Usage,
+};
 
 use super::{Engine, EngineError};
 use crate::event::Event;
@@ -10,7 +12,49 @@ use crate::event::Event;
 /// How many times a cut answer is continued by default (MODEL-4).
 pub const DEFAULT_MAX_CONTINUATIONS: u32 = 2;
 
+/// What [`Engine::count_window`] found (MODEL-8).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct WindowCount {
+    /// The window's tokens: the provider's count, or the local estimate
+    /// when the provider could not be asked.
+    pub tokens: usize,
+    /// Whether `tokens` is the provider's count.
+    pub exact: bool,
+    /// Why the provider could not count, when it could not.
+    pub error: Option<LlmError>,
+}
+
 impl Engine {
+    /// The window's tokens as the provider counts them (MODEL-8): the
+    /// request [`Engine::complete`] would send now goes to `counter`'s
+    /// token-counting endpoint, and its count anchors the engine's
+    /// estimate as a recorded usage does (without a cost). Offline, or
+    /// when the endpoint fails, the local estimate is returned with the
+    /// error and nothing changes.
+    pub async fn count_window(&mut self, counter: &dyn CountTokens, options: LlmOptions) -> WindowCount {
+        let window = self.window();
+        let request = LlmRequest::new(window.messages())
+            .with_tools(self.system.request_tools().to_vec())
+            .with_options(options);
+        match counter.count_tokens(&request).await {
+            Ok(tokens) => {
+                let at = self.last_counted.unwrap_or_else(|| self.counted());
+                self.history.record_usage_at(Usage::new(tokens, 0), at);
+                WindowCount {
+                    tokens: self.window_tokens(),
+                    exact: true,
+                    error: None,
+                }
+            }
+            Err(e) => WindowCount {
+                tokens: window.tokens,
+                exact: false,
+                error: Some(e),
+            },
+        }
+    }
+
     /// Sends the window to `client` and returns the model's answer, with
     /// the usage it reports recorded (REACT-4).
     ///

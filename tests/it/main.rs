@@ -18,6 +18,7 @@ mod agent;
 #[cfg(all(feature = "openai", feature = "anthropic"))]
 mod coding_agent;
 mod corpus;
+mod count;
 mod engine;
 mod format_doc;
 mod golden;

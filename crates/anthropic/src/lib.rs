@@ -69,8 +69,8 @@ use async_trait::async_trait;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{json, Value};
 use strata_ctx_core::{
-    FinishReason, LlmClient, LlmRequest, LlmResponse, LlmResult as Result, LlmStream, StreamEvent,
-    StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
+    CountTokens, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmResult as Result, LlmStream,
+    StreamEvent, StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
 };
 use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody};
 
@@ -100,6 +100,7 @@ pub const API_VERSION: &str = "2023-06-01";
 pub struct AnthropicClient {
     http: reqwest::Client,
     endpoint: String,
+    count_endpoint: String,
     headers: HeaderMap,
     model: String,
     max_tokens: u32,
@@ -258,6 +259,32 @@ impl fmt::Debug for AnthropicClient {
             .field("thinking_budget", &self.thinking_budget)
             .field("timeout", &self.timeout)
             .finish_non_exhaustive()
+    }
+}
+
+/// `/v1/messages/count_tokens` (MODEL-8): the request's system, messages,
+/// tools and thinking as [`LlmClient::complete`] would send them, without
+/// the answer's settings; retried as the client retries.
+#[async_trait]
+impl CountTokens for AnthropicClient {
+    async fn count_tokens(&self, request: &LlmRequest) -> Result<u64> {
+        let timeout = request.options.timeout.unwrap_or(self.timeout);
+        let mut body = self.body(request, false);
+        if let Value::Object(map) = &mut body {
+            for key in ["max_tokens", "temperature", "stream"] {
+                map.remove(key);
+            }
+        }
+        let response = strata_ctx_http::send(
+            &self.http,
+            &self.count_endpoint,
+            &self.headers,
+            &body.to_string().into_bytes(),
+            timeout,
+            &self.retry,
+        )
+        .await?;
+        strata_ctx_http::input_tokens_of(&read_body(response, timeout).await?)
     }
 }
 
@@ -453,6 +480,7 @@ impl AnthropicClientBuilder {
         Ok(AnthropicClient {
             http,
             endpoint: format!("{base}/v1/messages"),
+            count_endpoint: format!("{base}/v1/messages/count_tokens"),
             headers,
             model,
             max_tokens: self.max_tokens,

@@ -58,7 +58,7 @@ pub use error::{Error, LlmError, LlmResult, Result, RuleError};
 pub use id::{fnv1a, id_hint, MessageId, ShortIds, SHORT_ID_LEN};
 pub use interop::from_openai_messages;
 pub use interop_anthropic::from_anthropic_messages;
-pub use llm::{FinishReason, LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
+pub use llm::{CountTokens, FinishReason, LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
 pub use message::{Message, Metadata, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult};
 pub use rounds::{rounds, CallSite, PairIssue, Pairs};
 pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};

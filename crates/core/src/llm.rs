@@ -340,6 +340,29 @@ crate::forward::forward_impls!(LlmClient async {
     async fn stream(&self, request: LlmRequest) -> Result<LlmStream>;
 });
 
+/// A provider's token-counting endpoint (MODEL-8): the exact input tokens
+/// of a request, as the provider will count them, without running the
+/// model. Anthropic's `/v1/messages/count_tokens` and OpenAI's
+/// `/responses/input_tokens` implement it through their clients;
+/// `Engine::count_window` asks it and falls back to the local estimate
+/// when it cannot be reached.
+///
+/// The trait is object safe; `&T`, `Box<T>` and `Arc<T>` forward to `T`.
+#[async_trait]
+pub trait CountTokens: Send + Sync {
+    /// The input tokens of `request`.
+    ///
+    /// # Errors
+    ///
+    /// As [`LlmClient::complete`]: the endpoint failed, could not be
+    /// reached, or answered with something else than a count.
+    async fn count_tokens(&self, request: &LlmRequest) -> Result<u64>;
+}
+
+crate::forward::forward_impls!(CountTokens async {
+    async fn count_tokens(&self, request: &LlmRequest) -> Result<u64>;
+});
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -239,6 +239,21 @@ pub fn client_for(
     Ok((base.to_owned(), http))
 }
 
+/// The `input_tokens` of a token-counting endpoint's answer (MODEL-8):
+/// Anthropic's `{"input_tokens": N}` and OpenAI's
+/// `{"object": "response.input_tokens", "input_tokens": N}` alike.
+///
+/// # Errors
+///
+/// [`LlmError::InvalidResponse`] when the body is not JSON with a whole
+/// `input_tokens`.
+pub fn input_tokens_of(body: &[u8]) -> LlmResult<u64> {
+    serde_json::from_slice::<serde_json::Value>(body)
+        .ok()
+        .and_then(|v| v.get("input_tokens").and_then(serde_json::Value::as_u64))
+        .ok_or_else(|| invalid(format!("not a token count: {}", body_excerpt(body))))
+}
+
 /// An [`LlmError::InvalidResponse`] with this message.
 pub fn invalid(message: impl Into<String>) -> LlmError {
     LlmError::InvalidResponse {

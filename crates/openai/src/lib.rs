@@ -66,11 +66,12 @@ use async_trait::async_trait;
 use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
 use serde_json::{json, Value};
 use strata_ctx_core::{
-    FinishReason, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result, LlmStream, StreamEvent,
-    StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, Usage,
+    CountTokens, FinishReason, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result, LlmStream,
+    StreamEvent, StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, Usage,
 };
 use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody};
 
+mod responses;
 mod stream;
 pub use stream::ChunkDecoder;
 use stream::OpenAiEvents;
@@ -98,6 +99,7 @@ pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 pub struct OpenAiClient {
     http: reqwest::Client,
     endpoint: String,
+    count_endpoint: String,
     api_key: Option<String>,
     headers: HeaderMap,
     model: String,
@@ -231,6 +233,34 @@ impl fmt::Debug for OpenAiClient {
             .field("timeout", &self.timeout)
             .field("retry", &self.retry)
             .finish_non_exhaustive()
+    }
+}
+
+/// `/responses/input_tokens` (MODEL-8): the request's messages and tools
+/// in the Responses API's shapes, with its model; retried as the client
+/// retries. Servers that only speak chat completions answer it with an
+/// error, and `Engine::count_window` falls back to the local estimate.
+#[async_trait]
+impl CountTokens for OpenAiClient {
+    async fn count_tokens(&self, request: &LlmRequest) -> Result<u64> {
+        let timeout = request.options.timeout.unwrap_or(self.timeout);
+        let mut body = json!({
+            "model": request.options.model.as_deref().unwrap_or(&self.model),
+            "input": responses::input_items(request),
+        });
+        if !request.tools.is_empty() {
+            body["tools"] = responses::tools(&request.tools);
+        }
+        let response = strata_ctx_http::send(
+            &self.http,
+            &self.count_endpoint,
+            &self.headers,
+            &body.to_string().into_bytes(),
+            timeout,
+            &self.retry,
+        )
+        .await?;
+        strata_ctx_http::input_tokens_of(&read_body(response, timeout).await?)
     }
 }
 
@@ -385,6 +415,7 @@ impl OpenAiClientBuilder {
         Ok(OpenAiClient {
             http,
             endpoint: format!("{base}/chat/completions"),
+            count_endpoint: format!("{base}/responses/input_tokens"),
             api_key: self.api_key,
             model,
             timeout: self.timeout,

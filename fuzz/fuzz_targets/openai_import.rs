@@ -1,10 +1,12 @@
 //! The OpenAI importer and the repair of what it imports (HIST-2, REL-1):
-//! any JSON gives messages or a typed error; repaired messages are always
-//! paired, and repairing twice changes nothing.
+//! any JSON gives messages or a typed error; the fast reader gives the same
+//! messages or steps aside; repaired messages are always paired, and
+//! repairing twice changes nothing.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use strata_ctx::history::repair;
+use strata_ctx::types::from_openai_slice;
 use strata_ctx::{from_openai_messages, Pairs};
 
 fuzz_target!(|data: &[u8]| {
@@ -13,7 +15,15 @@ fuzz_target!(|data: &[u8]| {
     };
     // The shared corpus's files hold the list under `messages`.
     let value = value.get("messages").cloned().unwrap_or(value);
-    let Ok(messages) = from_openai_messages(&value) else {
+    let general = from_openai_messages(&value);
+    if let Some(fast) = from_openai_slice(data) {
+        assert_eq!(
+            Some(&fast),
+            general.as_ref().ok(),
+            "the fast reader must agree or step aside"
+        );
+    }
+    let Ok(messages) = general else {
         return;
     };
     let (fixed, _) = repair(&messages);

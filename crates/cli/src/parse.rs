@@ -5,7 +5,7 @@
 //! as it is.
 
 use serde_json::Value;
-use strata_ctx::types::MessageId;
+use strata_ctx::types::{from_openai_slice, MessageId};
 use strata_ctx::{from_anthropic_messages, from_openai_messages, Message};
 
 /// The formats a conversation may come in.
@@ -52,6 +52,16 @@ pub fn parse(bytes: &[u8]) -> Result<(Format, Vec<Message>), String> {
         return Err(
             "empty input: expected messages as JSONL, a JSON array or an object with `messages`".into(),
         );
+    }
+    // A plain OpenAI list is read straight from the bytes; anything else,
+    // or anything wrong, goes the general way below, which names errors.
+    if let Some(messages) = from_openai_slice(text.as_bytes()) {
+        let format = if trimmed.starts_with('[') {
+            Format::OpenAiArray
+        } else {
+            Format::MessagesObject
+        };
+        return Ok((format, messages));
     }
     if trimmed.starts_with('[') {
         let value: Value = serde_json::from_str(text).map_err(|e| json_error(&e))?;

@@ -14,4 +14,5 @@
 )]
 
 mod cache;
+mod fast_import;
 mod props;

@@ -11,13 +11,14 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
 
 use crate::error::LlmResult;
 use crate::id::MessageId;
 use crate::llm::{LlmClient, LlmRequest, LlmResponse};
+use crate::message::{ThinkingBlock, ToolCall, ToolResult};
 use crate::stamp::Clock;
 use crate::stream::LlmStream;
+use crate::tool::{ToolChoice, ToolSpec};
 
 /// The key of a request in a response cache: a UUID v5, as 32 hex
 /// characters, of the request's canonical JSON (the messages' roles,
@@ -26,31 +27,54 @@ use crate::stream::LlmStream;
 /// limit are left out: two requests that ask the same thing have the same
 /// key.
 pub fn cache_key(request: &LlmRequest) -> String {
-    let messages: Vec<Value> = request
-        .messages
-        .iter()
-        .map(|m| {
-            json!({
-                "role": m.role.as_str(),
-                "content": m.content,
-                "tool_calls": m.tool_calls,
-                "tool_call_id": m.tool_call_id,
-                "tool_name": m.tool_name,
-                "result": m.result,
-                "thinking": m.thinking,
-            })
-        })
-        .collect();
+    // Serialised straight from the borrowed request: no copy of the
+    // messages' texts beside the one canonical string that is hashed.
+    #[derive(Serialize)]
+    struct Canonical<'a> {
+        scope: &'static str,
+        messages: Vec<CanonicalMessage<'a>>,
+        tools: &'a [ToolSpec],
+        model: Option<&'a str>,
+        max_tokens: Option<u32>,
+        temperature: Option<f32>,
+        tool_choice: Option<&'a ToolChoice>,
+    }
+    #[derive(Serialize)]
+    struct CanonicalMessage<'a> {
+        role: &'a str,
+        content: &'a str,
+        tool_calls: &'a [ToolCall],
+        tool_call_id: Option<&'a str>,
+        tool_name: Option<&'a str>,
+        result: Option<&'a ToolResult>,
+        thinking: &'a [ThinkingBlock],
+    }
     let o = &request.options;
-    let canonical = json!({
-        "messages": messages,
-        "tools": request.tools,
-        "model": o.model,
-        "max_tokens": o.max_tokens,
-        "temperature": o.temperature,
-        "tool_choice": o.tool_choice,
-    });
-    MessageId::derived(&format!("strata:cache:{canonical}")).to_hex()
+    let canonical = Canonical {
+        scope: "strata:cache",
+        messages: request
+            .messages
+            .iter()
+            .map(|m| CanonicalMessage {
+                role: m.role.as_str(),
+                content: &m.content,
+                tool_calls: &m.tool_calls,
+                tool_call_id: m.tool_call_id.as_deref(),
+                tool_name: m.tool_name.as_deref(),
+                result: m.result.as_ref(),
+                thinking: &m.thinking,
+            })
+            .collect(),
+        tools: &request.tools,
+        model: o.model.as_deref(),
+        max_tokens: o.max_tokens,
+        temperature: o.temperature,
+        tool_choice: o.tool_choice.as_ref(),
+    };
+    // Serialising these plain structs cannot fail; an empty text would
+    // still give a key, one no real request shares.
+    let text = serde_json::to_string(&canonical).unwrap_or_default();
+    MessageId::derived(&text).to_hex()
 }
 
 /// What a [`CachedClient`] did with a request.

@@ -61,14 +61,7 @@ fn from_openai_message(index: usize, value: &Value) -> Result<Message> {
         .get("role")
         .and_then(Value::as_str)
         .ok_or_else(|| bad("missing `role`".into()))?;
-    let role = match role_text {
-        "system" | "developer" => Role::System,
-        "user" => Role::User,
-        "assistant" => Role::Assistant,
-        "tool" | "function" => Role::Tool,
-        "summary" => Role::Summary,
-        other => return Err(bad(format!("unknown role `{other}`"))),
-    };
+    let role = role_of(role_text).ok_or_else(|| bad(format!("unknown role `{role_text}`")))?;
     let content = content_text(object.get("content"));
     let mut tool_calls = Vec::new();
     if let Some(calls) = object.get("tool_calls").and_then(Value::as_array) {
@@ -79,13 +72,7 @@ fn from_openai_message(index: usize, value: &Value) -> Result<Message> {
             let (Some(id), Some(name)) = (id, name) else {
                 return Err(bad(format!("tool call {n} has no `id` or no `function.name`")));
             };
-            let arguments = match function.and_then(|f| f.get("arguments")) {
-                Some(Value::String(text)) => {
-                    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.clone()))
-                }
-                Some(other) => other.clone(),
-                None => Value::Null,
-            };
+            let arguments = arguments_of(function.and_then(|f| f.get("arguments")).cloned());
             tool_calls.push(ToolCall::new(id, name, arguments));
         }
     }
@@ -111,6 +98,29 @@ fn from_openai_message(index: usize, value: &Value) -> Result<Message> {
         metadata: Metadata::new(),
         created_at: None,
     })
+}
+
+/// The role an OpenAI `role` names: `system` and `developer` are system
+/// messages, the legacy `function` a tool message; `None` for any other.
+pub(crate) fn role_of(text: &str) -> Option<Role> {
+    Some(match text {
+        "system" | "developer" => Role::System,
+        "user" => Role::User,
+        "assistant" => Role::Assistant,
+        "tool" | "function" => Role::Tool,
+        "summary" => Role::Summary,
+        _ => return None,
+    })
+}
+
+/// A call's `function.arguments`: a string is decoded as JSON (kept as a
+/// string when it is not JSON), anything else kept, nothing `null`.
+pub(crate) fn arguments_of(arguments: Option<Value>) -> Value {
+    match arguments {
+        Some(Value::String(text)) => serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        Some(other) => other,
+        None => Value::Null,
+    }
 }
 
 fn content_text(content: Option<&Value>) -> String {

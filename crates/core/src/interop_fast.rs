@@ -9,6 +9,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use crate::id::MessageId;
+use crate::interop::{arguments_of, role_of};
 use crate::message::{Message, Metadata, Role, ToolCall};
 
 /// The messages of `bytes` when they hold a plain OpenAI chat-completions
@@ -105,14 +106,7 @@ impl Raw<'_> {
         if self.id.is_some() {
             return None;
         }
-        let role = match self.role.as_ref() {
-            "system" | "developer" => Role::System,
-            "user" => Role::User,
-            "assistant" => Role::Assistant,
-            "tool" | "function" => Role::Tool,
-            "summary" => Role::Summary,
-            _ => return None,
-        };
+        let role = role_of(&self.role)?;
         let content = self.content.0;
         let (tool_call_id, tool_name) = if role == Role::Tool {
             let name = self.name.map(Cow::into_owned);
@@ -295,14 +289,11 @@ impl<'de> Deserialize<'de> for Calls {
                         calls = None;
                         continue;
                     };
-                    let arguments = match arguments {
-                        Some(Value::String(text)) => {
-                            serde_json::from_str(&text).unwrap_or(Value::String(text))
-                        }
-                        Some(other) => other,
-                        None => Value::Null,
-                    };
-                    list.push(ToolCall::new(id.into_owned(), name.into_owned(), arguments));
+                    list.push(ToolCall::new(
+                        id.into_owned(),
+                        name.into_owned(),
+                        arguments_of(arguments),
+                    ));
                 }
                 Ok(Calls(calls))
             }

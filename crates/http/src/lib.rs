@@ -239,6 +239,32 @@ pub fn client_for(
     Ok((base.to_owned(), http))
 }
 
+/// Posts `body` to a token-counting endpoint with the client's retries
+/// and reads the count it answers (MODEL-8): one way for both clients.
+///
+/// # Errors
+///
+/// As [`send`] and [`read_body`], and [`input_tokens_of`]'s.
+pub async fn count_tokens(
+    http: &reqwest::Client,
+    endpoint: &str,
+    headers: &HeaderMap,
+    body: &serde_json::Value,
+    timeout: Duration,
+    retry: &Retry,
+) -> LlmResult<u64> {
+    let response = send(
+        http,
+        endpoint,
+        headers,
+        &body.to_string().into_bytes(),
+        timeout,
+        retry,
+    )
+    .await?;
+    input_tokens_of(&read_body(response, timeout).await?)
+}
+
 /// The `input_tokens` of a token-counting endpoint's answer (MODEL-8):
 /// Anthropic's `{"input_tokens": N}` and OpenAI's
 /// `{"object": "response.input_tokens", "input_tokens": N}` alike.

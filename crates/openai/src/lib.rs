@@ -251,16 +251,15 @@ impl CountTokens for OpenAiClient {
         if !request.tools.is_empty() {
             body["tools"] = responses::tools(&request.tools);
         }
-        let response = strata_ctx_http::send(
+        strata_ctx_http::count_tokens(
             &self.http,
             &self.count_endpoint,
             &self.headers,
-            &body.to_string().into_bytes(),
+            &body,
             timeout,
             &self.retry,
         )
-        .await?;
-        strata_ctx_http::input_tokens_of(&read_body(response, timeout).await?)
+        .await
     }
 }
 

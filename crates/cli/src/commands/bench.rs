@@ -36,19 +36,25 @@ pub struct BenchArgs {
 /// The phases of the path from a file to a window.
 const PHASES: [&str; 7] = ["read", "parse", "count", "build", "plan", "compact", "render"];
 
-/// The median of `runs` runs of `f`, and its last result.
+/// The median of `times` (at least one).
+fn middle(mut times: Vec<Duration>) -> Duration {
+    times.sort();
+    times.get(times.len() / 2).copied().unwrap_or_default()
+}
+
+/// The median time of `runs` runs of `f` (at least one), and its last
+/// result.
 fn median<T>(runs: usize, mut f: impl FnMut() -> Result<T, CliError>) -> Result<(Duration, T), CliError> {
     let mut times = Vec::with_capacity(runs);
-    let mut last = None;
-    for _ in 0..runs.max(1) {
+    let start = Instant::now();
+    let mut last = f()?;
+    times.push(start.elapsed());
+    for _ in 1..runs {
         let start = Instant::now();
-        let value = f()?;
+        last = f()?;
         times.push(start.elapsed());
-        last = Some(value);
     }
-    times.sort();
-    let value = last.ok_or_else(|| CliError::Runtime("no run was made".into()))?;
-    Ok((times[times.len() / 2], value))
+    Ok((middle(times), last))
 }
 
 /// The process's peak resident memory in bytes, where the system tells it
@@ -67,7 +73,7 @@ async fn measure(
     counter: &Arc<dyn TokenCounter>,
 ) -> Result<(usize, usize, [Duration; 7]), CliError> {
     let config = args.budget.config()?;
-    let runs = args.runs;
+    let runs = args.runs.max(1);
     let (read, (source, bytes)) = median(runs, || read_bytes(Some(path)))?;
     let (parse_time, messages) = median(runs, || {
         parse(&bytes)
@@ -77,29 +83,31 @@ async fn measure(
     let (count, _) = median(runs, || Ok(counter.count_messages(&messages)))?;
     let build = |messages: Vec<Message>| History::from_messages(config.clone(), counter.clone(), messages).0;
     // The copy each run builds from is made outside the timer.
-    let mut build_times = Vec::with_capacity(runs.max(1));
-    let mut history = None;
-    for _ in 0..runs.max(1) {
+    let timed_build = || {
         let copy = messages.clone();
         let start = Instant::now();
-        history = Some(build(copy));
-        build_times.push(start.elapsed());
+        let history = build(copy);
+        (start.elapsed(), history)
+    };
+    let (first, mut history) = timed_build();
+    let mut build_times = vec![first];
+    for _ in 1..runs {
+        let (time, built) = timed_build();
+        build_times.push(time);
+        history = built;
     }
-    build_times.sort();
-    let build_time = build_times[build_times.len() / 2];
-    let history = history.ok_or_else(|| CliError::Runtime("no run was made".into()))?;
+    let build_time = middle(build_times);
     let (plan, _) = median(runs, || Ok(history.plan()))?;
-    let mut compact_times = Vec::with_capacity(runs.max(1));
+    let mut compact_times = Vec::with_capacity(runs);
     let mut window = Vec::new();
-    for _ in 0..runs.max(1) {
-        let mut history = history.clone();
+    for _ in 0..runs {
+        let mut copy = history.clone();
         let start = Instant::now();
-        history.compact(&NoSummarizer).await;
+        copy.compact(&NoSummarizer).await;
         compact_times.push(start.elapsed());
-        window = history.window().into_owned();
+        window = copy.window().into_owned();
     }
-    compact_times.sort();
-    let compact = compact_times[compact_times.len() / 2];
+    let compact = middle(compact_times);
     let (render, _) = median(runs, || {
         serde_json::to_string(&OpenAiMessages(&window)).map_err(|e| CliError::Runtime(e.to_string()))
     })?;

@@ -88,16 +88,7 @@ fn parse_args() -> Result<Args, String> {
             "--dir" => args.dir = Some(value()?.into()),
             "--window" => args.window = value()?.parse().map_err(|e| format!("--window: {e}"))?,
             "--max-steps" => args.max_steps = value()?.parse().map_err(|e| format!("--max-steps: {e}"))?,
-            "--price" => {
-                let text = value()?;
-                let (input, output) = text
-                    .split_once(',')
-                    .and_then(|(i, o)| Some((i.trim().parse().ok()?, o.trim().parse().ok()?)))
-                    .ok_or_else(|| {
-                        format!("--price {text}: expected INPUT,OUTPUT in dollars per million tokens")
-                    })?;
-                args.price = Some(Price::new(input, output));
-            }
+            "--price" => args.price = Some(value()?.parse::<Price>().map_err(|e| format!("--price: {e}"))?),
             other => return Err(format!("unknown argument `{other}`")),
         }
     }

@@ -98,6 +98,26 @@ impl Price {
     }
 }
 
+impl std::str::FromStr for Price {
+    type Err = Error;
+
+    /// `INPUT,OUTPUT` in US dollars per million tokens (`2.5,10`), as
+    /// command lines take a price.
+    fn from_str(text: &str) -> Result<Self> {
+        let bad = || Error::InvalidConfig {
+            field: "price".into(),
+            reason: format!("`{text}`: expected INPUT,OUTPUT in dollars per million tokens"),
+        };
+        let (input, output) = text.split_once(',').ok_or_else(bad)?;
+        let price = Price::new(
+            input.trim().parse().map_err(|_| bad())?,
+            output.trim().parse().map_err(|_| bad())?,
+        );
+        price.check(text).map_err(|_| bad())?;
+        Ok(price)
+    }
+}
+
 /// Prices per model (MODEL-5): the table shipped with Strata, your own, or
 /// both merged.
 ///
@@ -288,6 +308,13 @@ mod tests {
         let mut table = PriceTable::builtin();
         table.merge(PriceTable::from_toml_str("[models.\"gpt-4o\"]\ninput = 1.0\noutput = 2.0").unwrap());
         assert_eq!(table.get("gpt-4o-2024-08-06"), Some(Price::new(1.0, 2.0)));
+        assert_eq!("2.5, 10".parse::<Price>().unwrap(), Price::new(2.5, 10.0));
+        for bad in ["2.5", "cheap,1", "-1,2", "1,nan", ""] {
+            assert!(
+                matches!(bad.parse::<Price>(), Err(Error::InvalidConfig { .. })),
+                "{bad}"
+            );
+        }
         let mut cost = Cost::default();
         cost.add(0.5);
         cost.add(0.25);

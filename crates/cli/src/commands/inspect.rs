@@ -33,17 +33,13 @@ pub struct InspectArgs {
 /// The price `--price` or `--model` asks for, if any.
 fn price_of(args: &InspectArgs) -> Result<Option<(String, Price)>, CliError> {
     if let Some(text) = &args.price {
-        let parsed = text
-            .split_once(',')
-            .and_then(|(i, o)| Some((i.trim().parse::<f64>().ok()?, o.trim().parse::<f64>().ok()?)))
-            .filter(|(i, o)| i.is_finite() && o.is_finite() && *i >= 0.0 && *o >= 0.0);
-        let (input, output) = parsed.ok_or_else(|| {
+        let price: Price = text.parse().map_err(|_| {
             CliError::Input(format!(
                 "--price {text}: expected INPUT,OUTPUT in dollars per million tokens"
             ))
         })?;
         let name = args.model.clone().unwrap_or_else(|| "the given price".into());
-        return Ok(Some((name, Price::new(input, output))));
+        return Ok(Some((name, price)));
     }
     match &args.model {
         Some(model) => PriceTable::builtin()

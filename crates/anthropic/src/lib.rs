@@ -70,11 +70,14 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{json, Value};
 use strata_ctx_core::{
     CountTokens, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmResult as Result, LlmStream,
-    StreamEvent, StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
+    ServerContext, StreamEvent, StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec,
+    Usage,
 };
 use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody};
 
+mod context;
 mod stream;
+pub use context::{BETA_COMPACTION, BETA_CONTEXT_MANAGEMENT};
 use stream::AnthropicEvents;
 pub use stream::EventDecoder;
 
@@ -198,10 +201,46 @@ impl AnthropicClient {
                 map.remove("system");
             }
         }
+        if let Some((management, _)) = self.context_management(request) {
+            body["context_management"] = management;
+        }
         if stream {
             body["stream"] = json!(true);
         }
         body
+    }
+
+    /// The request's `context_management` (MODEL-7) and its beta flags.
+    fn context_management(&self, request: &LlmRequest) -> Option<(Value, Vec<&'static str>)> {
+        let edits = request.server_context.as_ref()?;
+        context::context_management(edits, self.thinking_budget.is_some())
+    }
+
+    /// The client's headers, with the beta flags `request` needs added to
+    /// `anthropic-beta`.
+    fn headers_for(&self, request: &LlmRequest) -> HeaderMap {
+        let Some((_, betas)) = self.context_management(request) else {
+            return self.headers.clone();
+        };
+        let name = HeaderName::from_static("anthropic-beta");
+        let mut flags: Vec<String> = self
+            .headers
+            .get(&name)
+            .and_then(|v| v.to_str().ok())
+            .map(|v| v.split(',').map(|f| f.trim().to_owned()).collect())
+            .unwrap_or_default();
+        for beta in betas {
+            if !flags.iter().any(|f| f == beta) {
+                flags.push(beta.to_owned());
+            }
+        }
+        let mut headers = self.headers.clone();
+        // The flags are the client's (checked when it was built) and
+        // constants: always a valid header value.
+        if let Ok(value) = HeaderValue::from_str(&flags.join(",")) {
+            headers.insert(name, value);
+        }
+        headers
     }
 
     async fn send(&self, request: &LlmRequest, stream: bool) -> Result<(reqwest::Response, Duration)> {
@@ -210,7 +249,7 @@ impl AnthropicClient {
         let response = strata_ctx_http::send(
             &self.http,
             &self.endpoint,
-            &self.headers,
+            &self.headers_for(request),
             &body,
             timeout,
             &self.retry,
@@ -271,7 +310,7 @@ impl CountTokens for AnthropicClient {
         let timeout = request.options.timeout.unwrap_or(self.timeout);
         let mut body = self.body(request, false);
         if let Value::Object(map) = &mut body {
-            for key in ["max_tokens", "temperature", "stream"] {
+            for key in ["max_tokens", "temperature", "stream", "context_management"] {
                 map.remove(key);
             }
         }
@@ -313,6 +352,13 @@ impl LlmClient for AnthropicClient {
             body: SseBody::new(response, timeout),
             decoder: EventDecoder::default(),
         }))
+    }
+
+    /// Every mode (MODEL-7): clearing with `clear_tool_uses_20250919`
+    /// (and `clear_thinking_20251015` with extended thinking), compaction
+    /// with `compact_20260112`, under their beta flags.
+    fn manages_context(&self, _mode: ServerContext) -> bool {
+        true
     }
 }
 
@@ -532,6 +578,7 @@ pub fn parse_message(body: &[u8]) -> Result<LlmResponse> {
     let mut text = String::new();
     let mut calls = Vec::new();
     let mut thinking = Vec::new();
+    let mut items = Vec::new();
     for (i, block) in content.iter().enumerate() {
         let field = |name: &str| block.get(name).and_then(Value::as_str);
         match field("type") {
@@ -548,6 +595,7 @@ pub fn parse_message(body: &[u8]) -> Result<LlmResponse> {
             Some("redacted_thinking") => thinking.push(ThinkingBlock::RedactedThinking {
                 data: field("data").unwrap_or_default().to_owned(),
             }),
+            Some("compaction") => items.push(context::compaction(block).0),
             // Blocks of features Strata does not use (server tools,
             // citations) carry nothing it records.
             _ => {}
@@ -557,8 +605,10 @@ pub fn parse_message(body: &[u8]) -> Result<LlmResponse> {
         .get("stop_reason")
         .and_then(Value::as_str)
         .map_or(FinishReason::Stop, FinishReason::parse);
-    Ok(LlmResponse::new(text, usage_of(v.get("usage"), Usage::default()))
+    let response = LlmResponse::new(text, usage_of(v.get("usage"), Usage::default()))
         .with_tool_calls(calls)
         .with_thinking(thinking)
-        .with_finish_reason(finish))
+        .with_provider_items(items)
+        .with_finish_reason(finish);
+    Ok(context::read_back(&v, response))
 }

@@ -1,6 +1,7 @@
 //! Streamed messages: the event decoder and the event source (MODEL-3).
 
 use crate::*;
+use strata_ctx_core::{AppliedEdit, EditKind};
 
 /// The events of a streamed message (MODEL-3).
 pub(crate) struct AnthropicEvents {
@@ -32,6 +33,8 @@ pub(crate) enum Block {
     Text,
     Thinking,
     Tool(usize),
+    /// A compaction block (MODEL-7), kept whole until it closes.
+    Compaction,
     Other,
 }
 
@@ -45,10 +48,15 @@ pub(crate) enum Block {
 pub struct EventDecoder {
     blocks: HashMap<usize, Block>,
     signatures: HashMap<usize, String>,
+    compactions: HashMap<usize, Value>,
     calls: ToolCallBuffer,
     next_call: usize,
     usage: Usage,
     finish: Option<FinishReason>,
+    /// Whether the answer listed a compaction among its applied edits,
+    /// and the compactions it holds (MODEL-7).
+    listed_compaction: bool,
+    compacted: Vec<AppliedEdit>,
     done: bool,
 }
 
@@ -120,6 +128,10 @@ impl EventDecoder {
                         });
                         Block::Tool(call)
                     }
+                    Some("compaction") => {
+                        self.compactions.insert(index, block.clone());
+                        Block::Compaction
+                    }
                     _ => Block::Other,
                 };
                 self.blocks.insert(index, kind);
@@ -148,11 +160,23 @@ impl EventDecoder {
                             }
                         }
                     }
+                    Some("compaction_delta") => {
+                        if let Some(block) = self.compactions.get_mut(&index) {
+                            let so_far = block.get("content").and_then(Value::as_str).unwrap_or_default();
+                            let content = format!("{so_far}{}", text(delta, "/content"));
+                            block["content"] = Value::String(content);
+                        }
+                    }
                     _ => {}
                 }
             }
             "content_block_stop" => self.close_block(index, out),
             "message_delta" => {
+                let edits = context::applied_edits(&v);
+                if !edits.is_empty() {
+                    self.listed_compaction |= edits.iter().any(|e| e.kind == EditKind::Compaction);
+                    out.push_back(StreamEvent::ContextEdited(edits));
+                }
                 if let Some(reason) = v.pointer("/delta/stop_reason").and_then(Value::as_str) {
                     self.finish = Some(FinishReason::parse(reason));
                 }
@@ -192,6 +216,13 @@ impl EventDecoder {
             Some(Block::Thinking) => out.push_back(StreamEvent::ThinkingFinished {
                 signature: self.signatures.remove(&index),
             }),
+            Some(Block::Compaction) => {
+                if let Some(block) = self.compactions.remove(&index) {
+                    let (item, edit) = context::compaction(&block);
+                    out.push_back(StreamEvent::ProviderItem(item));
+                    self.compacted.push(edit);
+                }
+            }
             _ => {}
         }
     }
@@ -209,6 +240,11 @@ impl EventDecoder {
         }
         for (index, call) in self.calls.finish_all() {
             out.push_back(StreamEvent::ToolCallFinished { index, call });
+        }
+        // A compaction the answer did not list among its applied edits.
+        let compacted = std::mem::take(&mut self.compacted);
+        if !self.listed_compaction && !compacted.is_empty() {
+            out.push_back(StreamEvent::ContextEdited(compacted));
         }
         out.push_back(StreamEvent::Usage(self.usage));
         out.push_back(StreamEvent::Done {

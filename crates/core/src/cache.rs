@@ -38,6 +38,8 @@ pub fn cache_key(request: &LlmRequest) -> String {
         max_tokens: Option<u32>,
         temperature: Option<f32>,
         tool_choice: Option<&'a ToolChoice>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        server_context: Option<&'a crate::ContextEdits>,
     }
     #[derive(Serialize)]
     struct CanonicalMessage<'a> {
@@ -48,6 +50,8 @@ pub fn cache_key(request: &LlmRequest) -> String {
         tool_name: Option<&'a str>,
         result: Option<&'a ToolResult>,
         thinking: &'a [ThinkingBlock],
+        #[serde(skip_serializing_if = "<[_]>::is_empty")]
+        provider_items: &'a [crate::ProviderItem],
     }
     let o = &request.options;
     let canonical = Canonical {
@@ -63,6 +67,7 @@ pub fn cache_key(request: &LlmRequest) -> String {
                 tool_name: m.tool_name.as_deref(),
                 result: m.result.as_ref(),
                 thinking: &m.thinking,
+                provider_items: &m.provider_items,
             })
             .collect(),
         tools: &request.tools,
@@ -70,6 +75,7 @@ pub fn cache_key(request: &LlmRequest) -> String {
         max_tokens: o.max_tokens,
         temperature: o.temperature,
         tool_choice: o.tool_choice.as_ref(),
+        server_context: request.server_context.as_ref(),
     };
     // Serialising these plain structs cannot fail; an empty text would
     // still give a key, one no real request shares.
@@ -375,5 +381,9 @@ impl<C: LlmClient> LlmClient for CachedClient<C> {
             (_, Some(response)) => Ok(LlmStream::from_response(response)),
             (_, None) => self.inner.stream(request).await,
         }
+    }
+
+    fn manages_context(&self, mode: crate::ServerContext) -> bool {
+        self.inner.manages_context(mode)
     }
 }

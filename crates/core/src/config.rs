@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::server::ServerContext;
 
 mod values;
 
@@ -128,6 +129,16 @@ config_fields! {
     /// The size cap of the project rules layer in bytes (CTX-2). By default,
     /// 32 KiB.
     rules_max_bytes: usize = 32 * 1024, "32 KiB", parse_bytes;
+    /// What the engine delegates to the model provider (MODEL-7): `off`,
+    /// `clear`, `compact` or `both`. When on, the provider acts at
+    /// `compact_threshold` and the engine's own compaction and condensing
+    /// step back to `server_context_guard`, as a safety net. By default,
+    /// `off`.
+    server_context: ServerContext = ServerContext::Off, "`off`", parse_text;
+    /// Where the engine steps in itself when context management is
+    /// delegated (MODEL-7): a fraction of `context_window` or an amount;
+    /// never below `compact_threshold`. By default, 0.95.
+    server_context_guard: TokenAmount = TokenAmount::Fraction(0.95), "0.95", parse_text;
 }
 
 /// A field's value through its `FromStr`, the error naming the field.
@@ -179,14 +190,38 @@ impl Config {
         self.context_window.resolve(0)
     }
 
-    /// The compaction threshold in tokens.
+    /// The window size at which the engine compacts and condenses, in
+    /// tokens: `compact_threshold`, or, when context management is
+    /// delegated to the provider ([`Config::server_context`]), the larger
+    /// of it and `server_context_guard`.
+    ///
+    /// ```
+    /// use strata_ctx_core::{Config, ServerContext};
+    ///
+    /// let mut config = Config::default();
+    /// assert_eq!(config.threshold_tokens(), 160_000);
+    /// config.server_context = ServerContext::Compact;
+    /// assert_eq!(config.threshold_tokens(), 190_000);
+    /// assert_eq!(config.server_trigger_tokens(), 160_000);
+    /// ```
     pub fn threshold_tokens(&self) -> u64 {
+        let own = self.server_trigger_tokens();
+        if self.server_context.is_on() && own > 0 {
+            own.max(self.server_context_guard.resolve(self.window_tokens()))
+        } else {
+            own
+        }
+    }
+
+    /// The input tokens at which the provider clears or compacts when
+    /// context management is delegated (MODEL-7): `compact_threshold`.
+    pub fn server_trigger_tokens(&self) -> u64 {
         self.compact_threshold.resolve(self.window_tokens())
     }
 
     /// Returns `true` when compaction runs on its own (HIST-13).
     pub fn auto_compact_enabled(&self) -> bool {
-        self.auto_compact && self.threshold_tokens() > 0
+        self.auto_compact && self.server_trigger_tokens() > 0
     }
 
     /// Checks the values against each other.
@@ -215,6 +250,12 @@ impl Config {
                     ),
                 ));
             }
+        }
+        if self.server_context_guard.resolve(self.window_tokens()) > self.window_tokens() {
+            return Err(Error::config(
+                "server_context_guard",
+                "is more than the context window",
+            ));
         }
         if self.summary_timeout.is_zero() {
             return Err(Error::config("summary_timeout", "must be above 0"));

@@ -92,6 +92,7 @@ fn from_openai_message(index: usize, value: &Value) -> Result<Message> {
         content,
         tool_calls,
         thinking: Vec::new(),
+        provider_items: Vec::new(),
         tool_call_id,
         tool_name,
         result: None,

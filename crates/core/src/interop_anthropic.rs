@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::id::MessageId;
 use crate::message::{Message, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult};
+use crate::server::{Provider, ProviderItem};
 
 /// Reads an Anthropic Messages conversation into [`Message`]s: a request
 /// body `{"system": …, "messages": [...]}` or a `messages` array alone.
@@ -136,6 +137,7 @@ pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
             "assistant" => {
                 let mut calls = Vec::new();
                 let mut thinking = Vec::new();
+                let mut items = Vec::new();
                 for b in &blocks {
                     match kind(b).as_str() {
                         "tool_use" => {
@@ -156,11 +158,13 @@ pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
                         "redacted_thinking" => thinking.push(ThinkingBlock::RedactedThinking {
                             data: field(b, "data").unwrap_or_default(),
                         }),
+                        "compaction" => items.push(ProviderItem::new(Provider::Anthropic, b.clone())),
                         _ => {}
                     }
                 }
                 let mut message = Message::assistant_with_calls(texts(&blocks), calls);
                 message.thinking = thinking;
+                message.provider_items = items;
                 push(Role::Assistant, index, message);
             }
             other => {
@@ -198,9 +202,17 @@ mod tests {
             {"role": "user", "content": [{"type": "text", "text": "look"}]},
             {"role": "assistant", "content": [{"type": "thinking", "thinking": "hm", "signature": "s"}, {"type": "text", "text": "Reading."}, {"type": "tool_use", "id": "t1", "name": "Read", "input": {"path": "a.rs"}}]},
             {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": original[2].text(), "is_error": true}]},
-            {"role": "assistant", "content": "It is missing."}
+            {"role": "assistant", "content": [{"type": "compaction", "content": "Looked for a.rs."}, {"type": "text", "text": "It is missing."}]}
         ]});
         let back = from_anthropic_messages(&body).unwrap();
+        // MODEL-7: a compaction block is kept verbatim, not read as text.
+        assert_eq!(
+            back[4].provider_items,
+            [ProviderItem::new(
+                Provider::Anthropic,
+                json!({"type": "compaction", "content": "Looked for a.rs."})
+            )]
+        );
         assert_eq!(back.len(), 5);
         assert_eq!(back[2].tool_calls, original[1].tool_calls);
         assert_eq!(back[2].thinking, original[1].thinking);

@@ -124,6 +124,7 @@ impl Raw<'_> {
             content,
             tool_calls: self.tool_calls.0?,
             thinking: Vec::new(),
+            provider_items: Vec::new(),
             tool_call_id,
             tool_name,
             result: None,

@@ -63,6 +63,7 @@ pub use llm::{CountTokens, FinishReason, LlmClient, LlmOptions, LlmRequest, LlmR
 pub use message::{Message, Metadata, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult};
 pub use rounds::{rounds, CallSite, PairIssue, Pairs};
 pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
+pub use server::{AppliedEdit, ContextEdits, EditKind, Provider, ProviderItem, ServerContext};
 pub use sse::{SseDecoder, SseEvent};
 pub use stamp::{Clock, IdSource};
 pub use stream::{LlmStream, StreamEvent, StreamSource, ToolCallBuffer};
@@ -91,6 +92,7 @@ mod message;
 pub mod prompts;
 mod rounds;
 mod rule;
+mod server;
 mod sse;
 mod stamp;
 mod stream;

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::error::LlmResult as Result;
 use crate::message::{Message, ThinkingBlock, ToolCall};
+use crate::server::{AppliedEdit, ContextEdits, ProviderItem, ServerContext};
 use crate::stream::LlmStream;
 use crate::tool::{ToolChoice, ToolSpec};
 
@@ -80,6 +81,10 @@ pub struct LlmRequest {
     pub tools: Vec<ToolSpec>,
     /// The call's options.
     pub options: LlmOptions,
+    /// The context management the provider is asked to do on its side
+    /// (MODEL-7); `None` asks for none. Clients that do not offer it
+    /// ignore it (see [`LlmClient::manages_context`]).
+    pub server_context: Option<ContextEdits>,
 }
 
 impl LlmRequest {
@@ -89,6 +94,7 @@ impl LlmRequest {
             messages,
             tools: Vec::new(),
             options: LlmOptions::default(),
+            server_context: None,
         }
     }
 
@@ -101,6 +107,13 @@ impl LlmRequest {
     /// Sets the options. By default, none is set.
     pub fn with_options(mut self, options: LlmOptions) -> Self {
         self.options = options;
+        self
+    }
+
+    /// Asks the provider to manage the context on its side (MODEL-7). By
+    /// default, it is not asked.
+    pub fn with_server_context(mut self, edits: ContextEdits) -> Self {
+        self.server_context = Some(edits);
         self
     }
 }
@@ -196,6 +209,15 @@ pub struct LlmResponse {
     pub usage: Usage,
     /// Why the model stopped.
     pub finish_reason: FinishReason,
+    /// The context edits the provider applied to the request before the
+    /// model read it (MODEL-7), in the provider's order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub context_edits: Vec<AppliedEdit>,
+    /// What the provider returned that it requires back verbatim
+    /// (MODEL-7): compaction blocks or items, reasoning items.
+    /// [`LlmResponse::to_message`] keeps them on the assistant message.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub provider_items: Vec<ProviderItem>,
 }
 
 impl LlmResponse {
@@ -207,6 +229,8 @@ impl LlmResponse {
             thinking: Vec::new(),
             usage,
             finish_reason: FinishReason::Stop,
+            context_edits: Vec::new(),
+            provider_items: Vec::new(),
         }
     }
 
@@ -219,6 +243,20 @@ impl LlmResponse {
     /// Sets the reasoning blocks. By default, there are none.
     pub fn with_thinking(mut self, thinking: Vec<ThinkingBlock>) -> Self {
         self.thinking = thinking;
+        self
+    }
+
+    /// Sets the applied context edits (MODEL-7). By default, there are
+    /// none.
+    pub fn with_context_edits(mut self, edits: Vec<AppliedEdit>) -> Self {
+        self.context_edits = edits;
+        self
+    }
+
+    /// Sets the items to send back verbatim (MODEL-7). By default, there
+    /// are none.
+    pub fn with_provider_items(mut self, items: Vec<ProviderItem>) -> Self {
+        self.provider_items = items;
         self
     }
 
@@ -260,6 +298,8 @@ impl LlmResponse {
         }
         self.tool_calls.extend(calls);
         self.thinking.extend(next.thinking);
+        self.context_edits.extend(next.context_edits);
+        self.provider_items.extend(next.provider_items);
         self.usage = Usage {
             input_tokens: next.usage.input_tokens.max(self.usage.input_tokens),
             output_tokens: self.usage.output_tokens + next.usage.output_tokens,
@@ -277,16 +317,19 @@ impl LlmResponse {
         let mut out = messages.to_vec();
         let mut partial = Message::assistant(self.text.trim_end());
         partial.thinking = self.thinking.clone();
+        partial.provider_items = self.provider_items.clone();
         partial.created_at = None;
         out.push(partial);
         out
     }
 
     /// The answer as the assistant message to record: the text (the
-    /// thought, when there are calls), the native calls and the reasoning.
+    /// thought, when there are calls), the native calls, the reasoning and
+    /// the items the provider requires back (MODEL-7).
     pub fn to_message(&self) -> Message {
         let mut message = Message::assistant_with_calls(self.text.clone(), self.tool_calls.clone());
         message.thinking = self.thinking.clone();
+        message.provider_items = self.provider_items.clone();
         message
     }
 }
@@ -333,9 +376,19 @@ pub trait LlmClient: Send + Sync {
     async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
         Ok(LlmStream::from_response(self.complete(request).await?))
     }
+
+    /// Whether the client sends `mode` of server-side context management
+    /// to its provider (MODEL-7) when a request asks for it. By default,
+    /// only [`ServerContext::Off`]: a client that does not override this
+    /// ignores [`LlmRequest::server_context`].
+    fn manages_context(&self, mode: ServerContext) -> bool {
+        !mode.is_on()
+    }
 }
 
-crate::forward::forward_impls!(LlmClient async {
+crate::forward::forward_impls!(LlmClient sync {
+    fn manages_context(&self, mode: ServerContext) -> bool;
+} async {
     async fn complete(&self, request: LlmRequest) -> Result<LlmResponse>;
     async fn stream(&self, request: LlmRequest) -> Result<LlmStream>;
 });

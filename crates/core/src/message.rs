@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::id::MessageId;
+use crate::server::ProviderItem;
 use crate::time::Timestamp;
 
 /// Free-form metadata of a message, ordered by key so that its JSON form is
@@ -218,6 +219,12 @@ pub struct Message {
     /// progress.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub thinking: Vec<ThinkingBlock>,
+    /// What the provider returned with this assistant message and
+    /// requires back verbatim (MODEL-7): a compaction block or item,
+    /// reasoning items. Sent back, before the message's own content, only
+    /// to the provider it came from.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub provider_items: Vec<ProviderItem>,
     /// For a `tool` message, the id of the call it answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_call_id: Option<String>,
@@ -245,6 +252,7 @@ impl Message {
             content: content.into(),
             tool_calls: Vec::new(),
             thinking: Vec::new(),
+            provider_items: Vec::new(),
             tool_call_id: None,
             tool_name: None,
             result: None,

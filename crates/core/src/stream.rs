@@ -10,6 +10,7 @@ use serde_json::Value;
 use crate::error::{LlmError, LlmResult as Result};
 use crate::llm::{FinishReason, LlmResponse, Usage};
 use crate::message::{ThinkingBlock, ToolCall};
+use crate::server::{AppliedEdit, ProviderItem};
 
 /// One event of a streamed answer (MODEL-3).
 #[derive(Debug, Clone, PartialEq)]
@@ -56,6 +57,11 @@ pub enum StreamEvent {
     },
     /// The provider's token figures for the call.
     Usage(Usage),
+    /// Something the provider requires back verbatim on later requests
+    /// (MODEL-7), such as a compaction block, complete.
+    ProviderItem(ProviderItem),
+    /// The context edits the provider applied to the request (MODEL-7).
+    ContextEdited(Vec<AppliedEdit>),
     /// The answer is complete; no event follows.
     Done {
         /// Why the model stopped.
@@ -241,7 +247,14 @@ impl LlmStream {
     /// A stream replaying a complete answer: its reasoning, its text, its
     /// calls, its usage and its finish reason.
     pub fn from_response(response: LlmResponse) -> Self {
-        let mut events = Vec::new();
+        let mut events: Vec<StreamEvent> = response
+            .provider_items
+            .into_iter()
+            .map(StreamEvent::ProviderItem)
+            .collect();
+        if !response.context_edits.is_empty() {
+            events.push(StreamEvent::ContextEdited(response.context_edits));
+        }
         for block in response.thinking {
             match block {
                 ThinkingBlock::Thinking { thinking, signature } => {
@@ -355,6 +368,8 @@ impl LlmStream {
                 self.calls.insert(*index, call.clone());
             }
             StreamEvent::Usage(usage) => self.assembled.usage = *usage,
+            StreamEvent::ProviderItem(item) => self.assembled.provider_items.push(item.clone()),
+            StreamEvent::ContextEdited(edits) => self.assembled.context_edits.extend(edits.iter().cloned()),
             StreamEvent::Done { finish_reason } => {
                 self.close_thinking(None);
                 self.assembled.tool_calls = std::mem::take(&mut self.calls).into_values().collect();

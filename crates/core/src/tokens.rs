@@ -39,8 +39,10 @@ pub trait TokenCounter: Send + Sync {
 /// message for its role and framing.
 pub const MESSAGE_OVERHEAD: usize = 4;
 
-/// Everything the model reads of `message`, as one text: the body, then
-/// each tool call's name and JSON arguments, separated by newlines.
+/// Everything the model reads of `message`, as one text: the readable
+/// text of its provider items (an Anthropic compaction summary, MODEL-7),
+/// the body, then each tool call's name and JSON arguments, separated by
+/// newlines.
 ///
 /// This is what the default [`TokenCounter::count_message`] counts; a
 /// counter with its own per-message framing (a real tokenizer's) counts
@@ -56,10 +58,18 @@ pub const MESSAGE_OVERHEAD: usize = 4;
 /// ```
 pub fn message_model_text(message: &Message) -> std::borrow::Cow<'_, str> {
     let text = message.text();
-    if message.tool_calls.is_empty() {
+    let readable = message.provider_items.iter().filter_map(|i| i.readable_text());
+    if message.tool_calls.is_empty() && readable.clone().next().is_none() {
         return text;
     }
-    let mut out = text.into_owned();
+    // A compaction summary the provider wrote is read before the text
+    // (MODEL-7); opaque items are not counted.
+    let mut out = String::new();
+    for summary in readable {
+        out.push_str(summary);
+        out.push('\n');
+    }
+    out.push_str(&text);
     for call in &message.tool_calls {
         out.push('\n');
         out.push_str(&call.name);

@@ -67,7 +67,7 @@ use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
 use serde_json::{json, Value};
 use strata_ctx_core::{
     CountTokens, FinishReason, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result, LlmStream,
-    StreamEvent, StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, Usage,
+    ServerContext, StreamEvent, StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, Usage,
 };
 use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody};
 
@@ -91,13 +91,30 @@ pub const ENV_MODEL: &str = "STRATA_MODEL";
 /// OpenAI's base URL, the default.
 pub const DEFAULT_BASE_URL: &str = "https://api.openai.com/v1";
 
-/// A client for an OpenAI-compatible chat-completions endpoint.
+/// Which of OpenAI's APIs a client speaks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum OpenAiApi {
+    /// `/chat/completions`, which every OpenAI-compatible server offers.
+    /// The default.
+    #[default]
+    ChatCompletions,
+    /// `/responses`, OpenAI's own API (MODEL-7): server-side compaction
+    /// ([`ServerContext::Compact`]), reasoning items kept and sent back.
+    /// Requests are stateless (`store: false`); answers are not streamed
+    /// ([`LlmClient::stream`] replays the complete answer as events).
+    Responses,
+}
+
+/// A client for an OpenAI-compatible chat-completions endpoint, or for
+/// OpenAI's Responses API ([`OpenAiClientBuilder::api`]).
 ///
 /// Cheap to clone (the connection pool is shared); share one per endpoint.
 /// The API key never appears in its `Debug` output or in errors.
 #[derive(Clone)]
 pub struct OpenAiClient {
     http: reqwest::Client,
+    api: OpenAiApi,
     endpoint: String,
     count_endpoint: String,
     api_key: Option<String>,
@@ -110,6 +127,7 @@ pub struct OpenAiClient {
 /// Configures an [`OpenAiClient`]; see [`OpenAiClient::builder`].
 #[derive(Clone)]
 pub struct OpenAiClientBuilder {
+    api: OpenAiApi,
     base_url: String,
     api_key: Option<String>,
     model: Option<String>,
@@ -124,6 +142,7 @@ impl OpenAiClient {
     /// 60 s honoured.
     pub fn builder() -> OpenAiClientBuilder {
         OpenAiClientBuilder {
+            api: OpenAiApi::ChatCompletions,
             base_url: DEFAULT_BASE_URL.to_owned(),
             api_key: None,
             model: None,
@@ -158,6 +177,9 @@ impl OpenAiClient {
     /// choice (MODEL-1), the options, and for a stream `stream: true` with
     /// usage included.
     fn body(&self, request: &LlmRequest, stream: bool) -> Value {
+        if self.api == OpenAiApi::Responses {
+            return responses::body(&self.model, request);
+        }
         let options = &request.options;
         let mut body = json!({
             "model": options.model.as_deref().unwrap_or(&self.model),
@@ -274,7 +296,11 @@ impl LlmClient for OpenAiClient {
     /// [`LlmError`].
     async fn complete(&self, request: LlmRequest) -> Result<LlmResponse> {
         let (response, timeout) = self.send(&request, false).await?;
-        parse_completion(&read_body(response, timeout).await?)
+        let body = read_body(response, timeout).await?;
+        match self.api {
+            OpenAiApi::Responses => responses::parse(&body),
+            _ => parse_completion(&body),
+        }
     }
 
     /// Streams the answer (MODEL-3); the time limit bounds the wait for
@@ -284,8 +310,20 @@ impl LlmClient for OpenAiClient {
     ///
     /// As [`LlmClient::complete`] for what fails before the stream starts.
     async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
+        if self.api == OpenAiApi::Responses {
+            return Ok(LlmStream::from_response(self.complete(request).await?));
+        }
         let (response, timeout) = self.send(&request, true).await?;
         Ok(LlmStream::new(OpenAiEvents::new(SseBody::new(response, timeout))))
+    }
+
+    /// In [`OpenAiApi::Responses`] mode, compaction (MODEL-7); chat
+    /// completions offer no server-side context management.
+    fn manages_context(&self, mode: ServerContext) -> bool {
+        match self.api {
+            OpenAiApi::Responses => matches!(mode, ServerContext::Off | ServerContext::Compact),
+            _ => !mode.is_on(),
+        }
     }
 }
 
@@ -331,8 +369,25 @@ impl OpenAiClientBuilder {
         Ok(builder.model(model))
     }
 
+    /// Sets which API the client speaks: requests go to
+    /// `<base>/chat/completions` or `<base>/responses`. By default,
+    /// [`OpenAiApi::ChatCompletions`].
+    ///
+    /// ```
+    /// use strata_ctx_openai::{OpenAiApi, OpenAiClient};
+    ///
+    /// let client = OpenAiClient::builder().model("gpt-5").api(OpenAiApi::Responses).build()?;
+    /// assert_eq!(client.endpoint(), "https://api.openai.com/v1/responses");
+    /// # Ok::<(), strata_ctx_core::Error>(())
+    /// ```
+    pub fn api(mut self, api: OpenAiApi) -> Self {
+        self.api = api;
+        self
+    }
+
     /// Sets the base URL, up to and including the version (`…/v1`);
-    /// requests go to `<base>/chat/completions`. By default, OpenAI's.
+    /// requests go to `<base>/chat/completions` (or `<base>/responses`).
+    /// By default, OpenAI's.
     pub fn base_url(mut self, url: impl Into<String>) -> Self {
         self.base_url = url.into();
         self
@@ -413,7 +468,11 @@ impl OpenAiClientBuilder {
         }
         Ok(OpenAiClient {
             http,
-            endpoint: format!("{base}/chat/completions"),
+            api: self.api,
+            endpoint: match self.api {
+                OpenAiApi::Responses => format!("{base}/responses"),
+                _ => format!("{base}/chat/completions"),
+            },
             count_endpoint: format!("{base}/responses/input_tokens"),
             api_key: self.api_key,
             model,

@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use serde_json::{json, Map, Value};
-use strata_ctx_core::{Message, ResultStatus, Role, ThinkingBlock, ToolCall};
+use strata_ctx_core::{Message, Provider, ResultStatus, Role, ThinkingBlock, ToolCall};
 
 use crate::layers::{react_block, recap_text, Context};
 
@@ -201,11 +201,17 @@ fn anthropic_body<'a>(prefix: &[&str], body: impl Iterator<Item = Cow<'a, Messag
             Role::System => push("user", text_block(&recap_text(&m.text()))),
             Role::User => push("user", text_block(&m.text())),
             Role::Assistant => {
-                let mut blocks: Vec<Value> = if i >= current_round {
-                    m.thinking.iter().filter_map(thinking_block).collect()
-                } else {
-                    Vec::new()
-                };
+                // The provider's own blocks first (MODEL-7): a compaction
+                // block stands for everything before it.
+                let mut blocks: Vec<Value> = m
+                    .provider_items
+                    .iter()
+                    .filter(|item| item.provider == Provider::Anthropic)
+                    .map(|item| item.item.clone())
+                    .collect();
+                if i >= current_round {
+                    blocks.extend(m.thinking.iter().filter_map(thinking_block));
+                }
                 blocks.extend(text_block(&m.content));
                 blocks.extend(m.tool_calls.iter().map(|c| {
                     json!({"type": "tool_use", "id": c.id, "name": c.name, "input": tool_input(&c.arguments)})

@@ -107,6 +107,7 @@ pub fn message() -> impl Strategy<Value = Message> {
                     .map(|(id, name, args)| ToolCall::new(id, name, args))
                     .collect(),
                 thinking: Vec::new(),
+                provider_items: Vec::new(),
                 tool_call_id,
                 tool_name,
                 result,

@@ -23,10 +23,14 @@
 //! | `--window TOKENS` | the context window Strata keeps to | 32000 |
 //! | `--max-steps N` | the most tool steps before giving up | 30 |
 //! | `--price IN,OUT` | the model's price, US dollars per million input and output tokens | Strata's price table, when it knows the model |
+//! | `--server-side-context` | delegate context management to the provider (MODEL-7): Anthropic clears old tool results and compacts; OpenAI compacts, through its Responses API | off |
+//! | `--responses` | speak OpenAI's Responses API instead of chat completions | off (on with `--server-side-context`) |
+//! | `--conversation FILE` | keep the conversation in this log and resume it when it exists | none |
 //!
 //! The base URL and key come from `OPENAI_BASE_URL` / `OPENAI_API_KEY` or
 //! `ANTHROPIC_BASE_URL` / `ANTHROPIC_API_KEY`. The agent prints the final
-//! answer and one line of usage, with what the calls cost.
+//! answer and one line of usage, with what the calls cost and, with
+//! `--server-side-context`, what the provider cleared and compacted.
 
 // An example: unwrapping, panicking and printing are how it reports; the
 // house lints (Cargo.toml) are for library code.
@@ -48,10 +52,11 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use strata_ctx::anthropic::AnthropicClient;
-use strata_ctx::openai::OpenAiClient;
+use strata_ctx::history::Conversation;
+use strata_ctx::openai::{OpenAiApi, OpenAiClient};
 use strata_ctx::{
-    Config, Engine, LlmClient, LlmOptions, Message, Price, PriceTable, StreamEvent, ToolCall, ToolMode,
-    ToolResult, ToolSpec, Usage,
+    Config, Engine, LlmClient, LlmOptions, Message, Price, PriceTable, ServerContext, StreamEvent, ToolCall,
+    ToolMode, ToolResult, ToolSpec, Usage,
 };
 
 /// The command line.
@@ -64,6 +69,9 @@ struct Args {
     window: usize,
     max_steps: usize,
     price: Option<Price>,
+    server_side_context: bool,
+    responses: bool,
+    conversation: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -76,6 +84,9 @@ fn parse_args() -> Result<Args, String> {
         window: 32_000,
         max_steps: 30,
         price: None,
+        server_side_context: false,
+        responses: false,
+        conversation: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -89,6 +100,9 @@ fn parse_args() -> Result<Args, String> {
             "--window" => args.window = value()?.parse().map_err(|e| format!("--window: {e}"))?,
             "--max-steps" => args.max_steps = value()?.parse().map_err(|e| format!("--max-steps: {e}"))?,
             "--price" => args.price = Some(value()?.parse::<Price>().map_err(|e| format!("--price: {e}"))?),
+            "--server-side-context" => args.server_side_context = true,
+            "--responses" => args.responses = true,
+            "--conversation" => args.conversation = Some(value()?.into()),
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -245,6 +259,10 @@ fn client(args: &Args) -> Result<(Arc<dyn LlmClient>, String), Box<dyn Error>> {
                 .or_else(|| env("STRATA_MODEL"))
                 .unwrap_or_else(|| "gpt-4.1-mini".into());
             let mut b = OpenAiClient::builder().model(&model);
+            // Server-side compaction is a Responses API feature.
+            if args.responses || args.server_side_context {
+                b = b.api(OpenAiApi::Responses);
+            }
             if let Some(url) = env("OPENAI_BASE_URL") {
                 b = b.base_url(url);
             }
@@ -285,11 +303,24 @@ async fn run(args: Args) -> Result<(), Box<dyn Error>> {
             scratch.path().to_path_buf()
         }
     };
-    let config = Config::from_toml_str(&format!("context_window = {}", args.window))?;
+    let mut config = Config::from_toml_str(&format!("context_window = {}", args.window))?;
+    if args.server_side_context {
+        // What each provider offers (MODEL-7): Anthropic clears and
+        // compacts, OpenAI's Responses API compacts.
+        config.server_context = match args.provider.as_str() {
+            "anthropic" => ServerContext::Both,
+            _ => ServerContext::Compact,
+        };
+    }
     let mut builder = Engine::builder(&root)
         .config(config)
         .tool_mode(ToolMode::Native)
         .tools(tools());
+    if let Some(path) = &args.conversation {
+        // Resumed when it holds records (STORE-3), with the provider's
+        // compaction items, which go back to it as they came.
+        builder = builder.conversation(Conversation::open(path)?);
+    }
     // What the calls cost: the given price, else the shipped table's.
     if let Some(price) = args.price.or_else(|| PriceTable::builtin().get(&model)) {
         builder = builder.price(price);
@@ -322,14 +353,22 @@ async fn run(args: Args) -> Result<(), Box<dyn Error>> {
                 Some(cost) => format!("${:.4}", cost.session),
                 None => "unknown (no price for this model; give --price)".into(),
             };
+            let server = engine.server_context().map(|_| {
+                let s = engine.server_context_stats();
+                format!(
+                    ", provider cleared {} tool uses ({} tokens) and compacted {} times",
+                    s.cleared_tool_uses, s.cleared_input_tokens, s.compactions
+                )
+            });
             println!(
-                "usage: {model} via {}, {calls} calls, {} input tokens ({} cached), {} output tokens, window {} of {} tokens, cost {cost}",
+                "usage: {model} via {}, {calls} calls, {} input tokens ({} cached), {} output tokens, window {} of {} tokens, cost {cost}{}",
                 args.provider,
                 total.input_tokens,
                 total.cached_input_tokens.unwrap_or(0),
                 total.output_tokens,
                 engine.window_tokens(),
                 engine.threshold_tokens(),
+                server.unwrap_or_default(),
             );
             return Ok(());
         }

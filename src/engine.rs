@@ -26,10 +26,12 @@ mod call;
 mod intake;
 mod meter;
 mod round;
+mod server;
 
 pub use builder::EngineBuilder;
 pub use call::{WindowCount, DEFAULT_MAX_CONTINUATIONS};
 pub use intake::DEFAULT_MAX_LOGGED_BYTES;
+pub use server::ServerContextStats;
 
 /// What can go wrong in the [`Engine`].
 #[derive(Debug, thiserror::Error)]
@@ -64,6 +66,17 @@ pub enum EngineError {
         input_tokens: usize,
         /// The threshold the window is kept under.
         threshold: usize,
+    },
+    /// Context management is delegated to the provider
+    /// ([`Config::server_context`](strata_ctx_core::Config::server_context)),
+    /// but the client does not offer that mode
+    /// ([`LlmClient::manages_context`](strata_ctx_core::LlmClient::manages_context)):
+    /// nothing was sent. Use a client that does (Anthropic's, or OpenAI's
+    /// in Responses mode for `compact`), or switch delegation off.
+    #[error("the model client does not offer server-side context management `{mode}`")]
+    ServerContextUnsupported {
+        /// The configured mode.
+        mode: strata_ctx_core::ServerContext,
     },
     /// The model call failed (other than by overflowing, which
     /// [`Engine::complete`] handles).
@@ -317,6 +330,8 @@ pub struct Engine {
     /// The model's price, and what its calls cost so far (MODEL-5).
     price: Option<Price>,
     cost: Cost,
+    /// What the provider's context management did so far (MODEL-7).
+    server_stats: ServerContextStats,
 }
 
 impl fmt::Debug for Engine {

@@ -3,7 +3,9 @@
 use std::path::PathBuf;
 use std::sync::{mpsc, Arc};
 
-use strata_ctx_core::{Cost, Usage};
+use strata_ctx_core::{AppliedEdit, Cost, Usage};
+
+use crate::engine::ServerContextStats;
 use strata_ctx_history::{CompactionStats, Repair};
 
 /// Why a compaction ran.
@@ -126,6 +128,15 @@ pub enum Event {
     },
     /// The provider's usage for the last call was recorded (REACT-4).
     UsageRecorded(Usage),
+    /// The provider edited the request before the model read it
+    /// (MODEL-7): what its answer says it cleared or compacted, and the
+    /// totals so far.
+    ServerContextEdited {
+        /// This answer's edits, in the provider's order.
+        edits: Vec<AppliedEdit>,
+        /// The sums over every answer so far.
+        totals: ServerContextStats,
+    },
     /// What the calls cost, after a usage was recorded, when the engine
     /// knows the model's price (MODEL-5): the last call, the round, the
     /// session, in US dollars.

@@ -56,10 +56,11 @@
 
 #[doc(inline)]
 pub use strata_ctx_core::{
-    from_anthropic_messages, from_openai_messages, rounds, CachedClient, CharCounter, Clock, Config, Cost,
-    CountTokens, FinishReason, IdSource, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, LlmResult,
-    LlmStream, Message, MessageId, Pairs, Price, PriceTable, ResultStatus, Role, RuleError, StreamEvent,
-    ThinkingBlock, TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
+    from_anthropic_messages, from_openai_messages, rounds, AppliedEdit, CachedClient, CharCounter, Clock,
+    Config, ContextEdits, Cost, CountTokens, EditKind, FinishReason, IdSource, LlmClient, LlmError,
+    LlmOptions, LlmRequest, LlmResponse, LlmResult, LlmStream, Message, MessageId, Pairs, Price, PriceTable,
+    Provider, ProviderItem, ResultStatus, Role, RuleError, ServerContext, StreamEvent, ThinkingBlock,
+    TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
 };
 
 /// The data model, token counting, the LLM client trait and configuration
@@ -128,7 +129,7 @@ pub use strata_ctx_prompt::{
 pub use strata_ctx_summary::LlmSummarizer;
 
 pub use engine::{
-    Engine, EngineBuilder, EngineError, RoundStart, StepReport, Window, WindowCount,
+    Engine, EngineBuilder, EngineError, RoundStart, ServerContextStats, StepReport, Window, WindowCount,
     DEFAULT_MAX_CONTINUATIONS, DEFAULT_MAX_LOGGED_BYTES,
 };
 pub use error::{Error, Result};

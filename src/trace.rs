@@ -101,6 +101,14 @@ pub(crate) fn event(event: &Event) {
             gen_ai.usage.cached_input_tokens = usage.cached_input_tokens,
             gen_ai.usage.cache_write_tokens = usage.cache_write_tokens
         ),
+        Event::ServerContextEdited { edits, totals } => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "server_context_edited",
+            strata.server.edits = edits.len(),
+            strata.server.cleared_tool_uses = totals.cleared_tool_uses,
+            strata.server.cleared_input_tokens = totals.cleared_input_tokens,
+            strata.server.compactions = totals.compactions,
+            "server context edited"
+        ),
         Event::CostRecorded(cost) => tracing::event!(target: TARGET, Level::INFO,
             strata.event = "cost_recorded",
             strata.cost.call_usd = cost.call,

@@ -374,6 +374,7 @@ impl EngineBuilder {
             ids,
             price,
             cost: Cost::default(),
+            server_stats: ServerContextStats::default(),
         };
         engine.recap = todo_recap(engine.history.full_log());
         engine.recap_tokens = engine.recap_tokens_of();

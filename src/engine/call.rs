@@ -68,6 +68,12 @@ impl Engine {
     ///   [`EngineBuilder::max_continuations`](crate::EngineBuilder::max_continuations)
     ///   times, and joins the parts ([`LlmResponse::join`]); each
     ///   continuation is an [`Event::Continued`] (MODEL-4).
+    /// - When context management is delegated to the provider
+    ///   ([`Config::server_context`](strata_ctx_core::Config::server_context)),
+    ///   the request asks for it ([`Engine::server_context`]); the edits the
+    ///   answer reports are an [`Event::ServerContextEdited`] and add to
+    ///   [`Engine::server_context_stats`]. Compaction items stay on the
+    ///   answer, for [`LlmResponse::to_message`] to record (MODEL-7).
     ///
     /// Nothing of the answer is recorded: pass it to
     /// [`Engine::record_step`] or [`Engine::finish_round`]
@@ -78,7 +84,9 @@ impl Engine {
     /// [`EngineError::Model`] when the call fails (with
     /// [`LlmError::StillCut`] when the answer is still cut after the
     /// continuations), [`EngineError::StillTooLong`] when the model
-    /// rejects the compacted window too.
+    /// rejects the compacted window too,
+    /// [`EngineError::ServerContextUnsupported`] when delegation is on and
+    /// `client` does not offer it.
     pub async fn complete(
         &mut self,
         client: &dyn LlmClient,
@@ -114,6 +122,7 @@ impl Engine {
         options: LlmOptions,
         mut on_event: Option<&mut (dyn FnMut(&StreamEvent) + Send)>,
     ) -> Result<LlmResponse, EngineError> {
+        let server_context = self.server_edits_for(client)?;
         let mut overflowed = false;
         let mut answer: Option<LlmResponse> = None;
         let mut continuations = 0;
@@ -124,9 +133,10 @@ impl Engine {
                 Some(partial) => partial.continuation_of(&messages),
                 None => messages,
             };
-            let request = LlmRequest::new(messages)
+            let mut request = LlmRequest::new(messages)
                 .with_tools(self.system.request_tools().to_vec())
                 .with_options(options.clone());
+            request.server_context = server_context.clone();
             #[cfg(feature = "tracing")]
             let span = crate::trace::call_span(&request.options);
             let call = async {
@@ -164,6 +174,7 @@ impl Engine {
                 None => part,
             };
             if !joined.finish_reason.is_cut() {
+                self.note_edits(&joined.context_edits);
                 self.record_usage(joined.usage);
                 if let Some(sink) = on_event {
                     sink(&StreamEvent::Done {

@@ -28,6 +28,7 @@ mod mutation;
 mod openai;
 mod reliability;
 mod replay;
+mod server_context;
 #[cfg(feature = "tracing")]
 mod tracing_events;
 

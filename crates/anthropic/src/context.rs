@@ -2,6 +2,7 @@
 //! `context_management` edits of a request, the beta flags they need, and
 //! what the answer says was applied.
 
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{json, Value};
 use strata_ctx_core::{AppliedEdit, ContextEdits, EditKind, LlmResponse, Provider, ProviderItem};
 
@@ -47,6 +48,29 @@ pub(crate) fn context_management(edits: &ContextEdits, thinking: bool) -> Option
         betas.push(BETA_COMPACTION);
     }
     (!list.is_empty()).then(|| (json!({"edits": list}), betas))
+}
+
+/// `headers` with `betas` added to `anthropic-beta` (each once, after
+/// the client's own).
+pub(crate) fn with_betas(headers: &HeaderMap, betas: &[&str]) -> HeaderMap {
+    let name = HeaderName::from_static("anthropic-beta");
+    let mut flags: Vec<String> = headers
+        .get(&name)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.split(',').map(|f| f.trim().to_owned()).collect())
+        .unwrap_or_default();
+    for beta in betas {
+        if !flags.iter().any(|f| f == beta) {
+            flags.push((*beta).to_owned());
+        }
+    }
+    let mut headers = headers.clone();
+    // The client's flags were checked when it was built and these are
+    // constants: always a valid header value.
+    if let Ok(value) = HeaderValue::from_str(&flags.join(",")) {
+        headers.insert(name, value);
+    }
+    headers
 }
 
 /// The edits the answer reports in `context_management.applied_edits`.
@@ -132,5 +156,52 @@ mod tests {
             context_management(&ContextEdits::new(ServerContext::Compact, 1_000), false).unwrap();
         assert_eq!(value["edits"][0]["trigger"]["value"], 50_000, "the API's floor");
         assert!(context_management(&ContextEdits::new(ServerContext::Off, 1_000), true).is_none());
+        let mut own = HeaderMap::new();
+        own.insert("anthropic-beta", HeaderValue::from_static("files-api-2025-04-14"));
+        let merged = with_betas(&own, &[BETA_COMPACTION, BETA_COMPACTION]);
+        assert_eq!(
+            merged["anthropic-beta"],
+            "files-api-2025-04-14,compact-2026-01-12"
+        );
+    }
+
+    /// MODEL-7: a streamed compaction block assembles from its deltas
+    /// (summary in pieces, the opaque part from the latest delta); edits
+    /// listed at the start and the end of a message count once.
+    #[test]
+    fn model_7_streamed_compaction_and_edits() {
+        use std::collections::VecDeque;
+        use strata_ctx_core::{LlmStream, StreamEvent};
+
+        let edits = json!({"applied_edits": [{"type": "clear_tool_uses_20250919", "cleared_tool_uses": 1, "cleared_input_tokens": 700}]});
+        let events = [
+            json!({"type": "message_start", "message": {"usage": {"input_tokens": 10, "output_tokens": 1}, "context_management": edits}}),
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "compaction", "content": null, "encrypted_content": null}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "compaction_delta", "content": "Summary ", "encrypted_content": "old"}}),
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "compaction_delta", "content": "complete", "encrypted_content": "final"}}),
+            json!({"type": "content_block_stop", "index": 0}),
+            json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 3}, "context_management": edits}),
+            json!({"type": "message_stop"}),
+        ];
+        let mut decoder = crate::EventDecoder::default();
+        let mut out = VecDeque::new();
+        for event in &events {
+            decoder.decode("", &event.to_string(), &mut out).unwrap();
+        }
+        let answer = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap()
+            .block_on(LlmStream::from_events(out.into_iter().collect::<Vec<StreamEvent>>()).finish())
+            .unwrap();
+        assert_eq!(
+            answer.provider_items,
+            [ProviderItem::new(
+                Provider::Anthropic,
+                json!({"type": "compaction", "content": "Summary complete", "encrypted_content": "final"})
+            )]
+        );
+        let kinds: Vec<EditKind> = answer.context_edits.iter().map(|e| e.kind.clone()).collect();
+        assert_eq!(kinds, [EditKind::ClearToolUses, EditKind::Compaction]);
+        assert_eq!(answer.context_edits[0].cleared_input_tokens, 700);
     }
 }

@@ -216,31 +216,12 @@ impl AnthropicClient {
         context::context_management(edits, self.thinking_budget.is_some())
     }
 
-    /// The client's headers, with the beta flags `request` needs added to
-    /// `anthropic-beta`.
+    /// The client's headers, with the beta flags `request` needs.
     fn headers_for(&self, request: &LlmRequest) -> HeaderMap {
-        let Some((_, betas)) = self.context_management(request) else {
-            return self.headers.clone();
-        };
-        let name = HeaderName::from_static("anthropic-beta");
-        let mut flags: Vec<String> = self
-            .headers
-            .get(&name)
-            .and_then(|v| v.to_str().ok())
-            .map(|v| v.split(',').map(|f| f.trim().to_owned()).collect())
-            .unwrap_or_default();
-        for beta in betas {
-            if !flags.iter().any(|f| f == beta) {
-                flags.push(beta.to_owned());
-            }
+        match self.context_management(request) {
+            Some((_, betas)) => context::with_betas(&self.headers, &betas),
+            None => self.headers.clone(),
         }
-        let mut headers = self.headers.clone();
-        // The flags are the client's (checked when it was built) and
-        // constants: always a valid header value.
-        if let Ok(value) = HeaderValue::from_str(&flags.join(",")) {
-            headers.insert(name, value);
-        }
-        headers
     }
 
     async fn send(&self, request: &LlmRequest, stream: bool) -> Result<(reqwest::Response, Duration)> {

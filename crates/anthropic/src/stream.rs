@@ -56,6 +56,7 @@ pub struct EventDecoder {
     /// Whether the answer listed a compaction among its applied edits,
     /// and the compactions it holds (MODEL-7).
     listed_compaction: bool,
+    reported: Vec<AppliedEdit>,
     compacted: Vec<AppliedEdit>,
     done: bool,
 }
@@ -92,7 +93,12 @@ impl EventDecoder {
                 .to_owned()
         };
         match kind {
-            "message_start" => self.usage = usage_of(v.pointer("/message/usage"), self.usage),
+            "message_start" => {
+                self.usage = usage_of(v.pointer("/message/usage"), self.usage);
+                if let Some(message) = v.get("message") {
+                    self.edits(message, out);
+                }
+            }
             "content_block_start" => {
                 let block = v.get("content_block").unwrap_or(&Value::Null);
                 let kind = match block.get("type").and_then(Value::as_str) {
@@ -161,10 +167,16 @@ impl EventDecoder {
                         }
                     }
                     Some("compaction_delta") => {
+                        // The summary arrives in pieces; the opaque part,
+                        // when there is one, whole in the latest delta.
                         if let Some(block) = self.compactions.get_mut(&index) {
-                            let so_far = block.get("content").and_then(Value::as_str).unwrap_or_default();
-                            let content = format!("{so_far}{}", text(delta, "/content"));
-                            block["content"] = Value::String(content);
+                            if let Some(piece) = delta.get("content").and_then(Value::as_str) {
+                                let so_far = block.get("content").and_then(Value::as_str).unwrap_or_default();
+                                block["content"] = Value::String(format!("{so_far}{piece}"));
+                            }
+                            if let Some(opaque) = delta.get("encrypted_content").filter(|v| !v.is_null()) {
+                                block["encrypted_content"] = opaque.clone();
+                            }
                         }
                     }
                     _ => {}
@@ -172,11 +184,7 @@ impl EventDecoder {
             }
             "content_block_stop" => self.close_block(index, out),
             "message_delta" => {
-                let edits = context::applied_edits(&v);
-                if !edits.is_empty() {
-                    self.listed_compaction |= edits.iter().any(|e| e.kind == EditKind::Compaction);
-                    out.push_back(StreamEvent::ContextEdited(edits));
-                }
+                self.edits(&v, out);
                 if let Some(reason) = v.pointer("/delta/stop_reason").and_then(Value::as_str) {
                     self.finish = Some(FinishReason::parse(reason));
                 }
@@ -201,6 +209,17 @@ impl EventDecoder {
             _ => {}
         }
         Ok(())
+    }
+
+    /// Reports the applied edits `object` lists (MODEL-7).
+    fn edits(&mut self, object: &Value, out: &mut VecDeque<StreamEvent>) {
+        let edits = context::applied_edits(object);
+        // The start and the end of a message may both list them.
+        if !edits.is_empty() && edits != self.reported {
+            self.listed_compaction |= edits.iter().any(|e| e.kind == EditKind::Compaction);
+            self.reported.clone_from(&edits);
+            out.push_back(StreamEvent::ContextEdited(edits));
+        }
     }
 
     fn close_block(&mut self, index: usize, out: &mut VecDeque<StreamEvent>) {

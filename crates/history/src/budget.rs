@@ -88,6 +88,12 @@ impl Budget {
         self
     }
 
+    /// How many tokens condensing sheds at least once it must shed any
+    /// (HIST-15).
+    pub fn clear_batch(&self) -> usize {
+        self.clear_batch
+    }
+
     /// The model's context window.
     pub fn context_window(&self) -> usize {
         self.context_window

@@ -517,11 +517,16 @@ impl History {
 
     /// Whether `message` is the result of a protected tool (HIST-15).
     pub fn is_protected(&self, message: &Message) -> bool {
-        !self.protected.is_empty()
-            && message.role == Role::Tool
+        message.role == Role::Tool
             && message
                 .tool_name
                 .as_deref()
-                .is_some_and(|n| self.protected.contains(&n.to_ascii_lowercase()))
+                .is_some_and(|n| self.is_protected_tool(n))
+    }
+
+    /// Whether the tool `name` is protected (HIST-15), matched
+    /// case-insensitively.
+    pub fn is_protected_tool(&self, name: &str) -> bool {
+        !self.protected.is_empty() && self.protected.contains(&name.to_ascii_lowercase())
     }
 }

@@ -50,6 +50,8 @@ struct Inner {
     queue: Mutex<VecDeque<Scripted>>,
     requests: Mutex<Vec<LlmRequest>>,
     responder: Mutex<Option<Arc<Responder>>>,
+    /// Whether it says it offers server-side context management.
+    manages_context: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for ScriptedClient {
@@ -69,6 +71,16 @@ impl ScriptedClient {
     /// A client with an empty script.
     pub fn new() -> Self {
         ScriptedClient::default()
+    }
+
+    /// Makes the client say it offers every mode of server-side context
+    /// management (MODEL-7), as a provider's client would. By default, it
+    /// offers none.
+    pub fn managing_context(self) -> Self {
+        self.inner
+            .manages_context
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        self
     }
 
     /// A client that answers every request with `respond`.
@@ -153,6 +165,14 @@ impl LlmClient for ScriptedClient {
                 }
             }
         }
+    }
+
+    fn manages_context(&self, mode: strata_ctx_core::ServerContext) -> bool {
+        !mode.is_on()
+            || self
+                .inner
+                .manages_context
+                .load(std::sync::atomic::Ordering::Relaxed)
     }
 }
 

@@ -135,3 +135,36 @@ async fn evt_1_tracing_sees_every_event_and_call() {
     assert_eq!(last["gen_ai.usage.output_tokens"], "5");
     assert_eq!(last["gen_ai.response.finish_reasons"], "Stop");
 }
+
+/// MODEL-7, feature `tracing`: the provider's edits are a tracing event
+/// with their totals.
+#[tokio::test]
+async fn model_7_server_edits_are_traced() {
+    use strata_ctx::{AppliedEdit, Config, EditKind, LlmResponse, ServerContext};
+
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let subscriber = tracing_subscriber::registry().with(Recorder(seen.clone()));
+    let _guard = tracing::subscriber::set_default(subscriber);
+    let project = tempfile::tempdir().unwrap();
+    let mut config = Config::default();
+    config.server_context = ServerContext::Clear;
+    let mut engine = Engine::builder(project.path()).config(config).build().unwrap();
+    let client = ScriptedClient::new().managing_context();
+    let mut edit = AppliedEdit::new(EditKind::ClearToolUses);
+    edit.cleared_tool_uses = 4;
+    edit.cleared_input_tokens = 30_000;
+    client.push(
+        std::time::Duration::ZERO,
+        Ok(LlmResponse::new("ok", Usage::new(90_000, 5)).with_context_edits(vec![edit])),
+    );
+    engine.begin_round("go").await.unwrap();
+    engine.complete(&client, LlmOptions::new()).await.unwrap();
+    let seen = seen.lock().unwrap();
+    let edited = seen
+        .events
+        .iter()
+        .find(|f| f["strata.event"] == "server_context_edited")
+        .unwrap();
+    assert_eq!(edited["strata.server.cleared_tool_uses"], "4");
+    assert_eq!(edited["strata.server.cleared_input_tokens"], "30000");
+}

@@ -27,11 +27,13 @@ mod intake;
 mod meter;
 mod round;
 mod server;
+mod session;
 
 pub use builder::EngineBuilder;
 pub use call::{WindowCount, DEFAULT_MAX_CONTINUATIONS};
 pub use intake::DEFAULT_MAX_LOGGED_BYTES;
 pub use server::ServerContextStats;
+pub use session::files_rule;
 
 /// What can go wrong in the [`Engine`].
 #[derive(Debug, thiserror::Error)]
@@ -332,6 +334,8 @@ pub struct Engine {
     cost: Cost,
     /// What the provider's context management did so far (MODEL-7).
     server_stats: ServerContextStats,
+    /// The session context, when it is on (MEM-1).
+    session: Option<session::SessionState>,
 }
 
 impl fmt::Debug for Engine {
@@ -471,14 +475,6 @@ impl Engine {
         }
     }
 
-    fn recap_tokens_of(&self) -> usize {
-        let context = Context::new(SystemLayer::new("")).with_recap(self.recap.clone());
-        match context.messages().last() {
-            Some(m) if self.recap.is_some() => self.counter.count_message(m),
-            _ => 0,
-        }
-    }
-
     /// The token counter's count of the window as it would be built now.
     fn counted(&self) -> usize {
         let l3 = self.history.retained_tokens();
@@ -492,6 +488,7 @@ impl Engine {
             + self.digest_tokens
             + self.scratch_tokens
             + self.recap_tokens
+            + self.session_tokens()
             + hints
     }
 
@@ -578,6 +575,7 @@ impl Engine {
             .with_rules(self.rules_text.clone())
             .with_history(self.history.retained().into_owned())
             .with_scratchpad(scratchpad)
+            .with_session(self.session_text())
             .with_recap(self.recap.clone())
             .with_id_hints(self.hint_tokens.map(|_| self.history.short_ids()));
         if let Some(input) = &self.input {

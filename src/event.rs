@@ -128,6 +128,9 @@ pub enum Event {
     },
     /// The provider's usage for the last call was recorded (REACT-4).
     UsageRecorded(Usage),
+    /// The session context changed (MEM-1): by a rule, the agent's
+    /// `remember` / `forget` call, or the engine's API.
+    SessionUpdated(strata_ctx_memory::Update),
     /// The provider edited the request before the model read it
     /// (MODEL-7): what its answer says it cleared or compacted, and the
     /// totals so far.

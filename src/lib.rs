@@ -97,6 +97,10 @@ pub use strata_ctx_prompt as prompt;
 /// `@file` mentions and the read reminder (crate `strata-ctx-atfile`).
 pub use strata_ctx_atfile as atfile;
 
+/// Memory beyond the window: the session context, its rules and the
+/// agent's `remember` / `forget` tools (crate `strata-ctx-memory`).
+pub use strata_ctx_memory as memory;
+
 /// Notes on files modified behind the agent's back (crate `strata-ctx-mtime`).
 pub use strata_ctx_mtime as mtime;
 
@@ -120,6 +124,8 @@ pub use strata_ctx_tiktoken as tiktoken;
 #[doc(inline)]
 pub use strata_ctx_atfile::Mentions;
 #[doc(inline)]
+pub use strata_ctx_memory::{memory_tools, session_rule_fn, SessionContext, SessionLimits, SessionRule};
+#[doc(inline)]
 pub use strata_ctx_mtime::Freshness;
 #[doc(inline)]
 pub use strata_ctx_prompt::{
@@ -129,8 +135,8 @@ pub use strata_ctx_prompt::{
 pub use strata_ctx_summary::LlmSummarizer;
 
 pub use engine::{
-    Engine, EngineBuilder, EngineError, RoundStart, ServerContextStats, StepReport, Window, WindowCount,
-    DEFAULT_MAX_CONTINUATIONS, DEFAULT_MAX_LOGGED_BYTES,
+    files_rule, Engine, EngineBuilder, EngineError, RoundStart, ServerContextStats, StepReport, Window,
+    WindowCount, DEFAULT_MAX_CONTINUATIONS, DEFAULT_MAX_LOGGED_BYTES,
 };
 pub use error::{Error, Result};
 pub use event::{CompactionReason, Event};

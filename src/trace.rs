@@ -109,6 +109,11 @@ pub(crate) fn event(event: &Event) {
             strata.server.compactions = totals.compactions,
             "server context edited"
         ),
+        Event::SessionUpdated(update) => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "session_updated",
+            strata.session.key = update.key(),
+            "session context updated"
+        ),
         Event::CostRecorded(cost) => tracing::event!(target: TARGET, Level::INFO,
             strata.event = "cost_recorded",
             strata.cost.call_usd = cost.call,

@@ -1,6 +1,8 @@
 //! Setting up an [`Engine`]: [`EngineBuilder`] and its defaults.
 
+use super::session::{files_rule, SessionState};
 use super::*;
+use strata_ctx_memory::{SessionLimits, SessionRule};
 
 /// Sets up an [`Engine`]; see [`Engine::builder`].
 pub struct EngineBuilder {
@@ -28,6 +30,8 @@ pub struct EngineBuilder {
     clock: Clock,
     ids: IdSource,
     price: Option<Price>,
+    session_limits: Option<SessionLimits>,
+    session_rules: Vec<Arc<dyn SessionRule>>,
 }
 
 impl fmt::Debug for EngineBuilder {
@@ -67,6 +71,8 @@ impl EngineBuilder {
             clock: Clock::system(),
             ids: IdSource::random(),
             price: None,
+            session_limits: None,
+            session_rules: Vec::new(),
         }
     }
 
@@ -224,6 +230,26 @@ impl EngineBuilder {
         self
     }
 
+    /// Turns the session context on (MEM-1), with `limits`: a small
+    /// record of what the session is working on, shown every turn after
+    /// the scratchpad. The built-in rule keeps the paths the agent's
+    /// calls name under `files`; add your own with
+    /// [`EngineBuilder::session_rule`]; offer the model
+    /// [`memory_tools`](strata_ctx_memory::memory_tools) and run their
+    /// calls with [`Engine::memory_tool`]. By default, off.
+    pub fn session_context(mut self, limits: SessionLimits) -> Self {
+        self.session_limits = Some(limits);
+        self
+    }
+
+    /// Adds a rule that keeps the session context current from each
+    /// step's calls and results (MEM-1), after the built-in `files` rule.
+    /// Takes effect when the session context is on.
+    pub fn session_rule(mut self, rule: impl SessionRule + 'static) -> Self {
+        self.session_rules.push(Arc::new(rule));
+        self
+    }
+
     /// Persists the conversation to `conversation` (STORE-1), resuming
     /// what it already holds (STORE-3).
     pub fn conversation(mut self, conversation: Conversation) -> Self {
@@ -297,6 +323,8 @@ impl EngineBuilder {
             clock,
             ids,
             price,
+            session_limits,
+            session_rules,
         } = self;
         let mut system = SystemLayer::for_mode(mode);
         if let Some(prompt) = prompt {
@@ -309,6 +337,11 @@ impl EngineBuilder {
             Some(c) => c.load()?.records,
             None => Vec::new(),
         };
+        let session = session_limits.map(|limits| {
+            let mut rules: Vec<Arc<dyn SessionRule>> = vec![Arc::new(files_rule())];
+            rules.extend(session_rules);
+            SessionState::new(limits, rules, &loaded)
+        });
         let mut repairs = Vec::new();
         let mut history = if !loaded.is_empty() {
             History::replay(config.clone(), counter.clone(), loaded)
@@ -375,7 +408,9 @@ impl EngineBuilder {
             price,
             cost: Cost::default(),
             server_stats: ServerContextStats::default(),
+            session,
         };
+        engine.render_session();
         engine.recap = todo_recap(engine.history.full_log());
         engine.recap_tokens = engine.recap_tokens_of();
         engine.previous_input = engine

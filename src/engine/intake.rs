@@ -91,6 +91,7 @@ impl Engine {
         let mut facts = Digest::new();
         facts.observe(&assistant, &raw);
         let protected = self.is_protected(&raw);
+        self.observe_session(&assistant, &raw);
         // The history form is made from the output as returned, not from
         // the cut view (TOOL-13); the full log keeps the output whole.
         let history = self.history.record_step(assistant.clone(), raw).to_vec();

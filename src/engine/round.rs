@@ -71,7 +71,7 @@ impl Engine {
         if self
             .history
             .budget()
-            .scaled(self.prefix_tokens + input_tokens + self.recap_tokens)
+            .scaled(self.prefix_tokens + input_tokens + self.recap_tokens + self.session_tokens())
             > threshold
         {
             return Err(EngineError::DoesNotFit {

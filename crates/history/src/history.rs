@@ -474,9 +474,17 @@ impl History {
                 Record::Prune { action } => {
                     h.apply_prune(action);
                 }
+                // The engine's session context, not the history's.
+                Record::Session { .. } => {}
             }
         }
         h
+    }
+
+    /// Logs a change of the session context (MEM-1) with the history's
+    /// records, so that it is persisted in order with them.
+    pub fn record_session(&mut self, update: strata_ctx_memory::Update) {
+        self.record(|| Record::Session { update });
     }
 
     fn apply_compaction(&mut self, archived: &[MessageId], summary: Option<Message>, replaced: Vec<Message>) {

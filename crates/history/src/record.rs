@@ -55,4 +55,10 @@ pub enum Record {
         /// The request.
         action: PruneAction,
     },
+    /// A change of the session context (MEM-1). The history's window
+    /// does not depend on it; the engine rebuilds the record from these.
+    Session {
+        /// The change, as it was applied.
+        update: strata_ctx_memory::Update,
+    },
 }

@@ -210,7 +210,7 @@ impl fmt::Display for Prefix {
 /// One window, layer by layer, in the fixed order of CTX-1: L1 system
 /// prompt and tools → L2 project rules → L3 history (summaries, then the
 /// retained rounds) → the current user input → the current round's
-/// scratchpad → the todo recap.
+/// scratchpad → the session context (MEM-1) → the todo recap.
 ///
 /// Build one with [`Context::new`] and the `with_*` setters (the engine of
 /// the `strata-ctx` facade does it on every call), then render it with
@@ -241,6 +241,7 @@ pub struct Context {
     history: Vec<Message>,
     input: Option<Message>,
     scratchpad: Vec<Message>,
+    session: Option<String>,
     recap: Option<String>,
     id_hints: Option<ShortIds>,
 }
@@ -254,6 +255,7 @@ impl Context {
             history: Vec::new(),
             input: None,
             scratchpad: Vec::new(),
+            session: None,
             recap: None,
             id_hints: None,
         }
@@ -287,6 +289,14 @@ impl Context {
     /// results, as the model should see them.
     pub fn with_scratchpad(mut self, steps: Vec<Message>) -> Self {
         self.scratchpad = steps;
+        self
+    }
+
+    /// Sets the session context (MEM-1), shown after the scratchpad and
+    /// before the recap, at the end of the window so that changing it
+    /// never breaks the cached prefix.
+    pub fn with_session(mut self, session: Option<String>) -> Self {
+        self.session = session.filter(|s| !s.trim().is_empty());
         self
     }
 
@@ -372,6 +382,20 @@ impl Context {
         self.recap.as_deref()
     }
 
+    /// The session context (MEM-1).
+    pub fn session(&self) -> Option<&str> {
+        self.session.as_deref()
+    }
+
+    /// The layers after the scratchpad, as the model reads them: the
+    /// session context, then the recap, each inside `<system-reminder>`
+    /// tags, with their layer's name.
+    pub(crate) fn tail(&self) -> impl Iterator<Item = (&'static str, String)> + '_ {
+        let session = self.session.as_deref().map(|s| ("session", recap_text(s)));
+        let recap = self.recap.as_deref().map(|r| ("recap", recap_text(r)));
+        session.into_iter().chain(recap)
+    }
+
     /// The stable prefix: L1 and L2 (CTX-3).
     pub fn prefix(&self) -> Prefix {
         let mut text = react_block(Role::System.as_str(), self.system.text());
@@ -399,8 +423,8 @@ impl Context {
             out.push(made_up(Role::System, "l2", rules.clone()));
         }
         out.extend(self.body().map(Cow::into_owned));
-        if let Some(recap) = &self.recap {
-            out.push(made_up(Role::User, "recap", recap_text(recap)));
+        for (layer, text) in self.tail() {
+            out.push(made_up(Role::User, layer, text));
         }
         out
     }
@@ -411,6 +435,7 @@ impl Context {
             + self.history.len()
             + usize::from(self.input.is_some())
             + self.scratchpad.len()
+            + usize::from(self.session.is_some())
             + usize::from(self.recap.is_some())
     }
 

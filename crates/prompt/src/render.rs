@@ -82,8 +82,8 @@ impl Context {
             };
             out.push_str(&text);
         }
-        if let Some(recap) = self.recap() {
-            out.push_str(&react_block("user", &recap_text(recap)));
+        for (_, text) in self.tail() {
+            out.push_str(&react_block("user", &text));
         }
         // One newline at the end, not a blank line.
         while out.ends_with("\n\n") {
@@ -106,8 +106,8 @@ impl Context {
         for m in self.body() {
             out.push(openai_message(&m));
         }
-        if let Some(recap) = self.recap() {
-            out.push(json!({"role": "user", "content": recap_text(recap)}));
+        for (_, text) in self.tail() {
+            out.push(json!({"role": "user", "content": text}));
         }
         Value::Array(out)
     }
@@ -129,10 +129,10 @@ impl Context {
     pub fn to_anthropic(&self) -> Value {
         let mut prefix = vec![self.system().text()];
         prefix.extend(self.rules());
-        let recap = self
-            .recap()
-            .map(|r| Message::user(recap_text(r)).with_created_at(None));
-        anthropic_body(&prefix, self.body().chain(recap.map(Cow::Owned)))
+        let tail = self
+            .tail()
+            .map(|(_, text)| Cow::Owned(Message::user(text).with_created_at(None)));
+        anthropic_body(&prefix, self.body().chain(tail))
     }
 }
 

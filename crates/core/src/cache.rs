@@ -341,18 +341,14 @@ fn read_entry(path: &Path) -> Result<Option<Entry>, String> {
 /// over: a reader sees the old entry or the new, never half of one.
 fn write_entry(dir: &Path, key: &str, entry: &Entry) -> Result<(), String> {
     let fail = |what: &str, e: &dyn fmt::Display| format!("cannot {what} in {}: {e}", dir.display());
-    std::fs::create_dir_all(dir).map_err(|e| fail("create the cache directory", &e))?;
+    crate::fs::create_private_dir(dir).map_err(|e| fail("create the cache directory", &e))?;
     let bytes = serde_json::to_vec(entry).map_err(|e| fail("serialise the answer", &e))?;
-    let tmp = dir.join(format!(".{key}.{}.tmp", std::process::id()));
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create(true).truncate(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    let written = options
-        .open(&tmp)
+    // One temporary name per write, so that two writers of one key do not
+    // meet; a new file, never through a link.
+    static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tmp = dir.join(format!(".{key}.{}.{n}.tmp", std::process::id()));
+    let written = crate::fs::create_private_file(&tmp)
         .and_then(|mut file| file.write_all(&bytes).and_then(|()| file.sync_all()));
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);

@@ -83,6 +83,7 @@ mod config;
 mod cost;
 mod error;
 mod forward;
+pub mod fs;
 mod id;
 mod interop;
 mod interop_anthropic;

@@ -21,63 +21,32 @@ pub const DEFAULT_MAX_LOG_BYTES: u64 = 1024 * 1024 * 1024;
 /// Creates `dir` and its missing parents, readable by its owner only
 /// (REL-4).
 fn create_private_dir(dir: &Path) -> Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-    builder.create(dir).map_err(io(dir))
+    strata_ctx_core::fs::create_private_dir(dir).map_err(io(dir))
 }
 
 /// Refuses `path` when it is a symbolic link (REL-4): the store never
 /// writes through one.
 fn refuse_symlink(path: &Path) -> Result<Option<std::fs::Metadata>> {
-    match std::fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => Err(Error::Symlink {
-            path: path.to_owned(),
-        }),
-        Ok(meta) => Ok(Some(meta)),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(Error::Io {
-            path: path.to_owned(),
-            source: e,
-        }),
-    }
-}
-
-/// Whether the opened `file` is the file `before` described (no swap
-/// between the check and the open).
-fn same_file(before: Option<&std::fs::Metadata>, file: &File) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        match (before, file.metadata()) {
-            (Some(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
-            (None, Ok(_)) => true,
-            (_, Err(_)) => false,
-        }
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = (before, file);
-        true
-    }
+    strata_ctx_core::fs::refuse_symlink(path).map_err(private(path))
 }
 
 /// Opens (or creates) a log for reading and appending: a new file is
 /// readable by its owner only, a symbolic link is refused (REL-4).
 fn open_private(path: &Path) -> Result<File> {
-    let before = refuse_symlink(path)?;
-    let mut options = OpenOptions::new();
-    options.read(true).append(true).create(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let file = options.open(path).map_err(io(path))?;
-    if !same_file(before.as_ref(), &file) || refuse_symlink(path)?.is_none() {
-        return Err(Error::Symlink {
+    strata_ctx_core::fs::open_private_append(path).map_err(private(path))
+}
+
+/// The store's error for a failed private open of `path`.
+fn private(path: &Path) -> impl Fn(strata_ctx_core::fs::PrivateFileError) -> Error + '_ {
+    move |e| match e {
+        strata_ctx_core::fs::PrivateFileError::Io(source) => Error::Io {
             path: path.to_owned(),
-        });
+            source,
+        },
+        _ => Error::Symlink {
+            path: path.to_owned(),
+        },
     }
-    Ok(file)
 }
 
 fn check_name(name: &str) -> Result<()> {

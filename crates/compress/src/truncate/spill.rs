@@ -36,7 +36,7 @@ impl Truncator {
             }
             Ok(_) => {}
             Err(_) => {
-                if let Err(e) = create_private_dir(&dir) {
+                if let Err(e) = strata_ctx_core::fs::create_private_dir(&dir) {
                     return Err(Spill::Failed(format!("cannot create {}: {e}", dir.display())));
                 }
             }
@@ -49,7 +49,7 @@ impl Truncator {
             // other processes).
             let n = self.counter.fetch_add(1, Ordering::Relaxed);
             let path = dir.join(format!("{name}_{stamp}_{n}.txt"));
-            match create_private_file(&path) {
+            match strata_ctx_core::fs::create_private_file(&path) {
                 Ok(file) => {
                     return Ok(Sink {
                         file: io::BufWriter::with_capacity(CHUNK, file),
@@ -114,30 +114,6 @@ impl Sink {
         let _ = std::fs::remove_file(&path);
         Spill::Failed(format!("cannot write {}: {e}", path.display()))
     }
-}
-
-pub(super) fn create_private_dir(dir: &Path) -> io::Result<()> {
-    let mut builder = std::fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder.create(dir)
-}
-
-pub(super) fn create_private_file(path: &Path) -> io::Result<File> {
-    let mut options = OpenOptions::new();
-    // create_new is O_CREAT | O_EXCL: it fails on any existing entry,
-    // a symlink included, and so never follows one.
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600);
-    }
-    options.open(path)
 }
 
 /// A file-name-safe form of a tool name.

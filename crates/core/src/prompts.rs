@@ -19,6 +19,16 @@ pub const REACT_SYSTEM: &str = include_str!("../prompts/react_system.md");
 /// rules as [`REACT_SYSTEM`], without its text format.
 pub const NATIVE_SYSTEM: &str = include_str!("../prompts/native_system.md");
 
+/// The prompt that extracts long-term facts about the user from a round
+/// (MEM-2): placeholder `{{facts}}`, the facts held now, one per line with
+/// its id; the round follows as messages.
+pub const MEMORY_EXTRACT: &str = include_str!("../prompts/memory_extract.md");
+
+/// The prompt of follow-up suggestions after a round (MEM-3):
+/// placeholders `{{count}}` and `{{earlier}}`, the suggestions already
+/// made, one per line; the conversation follows as messages.
+pub const SUGGESTIONS: &str = include_str!("../prompts/suggestions.md");
+
 /// Replaces each `{{name}}` of `template` with its value from `values`.
 /// Placeholders without a value are left as they are; values are inserted
 /// verbatim, never scanned for placeholders themselves.

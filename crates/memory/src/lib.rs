@@ -28,6 +28,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod longterm;
+mod rank;
+mod suggest;
+
+pub use longterm::{render_facts, Embed, Fact, LongTermMemory, MemoryChange, MemoryError, MEMORY_HEADING};
+pub use suggest::{suggest, SuggestError};
+
 use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::Arc;

@@ -1,0 +1,773 @@
+//! Long-term memory per namespace (MEM-2): facts about a user kept across
+//! conversations, saved explicitly or extracted by a model at the end of
+//! a round, updated rather than duplicated, forgotten on request, and
+//! retrieved by relevance to the current input.
+
+use std::fs::File;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use strata_ctx_core::fs::{create_private_dir, open_private_append, PrivateFileError};
+use strata_ctx_core::{prompts, Clock, LlmClient, LlmRequest, Message, Timestamp};
+
+use crate::rank::{bm25, overlap, words};
+
+/// How alike (by their words) a new fact must be to an old one to count
+/// as the same fact.
+const SAME_FACT: f64 = 0.85;
+/// The longest fact, in bytes.
+const MAX_FACT_BYTES: usize = 1_000;
+
+/// The heading of the rendered memory.
+pub const MEMORY_HEADING: &str = "What you remember about this user from earlier conversations:";
+
+/// What can go wrong with long-term memory.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MemoryError {
+    /// A file of the store could not be read or written.
+    #[error("cannot use {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// The store's file is a symbolic link (REL-4).
+    #[error("{path} is a symbolic link; the memory store never writes through one")]
+    Symlink {
+        /// The file.
+        path: PathBuf,
+    },
+    /// Another writer holds the namespace.
+    #[error("{path} is in use by another writer")]
+    Locked {
+        /// The file.
+        path: PathBuf,
+    },
+    /// The namespace is not a plain name.
+    #[error("`{name}` is not a namespace name (letters, digits, `-`, `_`, `.`; at most 128 bytes)")]
+    InvalidName {
+        /// The name given.
+        name: String,
+    },
+    /// A line of the store does not parse.
+    #[error("{path}, line {line}: {reason}")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// The line, from 1.
+        line: usize,
+        /// Why it does not parse.
+        reason: String,
+    },
+    /// No fact has this id.
+    #[error("no fact has the id `{id}`")]
+    NotFound {
+        /// The id.
+        id: String,
+    },
+    /// The fact is empty.
+    #[error("a fact cannot be empty")]
+    Empty,
+    /// The model's answer could not be used; nothing was changed.
+    #[error("the model's answer could not be used: {reason}")]
+    Model {
+        /// Why.
+        reason: String,
+    },
+}
+
+type Result<T, E = MemoryError> = std::result::Result<T, E>;
+
+/// One fact about the user.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Fact {
+    /// A short id (`m1`, `m2`, …), stable for the fact's life.
+    pub id: String,
+    /// The fact.
+    pub text: String,
+    /// When it was first saved.
+    pub created_at: Timestamp,
+    /// When it last changed.
+    pub updated_at: Timestamp,
+}
+
+/// What a write did; every write is one (for the engine's events).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MemoryChange {
+    /// A new fact.
+    Added(Fact),
+    /// A fact changed.
+    Updated {
+        /// As it was.
+        before: Fact,
+        /// As it is.
+        after: Fact,
+    },
+    /// A fact was removed.
+    Forgotten(Fact),
+    /// The fact was already known (the same, or nearly the same, words):
+    /// nothing changed.
+    Unchanged(Fact),
+}
+
+/// A line of the store.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+enum Op {
+    Save { fact: Fact },
+    Forget { id: String },
+}
+
+/// Turns texts into vectors, for stores that have an embedding model
+/// (MEM-2); [`LongTermMemory::search_with`] ranks facts by cosine
+/// similarity with it instead of by their words.
+pub trait Embed: Send + Sync {
+    /// The vector of `text`.
+    fn embed(&self, text: &str) -> Vec<f32>;
+}
+
+/// A user's long-term memory: one namespace of a store directory, kept as
+/// an append-only log `<dir>/<namespace>.memory.jsonl` (owner-only, never
+/// through a link, one writer at a time). Loading replays the log; a torn
+/// last line, from a write cut short, is left out.
+///
+/// ```
+/// use strata_ctx_memory::{LongTermMemory, MemoryChange};
+///
+/// let dir = tempfile::tempdir()?;
+/// let mut memory = LongTermMemory::open(dir.path(), "ada")?;
+/// let MemoryChange::Added(fact) = memory.save("Ada prefers tabs in Python.")? else { unreachable!() };
+/// assert!(matches!(memory.save("ada prefers TABS in python")?, MemoryChange::Unchanged(_)));
+/// memory.update(&fact.id, "Ada prefers 4 spaces in Python since 2026.")?;
+/// let found = memory.search("how to indent python", 3);
+/// assert_eq!(found[0].0.text, "Ada prefers 4 spaces in Python since 2026.");
+/// drop(memory);
+/// assert_eq!(LongTermMemory::open(dir.path(), "ada")?.facts().len(), 1);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug)]
+pub struct LongTermMemory {
+    path: PathBuf,
+    file: File,
+    namespace: String,
+    facts: Vec<Fact>,
+    next_id: u64,
+    clock: Clock,
+    /// Whether the log ends in a torn line, to be ended before writing.
+    torn: bool,
+}
+
+impl LongTermMemory {
+    /// Opens (or creates) the memory of `namespace` in `dir`, taking its
+    /// writer's lock.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::InvalidName`], [`MemoryError::Locked`] when another
+    /// writer holds it, [`MemoryError::Symlink`], [`MemoryError::Corrupt`]
+    /// for a line (other than a torn last one) that does not parse,
+    /// [`MemoryError::Io`].
+    pub fn open(dir: impl AsRef<Path>, namespace: &str) -> Result<Self> {
+        check_name(namespace)?;
+        let dir = dir.as_ref();
+        create_private_dir(dir).map_err(|source| MemoryError::Io {
+            path: dir.to_owned(),
+            source,
+        })?;
+        let path = dir.join(format!("{namespace}.memory.jsonl"));
+        let file = open_private_append(&path).map_err(|e| match e {
+            PrivateFileError::Io(source) => MemoryError::Io {
+                path: path.clone(),
+                source,
+            },
+            _ => MemoryError::Symlink { path: path.clone() },
+        })?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => return Err(MemoryError::Locked { path }),
+            Err(std::fs::TryLockError::Error(source)) => return Err(MemoryError::Io { path, source }),
+        }
+        let mut memory = LongTermMemory {
+            path,
+            file,
+            namespace: namespace.to_owned(),
+            facts: Vec::new(),
+            next_id: 1,
+            clock: Clock::system(),
+            torn: false,
+        };
+        memory.load()?;
+        Ok(memory)
+    }
+
+    /// Sets the clock that stamps facts. By default, the system's.
+    pub fn with_clock(mut self, clock: Clock) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    fn load(&mut self) -> Result<()> {
+        let mut text = String::new();
+        (&self.file)
+            .read_to_string(&mut text)
+            .map_err(|source| MemoryError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+        let lines: Vec<&str> = text.lines().collect();
+        let last = lines.len();
+        let unended = !text.is_empty() && !text.ends_with('\n');
+        for (i, line) in lines.iter().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let op = match serde_json::from_str::<Op>(line) {
+                Ok(op) => op,
+                // A write cut short: the last line alone may be torn. It
+                // is cut off, so that the next write starts clean.
+                Err(_) if i + 1 == last && unended => {
+                    let keep = text.rfind('\n').map_or(0, |n| n + 1) as u64;
+                    self.file.set_len(keep).map_err(|source| MemoryError::Io {
+                        path: self.path.clone(),
+                        source,
+                    })?;
+                    return Ok(());
+                }
+                Err(e) => {
+                    return Err(MemoryError::Corrupt {
+                        path: self.path.clone(),
+                        line: i + 1,
+                        reason: e.to_string(),
+                    })
+                }
+            };
+            self.apply(op);
+        }
+        // A whole last line without its newline: end it before writing.
+        self.torn = unended;
+        Ok(())
+    }
+
+    fn apply(&mut self, op: Op) {
+        match op {
+            Op::Save { fact } => {
+                if let Some(n) = fact.id.strip_prefix('m').and_then(|n| n.parse::<u64>().ok()) {
+                    self.next_id = self.next_id.max(n + 1);
+                }
+                match self.facts.iter_mut().find(|f| f.id == fact.id) {
+                    Some(old) => *old = fact,
+                    None => self.facts.push(fact),
+                }
+            }
+            Op::Forget { id } => self.facts.retain(|f| f.id != id),
+        }
+    }
+
+    /// Writes `op` whole (one line, flushed) and applies it.
+    fn write(&mut self, op: Op) -> Result<()> {
+        let mut line = String::new();
+        // A torn last line left by a crash would glue to this one: start
+        // on a line of our own.
+        if std::mem::take(&mut self.torn) {
+            line.push('\n');
+        }
+        line.push_str(&serde_json::to_string(&op).map_err(|e| MemoryError::Model {
+            reason: e.to_string(),
+        })?);
+        line.push('\n');
+        self.file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|source| MemoryError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+        self.apply(op);
+        Ok(())
+    }
+
+    /// The namespace.
+    pub fn namespace(&self) -> &str {
+        &self.namespace
+    }
+
+    /// The log's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The facts, oldest first.
+    pub fn facts(&self) -> &[Fact] {
+        &self.facts
+    }
+
+    /// The fact with `id`.
+    pub fn get(&self, id: &str) -> Option<&Fact> {
+        self.facts.iter().find(|f| f.id == id)
+    }
+
+    /// Saves `text` as a fact, unless a fact with the same (or nearly the
+    /// same) words is known: then nothing changes.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Empty`], [`MemoryError::Io`].
+    pub fn save(&mut self, text: &str) -> Result<MemoryChange> {
+        let text = clean(text)?;
+        if let Some(same) = self.facts.iter().find(|f| overlap(&f.text, &text) >= SAME_FACT) {
+            return Ok(MemoryChange::Unchanged(same.clone()));
+        }
+        let now = self.clock.now();
+        let fact = Fact {
+            id: format!("m{}", self.next_id),
+            text,
+            created_at: now,
+            updated_at: now,
+        };
+        self.write(Op::Save { fact: fact.clone() })?;
+        Ok(MemoryChange::Added(fact))
+    }
+
+    /// Replaces the text of fact `id` (a contradiction or a refinement).
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::NotFound`], [`MemoryError::Empty`],
+    /// [`MemoryError::Io`].
+    pub fn update(&mut self, id: &str, text: &str) -> Result<MemoryChange> {
+        let text = clean(text)?;
+        let before = self
+            .get(id)
+            .cloned()
+            .ok_or_else(|| MemoryError::NotFound { id: id.to_owned() })?;
+        if before.text == text {
+            return Ok(MemoryChange::Unchanged(before));
+        }
+        let after = Fact {
+            text,
+            updated_at: self.clock.now(),
+            ..before.clone()
+        };
+        self.write(Op::Save { fact: after.clone() })?;
+        Ok(MemoryChange::Updated { before, after })
+    }
+
+    /// Removes fact `id`.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::NotFound`], [`MemoryError::Io`].
+    pub fn forget(&mut self, id: &str) -> Result<MemoryChange> {
+        let fact = self
+            .get(id)
+            .cloned()
+            .ok_or_else(|| MemoryError::NotFound { id: id.to_owned() })?;
+        self.write(Op::Forget { id: id.to_owned() })?;
+        Ok(MemoryChange::Forgotten(fact))
+    }
+
+    /// The `k` facts most relevant to `query` by their words (BM25), best
+    /// first, with their scores; facts sharing no word with it are left
+    /// out.
+    pub fn search(&self, query: &str, k: usize) -> Vec<(&Fact, f64)> {
+        let documents: Vec<Vec<String>> = self.facts.iter().map(|f| words(&f.text)).collect();
+        let scores = bm25(query, &documents);
+        best(self.facts.iter().zip(scores).filter(|(_, s)| *s > 0.0), k)
+    }
+
+    /// The `k` facts most relevant to `query` by `embedder`'s vectors
+    /// (cosine similarity), best first.
+    pub fn search_with(&self, embedder: &dyn Embed, query: &str, k: usize) -> Vec<(&Fact, f64)> {
+        let q = embedder.embed(query);
+        best(
+            self.facts
+                .iter()
+                .map(|f| (f, cosine(&q, &embedder.embed(&f.text)))),
+            k,
+        )
+    }
+
+    /// The facts most relevant to `query` as the model reads them, within
+    /// `max_tokens` as `count` counts text; `None` when none is relevant
+    /// or none fits.
+    pub fn render(&self, query: &str, max_tokens: usize, count: impl Fn(&str) -> usize) -> Option<String> {
+        render_facts(
+            self.search(query, 16).into_iter().map(|(f, _)| f),
+            max_tokens,
+            count,
+        )
+    }
+
+    /// Asks `client` which facts the conversation `round` teaches about the
+    /// user (the prompt [`prompts::MEMORY_EXTRACT`]) and applies its answer:
+    /// new facts saved, contradicted or refined ones updated, those no
+    /// longer true forgotten. Returns what changed.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Model`] when the call fails, takes longer than
+    /// `timeout`, or answers with something else than the asked JSON, or
+    /// names an unknown id: nothing is changed then. [`MemoryError::Io`]
+    /// when writing fails (what was written stands).
+    pub async fn extract(
+        &mut self,
+        client: &dyn LlmClient,
+        round: &[Message],
+        timeout: Duration,
+    ) -> Result<Vec<MemoryChange>> {
+        let facts: Vec<String> = self
+            .facts
+            .iter()
+            .map(|f| format!("{}: {}", f.id, f.text))
+            .collect();
+        let facts = if facts.is_empty() {
+            "(nothing yet)".to_owned()
+        } else {
+            facts.join("\n")
+        };
+        let mut messages = vec![Message::system(prompts::fill(
+            prompts::MEMORY_EXTRACT,
+            &[("facts", &facts)],
+        ))];
+        messages.extend(round.iter().cloned());
+        let text = ask(client, messages, timeout).await?;
+        self.apply_extraction(&text)
+    }
+
+    /// Applies an answer in the form [`LongTermMemory::extract`] asks for.
+    /// The whole answer is checked before anything is written.
+    ///
+    /// # Errors
+    ///
+    /// As [`LongTermMemory::extract`].
+    pub fn apply_extraction(&mut self, answer: &str) -> Result<Vec<MemoryChange>> {
+        let bad = |reason: String| MemoryError::Model { reason };
+        let value: Value = serde_json::from_str(json_part(answer, '{', '}'))
+            .map_err(|e| bad(format!("not the asked JSON object ({e})")))?;
+        let texts = |key: &str| -> Result<Vec<String>> {
+            match value.get(key) {
+                None | Some(Value::Null) => Ok(Vec::new()),
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .map(|i| {
+                        i.as_str()
+                            .map(str::to_owned)
+                            .ok_or_else(|| bad(format!("`{key}` holds {i}, not a string")))
+                    })
+                    .collect(),
+                Some(other) => Err(bad(format!("`{key}` is {other}, not a list"))),
+            }
+        };
+        let save = texts("save")?;
+        let forget = texts("forget")?;
+        let mut update = Vec::new();
+        for item in value
+            .get("update")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let (Some(id), Some(text)) = (
+                item.get("id").and_then(Value::as_str),
+                item.get("text").and_then(Value::as_str),
+            ) else {
+                return Err(bad(format!("an update without an id and a text: {item}")));
+            };
+            update.push((id.to_owned(), text.to_owned()));
+        }
+        if let Some(id) = forget
+            .iter()
+            .chain(update.iter().map(|(id, _)| id))
+            .find(|id| self.get(id).is_none())
+        {
+            return Err(bad(format!("it names the unknown fact `{id}`")));
+        }
+        let mut changes = Vec::new();
+        for (id, text) in &update {
+            if !text.trim().is_empty() {
+                changes.push(self.update(id, text)?);
+            }
+        }
+        for id in &forget {
+            if self.get(id).is_some() {
+                changes.push(self.forget(id)?);
+            }
+        }
+        for text in save.iter().filter(|t| !t.trim().is_empty()) {
+            changes.push(self.save(text)?);
+        }
+        Ok(changes)
+    }
+}
+
+/// `facts` as the model reads them, in the order given, within
+/// `max_tokens`; `None` when none fits.
+pub fn render_facts<'a>(
+    facts: impl IntoIterator<Item = &'a Fact>,
+    max_tokens: usize,
+    count: impl Fn(&str) -> usize,
+) -> Option<String> {
+    let mut text = MEMORY_HEADING.to_owned();
+    let mut shown = 0;
+    for fact in facts {
+        let longer = format!("{text}\n- {}", fact.text);
+        if count(&longer) > max_tokens {
+            continue;
+        }
+        text = longer;
+        shown += 1;
+    }
+    (shown > 0).then_some(text)
+}
+
+/// Asks `client` with `messages` within `timeout`; the answer's text.
+pub(crate) async fn ask(client: &dyn LlmClient, messages: Vec<Message>, timeout: Duration) -> Result<String> {
+    let call = client.complete(LlmRequest::new(messages));
+    match tokio::time::timeout(timeout, call).await {
+        Ok(Ok(answer)) => Ok(answer.text),
+        Ok(Err(e)) => Err(MemoryError::Model {
+            reason: e.to_string(),
+        }),
+        Err(_) => Err(MemoryError::Model {
+            reason: format!("no answer within {} ms", timeout.as_millis()),
+        }),
+    }
+}
+
+/// The part of `text` from the first `open` to the last `close` (models
+/// wrap JSON in prose or code fences).
+pub(crate) fn json_part(text: &str, open: char, close: char) -> &str {
+    match (text.find(open), text.rfind(close)) {
+        (Some(a), Some(b)) if a < b => &text[a..=b],
+        _ => text,
+    }
+}
+
+fn best<'a>(scored: impl Iterator<Item = (&'a Fact, f64)>, k: usize) -> Vec<(&'a Fact, f64)> {
+    let mut scored: Vec<(&Fact, f64)> = scored.collect();
+    scored.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.id.cmp(&b.0.id)));
+    scored.truncate(k);
+    scored
+}
+
+fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    let dot: f64 = a.iter().zip(b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
+    let norm = |v: &[f32]| v.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+    let n = norm(a) * norm(b);
+    if n == 0.0 {
+        0.0
+    } else {
+        dot / n
+    }
+}
+
+fn clean(text: &str) -> Result<String> {
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.is_empty() {
+        return Err(MemoryError::Empty);
+    }
+    if text.len() <= MAX_FACT_BYTES {
+        return Ok(text);
+    }
+    let mut end = MAX_FACT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    Ok(text[..end].to_owned())
+}
+
+fn check_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && !name.starts_with('.')
+        && name.len() <= 128
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(MemoryError::InvalidName {
+            name: name.to_owned(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strata_ctx_core::{LlmResponse, LlmResult, Usage};
+
+    fn open(dir: &Path) -> LongTermMemory {
+        LongTermMemory::open(dir, "ada").unwrap()
+    }
+
+    /// A client that answers every request with one text.
+    struct Says(&'static str);
+
+    #[async_trait::async_trait]
+    impl LlmClient for Says {
+        async fn complete(&self, _: LlmRequest) -> LlmResult<LlmResponse> {
+            Ok(LlmResponse::new(self.0, Usage::new(1, 1)))
+        }
+    }
+
+    #[test]
+    fn mem_2_save_dedupe_update_forget_persist() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = open(dir.path());
+        let MemoryChange::Added(tabs) = m.save("Ada prefers tabs.").unwrap() else {
+            panic!("added")
+        };
+        assert_eq!(tabs.id, "m1");
+        assert!(matches!(m.save("  ada PREFERS tabs ").unwrap(), MemoryChange::Unchanged(f) if f.id == "m1"));
+        let MemoryChange::Added(lyon) = m.save("Ada lives in Lyon.").unwrap() else {
+            panic!("added")
+        };
+        assert!(matches!(
+            m.update("m1", "Ada prefers spaces.").unwrap(),
+            MemoryChange::Updated { .. }
+        ));
+        assert!(matches!(m.forget(&lyon.id).unwrap(), MemoryChange::Forgotten(_)));
+        assert!(matches!(m.forget("m9"), Err(MemoryError::NotFound { .. })));
+        assert!(matches!(m.save("   "), Err(MemoryError::Empty)));
+        assert!(matches!(
+            LongTermMemory::open(dir.path(), "ada"),
+            Err(MemoryError::Locked { .. })
+        ));
+        drop(m);
+        let m = open(dir.path());
+        assert_eq!(m.facts().len(), 1);
+        assert_eq!(m.facts()[0].text, "Ada prefers spaces.");
+        let mut m = m;
+        let MemoryChange::Added(next) = m.save("Ada writes Rust.").unwrap() else {
+            panic!("added")
+        };
+        assert_eq!(next.id, "m3", "ids are never reused");
+        assert!(LongTermMemory::open(dir.path(), "../x").is_err());
+    }
+
+    #[test]
+    fn mem_2_torn_last_line_and_corrupt_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = open(dir.path());
+        m.save("Ada prefers tabs.").unwrap();
+        let path = m.path().to_owned();
+        drop(m);
+        let mut file = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"{\"op\":\"save\",\"fact\":{\"id\"").unwrap();
+        drop(file);
+        let mut m = open(dir.path());
+        assert_eq!(m.facts().len(), 1, "a torn last line is left out");
+        m.save("Ada writes Rust.").unwrap();
+        drop(m);
+        assert_eq!(
+            open(dir.path()).facts().len(),
+            2,
+            "the next write starts a line of its own"
+        );
+        std::fs::write(&path, "garbage\n{\"op\":\"forget\",\"id\":\"m1\"}\n").unwrap();
+        assert!(matches!(
+            LongTermMemory::open(dir.path(), "ada"),
+            Err(MemoryError::Corrupt { line: 1, .. })
+        ));
+    }
+
+    #[test]
+    fn mem_2_retrieval_ranks_by_relevance() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = open(dir.path());
+        for fact in [
+            "Ada prefers tabs for indentation in Python.",
+            "Ada deploys with Docker on a Hetzner server.",
+            "Ada's main project is a Rust parser for SQL.",
+            "Ada drinks her coffee black.",
+        ] {
+            m.save(fact).unwrap();
+        }
+        let top: Vec<&str> = m
+            .search("the SQL parser fails on a Rust test", 2)
+            .iter()
+            .map(|(f, _)| f.id.as_str())
+            .collect();
+        assert_eq!(top, ["m3"]);
+        let top: Vec<&str> = m
+            .search("indentation python docker", 4)
+            .iter()
+            .map(|(f, _)| f.id.as_str())
+            .collect();
+        assert_eq!(top.len(), 2);
+        assert!(m.search("weather", 4).is_empty());
+        let text = m.render("python indentation", 1_000, str::len).unwrap();
+        assert_eq!(
+            text,
+            format!("{MEMORY_HEADING}\n- Ada prefers tabs for indentation in Python.")
+        );
+        assert_eq!(m.render("python", 5, str::len), None, "nothing fits");
+    }
+
+    /// MEM-2: extraction with a scripted model: contradiction updates,
+    /// new facts are saved once, forgotten ones go; garbage changes
+    /// nothing.
+    #[tokio::test]
+    async fn mem_2_extraction() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = open(dir.path());
+        m.save("Ada prefers tabs.").unwrap();
+        m.save("Ada lives in Lyon.").unwrap();
+        let round = [Message::user(
+            "I moved to Berlin, and I use spaces now. I write Go at work.",
+        )];
+        let answer = Says(
+            "Here you go:\n```json\n{\"save\": [\"Ada writes Go at work.\", \"Ada prefers tabs\"], \"update\": [{\"id\": \"m2\", \"text\": \"Ada lives in Berlin.\"}], \"forget\": [\"m1\"]}\n```",
+        );
+        let changes = m.extract(&answer, &round, Duration::from_secs(5)).await.unwrap();
+        assert_eq!(changes.len(), 4, "{changes:?}");
+        let texts: Vec<&str> = m.facts().iter().map(|f| f.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Ada lives in Berlin.",
+                "Ada writes Go at work.",
+                "Ada prefers tabs"
+            ]
+        );
+        let before = m.facts().to_vec();
+        for garbage in [
+            "no json here",
+            "{\"save\": 3}",
+            "{\"forget\": [\"m99\"]}",
+            "{\"update\": [{\"id\": \"m2\"}]}",
+        ] {
+            let err = m
+                .extract(&Says(garbage), &round, Duration::from_secs(5))
+                .await
+                .unwrap_err();
+            assert!(matches!(err, MemoryError::Model { .. }), "{garbage}: {err}");
+        }
+        assert_eq!(m.facts(), &before[..], "a bad answer changes nothing");
+    }
+
+    #[test]
+    fn mem_2_embedding_hook() {
+        struct Letters;
+        impl Embed for Letters {
+            fn embed(&self, text: &str) -> Vec<f32> {
+                let t = text.to_lowercase();
+                vec![t.matches('x').count() as f32, t.matches('y').count() as f32]
+            }
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = open(dir.path());
+        m.save("xxx").unwrap();
+        m.save("yyy").unwrap();
+        let top = m.search_with(&Letters, "yy", 1);
+        assert_eq!(top[0].0.text, "yyy");
+    }
+}

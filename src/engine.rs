@@ -10,7 +10,7 @@ use strata_ctx_atfile::Mentions;
 use strata_ctx_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
 use strata_ctx_core::{
     CharCounter, Clock, Config, Cost, IdSource, Message, MessageId, NoSummarizer, Price, ResultStatus, Role,
-    Summarizer, TokenCounter, Usage,
+    Summarizer, TokenCounter,
 };
 use strata_ctx_history::{
     clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, Conversation, Digest, History,
@@ -24,6 +24,7 @@ use crate::event::{channel_sink, CompactionReason, Event, EventFn};
 mod builder;
 mod call;
 mod intake;
+mod memory;
 mod meter;
 mod round;
 mod server;
@@ -32,6 +33,7 @@ mod session;
 pub use builder::EngineBuilder;
 pub use call::{WindowCount, DEFAULT_MAX_CONTINUATIONS};
 pub use intake::DEFAULT_MAX_LOGGED_BYTES;
+pub use memory::{DEFAULT_MEMORY_TOKENS, DEFAULT_SUGGESTION_TIMEOUT};
 pub use server::ServerContextStats;
 pub use session::files_rule;
 
@@ -84,6 +86,10 @@ pub enum EngineError {
     /// [`Engine::complete`] handles).
     #[error("the model call failed")]
     Model(#[source] strata_ctx_core::LlmError),
+    /// Long-term memory failed (MEM-2): the engine has none, a write
+    /// failed, or the model's answer could not be used (nothing changed).
+    #[error("long-term memory failed")]
+    Memory(#[source] strata_ctx_memory::MemoryError),
     /// The conversation could not be loaded or persisted. When persisting
     /// failed (a full disk, say), the step is recorded in memory all the
     /// same and its records are written with the next successful append.
@@ -336,6 +342,12 @@ pub struct Engine {
     server_stats: ServerContextStats,
     /// The session context, when it is on (MEM-1).
     session: Option<session::SessionState>,
+    /// Long-term memory, when the engine has one (MEM-2).
+    memory: Option<memory::MemoryState>,
+    /// The conversation's follow-up suggestions so far, and their time
+    /// limit (MEM-3).
+    suggested: Vec<String>,
+    suggestion_timeout: std::time::Duration,
 }
 
 impl fmt::Debug for Engine {
@@ -363,13 +375,6 @@ impl Engine {
         if let Some(events) = &self.events {
             events(&event);
         }
-    }
-
-    /// What the model calls recorded so far cost, when the engine knows
-    /// the model's price ([`EngineBuilder::price`]): the last call, the
-    /// round and every call since the engine was built (MODEL-5).
-    pub fn cost(&self) -> Option<Cost> {
-        self.price.map(|_| self.cost)
     }
 
     /// `message` with a new id from the engine's [`IdSource`] and the
@@ -489,6 +494,7 @@ impl Engine {
             + self.scratch_tokens
             + self.recap_tokens
             + self.session_tokens()
+            + self.memory_tokens()
             + hints
     }
 
@@ -528,26 +534,6 @@ impl Engine {
         Ok(())
     }
 
-    /// Records the usage the provider reported for the last window sent
-    /// (REACT-4): from now on the window's size is that figure plus the
-    /// estimate of what was added since.
-    ///
-    /// A usage of 0 input tokens (a provider that reports none) is not a
-    /// measurement and leaves the estimate to the token counter.
-    pub fn record_usage(&mut self, usage: Usage) {
-        self.emit(Event::UsageRecorded(usage));
-        if let Some(price) = self.price {
-            self.cost.add(price.cost(&usage));
-            self.emit(Event::CostRecorded(self.cost));
-        }
-        if usage.input_tokens == 0 {
-            return;
-        }
-        let at = self.last_counted.unwrap_or_else(|| self.counted());
-        self.history.record_usage_at(usage, at);
-        // Persisting usage can wait for the next step's append.
-    }
-
     /// Applies the model's pruning request (HIST-10); see
     /// [`History::prune`].
     pub fn prune(&mut self, action: PruneAction) -> PruneOutcome {
@@ -575,6 +561,7 @@ impl Engine {
             .with_rules(self.rules_text.clone())
             .with_history(self.history.retained().into_owned())
             .with_scratchpad(scratchpad)
+            .with_memory(self.memory_text())
             .with_session(self.session_text())
             .with_recap(self.recap.clone())
             .with_id_hints(self.hint_tokens.map(|_| self.history.short_ids()));

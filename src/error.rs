@@ -44,6 +44,12 @@ pub enum Error {
     /// The engine.
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// Long-term memory (`strata-ctx-memory`).
+    #[error(transparent)]
+    Memory(#[from] strata_ctx_memory::MemoryError),
+    /// The session context refused an update (`strata-ctx-memory`).
+    #[error(transparent)]
+    Session(#[from] strata_ctx_memory::SessionError),
     /// The tokenizer of the exact counter (`strata-ctx-tiktoken`).
     #[cfg(feature = "tiktoken")]
     #[error(transparent)]

@@ -128,6 +128,21 @@ pub enum Event {
     },
     /// The provider's usage for the last call was recorded (REACT-4).
     UsageRecorded(Usage),
+    /// Long-term memory changed (MEM-2): a fact added, updated or
+    /// forgotten.
+    MemoryChanged(strata_ctx_memory::MemoryChange),
+    /// Follow-up suggestions were made after a round (MEM-3); they are in
+    /// the log, never in the window.
+    Suggested {
+        /// The suggestions.
+        items: Vec<String>,
+    },
+    /// No follow-up suggestion could be made (MEM-3): the call failed,
+    /// timed out or answered with something unusable.
+    SuggestionsFailed {
+        /// Why.
+        reason: String,
+    },
     /// The session context changed (MEM-1): by a rule, the agent's
     /// `remember` / `forget` call, or the engine's API.
     SessionUpdated(strata_ctx_memory::Update),

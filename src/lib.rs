@@ -124,7 +124,9 @@ pub use strata_ctx_tiktoken as tiktoken;
 #[doc(inline)]
 pub use strata_ctx_atfile::Mentions;
 #[doc(inline)]
-pub use strata_ctx_memory::{memory_tools, session_rule_fn, SessionContext, SessionLimits, SessionRule};
+pub use strata_ctx_memory::{
+    memory_tools, session_rule_fn, LongTermMemory, MemoryChange, SessionContext, SessionLimits, SessionRule,
+};
 #[doc(inline)]
 pub use strata_ctx_mtime::Freshness;
 #[doc(inline)]
@@ -136,7 +138,8 @@ pub use strata_ctx_summary::LlmSummarizer;
 
 pub use engine::{
     files_rule, Engine, EngineBuilder, EngineError, RoundStart, ServerContextStats, StepReport, Window,
-    WindowCount, DEFAULT_MAX_CONTINUATIONS, DEFAULT_MAX_LOGGED_BYTES,
+    WindowCount, DEFAULT_MAX_CONTINUATIONS, DEFAULT_MAX_LOGGED_BYTES, DEFAULT_MEMORY_TOKENS,
+    DEFAULT_SUGGESTION_TIMEOUT,
 };
 pub use error::{Error, Result};
 pub use event::{CompactionReason, Event};

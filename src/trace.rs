@@ -109,6 +109,21 @@ pub(crate) fn event(event: &Event) {
             strata.server.compactions = totals.compactions,
             "server context edited"
         ),
+        Event::MemoryChanged(change) => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "memory_changed",
+            strata.memory.change = ?change,
+            "long-term memory changed"
+        ),
+        Event::Suggested { items } => tracing::event!(target: TARGET, Level::INFO,
+            strata.event = "suggested",
+            strata.suggestions = items.len(),
+            "follow-up suggestions"
+        ),
+        Event::SuggestionsFailed { reason } => tracing::event!(target: TARGET, Level::WARN,
+            strata.event = "suggestions_failed",
+            strata.reason = reason.as_str(),
+            "follow-up suggestions failed"
+        ),
         Event::SessionUpdated(update) => tracing::event!(target: TARGET, Level::INFO,
             strata.event = "session_updated",
             strata.session.key = update.key(),

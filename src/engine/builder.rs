@@ -1,7 +1,9 @@
 //! Setting up an [`Engine`]: [`EngineBuilder`] and its defaults.
 
+use super::memory::{logged_suggestions, MemoryState};
 use super::session::{files_rule, SessionState};
 use super::*;
+use strata_ctx_memory::LongTermMemory;
 use strata_ctx_memory::{SessionLimits, SessionRule};
 
 /// Sets up an [`Engine`]; see [`Engine::builder`].
@@ -32,6 +34,8 @@ pub struct EngineBuilder {
     price: Option<Price>,
     session_limits: Option<SessionLimits>,
     session_rules: Vec<Arc<dyn SessionRule>>,
+    long_term: Option<(LongTermMemory, usize)>,
+    suggestion_timeout: std::time::Duration,
 }
 
 impl fmt::Debug for EngineBuilder {
@@ -73,6 +77,8 @@ impl EngineBuilder {
             price: None,
             session_limits: None,
             session_rules: Vec::new(),
+            long_term: None,
+            suggestion_timeout: super::memory::DEFAULT_SUGGESTION_TIMEOUT,
         }
     }
 
@@ -250,6 +256,24 @@ impl EngineBuilder {
         self
     }
 
+    /// Gives the engine a user's long-term memory (MEM-2): at the start of
+    /// each round, the facts most relevant to the input are recalled into
+    /// a layer of their own after the scratchpad, within `max_tokens`
+    /// ([`DEFAULT_MEMORY_TOKENS`](crate::DEFAULT_MEMORY_TOKENS) is a good
+    /// start); [`Engine::save_memory`], [`Engine::forget_memory`] and
+    /// [`Engine::extract_memory`] write to it. By default, none.
+    pub fn long_term_memory(mut self, memory: LongTermMemory, max_tokens: usize) -> Self {
+        self.long_term = Some((memory, max_tokens));
+        self
+    }
+
+    /// Sets the time limit of [`Engine::suggest_followups`] (MEM-3). By
+    /// default, 10 s.
+    pub fn suggestion_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.suggestion_timeout = timeout;
+        self
+    }
+
     /// Persists the conversation to `conversation` (STORE-1), resuming
     /// what it already holds (STORE-3).
     pub fn conversation(mut self, conversation: Conversation) -> Self {
@@ -325,6 +349,8 @@ impl EngineBuilder {
             price,
             session_limits,
             session_rules,
+            long_term,
+            suggestion_timeout,
         } = self;
         let mut system = SystemLayer::for_mode(mode);
         if let Some(prompt) = prompt {
@@ -342,6 +368,7 @@ impl EngineBuilder {
             rules.extend(session_rules);
             SessionState::new(limits, rules, &loaded)
         });
+        let suggested = logged_suggestions(&loaded);
         let mut repairs = Vec::new();
         let mut history = if !loaded.is_empty() {
             History::replay(config.clone(), counter.clone(), loaded)
@@ -409,6 +436,14 @@ impl EngineBuilder {
             cost: Cost::default(),
             server_stats: ServerContextStats::default(),
             session,
+            memory: long_term.map(|(store, max_tokens)| MemoryState {
+                store,
+                max_tokens,
+                text: None,
+                tokens: 0,
+            }),
+            suggested,
+            suggestion_timeout,
         };
         engine.render_session();
         engine.recap = todo_recap(engine.history.full_log());

@@ -1,9 +1,10 @@
 //! Calling the model with the window (REACT-4, HIST-12): tools in native
 //! mode (MODEL-1), streaming (MODEL-3) and continuation of cut answers
-//! (MODEL-4), and the provider's count of the window (MODEL-8).
+//! (MODEL-4), the provider's count of the window (MODEL-8), and the usage
+//! and cost of each call (REACT-4, MODEL-5).
 
 use strata_ctx_core::{
-    CountTokens, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, StreamEvent, Usage,
+    Cost, CountTokens, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, StreamEvent, Usage,
 };
 
 use super::{Engine, EngineError};
@@ -26,6 +27,33 @@ pub struct WindowCount {
 }
 
 impl Engine {
+    /// What the model calls recorded so far cost, when the engine knows
+    /// the model's price ([`EngineBuilder::price`]): the last call, the
+    /// round and every call since the engine was built (MODEL-5).
+    pub fn cost(&self) -> Option<Cost> {
+        self.price.map(|_| self.cost)
+    }
+
+    /// Records the usage the provider reported for the last window sent
+    /// (REACT-4): from now on the window's size is that figure plus the
+    /// estimate of what was added since.
+    ///
+    /// A usage of 0 input tokens (a provider that reports none) is not a
+    /// measurement and leaves the estimate to the token counter.
+    pub fn record_usage(&mut self, usage: Usage) {
+        self.emit(Event::UsageRecorded(usage));
+        if let Some(price) = self.price {
+            self.cost.add(price.cost(&usage));
+            self.emit(Event::CostRecorded(self.cost));
+        }
+        if usage.input_tokens == 0 {
+            return;
+        }
+        let at = self.last_counted.unwrap_or_else(|| self.counted());
+        self.history.record_usage_at(usage, at);
+        // Persisting usage can wait for the next step's append.
+    }
+
     /// The window's tokens as the provider counts them (MODEL-8): the
     /// request [`Engine::complete`] would send now goes to `counter`'s
     /// token-counting endpoint, and its count anchors the engine's

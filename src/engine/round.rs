@@ -67,12 +67,15 @@ impl Engine {
                 .push_str(&topic_anchor(self.previous_input.as_deref(), text));
         }
         let input_tokens = self.counter.count_message(&input);
+        self.recall(text);
         let threshold = self.threshold_tokens();
-        if self
-            .history
-            .budget()
-            .scaled(self.prefix_tokens + input_tokens + self.recap_tokens + self.session_tokens())
-            > threshold
+        if self.history.budget().scaled(
+            self.prefix_tokens
+                + input_tokens
+                + self.recap_tokens
+                + self.session_tokens()
+                + self.memory_tokens(),
+        ) > threshold
         {
             return Err(EngineError::DoesNotFit {
                 fixed_tokens: self.prefix_tokens,

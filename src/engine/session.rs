@@ -180,7 +180,7 @@ impl Engine {
 
 /// The tokens of the one layer after the scratchpad that `context`
 /// holds beside an empty L1 (0 when it holds none).
-fn tail_tokens(counter: &dyn strata_ctx_core::TokenCounter, context: Context) -> usize {
+pub(super) fn tail_tokens(counter: &dyn strata_ctx_core::TokenCounter, context: Context) -> usize {
     match context.messages().get(1) {
         Some(m) => counter.count_message(m),
         None => 0,

@@ -23,6 +23,7 @@ mod engine;
 mod format_doc;
 mod golden;
 mod long_round;
+mod memory;
 mod model;
 mod mutation;
 mod openai;

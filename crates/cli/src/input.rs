@@ -19,6 +19,8 @@ pub struct Conversation {
     pub format: Format,
     /// The messages.
     pub messages: Vec<Message>,
+    /// The records, when it is a conversation log ([`Format::StrataLog`]).
+    pub records: Vec<strata_ctx::history::Record>,
 }
 
 impl Conversation {
@@ -90,10 +92,19 @@ pub fn read_bytes(path: Option<&Path>) -> Result<(String, Vec<u8>), CliError> {
 pub fn read_conversation(path: Option<&PathBuf>) -> Result<Conversation, CliError> {
     let (source, bytes) = read_bytes(path.map(PathBuf::as_path))?;
     let (format, messages) = parse(&bytes).map_err(|why| CliError::Input(format!("{source}: {why}")))?;
+    let records = match format {
+        Format::StrataLog => std::str::from_utf8(&bytes)
+            .ok()
+            .and_then(crate::parse::log_records)
+            .and_then(Result::ok)
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    };
     Ok(Conversation {
         source,
         format,
         messages,
+        records,
     })
 }
 

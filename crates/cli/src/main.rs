@@ -63,6 +63,8 @@ enum Command {
     /// Messages, rounds, tokens per round and per role, the tool-output
     /// share and pairing problems of a conversation.
     Inspect(commands::inspect::InspectArgs),
+    /// A user's long-term memory: list, add, forget or search its facts.
+    Memory(commands::memory::MemoryArgs),
     /// Compacts a conversation: old rounds archived into a summary, tool
     /// results cleared, on round boundaries; the window goes to stdout as
     /// Strata JSONL, the statistics to stderr.
@@ -170,6 +172,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Eval(args) => runtime.block_on(commands::eval::run(&args, counter)),
         Command::Demo(args) => runtime.block_on(commands::demo::run(&args)),
         Command::Bench(args) => runtime.block_on(commands::bench::run(&args, counter)),
+        Command::Memory(args) => commands::memory::run(&args),
     }
 }
 

@@ -4,9 +4,12 @@
 //! only, so that the fuzz target of the CLI's input reader compiles it
 //! as it is.
 
+use std::sync::Arc;
+
 use serde_json::Value;
+use strata_ctx::history::Record;
 use strata_ctx::types::{from_openai_slice, MessageId};
-use strata_ctx::{from_anthropic_messages, from_openai_messages, Message};
+use strata_ctx::{from_anthropic_messages, from_openai_messages, CharCounter, Config, History, Message};
 
 /// The formats a conversation may come in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,6 +27,9 @@ pub enum Format {
     /// An Anthropic Messages body (`system` and `messages`) or messages
     /// array: content blocks with `tool_use` / `tool_result`.
     AnthropicJson,
+    /// A conversation log the engine wrote (STORE-1): one record per line;
+    /// its messages are the full log it rebuilds.
+    StrataLog,
 }
 
 impl Format {
@@ -36,6 +42,7 @@ impl Format {
             Format::OpenAiJsonl => "openai-jsonl",
             Format::MessagesObject => "messages-object",
             Format::AnthropicJson => "anthropic-json",
+            Format::StrataLog => "strata-log",
         }
     }
 }
@@ -76,6 +83,11 @@ pub fn parse(bytes: &[u8]) -> Result<(Format, Vec<Message>), String> {
         };
         return Ok((format, messages));
     }
+    if let Some(records) = log_records(text) {
+        let records = records?;
+        let history = History::replay(Config::default(), Arc::new(CharCounter), records);
+        return Ok((Format::StrataLog, history.full_log().to_vec()));
+    }
     // A whole JSON document (an object with `messages`), or JSON lines.
     match serde_json::from_str::<Value>(text) {
         Ok(value @ Value::Object(_)) if is_anthropic(&value, &value["messages"]) => anthropic(&value),
@@ -89,6 +101,43 @@ pub fn parse(bytes: &[u8]) -> Result<(Format, Vec<Message>), String> {
             kind(&other)
         )),
     }
+}
+
+/// The records of a conversation log, when `text` is one: its first line
+/// is an object whose `type` names a record. `None` for any other text;
+/// the error names the first line that is not a record.
+pub fn log_records(text: &str) -> Option<Result<Vec<Record>, String>> {
+    const KINDS: &[&str] = &[
+        "user",
+        "step",
+        "answer",
+        "usage",
+        "compaction",
+        "prune",
+        "session",
+        "suggestions",
+    ];
+    let first = text.lines().find(|l| !l.trim().is_empty())?;
+    let value: Value = serde_json::from_str(first).ok()?;
+    if !value
+        .get("type")
+        .and_then(Value::as_str)
+        .is_some_and(|t| KINDS.contains(&t))
+        || value.get("role").is_some()
+    {
+        return None;
+    }
+    let mut records = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<Record>(line) {
+            Ok(record) => records.push(record),
+            Err(e) => return Some(Err(format!("line {}: not a conversation record: {e}", n + 1))),
+        }
+    }
+    Some(Ok(records))
 }
 
 /// Whether a conversation is in the Anthropic form: a top-level `system`

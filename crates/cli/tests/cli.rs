@@ -854,3 +854,90 @@ fn inspect_estimates_cost_per_round_and_session() {
     let o = run(&["inspect", "--price", "cheap", file.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// MEM-2: `strata-ctx memory` saves once, lists, searches by relevance,
+/// forgets, and names what is wrong with exit code 2.
+#[test]
+fn mem_2_memory_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = path(dir.path());
+    let memory = |args: &[&str]| {
+        let mut all = vec!["memory", "--dir", at, "--user-id", "ada"];
+        all.extend_from_slice(args);
+        run(&all)
+    };
+    assert_eq!(
+        ok(&memory(&["add", "Ada prefers tabs."])),
+        "added m1: Ada prefers tabs.\n"
+    );
+    assert_eq!(
+        ok(&memory(&["add", "ada PREFERS tabs"])),
+        "already known m1: Ada prefers tabs.\n"
+    );
+    ok(&memory(&["add", "Ada deploys with Docker."]));
+    assert_eq!(
+        ok(&memory(&["list"])),
+        "m1    Ada prefers tabs.\nm2    Ada deploys with Docker.\n"
+    );
+    let found = json(&memory(&["--json", "search", "docker compose file"]));
+    assert_eq!(found.as_array().map(Vec::len), Some(1));
+    assert_eq!(found[0]["id"], "m2");
+    let gone = json(&memory(&["--json", "forget", "m1"]));
+    assert_eq!(gone["change"], "forgotten");
+    let missing = memory(&["forget", "m1"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("no fact has the id `m1`"));
+    let bad = run(&["memory", "--dir", at, "--user-id", "../x", "list"]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+/// MEM-1, MEM-3: `inspect` of a conversation log shows the session
+/// context its changes rebuild and the suggestions made; with
+/// `--user-id`, the user's long-term memory (MEM-2).
+#[test]
+fn mem_inspect_shows_session_suggestions_and_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("c.jsonl");
+    let lines = [
+        r#"{"type":"user","message":{"id":"00000000-0000-0000-0000-000000000001","role":"user","content":"Fix the tabs."}}"#,
+        r#"{"type":"session","update":{"op":"set","key":"task","value":"fix the tabs","source":"agent"}}"#,
+        r#"{"type":"session","update":{"op":"push","key":"files","item":"src/lexer.py","max_items":8,"source":{"rule":"files"}}}"#,
+        r#"{"type":"answer","message":{"id":"00000000-0000-0000-0000-000000000002","role":"assistant","content":"Fixed."}}"#,
+        r#"{"type":"suggestions","items":["Run the tests"]}"#,
+    ];
+    std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+    let memory = dir.path().join("memory");
+    ok(&run(&[
+        "memory",
+        "--dir",
+        path(&memory),
+        "--user-id",
+        "ada",
+        "add",
+        "Ada uses tabs.",
+    ]));
+    let report = json(&run(&[
+        "inspect",
+        path(&log),
+        "--json",
+        "--user-id",
+        "ada",
+        "--memory-dir",
+        path(&memory),
+    ]));
+    assert_eq!(report["format"], "strata-log");
+    assert_eq!(report["messages"], 2);
+    assert_eq!(report["session_context"]["task"], "fix the tabs");
+    assert_eq!(report["session_context"]["files"], "src/lexer.py");
+    assert_eq!(report["suggestions"][0], "Run the tests");
+    assert_eq!(report["long_term_memory"]["facts"][0]["text"], "Ada uses tabs.");
+    let text = ok(&run(&["inspect", path(&log)]));
+    assert!(
+        text.contains("session context:\n  files: src/lexer.py\n  task: fix the tabs\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("follow-up suggestions made:\n  Run the tests\n"),
+        "{text}"
+    );
+}

@@ -474,11 +474,18 @@ impl History {
                 Record::Prune { action } => {
                     h.apply_prune(action);
                 }
-                // The engine's session context, not the history's.
-                Record::Session { .. } => {}
+                // The engine's session context and suggestions, not the
+                // history's.
+                Record::Session { .. } | Record::Suggestions { .. } => {}
             }
         }
         h
+    }
+
+    /// Logs follow-up suggestions (MEM-3) with the history's records:
+    /// they are persisted, and never enter the window.
+    pub fn record_suggestions(&mut self, items: Vec<String>) {
+        self.record(|| Record::Suggestions { items });
     }
 
     /// Logs a change of the session context (MEM-1) with the history's

@@ -55,6 +55,12 @@ pub enum Record {
         /// The request.
         action: PruneAction,
     },
+    /// Follow-up suggestions made after a round (MEM-3): kept in the log,
+    /// never in the window.
+    Suggestions {
+        /// The suggestions, in order.
+        items: Vec<String>,
+    },
     /// A change of the session context (MEM-1). The history's window
     /// does not depend on it; the engine rebuilds the record from these.
     Session {

@@ -28,6 +28,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod extract;
 mod longterm;
 mod rank;
 mod suggest;

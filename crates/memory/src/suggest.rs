@@ -5,7 +5,8 @@ use std::time::Duration;
 use serde_json::Value;
 use strata_ctx_core::{prompts, LlmClient, Message};
 
-use crate::longterm::{ask, json_part, MemoryError};
+use crate::extract::{ask, json_part};
+use crate::longterm::MemoryError;
 use crate::rank::overlap;
 
 /// How alike two suggestions may be before the later one counts as a

@@ -210,7 +210,8 @@ impl fmt::Display for Prefix {
 /// One window, layer by layer, in the fixed order of CTX-1: L1 system
 /// prompt and tools → L2 project rules → L3 history (summaries, then the
 /// retained rounds) → the current user input → the current round's
-/// scratchpad → the session context (MEM-1) → the todo recap.
+/// scratchpad → what long-term memory recalls (MEM-2) → the session
+/// context (MEM-1) → the todo recap.
 ///
 /// Build one with [`Context::new`] and the `with_*` setters (the engine of
 /// the `strata-ctx` facade does it on every call), then render it with
@@ -241,6 +242,7 @@ pub struct Context {
     history: Vec<Message>,
     input: Option<Message>,
     scratchpad: Vec<Message>,
+    memory: Option<String>,
     session: Option<String>,
     recap: Option<String>,
     id_hints: Option<ShortIds>,
@@ -255,6 +257,7 @@ impl Context {
             history: Vec::new(),
             input: None,
             scratchpad: Vec::new(),
+            memory: None,
             session: None,
             recap: None,
             id_hints: None,
@@ -289,6 +292,13 @@ impl Context {
     /// results, as the model should see them.
     pub fn with_scratchpad(mut self, steps: Vec<Message>) -> Self {
         self.scratchpad = steps;
+        self
+    }
+
+    /// Sets what long-term memory recalls for this round (MEM-2), shown
+    /// after the scratchpad, before the session context.
+    pub fn with_memory(mut self, memory: Option<String>) -> Self {
+        self.memory = memory.filter(|m| !m.trim().is_empty());
         self
     }
 
@@ -387,13 +397,19 @@ impl Context {
         self.session.as_deref()
     }
 
-    /// The layers after the scratchpad, as the model reads them: the
-    /// session context, then the recap, each inside `<system-reminder>`
-    /// tags, with their layer's name.
+    /// What long-term memory recalls (MEM-2).
+    pub fn memory(&self) -> Option<&str> {
+        self.memory.as_deref()
+    }
+
+    /// The layers after the scratchpad, as the model reads them: what
+    /// long-term memory recalls, the session context, then the recap, each
+    /// inside `<system-reminder>` tags, with their layer's name.
     pub(crate) fn tail(&self) -> impl Iterator<Item = (&'static str, String)> + '_ {
+        let memory = self.memory.as_deref().map(|m| ("memory", recap_text(m)));
         let session = self.session.as_deref().map(|s| ("session", recap_text(s)));
         let recap = self.recap.as_deref().map(|r| ("recap", recap_text(r)));
-        session.into_iter().chain(recap)
+        memory.into_iter().chain(session).chain(recap)
     }
 
     /// The stable prefix: L1 and L2 (CTX-3).
@@ -435,6 +451,7 @@ impl Context {
             + self.history.len()
             + usize::from(self.input.is_some())
             + self.scratchpad.len()
+            + usize::from(self.memory.is_some())
             + usize::from(self.session.is_some())
             + usize::from(self.recap.is_some())
     }

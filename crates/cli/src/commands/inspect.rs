@@ -4,8 +4,12 @@ use std::collections::BTreeMap;
 
 use clap::Args;
 use serde_json::{json, Value};
+use strata_ctx::history::Record;
 use strata_ctx::types::{PairIssue, ShortIds};
-use strata_ctx::{rounds, Message, Pairs, Price, PriceTable, Role, TokenCounter, Usage};
+use strata_ctx::{
+    rounds, LongTermMemory, Message, Pairs, Price, PriceTable, Role, SessionContext, SessionLimits,
+    TokenCounter, Usage,
+};
 
 use super::{out, out_json_pretty, share};
 use crate::error::CliError;
@@ -28,6 +32,43 @@ pub struct InspectArgs {
     /// and output tokens (`2.5,10`).
     #[arg(long, value_name = "IN,OUT")]
     price: Option<String>,
+    /// Also shows this user's long-term memory (MEM-2), from the memory
+    /// store in `--memory-dir`.
+    #[arg(long = "user-id", value_name = "NAME")]
+    user: Option<String>,
+    /// The memory store's directory, with `--user-id`.
+    #[arg(long, value_name = "DIR", default_value = ".strata/memory")]
+    memory_dir: std::path::PathBuf,
+}
+
+/// What a conversation log says beyond its messages: the session context
+/// (MEM-1) as its changes rebuild it, and the follow-up suggestions made
+/// (MEM-3); and the user's long-term memory (MEM-2) when asked for.
+fn memory_of(args: &InspectArgs, records: &[Record]) -> Result<Value, CliError> {
+    let mut session = SessionContext::new(SessionLimits::default());
+    let mut suggestions = Vec::new();
+    for record in records {
+        match record {
+            Record::Session { update } => {
+                let _ = session.apply(update);
+            }
+            Record::Suggestions { items } => suggestions.extend(items.iter().cloned()),
+            _ => {}
+        }
+    }
+    let session: BTreeMap<&str, &str> = session.entries().map(|(k, e)| (k, e.value.as_str())).collect();
+    let mut report = json!({"session_context": session, "suggestions": suggestions});
+    if let Some(user) = &args.user {
+        let memory =
+            LongTermMemory::open(&args.memory_dir, user).map_err(|e| CliError::Runtime(e.to_string()))?;
+        let facts: Vec<Value> = memory
+            .facts()
+            .iter()
+            .map(|f| json!({"id": f.id, "text": f.text}))
+            .collect();
+        report["long_term_memory"] = json!({"user": user, "facts": facts});
+    }
+    Ok(report)
 }
 
 /// The price `--price` or `--model` asks for, if any.
@@ -157,6 +198,7 @@ pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliErro
     let session_cost: Option<f64> = costs.as_ref().map(|c| c.iter().sum());
     let pairs = Pairs::new(messages);
     let problems: Vec<(String, Value)> = pairs.issues().iter().map(|i| describe(i, messages)).collect();
+    let memory = memory_of(args, &conversation.records)?;
 
     if args.json {
         let mut report = json!({
@@ -173,6 +215,13 @@ pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliErro
         });
         if let (Some((model, _)), Some(total)) = (&price, session_cost) {
             report["cost_usd"] = json!({"model": model, "calls": calls, "session": total});
+        }
+        if !conversation.records.is_empty() {
+            report["session_context"] = memory["session_context"].clone();
+            report["suggestions"] = memory["suggestions"].clone();
+        }
+        if args.user.is_some() {
+            report["long_term_memory"] = memory["long_term_memory"].clone();
         }
         return out_json_pretty(&report);
     }
@@ -221,6 +270,32 @@ pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliErro
         text.push_str(&format!(
             "\nestimated cost at {model}'s price: ${total:.4} for {calls} calls, each sending the whole conversation before it\n"
         ));
+    }
+    if let Some(session) = memory["session_context"].as_object().filter(|s| !s.is_empty()) {
+        text.push_str("\nsession context:\n");
+        for (key, value) in session {
+            text.push_str(&format!("  {key}: {}\n", value.as_str().unwrap_or_default()));
+        }
+    }
+    if let Some(items) = memory["suggestions"].as_array().filter(|s| !s.is_empty()) {
+        text.push_str("\nfollow-up suggestions made:\n");
+        for item in items {
+            text.push_str(&format!("  {}\n", item.as_str().unwrap_or_default()));
+        }
+    }
+    if let Some(facts) = memory["long_term_memory"]["facts"].as_array() {
+        let user = memory["long_term_memory"]["user"].as_str().unwrap_or_default();
+        text.push_str(&format!(
+            "\nlong-term memory of {user}: {} fact(s)\n",
+            facts.len()
+        ));
+        for f in facts {
+            text.push_str(&format!(
+                "  {:<5} {}\n",
+                f["id"].as_str().unwrap_or_default(),
+                f["text"].as_str().unwrap_or_default()
+            ));
+        }
     }
     if problems.is_empty() {
         text.push_str("\nevery tool call has its result\n");

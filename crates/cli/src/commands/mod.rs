@@ -6,6 +6,7 @@ pub mod compress;
 pub mod demo;
 pub mod eval;
 pub mod inspect;
+pub mod memory;
 pub mod mention;
 pub mod render;
 pub mod replay;

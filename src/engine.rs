@@ -13,8 +13,8 @@ use strata_ctx_core::{
     Summarizer, TokenCounter,
 };
 use strata_ctx_history::{
-    clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, Conversation, Digest, History,
-    PruneAction, PruneOutcome, Record,
+    clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, ConversationLog, Digest,
+    History, PruneAction, PruneOutcome, Record,
 };
 use strata_ctx_mtime::{add_note, Freshness};
 use strata_ctx_prompt::{todo_recap, topic_anchor, Context, Prefix, Rules, SystemLayer, ToolMode, ToolSpec};
@@ -298,7 +298,7 @@ pub struct Engine {
     /// The tokens one id hint costs, when hints are on (HIST-10).
     hint_tokens: Option<usize>,
     events: Option<EventFn>,
-    conversation: Option<Conversation>,
+    conversation: Option<Box<dyn ConversationLog>>,
     unsaved: Vec<Record>,
     rules_text: String,
     rules_warnings: Vec<String>,

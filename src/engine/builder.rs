@@ -27,7 +27,7 @@ pub struct EngineBuilder {
     protected_tools: Vec<String>,
     max_logged_bytes: usize,
     events: Option<EventFn>,
-    conversation: Option<Conversation>,
+    conversation: Option<Box<dyn ConversationLog>>,
     messages: Option<Vec<Message>>,
     clock: Clock,
     ids: IdSource,
@@ -275,8 +275,17 @@ impl EngineBuilder {
     }
 
     /// Persists the conversation to `conversation` (STORE-1), resuming
-    /// what it already holds (STORE-3).
-    pub fn conversation(mut self, conversation: Conversation) -> Self {
+    /// what it already holds (STORE-3): a JSONL [`Conversation`], or a
+    /// conversation of any [`Backend`](strata_ctx_history::Backend)
+    /// (STORE-4).
+    pub fn conversation(mut self, conversation: impl ConversationLog + 'static) -> Self {
+        self.conversation = Some(Box::new(conversation));
+        self
+    }
+
+    /// As [`EngineBuilder::conversation`], with a conversation a
+    /// [`Backend`](strata_ctx_history::Backend) opened.
+    pub fn conversation_log(mut self, conversation: Box<dyn ConversationLog>) -> Self {
         self.conversation = Some(conversation);
         self
     }

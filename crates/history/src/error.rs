@@ -66,6 +66,19 @@ pub enum Error {
         /// The window's tokens after the last compaction.
         window_tokens: usize,
     },
+    /// A database backend failed (STORE-4): the connection, a query or
+    /// the server. `transient` says whether the same call may succeed if
+    /// made again (a dropped connection, a restarting server); appends
+    /// that fail so are not written at all, and can be made again.
+    #[error("the {backend} store failed: {message}")]
+    Backend {
+        /// The backend (`postgres`, …).
+        backend: &'static str,
+        /// What failed, with the server's reason.
+        message: String,
+        /// Whether trying again may succeed.
+        transient: bool,
+    },
     /// The conversation does not exist.
     #[error("no conversation `{name}` in {dir}")]
     NotFound {
@@ -74,4 +87,12 @@ pub enum Error {
         /// The namespace directory.
         dir: PathBuf,
     },
+}
+
+impl Error {
+    /// Whether the same call may succeed if made again: a database
+    /// backend's transient failure (STORE-4).
+    pub fn is_transient(&self) -> bool {
+        matches!(self, Error::Backend { transient: true, .. })
+    }
 }

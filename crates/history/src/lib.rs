@@ -54,6 +54,7 @@
 //! # }
 //! ```
 
+pub use backend::{Backend, ConversationLog};
 pub use budget::Budget;
 pub use digest::{
     command_argument, is_error_line, last_error_line, path_argument, program_word, CommandFact, Digest,
@@ -70,7 +71,9 @@ pub use shrink::{
 };
 pub use store::{read_log, read_log_within, Conversation, Loaded, Store, DEFAULT_MAX_LOG_BYTES};
 
+mod backend;
 mod budget;
+pub mod contract;
 mod digest;
 mod error;
 mod history;

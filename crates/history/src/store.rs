@@ -198,6 +198,69 @@ impl Store {
         read_log(&path)
     }
 
+    /// A conversation's records as the lines of its log, byte for byte,
+    /// without the newlines; a torn last line is left out.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::NotFound`] when it does not exist, [`Error::Io`],
+    /// [`Error::TooLarge`] over [`DEFAULT_MAX_LOG_BYTES`].
+    pub fn lines(&self, namespace: &str, name: &str) -> Result<Vec<String>> {
+        check_name(namespace)?;
+        check_name(name)?;
+        let path = self.dir.join(namespace).join(format!("{name}.jsonl"));
+        let Some(meta) = refuse_symlink(&path)? else {
+            return Err(Error::NotFound {
+                name: name.to_owned(),
+                dir: self.dir.join(namespace),
+            });
+        };
+        if meta.len() > DEFAULT_MAX_LOG_BYTES {
+            return Err(Error::TooLarge {
+                path,
+                bytes: meta.len(),
+                limit: DEFAULT_MAX_LOG_BYTES,
+            });
+        }
+        let bytes = std::fs::read(&path).map_err(io(&path))?;
+        let text = String::from_utf8(bytes).map_err(|e| Error::CorruptRecord {
+            path: path.clone(),
+            line: 1 + e.as_bytes()[..e.utf8_error().valid_up_to()]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count(),
+            reason: "not UTF-8".into(),
+        })?;
+        let mut lines: Vec<&str> = text.split('\n').collect();
+        // What follows the last newline is empty, or a torn line.
+        lines.pop();
+        Ok(lines
+            .into_iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(str::to_owned)
+            .collect())
+    }
+
+    /// The namespaces that hold conversations, sorted.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Io`].
+    pub fn namespaces(&self) -> Result<Vec<String>> {
+        let mut names = Vec::new();
+        for entry in std::fs::read_dir(&self.dir).map_err(io(&self.dir))? {
+            let entry = entry.map_err(io(&self.dir))?;
+            let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
+            if let (true, Some(name)) = (is_dir, entry.file_name().to_str()) {
+                if check_name(name).is_ok() {
+                    names.push(name.to_owned());
+                }
+            }
+        }
+        names.sort();
+        Ok(names)
+    }
+
     /// The path of a conversation's log.
     ///
     /// # Errors
@@ -361,6 +424,24 @@ impl Conversation {
             self.file.flush().map_err(io(&self.path))?;
         }
         Ok(())
+    }
+
+    /// Appends records given as their JSON lines, byte for byte, after
+    /// checking that each is a record (nothing is written otherwise).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::CorruptRecord`] naming the first line that is not a
+    /// record, [`Error::Io`].
+    pub fn append_lines(&mut self, lines: &[String]) -> Result<()> {
+        crate::backend::check_lines(lines, &self.path)?;
+        for line in lines {
+            let mut bytes = Vec::with_capacity(line.len() + 1);
+            bytes.extend_from_slice(line.as_bytes());
+            bytes.push(b'\n');
+            self.file.write_all(&bytes).map_err(io(&self.path))?;
+        }
+        self.file.flush().map_err(io(&self.path))
     }
 
     /// Reads the records written so far.

@@ -76,6 +76,16 @@ pub struct Loaded {
     pub torn_line: Option<usize>,
 }
 
+impl Loaded {
+    /// Records loaded whole, with no torn line.
+    pub fn new(records: Vec<Record>) -> Self {
+        Loaded {
+            records,
+            torn_line: None,
+        }
+    }
+}
+
 /// Reads a conversation log (STORE-1): one JSON record per line. A last
 /// line that is incomplete (no newline) and does not parse is reported in
 /// [`Loaded::torn_line`] and left out.

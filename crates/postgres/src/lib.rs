@@ -1,0 +1,585 @@
+//! A PostgreSQL backend for Strata's conversation store (STORE-4).
+//!
+//! [`PgBackend`] keeps conversations in three tables (created and
+//! upgraded by embedded, versioned migrations) with the semantics of the
+//! JSONL directory: records in order, each kept as the JSON line the JSONL
+//! log would hold, so that `strata-ctx store export` gives the same bytes;
+//! one writer per conversation, held by a PostgreSQL advisory lock on the
+//! writer's own connection, so that a writer that dies (even by `SIGKILL`)
+//! lets the next one in at once; each append one transaction, so that no
+//! half of it is ever read back. Several agent servers on several hosts
+//! can share one database.
+//!
+//! The API is synchronous, as the engine's persistence is: each backend
+//! runs its connections on a runtime of its own thread, so it can be used
+//! inside any async runtime, or none.
+//!
+//! ```no_run
+//! use strata_ctx_history::Backend;
+//! use strata_ctx_postgres::PgBackend;
+//!
+//! let backend = PgBackend::connect("postgres://strata@db.internal/agents")?;
+//! let conversation = backend.open("ada", "2026-11-23", true)?;
+//! # drop(conversation);
+//! # Ok::<(), strata_ctx_history::Error>(())
+//! ```
+
+use std::future::Future;
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+use strata_ctx_history::{Backend, ConversationLog, Error, Loaded, Record, Result};
+use tokio_postgres::{Client, NoTls};
+
+mod migrate;
+
+pub use migrate::{MIGRATIONS, SCHEMA_VERSION};
+
+/// How long one database operation may take before it fails as
+/// transient.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What a backend and its open conversations share: the runtime on a
+/// thread of its own that runs their connections (alive while any of them
+/// is), the shared connection for reads, the settings.
+struct Shared {
+    url: String,
+    handle: tokio::runtime::Handle,
+    client: tokio::sync::Mutex<Option<Arc<Client>>>,
+    timeout: Duration,
+    /// Dropping it, with the last backend or conversation, ends the thread
+    /// and its runtime.
+    _stop: tokio::sync::oneshot::Sender<()>,
+}
+
+impl Shared {
+    fn start(url: &str, timeout: Duration) -> Result<Arc<Shared>> {
+        let (ready_tx, ready_rx) = mpsc::channel();
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        std::thread::Builder::new()
+            .name("strata-postgres".into())
+            .spawn(
+                move || match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+                    Ok(runtime) => {
+                        let _ = ready_tx.send(Ok(runtime.handle().clone()));
+                        // Runs the connections until the last user is gone.
+                        let _ = runtime.block_on(stop_rx);
+                    }
+                    Err(e) => {
+                        let _ = ready_tx.send(Err(e.to_string()));
+                    }
+                },
+            )
+            .map_err(|e| failed(format!("cannot start its thread: {e}"), false))?;
+        let handle = ready_rx
+            .recv()
+            .map_err(|_| failed("its thread ended at once", false))?
+            .map_err(|e| failed(format!("cannot start its runtime: {e}"), false))?;
+        Ok(Arc::new(Shared {
+            url: url.to_owned(),
+            handle,
+            client: tokio::sync::Mutex::new(None),
+            timeout,
+            _stop: stop_tx,
+        }))
+    }
+
+    /// Runs `future` on the runtime within the time limit and waits for
+    /// it (from any thread, inside an async runtime or not).
+    fn run<T: Send + 'static>(&self, future: impl Future<Output = Result<T>> + Send + 'static) -> Result<T> {
+        let (tx, rx) = mpsc::sync_channel(1);
+        let timeout = self.timeout;
+        self.handle.spawn(async move {
+            let outcome = match tokio::time::timeout(timeout, future).await {
+                Ok(outcome) => outcome,
+                Err(_) => Err(failed(format!("no answer within {} s", timeout.as_secs()), true)),
+            };
+            let _ = tx.send(outcome);
+        });
+        rx.recv().map_err(|_| failed("its runtime stopped", true))?
+    }
+
+    /// Runs `f` with the shared connection, connecting (again) when there
+    /// is none or it closed. A call that fails as transient is made once
+    /// more on a new connection: every call made so is a read or an
+    /// idempotent write.
+    fn query<T, F, Fut>(self: &Arc<Self>, f: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: Fn(Arc<Client>) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<T>> + Send,
+    {
+        let f = Arc::new(f);
+        let once = || {
+            let shared = Arc::clone(self);
+            let f = Arc::clone(&f);
+            async move {
+                let client = {
+                    let mut slot = shared.client.lock().await;
+                    match slot.as_ref().filter(|c| !c.is_closed()) {
+                        Some(c) => Arc::clone(c),
+                        None => {
+                            let c = Arc::new(connect(shared.url.clone()).await?);
+                            *slot = Some(Arc::clone(&c));
+                            c
+                        }
+                    }
+                };
+                f(client).await
+            }
+        };
+        match self.run(once()) {
+            Err(e) if e.is_transient() => self.run(once()),
+            other => other,
+        }
+    }
+}
+
+impl std::fmt::Debug for Shared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Shared")
+            .field("timeout", &self.timeout)
+            .finish_non_exhaustive()
+    }
+}
+
+fn failed(message: impl Into<String>, transient: bool) -> Error {
+    Error::Backend {
+        backend: "postgres",
+        message: message.into(),
+        transient,
+    }
+}
+
+/// A database error as the store's: connection failures and server
+/// shutdowns are transient, the rest are not.
+fn db(e: tokio_postgres::Error) -> Error {
+    let transient = e.is_closed()
+        || e.code().is_some_and(|c| {
+            let code = c.code();
+            code.starts_with("08") || code.starts_with("57P") || code == "40001" || code == "40P01"
+        })
+        || e.to_string().contains("connection");
+    let message = match e.as_db_error() {
+        Some(d) => format!("{}: {}", d.code().code(), d.message()),
+        None => e.to_string(),
+    };
+    failed(message, transient)
+}
+
+/// Connects to `url` on the worker; the connection runs there.
+async fn connect(url: String) -> Result<Client> {
+    let (client, connection) = tokio_postgres::connect(&url, NoTls).await.map_err(db)?;
+    tokio::spawn(async move {
+        // Ends when the client is dropped or the server goes away; the
+        // next query then fails as transient.
+        let _ = connection.await;
+    });
+    Ok(client)
+}
+
+fn check_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && !name.starts_with('.')
+        && name.len() <= 128
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidName {
+            name: name.to_owned(),
+        })
+    }
+}
+
+/// Where a conversation is, for errors that name a place.
+fn place(namespace: &str, name: &str) -> std::path::PathBuf {
+    format!("postgres:{namespace}/{name}").into()
+}
+
+/// The conversation store in a PostgreSQL database (STORE-4).
+///
+/// Share one behind an `Arc`; each open conversation has a connection of
+/// its own (its writer's lock lives there).
+#[derive(Debug)]
+pub struct PgBackend {
+    shared: Arc<Shared>,
+}
+
+impl PgBackend {
+    /// Connects to the database at `url` (`postgres://user@host/db`) and
+    /// brings its schema up to date ([`PgBackend::migrate`]).
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Backend`] when the database cannot be reached or a
+    /// migration fails.
+    pub fn connect(url: &str) -> Result<PgBackend> {
+        PgBackend::connect_with_timeout(url, DEFAULT_TIMEOUT)
+    }
+
+    /// As [`PgBackend::connect`], each operation limited to `timeout`
+    /// (by default, [`DEFAULT_TIMEOUT`]).
+    ///
+    /// # Errors
+    ///
+    /// As [`PgBackend::connect`].
+    pub fn connect_with_timeout(url: &str, timeout: Duration) -> Result<PgBackend> {
+        let backend = PgBackend {
+            shared: Shared::start(url, timeout)?,
+        };
+        backend.migrate()?;
+        Ok(backend)
+    }
+
+    /// Applies the migrations the database lacks, in order, each in a
+    /// transaction, under a lock that makes concurrent callers wait.
+    /// Returns the versions applied.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Backend`].
+    pub fn migrate(&self) -> Result<Vec<i32>> {
+        self.shared
+            .query(|client| async move { migrate::run(&client).await })
+    }
+
+    /// The schema version the database is at.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Backend`].
+    pub fn schema_version(&self) -> Result<i32> {
+        self.shared
+            .query(|client| async move { migrate::version(&client).await })
+    }
+}
+
+impl Backend for PgBackend {
+    fn open(&self, namespace: &str, name: &str, create: bool) -> Result<Box<dyn ConversationLog>> {
+        check_name(namespace)?;
+        check_name(name)?;
+        let (ns, nm, url) = (namespace.to_owned(), name.to_owned(), self.shared.url.clone());
+        let client = self.shared.run(async move {
+            let client = connect(url).await?;
+            let locked: bool = client
+                .query_one("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", &[&lock_key(&ns, &nm)])
+                .await
+                .map_err(db)?
+                .get(0);
+            if !locked {
+                return Err(Error::Locked { path: place(&ns, &nm) });
+            }
+            let exists = client
+                .query_opt(
+                    "SELECT 1 FROM strata_conversations WHERE namespace = $1 AND name = $2",
+                    &[&ns, &nm],
+                )
+                .await
+                .map_err(db)?
+                .is_some();
+            if !exists && !create {
+                return Err(Error::NotFound {
+                    name: nm.clone(),
+                    dir: place(&ns, ""),
+                });
+            }
+            client
+                .execute(
+                    "INSERT INTO strata_conversations (namespace, name) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                    &[&ns, &nm],
+                )
+                .await
+                .map_err(db)?;
+            Ok(client)
+        })?;
+        self.set_current(namespace, name)?;
+        let next: i64 = {
+            let (ns, nm) = (namespace.to_owned(), name.to_owned());
+            self.shared.query(move |c| {
+                let (ns, nm) = (ns.clone(), nm.clone());
+                async move {
+                    let row = c
+                        .query_one(
+                            "SELECT COALESCE(MAX(seq), 0) FROM strata_records WHERE namespace = $1 AND name = $2",
+                            &[&ns, &nm],
+                        )
+                        .await
+                        .map_err(db)?;
+                    Ok(row.get::<_, i64>(0))
+                }
+            })?
+        };
+        Ok(Box::new(PgConversation {
+            backend: PgBackend {
+                shared: Arc::clone(&self.shared),
+            },
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+            writer: Arc::new(client),
+            next: next + 1,
+        }))
+    }
+
+    fn load(&self, namespace: &str, name: &str) -> Result<Loaded> {
+        let lines = self.lines(namespace, name)?;
+        let mut records = Vec::with_capacity(lines.len());
+        for (i, line) in lines.iter().enumerate() {
+            records.push(
+                serde_json::from_str::<Record>(line).map_err(|e| Error::CorruptRecord {
+                    path: place(namespace, name),
+                    line: i + 1,
+                    reason: e.to_string(),
+                })?,
+            );
+        }
+        Ok(Loaded::new(records))
+    }
+
+    fn lines(&self, namespace: &str, name: &str) -> Result<Vec<String>> {
+        check_name(namespace)?;
+        check_name(name)?;
+        let (ns, nm) = (namespace.to_owned(), name.to_owned());
+        self.shared.query(move |c| {
+            let (ns, nm) = (ns.clone(), nm.clone());
+            async move {
+                let exists = c
+                    .query_opt(
+                        "SELECT 1 FROM strata_conversations WHERE namespace = $1 AND name = $2",
+                        &[&ns, &nm],
+                    )
+                    .await
+                    .map_err(db)?
+                    .is_some();
+                if !exists {
+                    return Err(Error::NotFound {
+                        name: nm.clone(),
+                        dir: place(&ns, ""),
+                    });
+                }
+                let rows = c
+                    .query(
+                        "SELECT line FROM strata_records WHERE namespace = $1 AND name = $2 ORDER BY seq",
+                        &[&ns, &nm],
+                    )
+                    .await
+                    .map_err(db)?;
+                Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
+            }
+        })
+    }
+
+    fn list(&self, namespace: &str) -> Result<Vec<String>> {
+        check_name(namespace)?;
+        let ns = namespace.to_owned();
+        self.shared.query(move |c| {
+            let ns = ns.clone();
+            async move {
+                let rows = c
+                    .query(
+                        "SELECT name FROM strata_conversations WHERE namespace = $1 ORDER BY name COLLATE \"C\"",
+                        &[&ns],
+                    )
+                    .await
+                    .map_err(db)?;
+                Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
+            }
+        })
+    }
+
+    fn namespaces(&self) -> Result<Vec<String>> {
+        self.shared.query(|c| async move {
+            let rows = c
+                .query(
+                    "SELECT namespace FROM strata_conversations GROUP BY namespace ORDER BY namespace COLLATE \"C\"",
+                    &[],
+                )
+                .await
+                .map_err(db)?;
+            Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
+        })
+    }
+
+    fn current(&self, namespace: &str) -> Result<Option<String>> {
+        check_name(namespace)?;
+        let ns = namespace.to_owned();
+        self.shared.query(move |c| {
+            let ns = ns.clone();
+            async move {
+                let row = c
+                    .query_opt("SELECT name FROM strata_current WHERE namespace = $1", &[&ns])
+                    .await
+                    .map_err(db)?;
+                Ok(row.map(|r| r.get::<_, String>(0)))
+            }
+        })
+    }
+
+    fn set_current(&self, namespace: &str, name: &str) -> Result<()> {
+        check_name(namespace)?;
+        check_name(name)?;
+        let (ns, nm) = (namespace.to_owned(), name.to_owned());
+        self.shared.query(move |c| {
+            let (ns, nm) = (ns.clone(), nm.clone());
+            async move {
+                c.execute(
+                    "INSERT INTO strata_current (namespace, name) VALUES ($1, $2) \
+                     ON CONFLICT (namespace) DO UPDATE SET name = EXCLUDED.name",
+                    &[&ns, &nm],
+                )
+                .await
+                .map_err(db)?;
+                Ok(())
+            }
+        })
+    }
+}
+
+fn lock_key(namespace: &str, name: &str) -> String {
+    format!("strata:{namespace}/{name}")
+}
+
+/// One conversation open for writing: its own connection holds the
+/// writer's advisory lock, released when it is dropped or dies.
+struct PgConversation {
+    backend: PgBackend,
+    namespace: String,
+    name: String,
+    writer: Arc<Client>,
+    /// The sequence number of the next record.
+    next: i64,
+}
+
+impl std::fmt::Debug for PgConversation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgConversation")
+            .field("namespace", &self.namespace)
+            .field("name", &self.name)
+            .field("next", &self.next)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Inserts `lines` as records `first..` of a conversation in one
+/// transaction.
+async fn insert(client: Arc<Client>, ns: String, nm: String, first: i64, lines: Vec<String>) -> Result<()> {
+    client.batch_execute("BEGIN").await.map_err(db)?;
+    // Within PostgreSQL's limit of parameters per statement.
+    for (chunk_at, chunk) in lines.chunks(1_000).enumerate() {
+        let start = first + (chunk_at * 1_000) as i64;
+        let seqs: Vec<i64> = (0..chunk.len() as i64).map(|i| start + i).collect();
+        let mut sql = String::from("INSERT INTO strata_records (namespace, name, seq, line) VALUES ");
+        let mut params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = vec![&ns, &nm];
+        for (i, (seq, line)) in seqs.iter().zip(chunk).enumerate() {
+            if i > 0 {
+                sql.push_str(", ");
+            }
+            sql.push_str(&format!("($1, $2, ${}, ${})", 3 + 2 * i, 4 + 2 * i));
+            params.push(seq);
+            params.push(line);
+        }
+        if let Err(e) = client.execute(sql.as_str(), &params).await {
+            let _ = client.batch_execute("ROLLBACK").await;
+            return Err(db(e));
+        }
+    }
+    client.batch_execute("COMMIT").await.map_err(db)
+}
+
+/// Takes the writer's lock of a conversation on a new connection, and
+/// reads its last sequence number.
+async fn relock(url: String, ns: String, nm: String) -> Result<(Client, i64)> {
+    let client = connect(url).await?;
+    let locked: bool = client
+        .query_one(
+            "SELECT pg_try_advisory_lock(hashtextextended($1, 0))",
+            &[&lock_key(&ns, &nm)],
+        )
+        .await
+        .map_err(db)?
+        .get(0);
+    if !locked {
+        return Err(Error::Locked {
+            path: place(&ns, &nm),
+        });
+    }
+    let max: i64 = client
+        .query_one(
+            "SELECT COALESCE(MAX(seq), 0) FROM strata_records WHERE namespace = $1 AND name = $2",
+            &[&ns, &nm],
+        )
+        .await
+        .map_err(db)?
+        .get(0);
+    Ok((client, max))
+}
+
+impl PgConversation {
+    /// Writes `lines` as the next records in one transaction. When the
+    /// connection drops, the lock is taken again on a new one and the
+    /// records written again unless the transaction had committed (safe:
+    /// this is the only writer).
+    fn write(&mut self, lines: Vec<String>) -> Result<()> {
+        if lines.is_empty() {
+            return Ok(());
+        }
+        let shared = &self.backend.shared;
+        let count = lines.len() as i64;
+        let (ns, nm) = (self.namespace.clone(), self.name.clone());
+        let first = self.next;
+        let outcome = shared.run(insert(
+            Arc::clone(&self.writer),
+            ns.clone(),
+            nm.clone(),
+            first,
+            lines.clone(),
+        ));
+        match outcome {
+            Ok(()) => {
+                self.next += count;
+                Ok(())
+            }
+            Err(e) if e.is_transient() => {
+                let (client, stored) = shared.run(relock(shared.url.clone(), ns.clone(), nm.clone()))?;
+                self.writer = Arc::new(client);
+                self.next = stored + 1;
+                if stored >= first + count - 1 {
+                    return Ok(());
+                }
+                shared.run(insert(Arc::clone(&self.writer), ns, nm, self.next, lines))?;
+                self.next += count;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+impl ConversationLog for PgConversation {
+    fn load(&self) -> Result<Loaded> {
+        self.backend.load(&self.namespace, &self.name)
+    }
+
+    fn append(&mut self, records: &[Record]) -> Result<()> {
+        let mut lines = Vec::with_capacity(records.len());
+        for r in records {
+            lines.push(serde_json::to_string(r).map_err(|e| failed(e.to_string(), false))?);
+        }
+        self.write(lines)
+    }
+
+    fn append_lines(&mut self, lines: &[String]) -> Result<()> {
+        for (i, line) in lines.iter().enumerate() {
+            if let Err(e) = serde_json::from_str::<Record>(line) {
+                return Err(Error::CorruptRecord {
+                    path: place(&self.namespace, &self.name),
+                    line: i + 1,
+                    reason: e.to_string(),
+                });
+            }
+        }
+        self.write(lines.to_vec())
+    }
+}

@@ -116,6 +116,12 @@ pub use strata_ctx_openai as openai;
 #[cfg(feature = "anthropic")]
 pub use strata_ctx_anthropic as anthropic;
 
+/// Conversations in a PostgreSQL database: a [`Backend`](history::Backend)
+/// for several agent servers sharing one database (crate
+/// `strata-ctx-postgres`, feature `postgres`).
+#[cfg(feature = "postgres")]
+pub use strata_ctx_postgres as postgres;
+
 /// An exact [`TokenCounter`] with OpenAI's `o200k_base` and `cl100k_base`
 /// tokenizers (crate `strata-ctx-tiktoken`, feature `tiktoken`).
 #[cfg(feature = "tiktoken")]

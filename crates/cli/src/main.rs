@@ -65,6 +65,9 @@ enum Command {
     Inspect(commands::inspect::InspectArgs),
     /// A user's long-term memory: list, add, forget or search its facts.
     Memory(commands::memory::MemoryArgs),
+    /// Conversations between stores (a directory, PostgreSQL): list,
+    /// import, export byte for byte, migrate.
+    Store(commands::store::StoreArgs),
     /// Compacts a conversation: old rounds archived into a summary, tool
     /// results cleared, on round boundaries; the window goes to stdout as
     /// Strata JSONL, the statistics to stderr.
@@ -173,6 +176,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Demo(args) => runtime.block_on(commands::demo::run(&args)),
         Command::Bench(args) => runtime.block_on(commands::bench::run(&args, counter)),
         Command::Memory(args) => commands::memory::run(&args),
+        Command::Store(args) => commands::store::run(&args),
     }
 }
 

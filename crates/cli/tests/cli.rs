@@ -941,3 +941,97 @@ fn mem_inspect_shows_session_suggestions_and_memory() {
         "{text}"
     );
 }
+
+/// Every file of `dir`, by its path under `dir`, with its bytes.
+fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut files = std::collections::BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                files.insert(
+                    p.strip_prefix(dir).unwrap().to_path_buf(),
+                    std::fs::read(&p).unwrap(),
+                );
+            }
+        }
+    }
+    files
+}
+
+/// STORE-6: transcripts imported into a directory store and exported
+/// again come back byte for byte; a second import does not overwrite.
+#[test]
+fn store_6_import_export_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a");
+    let b = dir.path().join("b");
+    let transcripts = [corpus(PORT), corpus(COVERAGE), corpus(DJANGO)];
+    let mut import = vec!["store", "--store", path(&a), "import", "--namespace", "corpus"];
+    import.extend(transcripts.iter().map(|p| path(p)));
+    let o = run(&import);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("imported 3 conversation(s)"));
+    ok(&run(&["store", "--store", path(&a), "export", "--to", path(&b)]));
+    let (ta, tb) = (tree(&a), tree(&b));
+    assert_eq!(ta.len(), 4, "three logs and CURRENT");
+    assert_eq!(ta, tb, "byte for byte");
+    let listed = json(&run(&["store", "--store", path(&b), "list", "--json"]));
+    assert_eq!(
+        listed["corpus"]["conversations"].as_array().map(Vec::len),
+        Some(3)
+    );
+    let again = run(&import);
+    assert_eq!(again.status.code(), Some(2), "not overwritten");
+    // Each conversation resumes: its records replay to the transcript's
+    // messages, answers and all.
+    let log = a.join("corpus").join(format!("{DJANGO}.jsonl"));
+    let report = json(&run(&["inspect", path(&log), "--json"]));
+    assert_eq!(report["format"], "strata-log");
+    assert!(report["messages"].as_u64().unwrap() > 10);
+}
+
+/// STORE-6: the same on PostgreSQL, when `STRATA_TEST_POSTGRES_URL`
+/// names a server: imported there and exported, the conversations are
+/// the bytes of the directory store's.
+#[test]
+fn store_6_import_export_postgres() {
+    let Some(url) = std::env::var("STRATA_TEST_POSTGRES_URL")
+        .ok()
+        .filter(|u| !u.is_empty())
+    else {
+        eprintln!("STRATA_TEST_POSTGRES_URL is not set: skipping the PostgreSQL store test");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let ns = format!("cli-{}-{nanos}", std::process::id());
+    let transcripts = [corpus(PORT), corpus(COVERAGE), corpus(DJANGO)];
+    for store in [url.as_str(), path(&dir.path().join("jsonl"))] {
+        let mut import = vec!["store", "--store", store, "import", "--namespace", &ns];
+        import.extend(transcripts.iter().map(|p| path(p)));
+        let o = run(&import);
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let exported = dir.path().join("from-pg");
+    ok(&run(&[
+        "store",
+        "--store",
+        &url,
+        "export",
+        "--to",
+        path(&exported),
+    ]));
+    assert_eq!(
+        tree(&exported.join(&ns)),
+        tree(&dir.path().join("jsonl").join(&ns)),
+        "byte for byte"
+    );
+    assert!(ok(&run(&["store", "--store", &url, "migrate"])).starts_with("schema at version "));
+}

@@ -10,6 +10,7 @@ pub mod memory;
 pub mod mention;
 pub mod render;
 pub mod replay;
+pub mod store;
 pub mod truncate;
 
 use std::io::Write;

@@ -122,6 +122,12 @@ pub use strata_ctx_anthropic as anthropic;
 #[cfg(feature = "postgres")]
 pub use strata_ctx_postgres as postgres;
 
+/// The response and summary caches in Redis: a
+/// [`CacheStore`](types::CacheStore) several agent processes share (crate
+/// `strata-ctx-redis`, feature `redis`).
+#[cfg(feature = "redis")]
+pub use strata_ctx_redis as redis;
+
 /// An exact [`TokenCounter`] with OpenAI's `o200k_base` and `cl100k_base`
 /// tokenizers (crate `strata-ctx-tiktoken`, feature `tiktoken`).
 #[cfg(feature = "tiktoken")]

@@ -133,6 +133,34 @@ struct Entry {
 enum Backend {
     Memory(Mutex<HashMap<String, (i64, LlmResponse)>>),
     Disk(PathBuf),
+    Shared(Arc<dyn CacheStore>),
+}
+
+/// A cache a [`CachedClient`] keeps its answers in beyond the process
+/// (STORE-5): a server several agent processes share, such as Redis
+/// (`strata-ctx-redis`). It stores opaque values under keys, each for a
+/// time to live, after which it may drop them; the client still checks
+/// freshness itself.
+///
+/// A [`CachedClient`] over a summariser's model is a summary cache.
+#[async_trait]
+pub trait CacheStore: Send + Sync {
+    /// What the cache is, for `Debug` output and reports (`redis://host`).
+    fn describe(&self) -> String;
+
+    /// The value stored under `key`, if any.
+    ///
+    /// # Errors
+    ///
+    /// Why the cache could not be read (the client then calls the model).
+    async fn get(&self, key: &str) -> Result<Option<Vec<u8>>, String>;
+
+    /// Stores `value` under `key` for `ttl`.
+    ///
+    /// # Errors
+    ///
+    /// Why it could not be stored (the answer is returned all the same).
+    async fn put(&self, key: &str, value: &[u8], ttl: Duration) -> Result<(), String>;
 }
 
 type CacheEventFn = Arc<dyn Fn(&CacheEvent) + Send + Sync>;
@@ -180,6 +208,7 @@ impl<C> fmt::Debug for CachedClient<C> {
         let backend = match &self.backend {
             Backend::Memory(_) => "memory".to_owned(),
             Backend::Disk(dir) => dir.display().to_string(),
+            Backend::Shared(store) => store.describe(),
         };
         f.debug_struct("CachedClient")
             .field("ttl", &self.ttl)
@@ -221,6 +250,13 @@ impl<C: LlmClient> CachedClient<C> {
         self
     }
 
+    /// Keeps the answers in `store` instead, a cache several processes
+    /// can share (STORE-5): each entry stored for the time to live.
+    pub fn with_store(mut self, store: Arc<dyn CacheStore>) -> Self {
+        self.backend = Backend::Shared(store);
+        self
+    }
+
     /// Sets the clock that decides freshness. By default, the system clock.
     pub fn clock(mut self, clock: Clock) -> Self {
         self.clock = clock;
@@ -250,7 +286,7 @@ impl<C: LlmClient> CachedClient<C> {
     }
 
     /// The fresh stored answer of `key`, if any.
-    fn lookup(&self, key: &str) -> Option<LlmResponse> {
+    async fn lookup(&self, key: &str) -> Option<LlmResponse> {
         let found = match &self.backend {
             Backend::Memory(map) => map
                 .lock()
@@ -267,11 +303,29 @@ impl<C: LlmClient> CachedClient<C> {
                     None
                 }
             },
+            Backend::Shared(store) => {
+                let entry = store.get(key).await.and_then(|bytes| match bytes {
+                    Some(b) => serde_json::from_slice::<Entry>(&b)
+                        .map(Some)
+                        .map_err(|e| format!("not a cached answer: {e}")),
+                    None => Ok(None),
+                });
+                match entry {
+                    Ok(entry) => entry.map(|e| (e.stored_at_ms, e.response)),
+                    Err(reason) => {
+                        self.emit(CacheEvent::Failed {
+                            key: key.to_owned(),
+                            reason,
+                        });
+                        None
+                    }
+                }
+            }
         };
         found.filter(|(at, _)| self.fresh(*at)).map(|(_, r)| r)
     }
 
-    fn store(&self, key: &str, response: &LlmResponse) {
+    async fn store(&self, key: &str, response: &LlmResponse) {
         let now = self.clock.now().unix_millis();
         let stored = match &self.backend {
             Backend::Memory(map) => {
@@ -288,6 +342,16 @@ impl<C: LlmClient> CachedClient<C> {
                     response: response.clone(),
                 },
             ),
+            Backend::Shared(store) => {
+                let entry = Entry {
+                    stored_at_ms: now,
+                    response: response.clone(),
+                };
+                match serde_json::to_vec(&entry) {
+                    Ok(bytes) => store.put(key, &bytes, self.ttl).await,
+                    Err(e) => Err(format!("cannot serialise the answer: {e}")),
+                }
+            }
         };
         match stored {
             Ok(()) => self.emit(CacheEvent::Stored { key: key.to_owned() }),
@@ -298,9 +362,9 @@ impl<C: LlmClient> CachedClient<C> {
         }
     }
 
-    fn hit_or_miss(&self, request: &LlmRequest) -> (String, Option<LlmResponse>) {
+    async fn hit_or_miss(&self, request: &LlmRequest) -> (String, Option<LlmResponse>) {
         let key = cache_key(request);
-        match self.lookup(&key) {
+        match self.lookup(&key).await {
             Some(response) => {
                 self.hits.fetch_add(1, Ordering::Relaxed);
                 self.emit(CacheEvent::Hit { key: key.clone() });
@@ -363,17 +427,17 @@ fn write_entry(dir: &Path, key: &str, entry: &Entry) -> Result<(), String> {
 #[async_trait]
 impl<C: LlmClient> LlmClient for CachedClient<C> {
     async fn complete(&self, request: LlmRequest) -> LlmResult<LlmResponse> {
-        let (key, cached) = self.hit_or_miss(&request);
+        let (key, cached) = self.hit_or_miss(&request).await;
         if let Some(response) = cached {
             return Ok(response);
         }
         let response = self.inner.complete(request).await?;
-        self.store(&key, &response);
+        self.store(&key, &response).await;
         Ok(response)
     }
 
     async fn stream(&self, request: LlmRequest) -> LlmResult<LlmStream> {
-        match self.hit_or_miss(&request) {
+        match self.hit_or_miss(&request).await {
             (_, Some(response)) => Ok(LlmStream::from_response(response)),
             (_, None) => self.inner.stream(request).await,
         }

@@ -51,7 +51,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub use cache::{cache_key, CacheEvent, CacheStats, CachedClient};
+pub use cache::{cache_key, CacheEvent, CacheStats, CacheStore, CachedClient};
 pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenAmount, CONFIG_FIELDS};
 pub use cost::{Cost, Price, PriceTable};
 pub use error::{Error, LlmError, LlmResult, Result, RuleError};

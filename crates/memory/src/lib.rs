@@ -29,11 +29,14 @@
 //! ```
 
 mod extract;
+mod file_log;
 mod longterm;
 mod rank;
 mod suggest;
 
-pub use longterm::{render_facts, Embed, Fact, LongTermMemory, MemoryChange, MemoryError, MEMORY_HEADING};
+pub use longterm::{
+    render_facts, Embed, Fact, LongTermMemory, MemoryChange, MemoryError, MemoryLog, MEMORY_HEADING,
+};
 pub use suggest::{suggest, SuggestError};
 
 use std::collections::BTreeMap;

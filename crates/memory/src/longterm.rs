@@ -3,13 +3,10 @@
 //! a round, updated rather than duplicated, forgotten on request, and
 //! retrieved by relevance to the current input.
 
-use std::fs::File;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use strata_ctx_core::fs::{create_private_dir, open_private_append, PrivateFileError};
 use strata_ctx_core::{Clock, Timestamp};
 
 use crate::rank::{bm25, overlap, words};
@@ -72,6 +69,14 @@ pub enum MemoryError {
     /// The fact is empty.
     #[error("a fact cannot be empty")]
     Empty,
+    /// A database backend failed (STORE-4); nothing was written.
+    #[error("the {backend} memory store failed: {message}")]
+    Backend {
+        /// The backend (`postgres`, …).
+        backend: &'static str,
+        /// What failed, with the server's reason.
+        message: String,
+    },
     /// The model's answer could not be used; nothing was changed.
     #[error("the model's answer could not be used: {reason}")]
     Model {
@@ -145,10 +150,33 @@ pub trait Embed: Send + Sync {
     fn embed(&self, text: &str) -> Vec<f32>;
 }
 
-/// A user's long-term memory: one namespace of a store directory, kept as
-/// an append-only log `<dir>/<namespace>.memory.jsonl` (owner-only, never
-/// through a link, one writer at a time). Loading replays the log; a torn
-/// last line, from a write cut short, is left out.
+/// Where a namespace's memory log lives (MEM-2, STORE-4): its lines in
+/// order, and appends by its one writer. The file of [`LongTermMemory::open`]
+/// is the default; `strata-ctx-postgres` keeps it in the database that
+/// holds the conversations.
+pub trait MemoryLog: Send + std::fmt::Debug {
+    /// Where the log is, for errors (`/…/ada.memory.jsonl`,
+    /// `postgres:ada`).
+    fn describe(&self) -> String;
+
+    /// The log's lines, in order, without a torn last line.
+    ///
+    /// # Errors
+    ///
+    /// The log's read error.
+    fn lines(&mut self) -> Result<Vec<String>>;
+
+    /// Appends one line (without its newline), whole or not at all.
+    ///
+    /// # Errors
+    ///
+    /// The log's write error; nothing is written then.
+    fn append(&mut self, line: &str) -> Result<()>;
+}
+
+/// A user's long-term memory (MEM-2): one namespace, kept as an
+/// append-only log of saves and forgets, by one writer at a time. Loading
+/// replays the log.
 ///
 /// ```
 /// use strata_ctx_memory::{LongTermMemory, MemoryChange};
@@ -166,19 +194,18 @@ pub trait Embed: Send + Sync {
 /// ```
 #[derive(Debug)]
 pub struct LongTermMemory {
-    path: PathBuf,
-    file: File,
+    log: Box<dyn MemoryLog>,
     namespace: String,
     facts: Vec<Fact>,
     next_id: u64,
     clock: Clock,
-    /// Whether the log ends in a torn line, to be ended before writing.
-    torn: bool,
 }
 
 impl LongTermMemory {
-    /// Opens (or creates) the memory of `namespace` in `dir`, taking its
-    /// writer's lock.
+    /// Opens (or creates) the memory of `namespace` in the directory
+    /// `dir`: the file `<dir>/<namespace>.memory.jsonl`, owner-only, never
+    /// through a link, locked for its one writer; a torn last line, from a
+    /// write cut short, is cut off.
     ///
     /// # Errors
     ///
@@ -188,34 +215,34 @@ impl LongTermMemory {
     /// [`MemoryError::Io`].
     pub fn open(dir: impl AsRef<Path>, namespace: &str) -> Result<Self> {
         check_name(namespace)?;
-        let dir = dir.as_ref();
-        create_private_dir(dir).map_err(|source| MemoryError::Io {
-            path: dir.to_owned(),
-            source,
-        })?;
-        let path = dir.join(format!("{namespace}.memory.jsonl"));
-        let file = open_private_append(&path).map_err(|e| match e {
-            PrivateFileError::Io(source) => MemoryError::Io {
-                path: path.clone(),
-                source,
-            },
-            _ => MemoryError::Symlink { path: path.clone() },
-        })?;
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => return Err(MemoryError::Locked { path }),
-            Err(std::fs::TryLockError::Error(source)) => return Err(MemoryError::Io { path, source }),
-        }
+        let log = crate::file_log::FileLog::open(dir.as_ref(), namespace)?;
+        LongTermMemory::with_log(namespace, Box::new(log))
+    }
+
+    /// The memory of `namespace` kept in `log` (another backend's).
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::InvalidName`], [`MemoryError::Corrupt`] for a line
+    /// that does not parse, or the log's error.
+    pub fn with_log(namespace: &str, log: Box<dyn MemoryLog>) -> Result<Self> {
+        check_name(namespace)?;
         let mut memory = LongTermMemory {
-            path,
-            file,
+            log,
             namespace: namespace.to_owned(),
             facts: Vec::new(),
             next_id: 1,
             clock: Clock::system(),
-            torn: false,
         };
-        memory.load()?;
+        let lines = memory.log.lines()?;
+        for (i, line) in lines.iter().enumerate() {
+            let op = serde_json::from_str::<Op>(line).map_err(|e| MemoryError::Corrupt {
+                path: memory.log.describe().into(),
+                line: i + 1,
+                reason: e.to_string(),
+            })?;
+            memory.apply(op);
+        }
         Ok(memory)
     }
 
@@ -223,48 +250,6 @@ impl LongTermMemory {
     pub fn with_clock(mut self, clock: Clock) -> Self {
         self.clock = clock;
         self
-    }
-
-    fn load(&mut self) -> Result<()> {
-        let mut text = String::new();
-        (&self.file)
-            .read_to_string(&mut text)
-            .map_err(|source| MemoryError::Io {
-                path: self.path.clone(),
-                source,
-            })?;
-        let lines: Vec<&str> = text.lines().collect();
-        let last = lines.len();
-        let unended = !text.is_empty() && !text.ends_with('\n');
-        for (i, line) in lines.iter().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let op = match serde_json::from_str::<Op>(line) {
-                Ok(op) => op,
-                // A write cut short: the last line alone may be torn. It
-                // is cut off, so that the next write starts clean.
-                Err(_) if i + 1 == last && unended => {
-                    let keep = text.rfind('\n').map_or(0, |n| n + 1) as u64;
-                    self.file.set_len(keep).map_err(|source| MemoryError::Io {
-                        path: self.path.clone(),
-                        source,
-                    })?;
-                    return Ok(());
-                }
-                Err(e) => {
-                    return Err(MemoryError::Corrupt {
-                        path: self.path.clone(),
-                        line: i + 1,
-                        reason: e.to_string(),
-                    })
-                }
-            };
-            self.apply(op);
-        }
-        // A whole last line without its newline: end it before writing.
-        self.torn = unended;
-        Ok(())
     }
 
     fn apply(&mut self, op: Op) {
@@ -282,25 +267,12 @@ impl LongTermMemory {
         }
     }
 
-    /// Writes `op` whole (one line, flushed) and applies it.
+    /// Writes `op` whole and applies it.
     fn write(&mut self, op: Op) -> Result<()> {
-        let mut line = String::new();
-        // A torn last line left by a crash would glue to this one: start
-        // on a line of our own.
-        if std::mem::take(&mut self.torn) {
-            line.push('\n');
-        }
-        line.push_str(&serde_json::to_string(&op).map_err(|e| MemoryError::Model {
+        let line = serde_json::to_string(&op).map_err(|e| MemoryError::Model {
             reason: e.to_string(),
-        })?);
-        line.push('\n');
-        self.file
-            .write_all(line.as_bytes())
-            .and_then(|()| self.file.flush())
-            .map_err(|source| MemoryError::Io {
-                path: self.path.clone(),
-                source,
-            })?;
+        })?;
+        self.log.append(&line)?;
         self.apply(op);
         Ok(())
     }
@@ -310,9 +282,9 @@ impl LongTermMemory {
         &self.namespace
     }
 
-    /// The log's path.
-    pub fn path(&self) -> &Path {
-        &self.path
+    /// Where the log is.
+    pub fn describe(&self) -> String {
+        self.log.describe()
     }
 
     /// The facts, oldest first.
@@ -471,7 +443,7 @@ fn clean(text: &str) -> Result<String> {
     Ok(text[..end].to_owned())
 }
 
-fn check_name(name: &str) -> Result<()> {
+pub(crate) fn check_name(name: &str) -> Result<()> {
     let ok = !name.is_empty()
         && !name.starts_with('.')
         && name.len() <= 128
@@ -490,6 +462,7 @@ fn check_name(name: &str) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Write;
     use std::time::Duration;
     use strata_ctx_core::{LlmClient, LlmRequest, LlmResponse, LlmResult, Message, Usage};
 
@@ -547,7 +520,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut m = open(dir.path());
         m.save("Ada prefers tabs.").unwrap();
-        let path = m.path().to_owned();
+        let path = dir.path().join("ada.memory.jsonl");
         drop(m);
         let mut file = std::fs::OpenOptions::new().append(true).open(&path).unwrap();
         file.write_all(b"{\"op\":\"save\",\"fact\":{\"id\"").unwrap();

@@ -6,9 +6,10 @@ use crate::{db, Result};
 
 /// The migrations, in order: a version and its SQL. A database records
 /// the versions it has in `strata_schema_migrations`.
-pub const MIGRATIONS: &[(i32, &str)] = &[(
-    1,
-    "CREATE TABLE strata_conversations (
+pub const MIGRATIONS: &[(i32, &str)] = &[
+    (
+        1,
+        "CREATE TABLE strata_conversations (
         namespace text NOT NULL,
         name text NOT NULL,
         created_at timestamptz NOT NULL DEFAULT now(),
@@ -26,10 +27,20 @@ pub const MIGRATIONS: &[(i32, &str)] = &[(
         namespace text PRIMARY KEY,
         name text NOT NULL
     );",
-)];
+    ),
+    (
+        2,
+        "CREATE TABLE strata_memory (
+        namespace text NOT NULL,
+        seq bigint NOT NULL,
+        line text NOT NULL,
+        PRIMARY KEY (namespace, seq)
+    );",
+    ),
+];
 
 /// The newest schema version this crate knows.
-pub const SCHEMA_VERSION: i32 = 1;
+pub const SCHEMA_VERSION: i32 = 2;
 
 /// A constant key for the advisory lock that serialises migrators.
 const MIGRATION_LOCK: i64 = 0x5354_5241_5441_0001;

@@ -267,3 +267,35 @@ fn store_6_database_restarted() {
     assert!(appended);
     assert_eq!(numbers(&backend.lines(&ns, "c").unwrap()), [0, 1]);
 }
+
+/// MEM-2 in the database: a user's memory saved, updated and forgotten,
+/// one writer at a time, and read back by the next.
+#[test]
+fn store_4_memory_in_postgres() {
+    use strata_ctx_memory::{MemoryChange, MemoryError};
+    let Some(url) = url() else { return };
+    let backend = PgBackend::connect(&url).unwrap();
+    let user = fresh("mem");
+    let mut memory = backend.memory(&user).unwrap();
+    let MemoryChange::Added(tabs) = memory.save("Ada prefers tabs.").unwrap() else {
+        panic!("added")
+    };
+    assert!(matches!(
+        memory.save("ada prefers TABS").unwrap(),
+        MemoryChange::Unchanged(_)
+    ));
+    memory.save("Ada deploys with Docker.").unwrap();
+    memory.update(&tabs.id, "Ada prefers spaces.").unwrap();
+    assert!(matches!(backend.memory(&user), Err(MemoryError::Locked { .. })));
+    drop(memory);
+    let mut memory = backend.memory(&user).unwrap();
+    let texts: Vec<&str> = memory.facts().iter().map(|f| f.text.as_str()).collect();
+    assert_eq!(texts, ["Ada prefers spaces.", "Ada deploys with Docker."]);
+    memory.forget(&tabs.id).unwrap();
+    assert_eq!(
+        memory.search("docker compose", 3)[0].0.text,
+        "Ada deploys with Docker."
+    );
+    drop(memory);
+    assert_eq!(backend.memory(&user).unwrap().facts().len(), 1);
+}

@@ -7,8 +7,7 @@ use serde_json::{json, Value};
 use strata_ctx::history::Record;
 use strata_ctx::types::{PairIssue, ShortIds};
 use strata_ctx::{
-    rounds, LongTermMemory, Message, Pairs, Price, PriceTable, Role, SessionContext, SessionLimits,
-    TokenCounter, Usage,
+    rounds, Message, Pairs, Price, PriceTable, Role, SessionContext, SessionLimits, TokenCounter, Usage,
 };
 
 use super::{out, out_json_pretty, share};
@@ -36,9 +35,10 @@ pub struct InspectArgs {
     /// store in `--memory-dir`.
     #[arg(long = "user-id", value_name = "NAME")]
     user: Option<String>,
-    /// The memory store's directory, with `--user-id`.
-    #[arg(long, value_name = "DIR", default_value = ".strata/memory")]
-    memory_dir: std::path::PathBuf,
+    /// The memory store, with `--user-id`: a directory or a PostgreSQL
+    /// URL.
+    #[arg(long, value_name = "DIR|URL", default_value = ".strata/memory")]
+    memory_dir: String,
 }
 
 /// What a conversation log says beyond its messages: the session context
@@ -59,8 +59,7 @@ fn memory_of(args: &InspectArgs, records: &[Record]) -> Result<Value, CliError> 
     let session: BTreeMap<&str, &str> = session.entries().map(|(k, e)| (k, e.value.as_str())).collect();
     let mut report = json!({"session_context": session, "suggestions": suggestions});
     if let Some(user) = &args.user {
-        let memory =
-            LongTermMemory::open(&args.memory_dir, user).map_err(|e| CliError::Runtime(e.to_string()))?;
+        let memory = super::memory::open_memory(&args.memory_dir, user)?;
         let facts: Vec<Value> = memory
             .facts()
             .iter()

@@ -1,8 +1,6 @@
 //! `strata-ctx memory`: a user's long-term memory (MEM-2): list, add,
 //! forget and search its facts.
 
-use std::path::PathBuf;
-
 use clap::{Args, Subcommand};
 use serde_json::json;
 use strata_ctx::{LongTermMemory, MemoryChange};
@@ -13,9 +11,15 @@ use crate::error::CliError;
 /// Arguments of `strata-ctx memory`.
 #[derive(Debug, Args)]
 pub struct MemoryArgs {
-    /// The memory store's directory.
-    #[arg(long, value_name = "DIR", default_value = ".strata/memory")]
-    dir: PathBuf,
+    /// The memory store: a directory, or a PostgreSQL URL
+    /// (`postgres://user@host/db`).
+    #[arg(
+        long = "store",
+        visible_alias = "dir",
+        value_name = "DIR|URL",
+        default_value = ".strata/memory"
+    )]
+    store: String,
     /// Whose memory: the namespace, one per user.
     #[arg(long = "user-id", value_name = "NAME")]
     user: String,
@@ -50,12 +54,25 @@ enum Action {
     },
 }
 
-/// Runs `strata-ctx memory`.
-pub fn run(args: &MemoryArgs) -> Result<(), CliError> {
-    let mut memory = LongTermMemory::open(&args.dir, &args.user).map_err(|e| match e {
+/// The memory of `user` in the store `spec`: a directory or a PostgreSQL
+/// URL.
+pub fn open_memory(spec: &str, user: &str) -> Result<LongTermMemory, CliError> {
+    let opened = if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+        let pg =
+            strata_ctx::postgres::PgBackend::connect(spec).map_err(|e| CliError::Runtime(e.to_string()))?;
+        pg.memory(user)
+    } else {
+        LongTermMemory::open(spec, user)
+    };
+    opened.map_err(|e| match e {
         strata_ctx::memory::MemoryError::InvalidName { .. } => CliError::Input(e.to_string()),
         other => CliError::Runtime(other.to_string()),
-    })?;
+    })
+}
+
+/// Runs `strata-ctx memory`.
+pub fn run(args: &MemoryArgs) -> Result<(), CliError> {
+    let mut memory = open_memory(&args.store, &args.user)?;
     let fact_json = |f: &strata_ctx::memory::Fact| json!({"id": f.id, "text": f.text, "created_at": f.created_at, "updated_at": f.updated_at});
     match &args.action {
         Action::List => {

@@ -1,0 +1,149 @@
+//! A user's long-term memory in the database (MEM-2, STORE-4).
+
+use std::sync::Arc;
+
+use strata_ctx_history::Error;
+use strata_ctx_memory::{LongTermMemory, MemoryError, MemoryLog};
+use tokio_postgres::Client;
+
+use crate::conversation::unlock;
+use crate::{check_name, connect, db, PgBackend};
+
+/// A user's long-term memory log in the database (MEM-2, STORE-4): its
+/// connection holds the namespace's writer lock.
+struct PgMemoryLog {
+    backend: PgBackend,
+    namespace: String,
+    writer: Arc<Client>,
+    next: i64,
+}
+
+impl std::fmt::Debug for PgMemoryLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PgMemoryLog")
+            .field("namespace", &self.namespace)
+            .finish_non_exhaustive()
+    }
+}
+
+fn memory_error(e: Error) -> MemoryError {
+    match e {
+        Error::Locked { path } => MemoryError::Locked { path },
+        other => MemoryError::Backend {
+            backend: "postgres",
+            message: other.to_string(),
+        },
+    }
+}
+
+impl PgBackend {
+    /// The long-term memory of `namespace` (MEM-2), kept in this database
+    /// beside the conversations, its writer's lock held by a connection of
+    /// its own until it is dropped.
+    ///
+    /// # Errors
+    ///
+    /// [`MemoryError::Locked`] when another writer holds it,
+    /// [`MemoryError::InvalidName`], [`MemoryError::Backend`].
+    pub fn memory(&self, namespace: &str) -> std::result::Result<LongTermMemory, MemoryError> {
+        check_name(namespace).map_err(|_| MemoryError::InvalidName {
+            name: namespace.to_owned(),
+        })?;
+        let (ns, url) = (namespace.to_owned(), self.shared.url.clone());
+        let (client, max) = self
+            .shared
+            .run(async move {
+                let client = connect(url).await?;
+                let key = format!("strata-memory:{ns}");
+                let locked: bool = client
+                    .query_one("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", &[&key])
+                    .await
+                    .map_err(db)?
+                    .get(0);
+                if !locked {
+                    return Err(Error::Locked {
+                        path: format!("postgres:memory/{ns}").into(),
+                    });
+                }
+                let max: i64 = client
+                    .query_one(
+                        "SELECT COALESCE(MAX(seq), 0) FROM strata_memory WHERE namespace = $1",
+                        &[&ns],
+                    )
+                    .await
+                    .map_err(db)?
+                    .get(0);
+                Ok((client, max))
+            })
+            .map_err(memory_error)?;
+        let log = PgMemoryLog {
+            backend: PgBackend {
+                shared: Arc::clone(&self.shared),
+            },
+            namespace: namespace.to_owned(),
+            writer: Arc::new(client),
+            next: max + 1,
+        };
+        LongTermMemory::with_log(namespace, Box::new(log))
+    }
+}
+
+impl MemoryLog for PgMemoryLog {
+    fn describe(&self) -> String {
+        format!("postgres:memory/{}", self.namespace)
+    }
+
+    fn lines(&mut self) -> std::result::Result<Vec<String>, MemoryError> {
+        let ns = self.namespace.clone();
+        self.backend
+            .shared
+            .query(move |c| {
+                let ns = ns.clone();
+                async move {
+                    let rows = c
+                        .query(
+                            "SELECT line FROM strata_memory WHERE namespace = $1 ORDER BY seq",
+                            &[&ns],
+                        )
+                        .await
+                        .map_err(db)?;
+                    Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
+                }
+            })
+            .map_err(memory_error)
+    }
+
+    fn append(&mut self, line: &str) -> std::result::Result<(), MemoryError> {
+        let (ns, line, seq, writer) = (
+            self.namespace.clone(),
+            line.to_owned(),
+            self.next,
+            Arc::clone(&self.writer),
+        );
+        self.backend
+            .shared
+            .run(async move {
+                writer
+                    .execute(
+                        "INSERT INTO strata_memory (namespace, seq, line) VALUES ($1, $2, $3)",
+                        &[&ns, &seq, &line],
+                    )
+                    .await
+                    .map_err(db)?;
+                Ok(())
+            })
+            .map_err(memory_error)?;
+        self.next += 1;
+        Ok(())
+    }
+}
+
+impl Drop for PgMemoryLog {
+    fn drop(&mut self) {
+        unlock(
+            &self.backend.shared,
+            &self.writer,
+            format!("strata-memory:{}", self.namespace),
+        );
+    }
+}

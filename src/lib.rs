@@ -195,6 +195,11 @@ struct GuideDoctests;
 #[doc = include_str!("../docs/eval.md")]
 struct EvalDoctests;
 
+/// The code blocks of `docs/store.md`, compiled as doctests.
+#[cfg(all(doctest, feature = "postgres"))]
+#[doc = include_str!("../docs/store.md")]
+struct StoreDoctests;
+
 /// The code blocks of `docs/reliability.md`, compiled and run as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../docs/reliability.md")]

@@ -47,6 +47,40 @@ pub fn set_max_input_bytes(bytes: u64) {
     MAX_INPUT_BYTES.store(bytes, Ordering::Relaxed);
 }
 
+static STORE: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+
+/// Sets the conversation store `--store` names: conversations are then
+/// read from it by `NAMESPACE/NAME`.
+pub fn set_store(store: Option<String>) {
+    let _ = STORE.set(store);
+}
+
+/// The log of conversation `NAMESPACE/NAME` in the store `spec`, as its
+/// bytes.
+fn from_store(spec: &str, which: &Path) -> Result<(String, Vec<u8>), CliError> {
+    let which = which.to_string_lossy();
+    let Some((namespace, name)) = which.split_once('/') else {
+        return Err(CliError::Input(format!(
+            "`{which}`: with --store, name a conversation as NAMESPACE/NAME"
+        )));
+    };
+    let store = crate::commands::store::backend(spec)?;
+    let lines = store
+        .lines(namespace, name)
+        .map_err(crate::commands::store::runtime)?;
+    let mut bytes = Vec::new();
+    for line in lines {
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+    }
+    if bytes.is_empty() {
+        return Err(CliError::Input(format!(
+            "{spec}: {namespace}/{name} holds no records"
+        )));
+    }
+    Ok((format!("{spec}:{namespace}/{name}"), bytes))
+}
+
 /// Opens `path` for reading: a missing file or a directory is bad input,
 /// any other failure a runtime error.
 pub fn open(path: &Path) -> Result<std::fs::File, CliError> {
@@ -89,11 +123,25 @@ pub fn read_bytes(path: Option<&Path>) -> Result<(String, Vec<u8>), CliError> {
 }
 
 /// Reads a conversation from `path` (or stdin), detecting its format.
+/// With `--store`, `path` names a conversation of the store instead.
 pub fn read_conversation(path: Option<&PathBuf>) -> Result<Conversation, CliError> {
-    let (source, bytes) = read_bytes(path.map(PathBuf::as_path))?;
-    let (format, messages) = parse(&bytes).map_err(|why| CliError::Input(format!("{source}: {why}")))?;
+    let (source, bytes) = match (STORE.get().and_then(Option::as_deref), path) {
+        (Some(spec), Some(which)) => from_store(spec, which)?,
+        _ => read_bytes(path.map(PathBuf::as_path))?,
+    };
+    conversation_of(source, &bytes)
+}
+
+/// Reads a conversation from the file `path`, whatever `--store` says.
+pub fn read_file_conversation(path: &Path) -> Result<Conversation, CliError> {
+    let (source, bytes) = read_bytes(Some(path))?;
+    conversation_of(source, &bytes)
+}
+
+fn conversation_of(source: String, bytes: &[u8]) -> Result<Conversation, CliError> {
+    let (format, messages) = parse(bytes).map_err(|why| CliError::Input(format!("{source}: {why}")))?;
     let records = match format {
-        Format::StrataLog => std::str::from_utf8(&bytes)
+        Format::StrataLog => std::str::from_utf8(bytes)
             .ok()
             .and_then(crate::parse::log_records)
             .and_then(Result::ok)

@@ -47,6 +47,12 @@ struct Cli {
     #[arg(long, global = true, value_name = "BYTES", default_value_t = input::DEFAULT_MAX_INPUT_BYTES)]
     max_input: u64,
 
+    /// A conversation store (a directory, or a PostgreSQL URL
+    /// `postgres://…`): commands that read a conversation then take
+    /// `NAMESPACE/NAME` in it instead of a file; `store` works on it.
+    #[arg(long, global = true, value_name = "DIR|URL")]
+    store: Option<String>,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -159,6 +165,7 @@ fn counter(tokenizer: Tokenizer) -> Result<Arc<dyn TokenCounter>, CliError> {
 
 fn run(cli: Cli) -> Result<(), CliError> {
     input::set_max_input_bytes(cli.max_input);
+    input::set_store(cli.store.clone());
     let counter = counter(cli.tokenizer)?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -176,7 +183,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Demo(args) => runtime.block_on(commands::demo::run(&args)),
         Command::Bench(args) => runtime.block_on(commands::bench::run(&args, counter)),
         Command::Memory(args) => commands::memory::run(&args),
-        Command::Store(args) => commands::store::run(&args),
+        Command::Store(args) => commands::store::run(&args, cli.store.as_deref()),
     }
 }
 

@@ -987,11 +987,23 @@ fn store_6_import_export_directory() {
     let again = run(&import);
     assert_eq!(again.status.code(), Some(2), "not overwritten");
     // Each conversation resumes: its records replay to the transcript's
-    // messages, answers and all.
+    // messages, answers and all; read from the store by name, it is the
+    // same conversation.
     let log = a.join("corpus").join(format!("{DJANGO}.jsonl"));
     let report = json(&run(&["inspect", path(&log), "--json"]));
     assert_eq!(report["format"], "strata-log");
     assert!(report["messages"].as_u64().unwrap() > 10);
+    let by_name = json(&run(&[
+        "--store",
+        path(&a),
+        "inspect",
+        &format!("corpus/{DJANGO}"),
+        "--json",
+    ]));
+    assert_eq!(by_name["messages"], report["messages"]);
+    assert_eq!(by_name["tokens"], report["tokens"]);
+    let missing = run(&["--store", path(&a), "inspect", "corpus/nope"]);
+    assert_eq!(missing.status.code(), Some(2));
 }
 
 /// STORE-6: the same on PostgreSQL, when `STRATA_TEST_POSTGRES_URL`

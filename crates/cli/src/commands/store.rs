@@ -13,7 +13,7 @@ use strata_ctx::{CharCounter, Config, History, Message, MessageId};
 
 use super::{note, out, out_json_pretty};
 use crate::error::CliError;
-use crate::input::read_conversation;
+use crate::input::read_file_conversation;
 
 /// Arguments of `strata-ctx store`.
 #[derive(Debug, Args)]
@@ -63,8 +63,11 @@ enum Action {
     Migrate,
 }
 
+/// The store `strata-ctx store` works on when `--store` is not given.
+pub const DEFAULT_STORE: &str = ".strata/conversations";
+
 /// The backend `spec` names.
-fn backend(spec: &str) -> Result<Box<dyn Backend>, CliError> {
+pub fn backend(spec: &str) -> Result<Box<dyn Backend>, CliError> {
     if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
         let pg = PgBackend::connect(spec).map_err(|e| CliError::Runtime(e.to_string()))?;
         return Ok(Box::new(pg));
@@ -74,42 +77,40 @@ fn backend(spec: &str) -> Result<Box<dyn Backend>, CliError> {
     ))
 }
 
-fn runtime(e: strata_ctx::history::Error) -> CliError {
+pub fn runtime(e: strata_ctx::history::Error) -> CliError {
     match e {
-        strata_ctx::history::Error::InvalidName { .. } | strata_ctx::history::Error::CorruptRecord { .. } => {
-            CliError::Input(e.to_string())
-        }
+        strata_ctx::history::Error::InvalidName { .. }
+        | strata_ctx::history::Error::CorruptRecord { .. }
+        | strata_ctx::history::Error::NotFound { .. } => CliError::Input(e.to_string()),
         other => CliError::Runtime(other.to_string()),
     }
 }
 
-/// Runs `strata-ctx store`.
-pub fn run(args: &StoreArgs) -> Result<(), CliError> {
+/// Runs `strata-ctx store` on the store `--store` names.
+pub fn run(args: &StoreArgs, store: Option<&str>) -> Result<(), CliError> {
+    let spec = store.unwrap_or(DEFAULT_STORE);
     match &args.action {
         Action::Migrate => {
-            if args.store.starts_with("postgres://") || args.store.starts_with("postgresql://") {
-                let pg = PgBackend::connect(&args.store).map_err(|e| CliError::Runtime(e.to_string()))?;
+            if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+                let pg = PgBackend::connect(&spec).map_err(|e| CliError::Runtime(e.to_string()))?;
                 let version = pg.schema_version().map_err(runtime)?;
                 out(&format!("schema at version {version}\n"))
             } else {
                 out("a directory store needs no migration\n")
             }
         }
-        Action::List { json } => list(&*backend(&args.store)?, *json),
+        Action::List { json } => list(&*backend(&spec)?, *json),
         Action::Import { paths, namespace } => {
-            let to = backend(&args.store)?;
+            let to = backend(&spec)?;
             let mut conversations = 0;
             for path in paths {
                 conversations += import(&*to, path, namespace)?;
             }
-            note(&format!(
-                "imported {conversations} conversation(s) into {}",
-                args.store
-            ));
+            note(&format!("imported {conversations} conversation(s) into {}", spec));
             Ok(())
         }
         Action::Export { to } => {
-            let from = backend(&args.store)?;
+            let from = backend(&spec)?;
             let dir = Store::open(to).map_err(runtime)?;
             let mut conversations = 0;
             for ns in from.namespaces().map_err(runtime)? {
@@ -201,7 +202,7 @@ fn import(to: &dyn Backend, path: &Path, namespace: &str) -> Result<usize, CliEr
         vec![path.to_owned()]
     };
     for file in &files {
-        let conversation = read_conversation(Some(file))?;
+        let conversation = read_file_conversation(file)?;
         let name = file
             .file_stem()
             .and_then(|s| s.to_str())

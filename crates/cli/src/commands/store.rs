@@ -92,16 +92,16 @@ pub fn run(args: &StoreArgs, store: Option<&str>) -> Result<(), CliError> {
     match &args.action {
         Action::Migrate => {
             if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
-                let pg = PgBackend::connect(&spec).map_err(|e| CliError::Runtime(e.to_string()))?;
+                let pg = PgBackend::connect(spec).map_err(|e| CliError::Runtime(e.to_string()))?;
                 let version = pg.schema_version().map_err(runtime)?;
                 out(&format!("schema at version {version}\n"))
             } else {
                 out("a directory store needs no migration\n")
             }
         }
-        Action::List { json } => list(&*backend(&spec)?, *json),
+        Action::List { json } => list(&*backend(spec)?, *json),
         Action::Import { paths, namespace } => {
-            let to = backend(&spec)?;
+            let to = backend(spec)?;
             let mut conversations = 0;
             for path in paths {
                 conversations += import(&*to, path, namespace)?;
@@ -110,7 +110,7 @@ pub fn run(args: &StoreArgs, store: Option<&str>) -> Result<(), CliError> {
             Ok(())
         }
         Action::Export { to } => {
-            let from = backend(&spec)?;
+            let from = backend(spec)?;
             let dir = Store::open(to).map_err(runtime)?;
             let mut conversations = 0;
             for ns in from.namespaces().map_err(runtime)? {

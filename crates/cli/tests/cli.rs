@@ -1024,11 +1024,10 @@ fn store_6_import_export_postgres() {
         .unwrap()
         .as_nanos();
     let ns = format!("cli-{}-{nanos}", std::process::id());
-    let transcripts = [corpus(PORT), corpus(COVERAGE), corpus(DJANGO)];
+    // Every transcript of the workspace's corpus.
+    let corpus_dir = data("corpus");
     for store in [url.as_str(), path(&dir.path().join("jsonl"))] {
-        let mut import = vec!["store", "--store", store, "import", "--namespace", &ns];
-        import.extend(transcripts.iter().map(|p| path(p)));
-        let o = run(&import);
+        let o = run(&["store", "--store", store, "import", "--namespace", &ns, path(&corpus_dir)]);
         assert!(o.status.success(), "{}", stderr(&o));
     }
     let exported = dir.path().join("from-pg");

@@ -1027,7 +1027,15 @@ fn store_6_import_export_postgres() {
     // Every transcript of the workspace's corpus.
     let corpus_dir = data("corpus");
     for store in [url.as_str(), path(&dir.path().join("jsonl"))] {
-        let o = run(&["store", "--store", store, "import", "--namespace", &ns, path(&corpus_dir)]);
+        let o = run(&[
+            "store",
+            "--store",
+            store,
+            "import",
+            "--namespace",
+            &ns,
+            path(&corpus_dir),
+        ]);
         assert!(o.status.success(), "{}", stderr(&o));
     }
     let exported = dir.path().join("from-pg");

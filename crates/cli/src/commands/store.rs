@@ -58,6 +58,9 @@ enum Action {
         /// are not overwritten).
         #[arg(long, value_name = "DIR")]
         to: PathBuf,
+        /// Only this namespace. By default, every one.
+        #[arg(long)]
+        namespace: Option<String>,
     },
     /// Brings a database's schema up to date (a directory needs none).
     Migrate,
@@ -109,11 +112,15 @@ pub fn run(args: &StoreArgs, store: Option<&str>) -> Result<(), CliError> {
             note(&format!("imported {conversations} conversation(s) into {}", spec));
             Ok(())
         }
-        Action::Export { to } => {
+        Action::Export { to, namespace } => {
             let from = backend(spec)?;
             let dir = Store::open(to).map_err(runtime)?;
             let mut conversations = 0;
-            for ns in from.namespaces().map_err(runtime)? {
+            let namespaces = match namespace {
+                Some(ns) => vec![ns.clone()],
+                None => from.namespaces().map_err(runtime)?,
+            };
+            for ns in namespaces {
                 conversations += copy(&*from, &dir, &ns)?;
             }
             note(&format!(

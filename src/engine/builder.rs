@@ -275,7 +275,7 @@ impl EngineBuilder {
     }
 
     /// Persists the conversation to `conversation` (STORE-1), resuming
-    /// what it already holds (STORE-3): a JSONL [`Conversation`], or a
+    /// what it already holds (STORE-3): a JSONL [`Conversation`](strata_ctx_history::Conversation), or a
     /// conversation of any [`Backend`](strata_ctx_history::Backend)
     /// (STORE-4).
     pub fn conversation(mut self, conversation: impl ConversationLog + 'static) -> Self {

@@ -28,7 +28,7 @@ pub struct WindowCount {
 
 impl Engine {
     /// What the model calls recorded so far cost, when the engine knows
-    /// the model's price ([`EngineBuilder::price`]): the last call, the
+    /// the model's price ([`EngineBuilder::price`](crate::EngineBuilder::price)): the last call, the
     /// round and every call since the engine was built (MODEL-5).
     pub fn cost(&self) -> Option<Cost> {
         self.price.map(|_| self.cost)

@@ -29,6 +29,8 @@ use async_trait::async_trait;
 use redis::aio::MultiplexedConnection;
 use redis::AsyncCommands;
 use strata_ctx_core::CacheStore;
+#[cfg(doc)]
+use strata_ctx_core::CachedClient;
 
 /// The prefix of every key the cache writes.
 pub const KEY_PREFIX: &str = "strata:cache:";

@@ -86,8 +86,12 @@ pub enum EngineError {
     /// [`Engine::complete`] handles).
     #[error("the model call failed")]
     Model(#[source] strata_ctx_core::LlmError),
-    /// Long-term memory failed (MEM-2): the engine has none, a write
-    /// failed, or the model's answer could not be used (nothing changed).
+    /// A long-term memory operation on an engine built without one
+    /// ([`EngineBuilder::long_term_memory`]).
+    #[error("the engine has no long-term memory: give it one with EngineBuilder::long_term_memory")]
+    NoLongTermMemory,
+    /// Long-term memory failed (MEM-2): a write failed, or the model's
+    /// answer could not be used (nothing changed).
     #[error("long-term memory failed")]
     Memory(#[source] strata_ctx_memory::MemoryError),
     /// The conversation could not be loaded or persisted. When persisting

@@ -51,8 +51,8 @@ impl Engine {
     ///
     /// # Errors
     ///
-    /// [`EngineError::Memory`] when the engine has no long-term memory or
-    /// the write fails.
+    /// [`EngineError::NoLongTermMemory`] when the engine has none,
+    /// [`EngineError::Memory`] when the write fails.
     pub fn save_memory(&mut self, text: &str) -> Result<MemoryChange, EngineError> {
         let change = self.store_mut()?.save(text)?;
         self.memory_changed(&change);
@@ -63,8 +63,9 @@ impl Engine {
     ///
     /// # Errors
     ///
-    /// [`EngineError::Memory`] when the engine has no long-term memory,
-    /// no fact has this id, or the write fails.
+    /// [`EngineError::NoLongTermMemory`] when the engine has none,
+    /// [`EngineError::Memory`] when no fact has this id or the write
+    /// fails.
     pub fn forget_memory(&mut self, id: &str) -> Result<MemoryChange, EngineError> {
         let change = self.store_mut()?.forget(id)?;
         self.memory_changed(&change);
@@ -79,9 +80,9 @@ impl Engine {
     ///
     /// # Errors
     ///
-    /// [`EngineError::Memory`] when the engine has no long-term memory, or
-    /// the model's answer could not be used (nothing changed then), or a
-    /// write failed.
+    /// [`EngineError::NoLongTermMemory`] when the engine has none,
+    /// [`EngineError::Memory`] when the model's answer could not be used
+    /// (nothing changed then) or a write failed.
     pub async fn extract_memory(&mut self, client: &dyn LlmClient) -> Result<Vec<MemoryChange>, EngineError> {
         let round = self.last_round();
         let timeout = self.config.summary_timeout;
@@ -131,9 +132,7 @@ impl Engine {
         self.memory
             .as_mut()
             .map(|m| &mut m.store)
-            .ok_or(EngineError::Memory(MemoryError::Model {
-                reason: "the engine has no long-term memory".into(),
-            }))
+            .ok_or(EngineError::NoLongTermMemory)
     }
 
     fn memory_changed(&mut self, change: &MemoryChange) {

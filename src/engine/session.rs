@@ -276,5 +276,10 @@ mod tests {
         assert_eq!(e.remember("task", "x"), Ok(false));
         let call = ToolCall::new("c", "remember", json!({"key": "k", "value": "v"}));
         assert!(e.memory_tool(&call).is_none());
+        assert!(matches!(
+            e.save_memory("x"),
+            Err(super::super::EngineError::NoLongTermMemory)
+        ));
+        assert!(e.long_term_memory().is_none());
     }
 }

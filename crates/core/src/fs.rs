@@ -35,6 +35,25 @@ pub fn create_private_file(path: &Path) -> io::Result<File> {
     options.open(path)
 }
 
+/// Whether `name` is a plain name for a file or a namespace of a store:
+/// letters, digits, `-`, `_` and `.`, not starting with `.`, at most 128
+/// bytes. Such a name never leaves its directory.
+///
+/// ```
+/// use strata_ctx_core::fs::is_plain_name;
+///
+/// assert!(is_plain_name("ada-2026.11"));
+/// assert!(!is_plain_name("../etc") && !is_plain_name(".hidden") && !is_plain_name(""));
+/// ```
+pub fn is_plain_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with('.')
+        && name.len() <= 128
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
 /// What [`open_private_append`] and [`refuse_symlink`] can fail with.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]

@@ -444,13 +444,7 @@ fn clean(text: &str) -> Result<String> {
 }
 
 pub(crate) fn check_name(name: &str) -> Result<()> {
-    let ok = !name.is_empty()
-        && !name.starts_with('.')
-        && name.len() <= 128
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
+    if strata_ctx_core::fs::is_plain_name(name) {
         Ok(())
     } else {
         Err(MemoryError::InvalidName {

@@ -137,6 +137,24 @@ impl Shared {
     }
 }
 
+impl Shared {
+    /// The first column of what `sql` returns for the text parameters
+    /// `args`, as texts, in order.
+    fn texts(self: &Arc<Self>, sql: &'static str, args: Vec<String>) -> Result<Vec<String>> {
+        self.query(move |c| {
+            let args = args.clone();
+            async move {
+                let params: Vec<&(dyn tokio_postgres::types::ToSql + Sync)> = args
+                    .iter()
+                    .map(|a| a as &(dyn tokio_postgres::types::ToSql + Sync))
+                    .collect();
+                let rows = c.query(sql, &params).await.map_err(db)?;
+                Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
+            }
+        })
+    }
+}
+
 impl std::fmt::Debug for Shared {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Shared")
@@ -180,14 +198,8 @@ async fn connect(url: String) -> Result<Client> {
     Ok(client)
 }
 
-fn check_name(name: &str) -> Result<()> {
-    let ok = !name.is_empty()
-        && !name.starts_with('.')
-        && name.len() <= 128
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
+pub(crate) fn check_name(name: &str) -> Result<()> {
+    if strata_ctx_core::fs::is_plain_name(name) {
         Ok(())
     } else {
         Err(Error::InvalidName {
@@ -375,48 +387,26 @@ impl Backend for PgBackend {
 
     fn list(&self, namespace: &str) -> Result<Vec<String>> {
         check_name(namespace)?;
-        let ns = namespace.to_owned();
-        self.shared.query(move |c| {
-            let ns = ns.clone();
-            async move {
-                let rows = c
-                    .query(
-                        "SELECT name FROM strata_conversations WHERE namespace = $1 ORDER BY name COLLATE \"C\"",
-                        &[&ns],
-                    )
-                    .await
-                    .map_err(db)?;
-                Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
-            }
-        })
+        self.shared.texts(
+            "SELECT name FROM strata_conversations WHERE namespace = $1 ORDER BY name COLLATE \"C\"",
+            vec![namespace.to_owned()],
+        )
     }
 
     fn namespaces(&self) -> Result<Vec<String>> {
-        self.shared.query(|c| async move {
-            let rows = c
-                .query(
-                    "SELECT namespace FROM strata_conversations GROUP BY namespace ORDER BY namespace COLLATE \"C\"",
-                    &[],
-                )
-                .await
-                .map_err(db)?;
-            Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
-        })
+        self.shared.texts(
+            "SELECT namespace FROM strata_conversations GROUP BY namespace ORDER BY namespace COLLATE \"C\"",
+            Vec::new(),
+        )
     }
 
     fn current(&self, namespace: &str) -> Result<Option<String>> {
         check_name(namespace)?;
-        let ns = namespace.to_owned();
-        self.shared.query(move |c| {
-            let ns = ns.clone();
-            async move {
-                let row = c
-                    .query_opt("SELECT name FROM strata_current WHERE namespace = $1", &[&ns])
-                    .await
-                    .map_err(db)?;
-                Ok(row.map(|r| r.get::<_, String>(0)))
-            }
-        })
+        let names = self.shared.texts(
+            "SELECT name FROM strata_current WHERE namespace = $1",
+            vec![namespace.to_owned()],
+        )?;
+        Ok(names.into_iter().next())
     }
 
     fn set_current(&self, namespace: &str, name: &str) -> Result<()> {

@@ -94,22 +94,12 @@ impl MemoryLog for PgMemoryLog {
     }
 
     fn lines(&mut self) -> std::result::Result<Vec<String>, MemoryError> {
-        let ns = self.namespace.clone();
         self.backend
             .shared
-            .query(move |c| {
-                let ns = ns.clone();
-                async move {
-                    let rows = c
-                        .query(
-                            "SELECT line FROM strata_memory WHERE namespace = $1 ORDER BY seq",
-                            &[&ns],
-                        )
-                        .await
-                        .map_err(db)?;
-                    Ok(rows.iter().map(|r| r.get::<_, String>(0)).collect())
-                }
-            })
+            .texts(
+                "SELECT line FROM strata_memory WHERE namespace = $1 ORDER BY seq",
+                vec![self.namespace.clone()],
+            )
             .map_err(memory_error)
     }
 

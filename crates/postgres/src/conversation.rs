@@ -5,7 +5,7 @@ use std::sync::Arc;
 use strata_ctx_history::{ConversationLog, Error, Loaded, Record, Result};
 use tokio_postgres::Client;
 
-use crate::{connect, db, failed, lock_key, place, Backend, PgBackend, Shared};
+use crate::{connect_locked, db, failed, last_seq, lock_key, place, Backend, PgBackend, Shared};
 
 /// One conversation open for writing: its own connection holds the
 /// writer's advisory lock, released when it is dropped or dies.
@@ -30,7 +30,13 @@ impl std::fmt::Debug for PgConversation {
 
 /// Inserts `lines` as records `first..` of a conversation in one
 /// transaction.
-async fn insert(client: Arc<Client>, ns: String, nm: String, first: i64, lines: Vec<String>) -> Result<()> {
+async fn insert(
+    client: Arc<Client>,
+    ns: String,
+    nm: String,
+    first: i64,
+    lines: Arc<Vec<String>>,
+) -> Result<()> {
     client.batch_execute("BEGIN").await.map_err(db)?;
     // Within PostgreSQL's limit of parameters per statement.
     for (chunk_at, chunk) in lines.chunks(1_000).enumerate() {
@@ -57,29 +63,9 @@ async fn insert(client: Arc<Client>, ns: String, nm: String, first: i64, lines: 
 /// Takes the writer's lock of a conversation on a new connection, and
 /// reads its last sequence number.
 async fn relock(url: String, ns: String, nm: String) -> Result<(Client, i64)> {
-    let client = connect(url).await?;
-    let locked: bool = client
-        .query_one(
-            "SELECT pg_try_advisory_lock(hashtextextended($1, 0))",
-            &[&lock_key(&ns, &nm)],
-        )
-        .await
-        .map_err(db)?
-        .get(0);
-    if !locked {
-        return Err(Error::Locked {
-            path: place(&ns, &nm),
-        });
-    }
-    let max: i64 = client
-        .query_one(
-            "SELECT COALESCE(MAX(seq), 0) FROM strata_records WHERE namespace = $1 AND name = $2",
-            &[&ns, &nm],
-        )
-        .await
-        .map_err(db)?
-        .get(0);
-    Ok((client, max))
+    let client = connect_locked(url, lock_key(&ns, &nm), place(&ns, &nm)).await?;
+    let last = last_seq(&client, &ns, &nm).await?;
+    Ok((client, last))
 }
 
 impl PgConversation {
@@ -93,6 +79,8 @@ impl PgConversation {
         }
         let shared = &self.backend.shared;
         let count = lines.len() as i64;
+        // Shared with a second attempt, not copied for it.
+        let lines = Arc::new(lines);
         let (ns, nm) = (self.namespace.clone(), self.name.clone());
         let first = self.next;
         let outcome = shared.run(insert(
@@ -100,7 +88,7 @@ impl PgConversation {
             ns.clone(),
             nm.clone(),
             first,
-            lines.clone(),
+            Arc::clone(&lines),
         ));
         match outcome {
             Ok(()) => {

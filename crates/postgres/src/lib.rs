@@ -276,25 +276,9 @@ impl Backend for PgBackend {
         check_name(namespace)?;
         check_name(name)?;
         let (ns, nm, url) = (namespace.to_owned(), name.to_owned(), self.shared.url.clone());
-        let client = self.shared.run(async move {
-            let client = connect(url).await?;
-            let locked: bool = client
-                .query_one("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", &[&lock_key(&ns, &nm)])
-                .await
-                .map_err(db)?
-                .get(0);
-            if !locked {
-                return Err(Error::Locked { path: place(&ns, &nm) });
-            }
-            let exists = client
-                .query_opt(
-                    "SELECT 1 FROM strata_conversations WHERE namespace = $1 AND name = $2",
-                    &[&ns, &nm],
-                )
-                .await
-                .map_err(db)?
-                .is_some();
-            if !exists && !create {
+        let (client, last) = self.shared.run(async move {
+            let client = connect_locked(url, lock_key(&ns, &nm), place(&ns, &nm)).await?;
+            if !create && !exists(&client, &ns, &nm).await? {
                 return Err(Error::NotFound {
                     name: nm.clone(),
                     dir: place(&ns, ""),
@@ -307,25 +291,10 @@ impl Backend for PgBackend {
                 )
                 .await
                 .map_err(db)?;
-            Ok(client)
+            let last = last_seq(&client, &ns, &nm).await?;
+            Ok((client, last))
         })?;
         self.set_current(namespace, name)?;
-        let next: i64 = {
-            let (ns, nm) = (namespace.to_owned(), name.to_owned());
-            self.shared.query(move |c| {
-                let (ns, nm) = (ns.clone(), nm.clone());
-                async move {
-                    let row = c
-                        .query_one(
-                            "SELECT COALESCE(MAX(seq), 0) FROM strata_records WHERE namespace = $1 AND name = $2",
-                            &[&ns, &nm],
-                        )
-                        .await
-                        .map_err(db)?;
-                    Ok(row.get::<_, i64>(0))
-                }
-            })?
-        };
         Ok(Box::new(conversation::PgConversation {
             backend: PgBackend {
                 shared: Arc::clone(&self.shared),
@@ -333,7 +302,7 @@ impl Backend for PgBackend {
             namespace: namespace.to_owned(),
             name: name.to_owned(),
             writer: Arc::new(client),
-            next: next + 1,
+            next: last + 1,
         }))
     }
 
@@ -359,15 +328,7 @@ impl Backend for PgBackend {
         self.shared.query(move |c| {
             let (ns, nm) = (ns.clone(), nm.clone());
             async move {
-                let exists = c
-                    .query_opt(
-                        "SELECT 1 FROM strata_conversations WHERE namespace = $1 AND name = $2",
-                        &[&ns, &nm],
-                    )
-                    .await
-                    .map_err(db)?
-                    .is_some();
-                if !exists {
+                if !exists(&c, &ns, &nm).await? {
                     return Err(Error::NotFound {
                         name: nm.clone(),
                         dir: place(&ns, ""),
@@ -431,4 +392,45 @@ impl Backend for PgBackend {
 
 fn lock_key(namespace: &str, name: &str) -> String {
     format!("strata:{namespace}/{name}")
+}
+
+/// Connects anew and takes the writer's lock `key` on that connection
+/// (STORE-2): [`Error::Locked`] naming `place` when another writer holds
+/// it. The lock lives as long as the connection, or until it is released.
+pub(crate) async fn connect_locked(url: String, key: String, place: std::path::PathBuf) -> Result<Client> {
+    let client = connect(url).await?;
+    let locked: bool = client
+        .query_one("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", &[&key])
+        .await
+        .map_err(db)?
+        .get(0);
+    if locked {
+        Ok(client)
+    } else {
+        Err(Error::Locked { path: place })
+    }
+}
+
+/// Whether the conversation exists.
+async fn exists(client: &Client, ns: &str, nm: &str) -> Result<bool> {
+    Ok(client
+        .query_opt(
+            "SELECT 1 FROM strata_conversations WHERE namespace = $1 AND name = $2",
+            &[&ns, &nm],
+        )
+        .await
+        .map_err(db)?
+        .is_some())
+}
+
+/// The sequence number of the conversation's last record, 0 for none.
+pub(crate) async fn last_seq(client: &Client, ns: &str, nm: &str) -> Result<i64> {
+    Ok(client
+        .query_one(
+            "SELECT COALESCE(MAX(seq), 0) FROM strata_records WHERE namespace = $1 AND name = $2",
+            &[&ns, &nm],
+        )
+        .await
+        .map_err(db)?
+        .get(0))
 }

@@ -7,7 +7,7 @@ use strata_ctx_memory::{LongTermMemory, MemoryError, MemoryLog};
 use tokio_postgres::Client;
 
 use crate::conversation::unlock;
-use crate::{check_name, connect, db, PgBackend};
+use crate::{check_name, connect_locked, db, PgBackend};
 
 /// A user's long-term memory log in the database (MEM-2, STORE-4): its
 /// connection holds the namespace's writer lock.
@@ -24,6 +24,11 @@ impl std::fmt::Debug for PgMemoryLog {
             .field("namespace", &self.namespace)
             .finish_non_exhaustive()
     }
+}
+
+/// The advisory lock key of a user's memory writer.
+fn memory_key(namespace: &str) -> String {
+    format!("strata-memory:{namespace}")
 }
 
 fn memory_error(e: Error) -> MemoryError {
@@ -53,18 +58,8 @@ impl PgBackend {
         let (client, max) = self
             .shared
             .run(async move {
-                let client = connect(url).await?;
-                let key = format!("strata-memory:{ns}");
-                let locked: bool = client
-                    .query_one("SELECT pg_try_advisory_lock(hashtextextended($1, 0))", &[&key])
-                    .await
-                    .map_err(db)?
-                    .get(0);
-                if !locked {
-                    return Err(Error::Locked {
-                        path: format!("postgres:memory/{ns}").into(),
-                    });
-                }
+                let client =
+                    connect_locked(url, memory_key(&ns), format!("postgres:memory/{ns}").into()).await?;
                 let max: i64 = client
                     .query_one(
                         "SELECT COALESCE(MAX(seq), 0) FROM strata_memory WHERE namespace = $1",

@@ -192,7 +192,7 @@ fn anthropic_sse(turn: &Turn, (input, output): (u64, u64)) -> String {
 }
 
 /// The example's binary, built by `cargo test` beside this test's.
-fn example() -> PathBuf {
+pub(crate) fn example() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let debug = exe.parent().and_then(|deps| deps.parent()).unwrap();
     debug

@@ -29,6 +29,7 @@ mod mutation;
 mod openai;
 mod reliability;
 mod replay;
+#[cfg(all(feature = "openai", feature = "anthropic"))]
 mod server_context;
 #[cfg(feature = "tracing")]
 mod tracing_events;

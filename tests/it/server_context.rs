@@ -6,7 +6,9 @@
 //! it back verbatim; a second run resumes the same conversation log and
 //! sends it back again.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
+
+use crate::coding_agent::example;
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -192,15 +194,6 @@ fn responses(n: usize) -> Value {
             ]
         }),
     }
-}
-
-/// The example's binary, built by `cargo test` beside this test's.
-fn example() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let debug = exe.parent().and_then(|deps| deps.parent()).unwrap();
-    debug
-        .join("examples")
-        .join(format!("coding_agent{}", std::env::consts::EXE_SUFFIX))
 }
 
 /// Runs the example once on `task`, in `dir`, keeping the conversation in

@@ -41,10 +41,10 @@ fn sample() -> (Vec<Record>, Vec<Message>) {
         Message::assistant_with_calls("Reading.", vec![call.clone()]),
         vec![Message::tool_result(
             &call,
-            ToolResult::success("fn main() { todo!() }"),
+            ToolResult::success("fn main() { run() }"),
         )],
     );
-    h.finish_round(Message::assistant("Fixed: main no longer panics. Ünïcödé ✓"));
+    h.finish_round(Message::assistant("Fixed: main runs. Ünïcödé ✓"));
     (h.take_records(), h.window().to_vec())
 }
 

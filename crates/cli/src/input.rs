@@ -139,14 +139,22 @@ pub fn read_file_conversation(path: &Path) -> Result<Conversation, CliError> {
 }
 
 fn conversation_of(source: String, bytes: &[u8]) -> Result<Conversation, CliError> {
-    let (format, messages) = parse(bytes).map_err(|why| CliError::Input(format!("{source}: {why}")))?;
-    let records = match format {
-        Format::StrataLog => std::str::from_utf8(bytes)
-            .ok()
-            .and_then(crate::parse::log_records)
-            .and_then(Result::ok)
-            .unwrap_or_default(),
-        _ => Vec::new(),
+    let bad = |why: String| CliError::Input(format!("{source}: {why}"));
+    // A conversation log keeps its records (parsed once); anything else
+    // is read by `parse`.
+    let log = std::str::from_utf8(bytes)
+        .ok()
+        .map(|t| t.strip_prefix('\u{feff}').unwrap_or(t))
+        .and_then(crate::parse::log_records);
+    let (format, messages, records) = match log {
+        Some(records) => {
+            let records = records.map_err(bad)?;
+            (Format::StrataLog, crate::parse::log_messages(&records), records)
+        }
+        None => {
+            let (format, messages) = parse(bytes).map_err(bad)?;
+            (format, messages, Vec::new())
+        }
     };
     Ok(Conversation {
         source,

@@ -84,9 +84,7 @@ pub fn parse(bytes: &[u8]) -> Result<(Format, Vec<Message>), String> {
         return Ok((format, messages));
     }
     if let Some(records) = log_records(text) {
-        let records = records?;
-        let history = History::replay(Config::default(), Arc::new(CharCounter), records);
-        return Ok((Format::StrataLog, history.full_log().to_vec()));
+        return Ok((Format::StrataLog, log_messages(&records?)));
     }
     // A whole JSON document (an object with `messages`), or JSON lines.
     match serde_json::from_str::<Value>(text) {
@@ -101,6 +99,13 @@ pub fn parse(bytes: &[u8]) -> Result<(Format, Vec<Message>), String> {
             kind(&other)
         )),
     }
+}
+
+/// The messages of a conversation log: the full log its records rebuild.
+pub fn log_messages(records: &[Record]) -> Vec<Message> {
+    History::replay(Config::default(), Arc::new(CharCounter), records.iter().cloned())
+        .full_log()
+        .to_vec()
 }
 
 /// The records of a conversation log, when `text` is one: its first line

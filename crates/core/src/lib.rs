@@ -70,7 +70,7 @@ pub use stream::{LlmStream, StreamEvent, StreamSource, ToolCallBuffer};
 pub use summarizer::{NoSummarizer, ProgressFn, Summarizer, SummaryProgress};
 pub use time::Timestamp;
 pub use tokens::{
-    message_model_text, CachedCounter, CharCounter, TokenCounter, TokenTally, MESSAGE_OVERHEAD,
+    json_chars, message_model_text, CachedCounter, CharCounter, TokenCounter, TokenTally, MESSAGE_OVERHEAD,
 };
 pub use tool::{ToolChoice, ToolSpec};
 

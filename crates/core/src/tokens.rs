@@ -1,6 +1,7 @@
 //! Token counting (CORE-5).
 
 use std::collections::HashMap;
+use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::sync::Mutex;
 
@@ -101,6 +102,96 @@ impl TokenCounter for CharCounter {
     fn count_text(&self, text: &str) -> usize {
         text.chars().count() / 3
     }
+
+    /// The default count, without building the joined text: each part's
+    /// characters are counted where it lies, and a call's arguments are
+    /// measured as their JSON would be written ([`json_chars`]).
+    fn count_message(&self, message: &Message) -> usize {
+        let mut chars = 0;
+        for summary in message.provider_items.iter().filter_map(|i| i.readable_text()) {
+            chars += summary.chars().count() + 1;
+        }
+        chars += match &message.result {
+            Some(result) if message.content.is_empty() => result.to_json().chars().count(),
+            _ => message.content.chars().count(),
+        };
+        for call in &message.tool_calls {
+            chars += 2 + call.name.chars().count() + json_chars(&call.arguments);
+        }
+        MESSAGE_OVERHEAD + chars / 3
+    }
+}
+
+/// The number of characters (Unicode scalar values) of `value` written as
+/// compact JSON, as `value.to_string()` writes it, without writing it.
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_core::json_chars;
+///
+/// let v = json!({"path": "a\"é.rs\n", "n": [1, -2.5, null]});
+/// assert_eq!(json_chars(&v), v.to_string().chars().count());
+/// ```
+pub fn json_chars(value: &serde_json::Value) -> usize {
+    use serde_json::Value;
+    match value {
+        Value::Null | Value::Bool(true) => 4,
+        Value::Bool(false) => 5,
+        Value::Number(n) => number_chars(n),
+        Value::String(s) => string_chars(s),
+        // Brackets, and a comma between items.
+        Value::Array(items) => {
+            2 + items.len().saturating_sub(1) + items.iter().map(json_chars).sum::<usize>()
+        }
+        // Braces, a comma between entries, a colon in each.
+        Value::Object(map) => {
+            2 + map.len().saturating_sub(1)
+                + map
+                    .iter()
+                    .map(|(k, v)| string_chars(k) + 1 + json_chars(v))
+                    .sum::<usize>()
+        }
+    }
+}
+
+/// The characters of `s` as a JSON string: its quotes, its characters, and
+/// what escaping adds (one for `\"`, `\\` and the short control escapes,
+/// five for `\u00XX`).
+fn string_chars(s: &str) -> usize {
+    // Branch-free over blocks, so that the compiler vectorises it: text is
+    // mostly characters that need no escape.
+    let extra: usize = s
+        .as_bytes()
+        .chunks(4096)
+        .map(|block| {
+            block
+                .iter()
+                .map(|&b| {
+                    let control = u32::from(b < 0x20);
+                    let short = u32::from(matches!(b, 0x08 | 0x09 | 0x0a | 0x0c | 0x0d));
+                    let quote = u32::from(b == b'"') | u32::from(b == b'\\');
+                    control * 5 - short * 4 + quote
+                })
+                .sum::<u32>() as usize
+        })
+        .sum();
+    2 + s.chars().count() + extra
+}
+
+/// The characters of a JSON number as `serde_json` writes it.
+fn number_chars(n: &serde_json::Number) -> usize {
+    /// Counts what is written, keeping nothing.
+    struct Count(usize);
+    impl fmt::Write for Count {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            self.0 += s.len();
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    // Writing to a counter cannot fail.
+    let _ = fmt::write(&mut count, format_args!("{n}"));
+    count.0
 }
 
 crate::forward::forward_impls!(TokenCounter sync {

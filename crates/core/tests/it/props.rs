@@ -1,5 +1,8 @@
 use proptest::prelude::*;
-use strata_ctx_core::{rounds, Message, Pairs, Role};
+use strata_ctx_core::{
+    json_chars, message_model_text, rounds, CharCounter, Message, Pairs, Provider, ProviderItem, Role,
+    TokenCounter, ToolCall, MESSAGE_OVERHEAD,
+};
 use strata_ctx_testkit::strategy::{self, HistoryShape};
 
 proptest! {
@@ -72,4 +75,53 @@ fn check_partition(history: &[Message]) -> Result<(), TestCaseError> {
         }
     }
     Ok(())
+}
+
+/// Any JSON value, floats and control characters included.
+fn any_json() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        strategy::json_value(),
+        any::<f64>().prop_map(Value::from),
+        "[\\x00-\\x1f\"\\\\a-zé✓😀]{0,12}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::btree_map("[\\x00-\\x1f\"a-zé]{0,6}", inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(strategy::cases(512))]
+
+    /// CORE-5: the characters of a value's JSON are counted without
+    /// writing it, exactly.
+    #[test]
+    fn json_chars_is_the_written_length(value in any_json()) {
+        prop_assert_eq!(json_chars(&value), value.to_string().chars().count());
+    }
+
+    /// CORE-5: the character counter's own message count equals
+    /// the default count of the joined text.
+    #[test]
+    fn char_counter_counts_as_the_default(
+        mut message in strategy::message(),
+        summary in proptest::option::of("[a-z é\\n]{0,30}"),
+        args in proptest::collection::vec(any_json(), 0..3),
+    ) {
+        if let Some(text) = summary {
+            message.provider_items.push(ProviderItem::new(
+                Provider::Anthropic,
+                serde_json::json!({"type": "compaction", "content": text}),
+            ));
+        }
+        for (i, a) in args.into_iter().enumerate() {
+            message.tool_calls.push(ToolCall::new(format!("c{i}"), "Run", a));
+        }
+        let joined = MESSAGE_OVERHEAD + CharCounter.count_text(&message_model_text(&message));
+        prop_assert_eq!(CharCounter.count_message(&message), joined);
+    }
 }

@@ -174,7 +174,7 @@ pub fn strings_of(messages: &[Message]) -> String {
 fn output_of(message: &Message) -> String {
     match &message.result {
         Some(result) if message.content.is_empty() => flatten(&result.data),
-        _ => message.content.clone(),
+        _ => message.content.to_string(),
     }
 }
 

@@ -463,7 +463,7 @@ impl EngineBuilder {
             .iter()
             .rev()
             .find(|m| m.role == Role::User)
-            .map(|m| m.content.clone());
+            .map(|m| m.content.to_string());
         engine.resume_round();
         engine.refresh_prefix();
         if !repairs.is_empty() {

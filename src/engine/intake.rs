@@ -4,6 +4,7 @@
 
 use super::*;
 use strata_ctx_compress::ToolKind;
+use strata_ctx_core::Text;
 
 /// The default of [`EngineBuilder::max_logged_bytes`].
 pub const DEFAULT_MAX_LOGGED_BYTES: usize = 8 * 1024 * 1024;
@@ -27,7 +28,11 @@ pub(super) fn cap_logged(message: &mut Message, max: usize, spill: Option<&str>)
             None => text.push(']'),
         }
     };
-    cut(&mut message.content);
+    if message.content.len() > max {
+        let mut text = message.content.to_string();
+        cut(&mut text);
+        message.content = text.into();
+    }
     if let Some(result) = &mut message.result {
         match &mut result.data {
             Value::String(text) => cut(text),
@@ -187,7 +192,7 @@ impl Engine {
             None => {
                 let cut = truncator.truncate(&tool, m.content.as_bytes());
                 if cut.truncated {
-                    m.content.clear();
+                    m.content = Text::new();
                     m.result = Some(cut.result.clone());
                 }
                 Some(cut)
@@ -230,8 +235,7 @@ impl Engine {
                         match &mut target.result {
                             Some(result) if target.content.is_empty() => add_note(result, &note),
                             _ => {
-                                target.content.push_str("\n\n");
-                                target.content.push_str(&note);
+                                target.content = format!("{}\n\n{note}", target.content).into();
                             }
                         }
                     }

@@ -61,10 +61,8 @@ impl Engine {
         let user = self.stamp(Message::user(applied.text));
         let mut input = user.clone();
         if self.topic_anchor {
-            input.content.push_str("\n\n");
-            input
-                .content
-                .push_str(&topic_anchor(self.previous_input.as_deref(), text));
+            let anchor = topic_anchor(self.previous_input.as_deref(), text);
+            input.content = format!("{}\n\n{anchor}", input.content).into();
         }
         let input_tokens = self.counter.count_message(&input);
         self.recall(text);
@@ -130,7 +128,8 @@ impl Engine {
         if !self.history.round_open() {
             return Err(EngineError::NoRound);
         }
-        self.history.finish_round(self.stamp(Message::assistant(answer)));
+        self.history
+            .finish_round(self.stamp(Message::assistant(answer.into())));
         self.emit(Event::RoundFinished {
             round: self.round,
             steps: self.steps.len(),

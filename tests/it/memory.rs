@@ -75,7 +75,12 @@ async fn mem_two_conversations() {
         first.suggest_followups(&model, 2).await.is_empty(),
         "a slow model degrades to none"
     );
-    let window: Vec<String> = first.window().messages().into_iter().map(|m| m.content).collect();
+    let window: Vec<String> = first
+        .window()
+        .messages()
+        .into_iter()
+        .map(|m| m.content.to_string())
+        .collect();
     assert!(
         !window.iter().any(|t| t.contains("Build the image")),
         "suggestions never enter the window"

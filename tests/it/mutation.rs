@@ -16,7 +16,7 @@ use proptest::prelude::*;
 use serde_json::Value;
 use strata_ctx::history::{repair, Repair, Store};
 use strata_ctx::{
-    CharCounter, Config, Context, Engine, History, Message, MessageId, Pairs, Role, SystemLayer,
+    CharCounter, Config, Context, Engine, History, Message, MessageId, Pairs, Role, SystemLayer, Text,
 };
 use strata_ctx_testkit::load_transcript;
 
@@ -109,7 +109,7 @@ fn apply(messages: &mut Vec<Message>, m: &Mutation, n: usize) {
             let m = messages.remove(at);
             for (k, call) in m.tool_calls.iter().enumerate() {
                 let part = Message::assistant_with_calls(
-                    if k == 0 { m.content.clone() } else { String::new() },
+                    if k == 0 { m.content.clone() } else { Text::new() },
                     vec![call.clone()],
                 )
                 .with_id(fresh(&format!("split{k}")));
@@ -150,7 +150,7 @@ fn apply(messages: &mut Vec<Message>, m: &Mutation, n: usize) {
             let notice = Message::system(format!("notice {n}")).with_id(fresh("notice"));
             messages.insert(at.min(messages.len()), notice);
         }
-        Mutation::Empty(i) if !messages.is_empty() => messages[i % len].content.clear(),
+        Mutation::Empty(i) if !messages.is_empty() => messages[i % len].content = Text::new(),
         _ => {}
     }
 }

@@ -121,7 +121,7 @@ fn round_input(messages: &[Message], round: usize) -> String {
         .iter()
         .filter(|m| m.role == Role::User)
         .nth(round - 1)
-        .map(|m| m.content.clone())
+        .map(|m| m.content.to_string())
         .unwrap_or_default()
 }
 

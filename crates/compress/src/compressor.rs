@@ -180,7 +180,7 @@ impl Compressor {
             }
             None => {
                 let (text, fallback) = self.compress_text(tool, arguments, &message.content);
-                out.content = text;
+                out.content = text.into();
                 fallback
             }
         };

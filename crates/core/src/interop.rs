@@ -89,7 +89,7 @@ fn from_openai_message(index: usize, value: &Value) -> Result<Message> {
     Ok(Message {
         id,
         role,
-        content,
+        content: content.into(),
         tool_calls,
         thinking: Vec::new(),
         provider_items: Vec::new(),

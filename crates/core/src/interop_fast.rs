@@ -11,6 +11,7 @@ use serde_json::Value;
 use crate::id::MessageId;
 use crate::interop::{arguments_of, role_of};
 use crate::message::{Message, Metadata, Role, ToolCall};
+use crate::text::Text;
 
 /// The messages of `bytes` when they hold a plain OpenAI chat-completions
 /// list (a JSON array of messages, or an object whose only conversation
@@ -137,7 +138,7 @@ impl Raw<'_> {
 /// `content`: a string, an array of parts whose texts are joined with
 /// newlines, or anything else for no text.
 #[derive(Default)]
-struct Content(String);
+struct Content(Text);
 
 impl<'de> Deserialize<'de> for Content {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -148,17 +149,17 @@ impl<'de> Deserialize<'de> for Content {
                 f.write_str("message content")
             }
             fn visit_str<E: de::Error>(self, v: &str) -> Result<Content, E> {
-                Ok(Content(v.to_owned()))
+                Ok(Content(Text::from(v)))
             }
             fn visit_string<E: de::Error>(self, v: String) -> Result<Content, E> {
-                Ok(Content(v))
+                Ok(Content(Text::from(v)))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content, A::Error> {
                 let mut texts: Vec<String> = Vec::new();
                 while let Some(Part(text)) = seq.next_element()? {
                     texts.extend(text);
                 }
-                Ok(Content(texts.join("\n")))
+                Ok(Content(Text::from(texts.join("\n"))))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
                 while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}

@@ -68,6 +68,7 @@ pub use sse::{SseDecoder, SseEvent};
 pub use stamp::{Clock, IdSource};
 pub use stream::{LlmStream, StreamEvent, StreamSource, ToolCallBuffer};
 pub use summarizer::{NoSummarizer, ProgressFn, Summarizer, SummaryProgress};
+pub use text::Text;
 pub use time::Timestamp;
 pub use tokens::{
     json_chars, message_model_text, CachedCounter, CharCounter, TokenCounter, TokenTally, MESSAGE_OVERHEAD,
@@ -98,6 +99,7 @@ mod sse;
 mod stamp;
 mod stream;
 mod summarizer;
+mod text;
 mod time;
 mod tokens;
 mod tool;

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::id::MessageId;
 use crate::server::ProviderItem;
+use crate::text::Text;
 use crate::time::Timestamp;
 
 /// Free-form metadata of a message, ordered by key so that its JSON form is
@@ -209,7 +210,7 @@ pub struct Message {
     /// The text. For an assistant message with tool calls, the thought
     /// (may be empty).
     #[serde(default)]
-    pub content: String,
+    pub content: Text,
     /// The tool calls of an assistant message, in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tool_calls: Vec<ToolCall>,
@@ -245,7 +246,7 @@ pub struct Message {
 impl Message {
     /// A message of `role` with `content`, a new random id and the current
     /// time.
-    pub fn new(role: Role, content: impl Into<String>) -> Self {
+    pub fn new(role: Role, content: impl Into<Text>) -> Self {
         Message {
             id: MessageId::new(),
             role,
@@ -262,22 +263,22 @@ impl Message {
     }
 
     /// A system message.
-    pub fn system(content: impl Into<String>) -> Self {
+    pub fn system(content: impl Into<Text>) -> Self {
         Message::new(Role::System, content)
     }
 
     /// A user message.
-    pub fn user(content: impl Into<String>) -> Self {
+    pub fn user(content: impl Into<Text>) -> Self {
         Message::new(Role::User, content)
     }
 
     /// An assistant message with text and no tool calls.
-    pub fn assistant(content: impl Into<String>) -> Self {
+    pub fn assistant(content: impl Into<Text>) -> Self {
         Message::new(Role::Assistant, content)
     }
 
     /// An assistant message with a thought (may be empty) and tool calls.
-    pub fn assistant_with_calls(thought: impl Into<String>, calls: Vec<ToolCall>) -> Self {
+    pub fn assistant_with_calls(thought: impl Into<Text>, calls: Vec<ToolCall>) -> Self {
         Message {
             tool_calls: calls,
             ..Message::new(Role::Assistant, thought)
@@ -285,7 +286,7 @@ impl Message {
     }
 
     /// A summary message (HIST-5).
-    pub fn summary(content: impl Into<String>) -> Self {
+    pub fn summary(content: impl Into<Text>) -> Self {
         Message::new(Role::Summary, content)
     }
 
@@ -296,13 +297,13 @@ impl Message {
             tool_call_id: Some(call.id.clone()),
             tool_name: Some(call.name.clone()),
             result: Some(result),
-            ..Message::new(Role::Tool, String::new())
+            ..Message::new(Role::Tool, Text::new())
         }
     }
 
     /// A tool message answering the call `call_id` of tool `name` with plain
     /// text, as most agents record observations.
-    pub fn tool_text(call_id: impl Into<String>, name: impl Into<String>, text: impl Into<String>) -> Self {
+    pub fn tool_text(call_id: impl Into<String>, name: impl Into<String>, text: impl Into<Text>) -> Self {
         Message {
             tool_call_id: Some(call_id.into()),
             tool_name: Some(name.into()),

@@ -438,7 +438,7 @@ mod tests {
         assert_eq!(c.count_message(&m), 5 + MESSAGE_OVERHEAD);
         assert_eq!(c.count_message(&m), 5 + MESSAGE_OVERHEAD);
         assert_eq!(c.inner().0.load(Ordering::Relaxed), 1);
-        m.content.push_str(" world");
+        m.content = "hello world".into();
         assert_eq!(c.count_message(&m), 11 + MESSAGE_OVERHEAD);
         assert_eq!(c.inner().0.load(Ordering::Relaxed), 2);
         for i in 0..20 {

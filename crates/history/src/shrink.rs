@@ -3,7 +3,7 @@
 //! HIST-7, HIST-16).
 
 use serde_json::Value;
-use strata_ctx_core::{Message, ResultStatus, Role, ToolResult};
+use strata_ctx_core::{Message, ResultStatus, Role, Text, ToolResult};
 
 /// The text that replaces a tool result cleared to save tokens (HIST-6).
 pub const CLEARED: &str = "[tool result cleared to save tokens]";
@@ -133,7 +133,7 @@ pub fn cut_thought(message: &mut Message) -> bool {
         return false;
     }
     let head: String = message.content.chars().take(MAX_THOUGHT_CHARS).collect();
-    message.content = format!("{head}…");
+    message.content = format!("{head}…").into();
     true
 }
 
@@ -149,7 +149,7 @@ pub fn cut_user_message(message: &mut Message) -> bool {
     let head: String = message.content.chars().take(MAX_USER_CHARS * 2 / 3).collect();
     let tail: String = message.content.chars().skip(n - MAX_USER_CHARS / 3).collect();
     let left_out = n - MAX_USER_CHARS * 2 / 3 - MAX_USER_CHARS / 3;
-    message.content = format!("{head}\n[… {left_out} characters left out …]\n{tail}");
+    message.content = format!("{head}\n[… {left_out} characters left out …]\n{tail}").into();
     true
 }
 
@@ -184,9 +184,9 @@ pub fn clear_result(message: &mut Message) -> bool {
                 error: result.error.clone(),
                 ..ToolResult::default()
             };
-            message.content.clear();
+            message.content = Text::new();
         }
-        None => message.content = CLEARED.to_owned(),
+        None => message.content = CLEARED.into(),
     }
     true
 }

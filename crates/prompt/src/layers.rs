@@ -466,15 +466,12 @@ impl Context {
 /// as its envelope's JSON keeps the JSON before the hint.
 fn with_hint(m: &Message, hint: &str) -> Message {
     let mut m = m.clone();
-    if m.content.is_empty() {
-        if let Some(result) = &m.result {
-            m.content = result.to_json();
-        }
+    let mut text = m.text().into_owned();
+    if !text.is_empty() {
+        text.push_str("\n\n");
     }
-    if !m.content.is_empty() {
-        m.content.push_str("\n\n");
-    }
-    m.content.push_str(hint);
+    text.push_str(hint);
+    m.content = text.into();
     m
 }
 

@@ -101,7 +101,7 @@ pub fn message() -> impl Strategy<Value = Message> {
             |(id, role, content, calls, tool_call_id, tool_name, result, metadata, created_at)| Message {
                 id: MessageId::from_u128(id),
                 role,
-                content,
+                content: content.into(),
                 tool_calls: calls
                     .into_iter()
                     .map(|(id, name, args)| ToolCall::new(id, name, args))

@@ -153,7 +153,7 @@ proptest! {
         longer.push(Message::user(extra.clone()));
         prop_assert_ne!(cache_key(&request), cache_key(&LlmRequest::new(longer)));
         let mut edited = messages.clone();
-        edited[0].content.push_str(&extra);
+        edited[0].content = format!("{}{extra}", edited[0].content).into();
         prop_assert_ne!(cache_key(&request), cache_key(&LlmRequest::new(edited)));
         let other_model = LlmRequest::new(messages.clone()).with_options(LlmOptions::new().with_model(extra.clone()));
         prop_assert_ne!(cache_key(&request), cache_key(&other_model));

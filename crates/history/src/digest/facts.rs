@@ -247,7 +247,7 @@ pub(crate) fn output_text(message: &Message) -> (String, Option<i64>) {
             _ => {}
         }
     }
-    let mut out = message.content.clone();
+    let mut out = message.content.to_string();
     let mut code = None;
     if let Some(result) = &message.result {
         walk(&result.data, &mut out, &mut code);

@@ -163,28 +163,27 @@ impl History {
             CompactionTarget::User => m.role == Role::User,
             CompactionTarget::Assistant => m.role != Role::User,
         };
-        let mut archived: Vec<Message> = Vec::new();
-        let mut kept_old: Vec<Message> = Vec::new();
-        for (i, m) in body[..cut].iter().enumerate() {
-            if side(m) {
-                stats.tokens_archived += self.tally.get(summaries + i).unwrap_or(0);
-                archived.push(m.clone());
-            } else {
-                kept_old.push(m.clone());
-            }
-        }
+        // Which of the old rounds' messages are archived, by position in
+        // the body; nothing is copied until the summariser needs it.
+        let archived_at: Vec<usize> = (0..cut).filter(|&i| side(&body[i])).collect();
+        stats.tokens_archived = archived_at
+            .iter()
+            .map(|&i| self.tally.get(summaries + i).unwrap_or(0))
+            .sum();
         stats.rounds_archived = complete - keep;
         stats.rounds_retained = keep;
+        let archived_ids: Vec<MessageId> = archived_at.iter().map(|&i| body[i].id).collect();
+        let last_created = archived_at.last().and_then(|&i| body[i].created_at);
 
         // HIST-17: summaries merge. The summariser gets the earlier
         // summaries with the archived messages and its summary replaces
         // them all; when it fails, the earlier summaries stay and one
         // notice stands for every failed attempt.
         let earlier = &self.window[..summaries];
-        let mut window: Vec<Message> = Vec::with_capacity(self.window.len() + 1);
         let mut dropped: Vec<MessageId> = Vec::new();
+        let mut keep_earlier = true;
         let mut summary = None;
-        if !archived.is_empty() {
+        if !archived_at.is_empty() {
             // What the archived steps did, from the full log (REACT-6): the
             // summary replaces every earlier one, so the facts cover
             // everything before the retained messages.
@@ -197,19 +196,19 @@ impl History {
             let facts = digest
                 .has_facts()
                 .then(|| digest.render((budget / 10).clamp(200, 2_000) * 3));
-            let mut input: Vec<Message> = earlier.iter().filter(|m| !is_degraded(m)).cloned().collect();
-            input.extend(archived.iter().cloned());
-            // The change tracker feeds the summary's file-state section.
-            if let Some(facts) = &facts {
-                input.push(
-                    Message::system(format!(
-                        "Facts of the archived steps, from the change tracker (ground the File System State section in them):\n{facts}"
-                    ))
-                    .with_id(MessageId::derived(&format!("strata:facts:{end}")))
-                    .with_created_at(None),
-                );
-            }
             let text = if summarizer.summarizes() {
+                let mut input: Vec<Message> = earlier.iter().filter(|m| !is_degraded(m)).cloned().collect();
+                input.extend(archived_at.iter().map(|&i| body[i].clone()));
+                // The change tracker feeds the summary's file-state section.
+                if let Some(facts) = &facts {
+                    input.push(
+                        Message::system(format!(
+                            "Facts of the archived steps, from the change tracker (ground the File System State section in them):\n{facts}"
+                        ))
+                        .with_id(MessageId::derived(&format!("strata:facts:{end}")))
+                        .with_created_at(None),
+                    );
+                }
                 match tokio::time::timeout(self.config.summary_timeout, summarizer.summarize(&input)).await {
                     Ok(Ok(text)) => Ok(text),
                     Ok(Err(e)) => {
@@ -236,14 +235,17 @@ impl History {
                     "{DEGRADED_PREFIX} is off (no summariser is configured), keeping recent history only."
                 ))
             };
+            // The window is as it was before the summariser ran: a
+            // compaction whose future is dropped changes nothing.
+            let earlier = &self.window[..summaries];
             let text = match text {
                 Ok(text) => {
                     dropped.extend(earlier.iter().map(|m| m.id));
+                    keep_earlier = false;
                     text
                 }
                 Err(mut notice) => {
                     dropped.extend(earlier.iter().filter(|m| is_degraded(m)).map(|m| m.id));
-                    window.extend(earlier.iter().filter(|m| !is_degraded(m)).cloned());
                     if let Some(facts) = &facts {
                         notice.push_str("\n\n");
                         notice.push_str(facts);
@@ -251,19 +253,40 @@ impl History {
                     notice
                 }
             };
-            let first = archived.first().map(|m| m.id.to_string()).unwrap_or_default();
-            let last = archived.last().map(|m| m.id.to_string()).unwrap_or_default();
+            let first = archived_ids.first().map(ToString::to_string).unwrap_or_default();
+            let last = archived_ids.last().map(ToString::to_string).unwrap_or_default();
             let message = Message::summary(text)
                 .with_id(MessageId::derived(&format!("strata:summary:{first}:{last}")))
-                .with_created_at(archived.last().and_then(|m| m.created_at));
+                .with_created_at(last_created);
             stats.summary_tokens = self.counter.count_message(&message);
-            window.push(message.clone());
             summary = Some(message);
-        } else {
-            window.extend_from_slice(earlier);
         }
-        window.extend(kept_old);
-        window.extend_from_slice(&self.window[summaries + cut..]);
+        // The new window, moved out of the old one: earlier summaries (or
+        // those the summary keeps), the summary, the old rounds' side that
+        // stays verbatim (HIST-8), then the retained messages.
+        let old = std::mem::take(&mut self.window);
+        let mut window: Vec<Message> = Vec::with_capacity(old.len() + 1 - archived_at.len());
+        let mut next_archived = archived_at.iter().copied().peekable();
+        for (i, m) in old.into_iter().enumerate() {
+            if i < summaries {
+                // A summary made now replaces the earlier ones; a notice
+                // replaces only the earlier notices.
+                if summary.is_none() || (keep_earlier && !is_degraded(&m)) {
+                    window.push(m);
+                }
+                continue;
+            }
+            // Archived messages are never empty when there is a summary,
+            // so it goes before the first of the body.
+            if i == summaries {
+                window.extend(summary.clone());
+            }
+            if next_archived.peek() == Some(&(i - summaries)) {
+                next_archived.next();
+                continue;
+            }
+            window.push(m);
+        }
         self.set_window(window);
         let changed = self.fit_budget(budget, &mut stats);
         // Clearing changed token counts that the pruned total relies on.
@@ -271,11 +294,7 @@ impl History {
         if self.recording {
             let replaced = changed.iter().map(|&i| self.window[i].clone()).collect();
             self.records.push(Record::Compaction {
-                archived: dropped
-                    .iter()
-                    .copied()
-                    .chain(archived.iter().map(|m| m.id))
-                    .collect(),
+                archived: dropped.iter().copied().chain(archived_ids).collect(),
                 summary,
                 replaced,
             });

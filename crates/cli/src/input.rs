@@ -165,6 +165,7 @@ fn conversation_of(source: String, bytes: &[u8]) -> Result<Conversation, CliErro
 }
 
 /// Writes `messages` as Strata JSONL.
+#[cfg(test)]
 pub fn to_jsonl(messages: &[Message]) -> String {
     let mut out = String::new();
     for m in messages {

@@ -42,6 +42,7 @@ mod layers;
 mod react;
 mod recap;
 mod render;
+mod render_json;
 mod rules;
 
 /// The error type of `strata-ctx-prompt`.

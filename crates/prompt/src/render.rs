@@ -24,10 +24,12 @@ fn summary_text(m: &Message) -> String {
 
 /// Arguments as the JSON text of a call: a string argument (arguments that
 /// were not JSON, or were cut to save tokens) is written as it is.
-fn arguments_text(call: &ToolCall) -> String {
+pub(crate) fn arguments_text(call: &ToolCall) -> Cow<'_, str> {
     match &call.arguments {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+        Value::String(s) => Cow::Borrowed(s),
+        // `serde_json::to_string` writes bytes straight to a buffer, where
+        // `Value`'s `Display` goes through a formatter.
+        other => Cow::Owned(serde_json::to_string(other).unwrap_or_default()),
     }
 }
 
@@ -343,35 +345,59 @@ impl serde::Serialize for OpenAiMessages<'_> {
     }
 }
 
-/// One message of [`OpenAiMessages`]; keys in the order a [`Value`] map
-/// writes them (sorted), so that both renderings give the same bytes.
+/// What an OpenAI message holds, in the order its keys are written
+/// (sorted, as a [`Value`] map writes them): one decision for both ways of
+/// writing it ([`OpenAiMessages`]' `Serialize` impl and
+/// [`OpenAiMessages::write_json`]).
+pub(crate) struct OpenAiParts<'a> {
+    /// `content`: text, or `null` for calls without a thought.
+    pub(crate) content: Option<Cow<'a, str>>,
+    pub(crate) role: &'static str,
+    /// `tool_calls`, for an assistant message that calls tools.
+    pub(crate) tool_calls: Option<&'a [ToolCall]>,
+    /// `tool_call_id`, for a tool message.
+    pub(crate) tool_call_id: Option<&'a str>,
+}
+
+impl<'a> OpenAiParts<'a> {
+    pub(crate) fn of(m: &'a Message) -> Self {
+        let mut parts = OpenAiParts {
+            content: Some(m.text()),
+            role: m.role.as_str(),
+            tool_calls: None,
+            tool_call_id: None,
+        };
+        match m.role {
+            Role::Summary => {
+                parts.content = Some(Cow::Owned(summary_text(m)));
+                parts.role = "system";
+            }
+            Role::Assistant if !m.tool_calls.is_empty() => {
+                parts.content = (!m.content.is_empty()).then_some(Cow::Borrowed(m.content.as_str()));
+                parts.tool_calls = Some(&m.tool_calls);
+            }
+            Role::Tool => parts.tool_call_id = Some(m.tool_call_id.as_deref().unwrap_or_default()),
+            _ => {}
+        }
+        parts
+    }
+}
+
+/// One message of [`OpenAiMessages`].
 struct OpenAiMessage<'a>(&'a Message);
 
 impl serde::Serialize for OpenAiMessage<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeMap;
-        let m = self.0;
+        let parts = OpenAiParts::of(self.0);
         let mut map = serializer.serialize_map(None)?;
-        match m.role {
-            Role::Summary => {
-                map.serialize_entry("content", &summary_text(m))?;
-                map.serialize_entry("role", "system")?;
-            }
-            Role::Assistant if !m.tool_calls.is_empty() => {
-                let content = (!m.content.is_empty()).then_some(m.content.as_str());
-                map.serialize_entry("content", &content)?;
-                map.serialize_entry("role", "assistant")?;
-                map.serialize_entry("tool_calls", &OpenAiCalls(&m.tool_calls))?;
-            }
-            Role::Tool => {
-                map.serialize_entry("content", &m.text())?;
-                map.serialize_entry("role", "tool")?;
-                map.serialize_entry("tool_call_id", m.tool_call_id.as_deref().unwrap_or_default())?;
-            }
-            role => {
-                map.serialize_entry("content", &m.text())?;
-                map.serialize_entry("role", role.as_str())?;
-            }
+        map.serialize_entry("content", &parts.content)?;
+        map.serialize_entry("role", parts.role)?;
+        if let Some(calls) = parts.tool_calls {
+            map.serialize_entry("tool_calls", &OpenAiCalls(calls))?;
+        }
+        if let Some(id) = parts.tool_call_id {
+            map.serialize_entry("tool_call_id", id)?;
         }
         map.end()
     }

@@ -1,5 +1,6 @@
-//! CTX-4: the borrowed OpenAI rendering writes the same bytes as
-//! the `Value` rendering, for any messages and for real transcripts.
+//! CTX-4: the borrowed OpenAI rendering and the direct writer write the
+//! same bytes as the `Value` rendering, for any messages and for real
+//! transcripts.
 
 // Test code: unwrapping, panicking and printing are how it reports; the
 // house lints (Cargo.toml) are for library code.
@@ -23,6 +24,9 @@ fn same_bytes(messages: &[Message]) {
     let tree = serde_json::to_string(&openai_messages(messages)).unwrap();
     let direct = serde_json::to_string(&OpenAiMessages(messages)).unwrap();
     assert_eq!(direct, tree);
+    let mut written = Vec::new();
+    OpenAiMessages(messages).write_json(&mut written).unwrap();
+    assert_eq!(String::from_utf8(written).unwrap(), tree);
 }
 
 proptest! {
@@ -49,6 +53,12 @@ fn ctx_4_borrowed_rendering_of_real_transcripts() {
     // The edges: an assistant call without text, a summary, string
     // arguments, a tool message without a call id.
     let call = ToolCall::new("c1", "Bash", serde_json::Value::String("ls -la".into()));
+    let nested = ToolCall::new(
+        "c2",
+        "Write",
+        serde_json::json!({"path": "a\"b\\c", "text": "x\n\t\u{1}\u{7f}é/", "n": [1, -2.5, null, true]}),
+    );
+    same_bytes(&[Message::assistant_with_calls("", vec![nested])]);
     same_bytes(&[
         Message::summary("We fixed it."),
         Message::assistant_with_calls("", vec![call]),

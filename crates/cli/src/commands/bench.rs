@@ -108,8 +108,12 @@ async fn measure(
         window = copy.window().into_owned();
     }
     let compact = middle(compact_times);
+    let mut rendered = Vec::new();
     let (render, _) = median(runs, || {
-        serde_json::to_string(&OpenAiMessages(&window)).map_err(|e| CliError::Runtime(e.to_string()))
+        rendered.clear();
+        OpenAiMessages(&window)
+            .write_json(&mut rendered)
+            .map_err(|e| CliError::Runtime(e.to_string()))
     })?;
     Ok((
         bytes.len(),

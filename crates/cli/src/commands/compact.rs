@@ -8,9 +8,9 @@ use strata_ctx::history::{CompactionStats, History};
 use strata_ctx::openai::OpenAiClient;
 use strata_ctx::{Config, LlmSummarizer, Message, NoSummarizer, Role, Summarizer, TokenCounter};
 
-use super::{out, out_json};
+use super::{out_json, out_lines};
 use crate::error::CliError;
-use crate::input::{read_conversation, to_jsonl};
+use crate::input::read_conversation;
 use crate::BudgetArgs;
 
 /// Which messages a summary covers.
@@ -132,20 +132,22 @@ pub async fn run(args: &CompactArgs, counter: Arc<dyn TokenCounter>) -> Result<(
         .take_while(|m| m.role == Role::System)
         .cloned()
         .collect();
+    drop(conversation.records);
     let (mut history, repairs) = History::from_messages(config, counter, conversation.messages);
     let spinner = crate::progress::spinner("compacting");
     let stats = history.compact(&*summarizer).await;
     spinner.finish_and_clear();
     // System messages are not history (HIST-1): they are kept, first.
-    let mut window = system;
-    window.extend(history.window().iter().cloned());
+    let window = history.window();
+    let window = system.iter().chain(window.iter());
     let repairs: Vec<String> = repairs.iter().map(ToString::to_string).collect();
     if args.json {
         let mut stats = stats_json(&stats);
         stats["repairs"] = json!(repairs);
+        let window: Vec<&Message> = window.collect();
         return out_json(&json!({"window": window, "stats": stats}));
     }
-    out(&to_jsonl(&window))?;
+    out_lines(window)?;
     let mut text = stats_text(&stats);
     for r in &repairs {
         text.push_str(&format!("  repaired: {r}\n"));

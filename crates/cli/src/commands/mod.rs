@@ -25,6 +25,21 @@ pub fn out(text: &str) -> Result<(), CliError> {
     stdout.flush().map_err(output_error)
 }
 
+/// Writes each of `values` as one line of JSON to stdout (JSONL), as it
+/// goes: no copy of the output is held.
+pub fn out_lines<T: serde::Serialize>(values: impl IntoIterator<Item = T>) -> Result<(), CliError> {
+    let mut stdout = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
+    for value in values {
+        serde_json::to_writer(&mut stdout, &value).map_err(|e| match e.io_error_kind() {
+            Some(std::io::ErrorKind::BrokenPipe) => CliError::Closed,
+            Some(_) => CliError::Runtime(format!("cannot write the output: {e}")),
+            None => CliError::Runtime(e.to_string()),
+        })?;
+        stdout.write_all(b"\n").map_err(output_error)?;
+    }
+    stdout.flush().map_err(output_error)
+}
+
 /// Writes a line to stderr: diagnostics that must never fail the command
 /// (a closed stderr loses them, nothing else).
 pub fn note(line: &str) {

@@ -11,6 +11,7 @@ pub fn bench_file(default: &str) -> Vec<u8> {
 }
 
 /// The messages of a parsed file: an array, or an object's `messages`.
+#[allow(dead_code)] // Not every bench parses the file into a value.
 pub fn messages_of(value: &Value) -> &Value {
     match value {
         Value::Object(o) => o.get("messages").unwrap_or(value),

@@ -185,15 +185,15 @@ impl Engine {
         let call_id = m.tool_call_id.clone().unwrap_or_default();
         let cut = match m.result.take() {
             Some(result) => {
-                let (result, cut) = truncator.truncate_result(&tool, result);
-                m.result = Some(result);
+                let (result, cut) = truncator.truncate_result(&tool, *result);
+                m.result = Some(Box::new(result));
                 cut
             }
             None => {
                 let cut = truncator.truncate(&tool, m.content.as_bytes());
                 if cut.truncated {
                     m.content = Text::new();
-                    m.result = Some(cut.result.clone());
+                    m.result = Some(Box::new(cut.result.clone()));
                 }
                 Some(cut)
             }

@@ -175,7 +175,7 @@ impl Compressor {
         let fallback = match &message.result {
             Some(result) => {
                 let c = self.compress(tool, arguments, result);
-                out.result = Some(c.result);
+                out.result = Some(Box::new(c.result));
                 c.fallback
             }
             None => {

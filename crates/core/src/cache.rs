@@ -65,7 +65,7 @@ pub fn cache_key(request: &LlmRequest) -> String {
                 tool_calls: &m.tool_calls,
                 tool_call_id: m.tool_call_id.as_deref(),
                 tool_name: m.tool_name.as_deref(),
-                result: m.result.as_ref(),
+                result: m.result.as_deref(),
                 thinking: &m.thinking,
                 provider_items: &m.provider_items,
             })

@@ -117,14 +117,14 @@ pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
                     };
                     let mut message = Message::tool_text(id, name, text.clone());
                     if b.get("is_error").and_then(Value::as_bool) == Some(true) {
-                        message.result = Some(ToolResult {
+                        message.result = Some(Box::new(ToolResult {
                             status: ResultStatus::Error,
                             error: Some(ToolError {
                                 code: "tool_error".into(),
                                 message: text,
                             }),
                             ..ToolResult::default()
-                        });
+                        }));
                     }
                     push(Role::Tool, index, message);
                 }

@@ -232,9 +232,10 @@ pub struct Message {
     /// For a `tool` message, the name of the tool that ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_name: Option<String>,
-    /// For a `tool` message, the structured result envelope.
+    /// For a `tool` message, the structured result envelope (boxed: most
+    /// messages have none, and a message stays small without it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub result: Option<ToolResult>,
+    pub result: Option<Box<ToolResult>>,
     /// Free-form metadata, ordered by key.
     #[serde(default, skip_serializing_if = "Metadata::is_empty")]
     pub metadata: Metadata,
@@ -296,7 +297,7 @@ impl Message {
         Message {
             tool_call_id: Some(call.id.clone()),
             tool_name: Some(call.name.clone()),
-            result: Some(result),
+            result: Some(Box::new(result)),
             ..Message::new(Role::Tool, Text::new())
         }
     }

@@ -178,7 +178,7 @@ pub fn clear_result(message: &mut Message) -> bool {
     }
     match &mut message.result {
         Some(result) => {
-            *result = ToolResult {
+            **result = ToolResult {
                 status,
                 data: Value::from(CLEARED),
                 error: result.error.clone(),

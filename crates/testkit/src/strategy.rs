@@ -110,7 +110,7 @@ pub fn message() -> impl Strategy<Value = Message> {
                 provider_items: Vec::new(),
                 tool_call_id,
                 tool_name,
-                result,
+                result: result.map(Box::new),
                 metadata: metadata.into_iter().collect::<Metadata>(),
                 created_at,
             },

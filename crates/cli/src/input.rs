@@ -104,10 +104,17 @@ pub fn read_bytes(path: Option<&Path>) -> Result<(String, Vec<u8>), CliError> {
     let limit = MAX_INPUT_BYTES.load(Ordering::Relaxed);
     let mut bytes = Vec::new();
     let (source, read) = match path.filter(|p| *p != Path::new("-")) {
-        Some(p) => (
-            p.display().to_string(),
-            open(p)?.take(limit + 1).read_to_end(&mut bytes),
-        ),
+        Some(p) => {
+            let file = open(p)?;
+            // Room for the whole file at once: growing by doubling would
+            // hold up to twice its size while it is read.
+            let size = file.metadata().map_or(0, |m| m.len()).min(limit + 1);
+            bytes.reserve_exact(usize::try_from(size).unwrap_or(0).saturating_add(1));
+            (
+                p.display().to_string(),
+                file.take(limit + 1).read_to_end(&mut bytes),
+            )
+        }
         None => (
             "stdin".to_owned(),
             std::io::stdin().lock().take(limit + 1).read_to_end(&mut bytes),

@@ -122,14 +122,22 @@ pub fn log_records(text: &str) -> Option<Result<Vec<Record>, String>> {
         "session",
         "suggestions",
     ];
+    /// What tells a record from a message: its `type`, and no `role`.
+    /// Nothing else of the line is kept (a whole conversation on one line
+    /// is skipped, not built).
+    #[derive(serde::Deserialize)]
+    struct Head<'a> {
+        #[serde(rename = "type", borrow, default)]
+        kind: Option<std::borrow::Cow<'a, str>>,
+        #[serde(default)]
+        role: Option<serde::de::IgnoredAny>,
+    }
     let first = text.lines().find(|l| !l.trim().is_empty())?;
-    let value: Value = serde_json::from_str(first).ok()?;
-    if !value
-        .get("type")
-        .and_then(Value::as_str)
-        .is_some_and(|t| KINDS.contains(&t))
-        || value.get("role").is_some()
-    {
+    if !first.trim_start().starts_with('{') {
+        return None;
+    }
+    let head: Head<'_> = serde_json::from_str(first).ok()?;
+    if !head.kind.is_some_and(|t| KINDS.contains(&t.as_ref())) || head.role.is_some() {
         return None;
     }
     let mut records = Vec::new();

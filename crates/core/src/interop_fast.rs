@@ -36,40 +36,63 @@ use crate::text::Text;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn from_openai_slice(bytes: &[u8]) -> Option<Vec<Message>> {
-    let list: Listing<'_> = serde_json::from_slice(bytes).ok()?;
-    list.0?
-        .into_iter()
-        .enumerate()
-        .map(|(index, m)| m.into_message(index))
-        .collect()
+    let list: Listing = serde_json::from_slice(bytes).ok()?;
+    list.0
 }
 
 /// A top-level array, or an object with `messages` and no `system`;
 /// `None` inside for any other shape.
-struct Listing<'a>(Option<Vec<Raw<'a>>>);
+struct Listing(Option<Vec<Message>>);
 
-impl<'de: 'a, 'a> Deserialize<'de> for Listing<'a> {
+/// The messages of an array, each made as it is read (no list of raw
+/// messages is held beside them); an error for anything that is not a
+/// plain OpenAI message.
+fn messages<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Vec<Message>, A::Error> {
+    let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+    while let Some(raw) = seq.next_element::<Raw<'de>>()? {
+        let message = raw
+            .into_message(out.len())
+            .ok_or_else(|| de::Error::custom("not a plain message"))?;
+        out.push(message);
+    }
+    Ok(out)
+}
+
+/// The `messages` array of an object.
+struct Messages(Vec<Message>);
+
+impl<'de> Deserialize<'de> for Messages {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
         impl<'de> Visitor<'de> for V {
-            type Value = Listing<'de>;
+            type Value = Messages;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an array of messages")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                messages(seq).map(Messages)
+            }
+        }
+        d.deserialize_seq(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Listing {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Listing;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("an array of messages or an object with `messages`")
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::new();
-                while let Some(m) = seq.next_element()? {
-                    out.push(m);
-                }
-                Ok(Listing(Some(out)))
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
+                messages(seq).map(|m| Listing(Some(m)))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
                 let mut messages = None;
                 while let Some(key) = map.next_key::<Cow<'de, str>>()? {
                     match key.as_ref() {
-                        "messages" if messages.is_none() => {
-                            messages = Some(map.next_value::<Vec<Raw<'de>>>()?)
-                        }
+                        "messages" if messages.is_none() => messages = Some(map.next_value::<Messages>()?.0),
                         // Another format, or a repeated key: the general path decides.
                         "messages" | "system" => return Err(de::Error::custom("not a plain list")),
                         _ => {

@@ -199,7 +199,10 @@ fn pair(messages: &[Message]) -> (Vec<Message>, Vec<Repair>) {
         }
     }
 
-    let mut out = Vec::with_capacity(messages.len());
+    // Every message but the dropped results, and a synthetic result for
+    // each call without one.
+    let calls: usize = messages.iter().map(|m| m.tool_calls.len()).sum();
+    let mut out = Vec::with_capacity(messages.len() + calls.saturating_sub(result_of.len()));
     let mut answered: HashSet<&str> = HashSet::new();
     for (i, m) in messages.iter().enumerate() {
         if m.role == Role::Tool {

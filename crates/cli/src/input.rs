@@ -5,7 +5,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use strata_ctx::Message;
+use strata_ctx::{read_openai_list, Message, OpenAiList};
 
 use crate::error::CliError;
 pub use crate::parse::{parse, Format};
@@ -134,13 +134,44 @@ pub fn read_bytes(path: Option<&Path>) -> Result<(String, Vec<u8>), CliError> {
 pub fn read_conversation(path: Option<&PathBuf>) -> Result<Conversation, CliError> {
     let (source, bytes) = match (STORE.get().and_then(Option::as_deref), path) {
         (Some(spec), Some(which)) => from_store(spec, which)?,
+        (None, Some(p)) if p.as_path() != Path::new("-") => return read_file_conversation(p),
         _ => read_bytes(path.map(PathBuf::as_path))?,
     };
     conversation_of(source, &bytes)
 }
 
+/// A plain OpenAI list in the file `path`, read a message at a time
+/// (the file is never held whole); `None` for anything else, which is
+/// read whole by the general path.
+fn stream_openai_list(path: &Path) -> Result<Option<Conversation>, CliError> {
+    let limit = MAX_INPUT_BYTES.load(Ordering::Relaxed);
+    let source = path.display().to_string();
+    let mut reader = std::io::BufReader::with_capacity(64 * 1024, open(path)?).take(limit + 1);
+    let list =
+        read_openai_list(&mut reader).map_err(|e| CliError::Runtime(format!("cannot read {source}: {e}")))?;
+    if reader.limit() == 0 {
+        return Err(CliError::Input(format!(
+            "{source}: larger than the input limit of {limit} bytes (raise it with --max-input)"
+        )));
+    }
+    let (format, messages) = match list {
+        OpenAiList::Array(messages) => (Format::OpenAiArray, messages),
+        OpenAiList::Object(messages) => (Format::MessagesObject, messages),
+        OpenAiList::Other => return Ok(None),
+    };
+    Ok(Some(Conversation {
+        source,
+        format,
+        messages,
+        records: Vec::new(),
+    }))
+}
+
 /// Reads a conversation from the file `path`, whatever `--store` says.
 pub fn read_file_conversation(path: &Path) -> Result<Conversation, CliError> {
+    if let Some(conversation) = stream_openai_list(path)? {
+        return Ok(conversation);
+    }
     let (source, bytes) = read_bytes(Some(path))?;
     conversation_of(source, &bytes)
 }

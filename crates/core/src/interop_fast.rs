@@ -109,7 +109,7 @@ impl<'de> Deserialize<'de> for Listing {
 
 /// One message as the OpenAI form has it.
 #[derive(Deserialize)]
-struct Raw<'a> {
+pub(crate) struct Raw<'a> {
     #[serde(borrow)]
     role: Cow<'a, str>,
     #[serde(default)]
@@ -126,7 +126,7 @@ struct Raw<'a> {
 }
 
 impl Raw<'_> {
-    fn into_message(self, index: usize) -> Option<Message> {
+    pub(crate) fn into_message(self, index: usize) -> Option<Message> {
         if self.id.is_some() {
             return None;
         }

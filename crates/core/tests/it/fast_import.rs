@@ -3,7 +3,7 @@
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use strata_ctx_core::{from_openai_messages, from_openai_slice};
+use strata_ctx_core::{from_openai_messages, from_openai_slice, read_openai_list, OpenAiList};
 
 fn content() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -150,4 +150,105 @@ fn fast_reader_takes_plain_lists_and_steps_aside_for_others() {
         }
     }
     assert!(fast_ones >= 4, "{fast_ones}");
+}
+
+/// A reader that hands out at most `step` bytes a call, so that every
+/// value is cut by a read somewhere.
+struct Trickle<'a> {
+    bytes: &'a [u8],
+    step: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.step.min(buf.len()).min(self.bytes.len());
+        buf[..n].copy_from_slice(&self.bytes[..n]);
+        self.bytes = &self.bytes[n..];
+        Ok(n)
+    }
+}
+
+/// What the streaming reader makes of `bytes`, read `step` bytes at a time.
+fn streamed(bytes: &[u8], step: usize) -> Option<Vec<strata_ctx_core::Message>> {
+    match read_openai_list(Trickle { bytes, step }).unwrap() {
+        OpenAiList::Array(m) | OpenAiList::Object(m) => Some(m),
+        OpenAiList::Other => None,
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+    /// The streaming reader reads what the slice reader reads, in any
+    /// pieces, and steps aside where it does.
+    #[test]
+    fn streaming_reader_agrees_with_the_slice_reader(
+        list in proptest::collection::vec(message(), 0..6),
+        as_object in any::<bool>(),
+        pretty in any::<bool>(),
+        step in 1usize..40,
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let value = Value::Array(list);
+        let document = if as_object {
+            json!({"model": "m", "n": [1, {"x": "]"}], "messages": value, "t": null})
+        } else {
+            value
+        };
+        let bytes = if pretty { serde_json::to_vec_pretty(&document) } else { serde_json::to_vec(&document) }.unwrap();
+        prop_assert_eq!(streamed(&bytes, step), from_openai_slice(&bytes));
+        // Cut anywhere, it is never a list (unless the cut leaves one whole).
+        let cut = &bytes[..cut.index(bytes.len().max(1))];
+        prop_assert_eq!(streamed(cut, step), from_openai_slice(cut));
+    }
+
+    /// Any bytes: a list or `Other`, never a panic, as the slice reader.
+    #[test]
+    fn streaming_reader_takes_any_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..200), step in 1usize..9) {
+        prop_assert_eq!(streamed(&bytes, step), from_openai_slice(&bytes));
+    }
+}
+
+#[test]
+fn streaming_reader_reads_transcripts_and_steps_aside_for_others() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/corpus");
+    let mut read = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "json") {
+            let bytes = std::fs::read(&path).unwrap();
+            let file = std::fs::File::open(&path).unwrap();
+            let list = read_openai_list(file).unwrap();
+            let shape_fits = match (&list, bytes.first()) {
+                (OpenAiList::Array(_), Some(b'['))
+                | (OpenAiList::Object(_), Some(b'{'))
+                | (OpenAiList::Other, _) => true,
+                _ => false,
+            };
+            assert!(shape_fits, "{}", path.display());
+            assert_eq!(
+                streamed(&bytes, 4096),
+                from_openai_slice(&bytes),
+                "{}",
+                path.display()
+            );
+            read += usize::from(list != OpenAiList::Other);
+        }
+    }
+    assert!(read >= 4, "{read}");
+    // A byte-order mark is skipped; trailing text is not a list.
+    let with_mark = "\u{feff}[{\"role\": \"user\", \"content\": \"a\"}]";
+    assert_eq!(streamed(with_mark.as_bytes(), 2).map(|m| m.len()), Some(1));
+    assert_eq!(streamed(br#"[{"role": "user", "content": "a"}] x"#, 3), None);
+    assert_eq!(
+        streamed(br#"[{"role": "user", "content": "a\"]"}]"#, 1).map(|m| m[0].content.to_string()),
+        Some("a\"]".into())
+    );
+    // A reader's error is an error, not `Other`.
+    struct Broken;
+    impl std::io::Read for Broken {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("disk gone"))
+        }
+    }
+    assert_eq!(read_openai_list(Broken).unwrap_err().to_string(), "disk gone");
 }

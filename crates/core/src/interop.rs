@@ -150,7 +150,7 @@ mod tests {
         .unwrap();
         assert_eq!(m[0].role, Role::System);
         assert_eq!(m[0].content, "a\nb");
-        assert_eq!(m[1].tool_calls[0].arguments, json!("{not json"));
+        assert_eq!(*m[1].tool_calls[0].arguments, json!("{not json"));
         assert_eq!(m, from_openai_messages(&json!([
             {"role": "developer", "content": [{"type": "text", "text": "a"}, {"type": "text", "text": "b"}]},
             {"role": "assistant", "tool_calls": [{"id": "x", "function": {"name": "f", "arguments": "{not json"}}]},

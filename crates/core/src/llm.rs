@@ -291,7 +291,7 @@ impl LlmResponse {
         let mut calls = next.tool_calls.into_iter().peekable();
         if let Some(cut) = self.tool_calls.last() {
             let is_cut =
-                matches!(&cut.arguments, Value::String(s) if serde_json::from_str::<Value>(s).is_err());
+                matches!(&*cut.arguments, Value::String(s) if serde_json::from_str::<Value>(s).is_err());
             if is_cut && calls.peek().is_some_and(|c| c.name == cut.name) {
                 self.tool_calls.pop();
             }

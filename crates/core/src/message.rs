@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -60,9 +61,10 @@ pub struct ToolCall {
     pub name: String,
     /// The arguments, as JSON. Providers that send arguments as a string of
     /// JSON are decoded by the renderers and clients; text that is not JSON
-    /// is kept as a JSON string.
+    /// is kept as a JSON string. Shared (an `Arc`): every copy of the call
+    /// holds the same arguments, which can be as large as a file written.
     #[serde(default)]
-    pub arguments: Value,
+    pub arguments: Arc<Value>,
 }
 
 impl ToolCall {
@@ -71,7 +73,7 @@ impl ToolCall {
         ToolCall {
             id: id.into(),
             name: name.into(),
-            arguments,
+            arguments: Arc::new(arguments),
         }
     }
 }

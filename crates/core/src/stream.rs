@@ -81,7 +81,7 @@ pub enum StreamEvent {
 /// calls.append(0, "{\"path\":");
 /// calls.append(0, "\"a.rs\"}");
 /// let call = calls.finish(0).unwrap();
-/// assert_eq!(call.arguments, json!({"path": "a.rs"}));
+/// assert_eq!(*call.arguments, json!({"path": "a.rs"}));
 /// assert!(calls.finish(0).is_none());
 /// ```
 #[derive(Debug, Default, Clone)]
@@ -434,7 +434,7 @@ mod tests {
         b.append(1, "{\"path\": \"a");
         b.start(0, "d", "Read");
         let all = b.finish_all();
-        assert_eq!(all[0].1.arguments, json!({}));
-        assert_eq!(all[1].1.arguments, json!("{\"path\": \"a"));
+        assert_eq!(*all[0].1.arguments, json!({}));
+        assert_eq!(*all[1].1.arguments, json!("{\"path\": \"a"));
     }
 }

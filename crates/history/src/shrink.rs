@@ -37,15 +37,21 @@ pub const MAX_ARGUMENT_CHARS: usize = 500;
 pub fn cut_arguments(message: &mut Message) -> usize {
     let mut cut = 0;
     for call in &mut message.tool_calls {
-        if matches!(&call.arguments, Value::String(s) if s.ends_with('…')) {
+        if matches!(&*call.arguments, Value::String(s) if s.ends_with('…')) {
             continue;
         }
-        let mut changed = shrink_bodies(&call.name, &mut call.arguments);
-        let text = call.arguments.to_string();
+        // The arguments are shared with the full log: a changed copy
+        // replaces them here only.
+        let mut arguments = Value::clone(&call.arguments);
+        let mut changed = shrink_bodies(&call.name, &mut arguments);
+        let text = arguments.to_string();
         if text.chars().count() > MAX_ARGUMENT_CHARS {
             let head: String = text.chars().take(MAX_ARGUMENT_CHARS).collect();
-            call.arguments = Value::String(format!("{head}…"));
+            arguments = Value::String(format!("{head}…"));
             changed = true;
+        }
+        if changed {
+            call.arguments = std::sync::Arc::new(arguments);
         }
         cut += usize::from(changed);
     }

@@ -642,7 +642,7 @@ mod tests {
             matches!(&events[2], StreamEvent::ToolCallStarted { index: 0, id, name } if id == "c1" && name == "Read")
         );
         assert!(
-            matches!(&events[5], StreamEvent::ToolCallFinished { call, .. } if call.arguments == json!({"path": "a.rs"}))
+            matches!(&events[5], StreamEvent::ToolCallFinished { call, .. } if *call.arguments == json!({"path": "a.rs"}))
         );
         assert_eq!(events[6], StreamEvent::Usage(Usage::new(9, 4)));
         assert_eq!(
@@ -669,8 +669,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.text, "");
-        assert_eq!(r.tool_calls[0].arguments, json!({"path": "a.rs"}));
-        assert_eq!(r.tool_calls[1].arguments, json!("not json"));
+        assert_eq!(*r.tool_calls[0].arguments, json!({"path": "a.rs"}));
+        assert_eq!(*r.tool_calls[1].arguments, json!("not json"));
         assert_eq!(r.usage, Usage::default());
         assert_eq!(r.finish_reason, FinishReason::Stop);
         let r = parse_completion(

@@ -113,7 +113,7 @@ fn fast_reader_takes_plain_lists_and_steps_aside_for_others() {
         {"role": "tool", "tool_call_id": "c1", "content": "ok"}]}"#;
     let fast = from_openai_slice(plain).unwrap();
     assert_eq!(fast[0].content, "a\nb");
-    assert_eq!(fast[1].tool_calls[0].arguments, json!({"p": 1}));
+    assert_eq!(*fast[1].tool_calls[0].arguments, json!({"p": 1}));
     let value: Value = serde_json::from_slice(plain).unwrap();
     assert_eq!(fast, from_openai_messages(&value["messages"]).unwrap());
     for other in [
@@ -218,12 +218,10 @@ fn streaming_reader_reads_transcripts_and_steps_aside_for_others() {
             let bytes = std::fs::read(&path).unwrap();
             let file = std::fs::File::open(&path).unwrap();
             let list = read_openai_list(file).unwrap();
-            let shape_fits = match (&list, bytes.first()) {
-                (OpenAiList::Array(_), Some(b'['))
-                | (OpenAiList::Object(_), Some(b'{'))
-                | (OpenAiList::Other, _) => true,
-                _ => false,
-            };
+            let shape_fits = matches!(
+                (&list, bytes.first()),
+                (OpenAiList::Array(_), Some(b'[')) | (OpenAiList::Object(_), Some(b'{')) | (OpenAiList::Other, _)
+            );
             assert!(shape_fits, "{}", path.display());
             assert_eq!(
                 streamed(&bytes, 4096),

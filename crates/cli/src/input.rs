@@ -146,7 +146,8 @@ pub fn read_conversation(path: Option<&PathBuf>) -> Result<Conversation, CliErro
 fn stream_openai_list(path: &Path) -> Result<Option<Conversation>, CliError> {
     let limit = MAX_INPUT_BYTES.load(Ordering::Relaxed);
     let source = path.display().to_string();
-    let mut reader = std::io::BufReader::with_capacity(64 * 1024, open(path)?).take(limit + 1);
+    // The reader buffers what it reads itself.
+    let mut reader = open(path)?.take(limit + 1);
     let list =
         read_openai_list(&mut reader).map_err(|e| CliError::Runtime(format!("cannot read {source}: {e}")))?;
     if reader.limit() == 0 {

@@ -320,6 +320,10 @@ impl<'de> Deserialize<'de> for Calls {
                         arguments_of(arguments),
                     ));
                 }
+                // Most messages make one call: no room for four.
+                if let Some(calls) = &mut calls {
+                    calls.shrink_to_fit();
+                }
                 Ok(Calls(calls))
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Calls, A::Error> {

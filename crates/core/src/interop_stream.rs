@@ -231,7 +231,11 @@ impl<R: Read> Scanner<R> {
             self.pos += len;
             match self.next_token()? {
                 Some(b',') => {}
-                Some(b']') => return Ok(Some(out)),
+                Some(b']') => {
+                    // The room doubling left, given back.
+                    out.shrink_to_fit();
+                    return Ok(Some(out));
+                }
                 _ => return Ok(None),
             }
         }

@@ -220,7 +220,9 @@ fn streaming_reader_reads_transcripts_and_steps_aside_for_others() {
             let list = read_openai_list(file).unwrap();
             let shape_fits = matches!(
                 (&list, bytes.first()),
-                (OpenAiList::Array(_), Some(b'[')) | (OpenAiList::Object(_), Some(b'{')) | (OpenAiList::Other, _)
+                (OpenAiList::Array(_), Some(b'['))
+                    | (OpenAiList::Object(_), Some(b'{'))
+                    | (OpenAiList::Other, _)
             );
             assert!(shape_fits, "{}", path.display());
             assert_eq!(

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use strata_ctx::history::Record;
-use strata_ctx::types::{from_openai_slice, MessageId};
+use strata_ctx::types::{from_openai_str, MessageId};
 use strata_ctx::{from_anthropic_messages, from_openai_messages, CharCounter, Config, History, Message};
 
 /// The formats a conversation may come in.
@@ -62,7 +62,7 @@ pub fn parse(bytes: &[u8]) -> Result<(Format, Vec<Message>), String> {
     }
     // A plain OpenAI list is read straight from the bytes; anything else,
     // or anything wrong, goes the general way below, which names errors.
-    if let Some(messages) = from_openai_slice(text.as_bytes()) {
+    if let Some(messages) = from_openai_str(text) {
         let format = if trimmed.starts_with('[') {
             Format::OpenAiArray
         } else {

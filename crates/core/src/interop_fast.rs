@@ -36,7 +36,20 @@ use crate::text::Text;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn from_openai_slice(bytes: &[u8]) -> Option<Vec<Message>> {
-    let list: Listing = serde_json::from_slice(bytes).ok()?;
+    from_openai_str(std::str::from_utf8(bytes).ok()?)
+}
+
+/// [`from_openai_slice`] for text already known to be UTF-8: its strings
+/// are not checked again.
+///
+/// ```
+/// use strata_ctx_core::{from_openai_slice, from_openai_str};
+///
+/// let text = r#"[{"role": "user", "content": "hi"}]"#;
+/// assert_eq!(from_openai_str(text), from_openai_slice(text.as_bytes()));
+/// ```
+pub fn from_openai_str(text: &str) -> Option<Vec<Message>> {
+    let list: Listing = serde_json::from_str(text).ok()?;
     list.0
 }
 

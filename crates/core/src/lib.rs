@@ -58,7 +58,7 @@ pub use error::{Error, LlmError, LlmResult, Result, RuleError};
 pub use id::{fnv1a, id_hint, MessageId, ShortIds, SHORT_ID_LEN};
 pub use interop::from_openai_messages;
 pub use interop_anthropic::from_anthropic_messages;
-pub use interop_fast::from_openai_slice;
+pub use interop_fast::{from_openai_slice, from_openai_str};
 pub use interop_stream::{read_openai_list, OpenAiList};
 pub use llm::{CountTokens, FinishReason, LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
 pub use message::{Message, Metadata, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult};

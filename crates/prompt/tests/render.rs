@@ -18,7 +18,7 @@
 use proptest::prelude::*;
 use strata_ctx_core::{Message, ToolCall};
 use strata_ctx_prompt::{openai_messages, OpenAiMessages};
-use strata_ctx_testkit::{load_transcript, strategy};
+use strata_ctx_testkit::{corpus_files, load_transcript, strategy};
 
 fn same_bytes(messages: &[Message]) {
     let tree = serde_json::to_string(&openai_messages(messages)).unwrap();
@@ -40,14 +40,10 @@ proptest! {
 
 #[test]
 fn ctx_4_borrowed_rendering_of_real_transcripts() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/corpus");
     let mut seen = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "json") {
-            same_bytes(&load_transcript(&path).unwrap().messages);
-            seen += 1;
-        }
+    for path in corpus_files() {
+        same_bytes(&load_transcript(&path).unwrap().messages);
+        seen += 1;
     }
     assert!(seen >= 5);
     // The edges: an assistant call without text, a summary, string

@@ -1,6 +1,6 @@
 //! Loading real transcripts in the corpus form.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use strata_ctx_core::{from_openai_messages, Error, Message, Result};
@@ -42,4 +42,19 @@ pub fn load_transcript(path: impl AsRef<Path>) -> Result<Transcript> {
         source,
         messages: from_openai_messages(&list)?,
     })
+}
+
+/// The transcript files (`*.json`) of the workspace's `tests/data/corpus`,
+/// in name order; none when the directory cannot be read.
+pub fn corpus_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/corpus");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
 }

@@ -32,7 +32,7 @@
 
 pub use builder::{has_role, long_log, text_of_len, CallSpec, HistoryBuilder};
 pub use client::ScriptedClient;
-pub use corpus::{load_transcript, Transcript};
+pub use corpus::{corpus_files, load_transcript, Transcript};
 pub use counter::{ByteCounter, FixedTokenCounter};
 pub use http::{HttpServer, Received, Reply};
 pub use tmpfs::Tmpfs;

@@ -4,6 +4,7 @@
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use strata_ctx_core::{from_openai_messages, from_openai_slice, read_openai_list, OpenAiList};
+use strata_ctx_testkit::corpus_files;
 
 fn content() -> impl Strategy<Value = Value> {
     prop_oneof![
@@ -135,18 +136,14 @@ fn fast_reader_takes_plain_lists_and_steps_aside_for_others() {
         );
     }
     // Every transcript the tests read goes the fast way, to the same messages.
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/corpus");
     let mut fast_ones = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "json") {
-            let bytes = std::fs::read(&path).unwrap();
-            let value: Value = serde_json::from_slice(&bytes).unwrap();
-            let list = value.get("messages").unwrap_or(&value);
-            if let Some(fast) = from_openai_slice(&bytes) {
-                assert_eq!(fast, from_openai_messages(list).unwrap(), "{}", path.display());
-                fast_ones += 1;
-            }
+    for path in corpus_files() {
+        let bytes = std::fs::read(&path).unwrap();
+        let value: Value = serde_json::from_slice(&bytes).unwrap();
+        let list = value.get("messages").unwrap_or(&value);
+        if let Some(fast) = from_openai_slice(&bytes) {
+            assert_eq!(fast, from_openai_messages(list).unwrap(), "{}", path.display());
+            fast_ones += 1;
         }
     }
     assert!(fast_ones >= 4, "{fast_ones}");
@@ -210,29 +207,23 @@ proptest! {
 
 #[test]
 fn streaming_reader_reads_transcripts_and_steps_aside_for_others() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/corpus");
     let mut read = 0;
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_some_and(|e| e == "json") {
-            let bytes = std::fs::read(&path).unwrap();
-            let file = std::fs::File::open(&path).unwrap();
-            let list = read_openai_list(file).unwrap();
-            let shape_fits = matches!(
-                (&list, bytes.first()),
-                (OpenAiList::Array(_), Some(b'['))
-                    | (OpenAiList::Object(_), Some(b'{'))
-                    | (OpenAiList::Other, _)
-            );
-            assert!(shape_fits, "{}", path.display());
-            assert_eq!(
-                streamed(&bytes, 4096),
-                from_openai_slice(&bytes),
-                "{}",
-                path.display()
-            );
-            read += usize::from(list != OpenAiList::Other);
-        }
+    for path in corpus_files() {
+        let bytes = std::fs::read(&path).unwrap();
+        let file = std::fs::File::open(&path).unwrap();
+        let list = read_openai_list(file).unwrap();
+        let shape_fits = matches!(
+            (&list, bytes.first()),
+            (OpenAiList::Array(_), Some(b'[')) | (OpenAiList::Object(_), Some(b'{')) | (OpenAiList::Other, _)
+        );
+        assert!(shape_fits, "{}", path.display());
+        assert_eq!(
+            streamed(&bytes, 4096),
+            from_openai_slice(&bytes),
+            "{}",
+            path.display()
+        );
+        read += usize::from(list != OpenAiList::Other);
     }
     assert!(read >= 4, "{read}");
     // A byte-order mark is skipped; trailing text is not a list.

@@ -248,7 +248,11 @@ impl Truncator {
     /// Truncates output held in memory.
     pub fn truncate(&self, tool: &str, output: &[u8]) -> Truncated {
         let limits = self.limits_for(tool);
-        let newlines = memchr_iter(b'\n', output).count();
+        // One pass counts the lines, and those of the part that may be
+        // shown on their own: the cut needs them.
+        let window = output.len().min(limits.max_bytes);
+        let window_newlines = memchr_iter(b'\n', &output[..window]).count();
+        let newlines = window_newlines + memchr_iter(b'\n', &output[window..]).count();
         let total_lines = newlines + usize::from(output.last().is_some_and(|&b| b != b'\n'));
         let over = output.len() > limits.max_bytes || total_lines > limits.max_lines;
         let spill = if over {
@@ -259,7 +263,17 @@ impl Truncator {
         let head = &output[..output.len().min(limits.max_bytes + 1)];
         let capped = matches!(spill, Spill::Saved(_)) && output.len() as u64 > self.max_spill_bytes;
         let note = capped.then(|| capped_note(self.max_spill_bytes, None));
-        self.finish(tool, limits, head, total_lines, output.len() as u64, spill, note)
+        let counted = Some(window_newlines);
+        self.finish(
+            tool,
+            limits,
+            head,
+            counted,
+            total_lines,
+            output.len() as u64,
+            spill,
+            note,
+        )
     }
 
     /// Truncates output read from `reader`, holding no more than the shown
@@ -340,19 +354,21 @@ impl Truncator {
             // of the output is in `head`.
             spill = self.spill_all(tool, &head);
         }
-        let mut cut = self.finish(tool, limits, &head, total_lines, total, spill, note);
+        let mut cut = self.finish(tool, limits, &head, None, total_lines, total, spill, note);
         cut.limit_reached = limit_reached;
         cut
     }
 
     /// The outcome, from the first `max_bytes + 1` bytes of the output (or
-    /// all of it when shorter) and what was counted.
+    /// all of it when shorter) and what was counted: `window_newlines`, when
+    /// known, is the number of newlines in its first `max_bytes` bytes.
     #[allow(clippy::too_many_arguments)]
     fn finish(
         &self,
         tool: &str,
         limits: Limits,
         head: &[u8],
+        window_newlines: Option<usize>,
         total_lines: usize,
         total: u64,
         spill: Spill,
@@ -360,14 +376,22 @@ impl Truncator {
     ) -> Truncated {
         let truncated = !matches!(spill, Spill::NotNeeded);
         let (view_end, shown_lines, partial_line) = if truncated {
-            cut_point(head, limits)
+            cut_point(head, limits, window_newlines)
         } else {
             (head.len(), total_lines, false)
         };
         let view_bytes = &head[..view_end];
-        let lossy = std::str::from_utf8(view_bytes).is_err();
-        let view = String::from_utf8_lossy(view_bytes).into_owned();
-        let mut result = ToolResult::success(Value::String(view.clone()));
+        // `from_utf8_lossy` checks byte by byte: valid text, the common
+        // case, is checked and copied at memory speed instead.
+        let (view, lossy) = match simdutf8::basic::from_utf8(view_bytes) {
+            Ok(text) => (text.to_owned(), false),
+            Err(_) => (String::from_utf8_lossy(view_bytes).into_owned(), true),
+        };
+        let mut result = ToolResult::success(if truncated {
+            json!({ "output": view, "truncated": true })
+        } else {
+            Value::String(view)
+        });
         if truncated {
             let unit = Unit::of(tool);
             let mut text = format!(
@@ -387,7 +411,6 @@ impl Truncator {
                 Spill::Disabled | Spill::NotNeeded => {}
             }
             result.status = ResultStatus::Partial;
-            result.data = json!({ "output": view, "truncated": true });
             result.text = Some(text);
         }
         if let Some(e) = read_error {
@@ -416,22 +439,24 @@ impl Truncator {
 }
 /// Where to cut `head` (which holds at least the shown part): the end of
 /// the view, the whole lines shown, and whether the view ends inside a
-/// line.
-fn cut_point(head: &[u8], limits: Limits) -> (usize, usize, bool) {
+/// line. `newlines`, when known, is the count of newlines in the first
+/// `max_bytes` bytes of `head`.
+fn cut_point(head: &[u8], limits: Limits, newlines: Option<usize>) -> (usize, usize, bool) {
     let window = &head[..head.len().min(limits.max_bytes)];
-    // After the max_lines-th newline, if it is inside the byte window.
-    if let Some(pos) = memchr_iter(b'\n', window).nth(limits.max_lines.saturating_sub(1)) {
-        if limits.max_lines > 0 {
-            return (pos + 1, limits.max_lines, false);
-        }
-    }
     if limits.max_lines == 0 {
         return (0, 0, false);
     }
+    // Counting is many times faster than stepping from newline to newline.
+    let newlines = newlines.unwrap_or_else(|| memchr_iter(b'\n', window).count());
+    // After the max_lines-th newline, if it is inside the byte window.
+    if newlines >= limits.max_lines {
+        if let Some(pos) = nth_newline(window, limits.max_lines - 1) {
+            return (pos + 1, limits.max_lines, false);
+        }
+    }
     // Otherwise the last newline in the byte window.
     if let Some(pos) = memrchr(b'\n', window) {
-        let lines = memchr_iter(b'\n', &window[..=pos]).count();
-        return (pos + 1, lines, false);
+        return (pos + 1, newlines, false);
     }
     // One line longer than the window: cut before a UTF-8 lead byte.
     let mut end = window.len();
@@ -441,6 +466,22 @@ fn cut_point(head: &[u8], limits: Limits) -> (usize, usize, bool) {
         }
     }
     (end, 0, end > 0)
+}
+
+/// The position of the newline after `n` others in `bytes`: whole blocks
+/// are counted, and only the block that holds it is stepped through.
+fn nth_newline(bytes: &[u8], mut n: usize) -> Option<usize> {
+    const BLOCK: usize = 4096;
+    let mut start = 0;
+    for block in bytes.chunks(BLOCK) {
+        let here = memchr_iter(b'\n', block).count();
+        if n < here {
+            return memchr_iter(b'\n', block).nth(n).map(|pos| start + pos);
+        }
+        n -= here;
+        start += block.len();
+    }
+    None
 }
 
 /// What the lines of a tool's output are called in the notice.
@@ -479,13 +520,69 @@ mod tests {
     #[test]
     fn cut_points() {
         let l = Limits::new(2, 100);
-        assert_eq!(cut_point(b"a\nb\nc\n", l), (4, 2, false));
+        assert_eq!(cut_point(b"a\nb\nc\n", l, None), (4, 2, false));
         let l = Limits::new(100, 5);
-        assert_eq!(cut_point(b"abc\ndefgh\n", l), (4, 1, false));
-        assert_eq!(cut_point(b"abcdefgh", l), (5, 0, true));
+        assert_eq!(cut_point(b"abc\ndefgh\n", l, None), (4, 1, false));
+        assert_eq!(cut_point(b"abcdefgh", l, None), (5, 0, true));
         // "é" is two bytes: never split.
-        assert_eq!(cut_point("abcdéfg".as_bytes(), l), (4, 0, true));
+        assert_eq!(cut_point("abcdéfg".as_bytes(), l, None), (4, 0, true));
         assert_eq!(sanitize("mcp/server.tool"), "mcp_server_tool");
         assert_eq!(sanitize(""), "tool");
+    }
+
+    /// The cut as it was first written: stepping from newline to newline.
+    fn cut_point_stepping(head: &[u8], limits: Limits) -> (usize, usize, bool) {
+        let window = &head[..head.len().min(limits.max_bytes)];
+        if let Some(pos) = memchr_iter(b'\n', window).nth(limits.max_lines.saturating_sub(1)) {
+            if limits.max_lines > 0 {
+                return (pos + 1, limits.max_lines, false);
+            }
+        }
+        if limits.max_lines == 0 {
+            return (0, 0, false);
+        }
+        if let Some(pos) = memrchr(b'\n', window) {
+            return (pos + 1, memchr_iter(b'\n', &window[..=pos]).count(), false);
+        }
+        let mut end = window.len();
+        if end < head.len() {
+            while end > 0 && (head[end] & 0xC0) == 0x80 && window.len() - end < 4 {
+                end -= 1;
+            }
+        }
+        (end, 0, end > 0)
+    }
+
+    #[test]
+    fn nth_newline_crosses_blocks() {
+        let text = "x\n".repeat(5000);
+        for n in [0, 1, 2047, 2048, 2049, 4095, 4999] {
+            assert_eq!(nth_newline(text.as_bytes(), n), Some(2 * n + 1), "n = {n}");
+        }
+        assert_eq!(nth_newline(text.as_bytes(), 5000), None);
+        assert_eq!(nth_newline(b"", 0), None);
+    }
+
+    proptest::proptest! {
+        /// Counting gives the cut that stepping gave, for any text and
+        /// limits, lines long or short (TRUNC-1).
+        #[test]
+        fn counting_cuts_where_stepping_did(
+            lines in proptest::collection::vec(0usize..300, 0..400),
+            max_lines in 0usize..500,
+            max_bytes in 0usize..40_000,
+        ) {
+            let mut text = Vec::new();
+            for (i, len) in lines.iter().enumerate() {
+                text.extend(std::iter::repeat_n(b'a' + (i % 26) as u8, *len));
+                text.push(b'\n');
+            }
+            let limits = Limits::new(max_lines, max_bytes);
+            let stepping = cut_point_stepping(&text, limits);
+            proptest::prop_assert_eq!(cut_point(&text, limits, None), stepping);
+            let window = &text[..text.len().min(max_bytes)];
+            let counted = Some(memchr_iter(b'\n', window).count());
+            proptest::prop_assert_eq!(cut_point(&text, limits, counted), stepping);
+        }
     }
 }

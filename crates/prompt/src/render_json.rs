@@ -2,8 +2,6 @@
 
 use std::io::{self, Write};
 
-use serde::Serialize;
-use serde_json::ser::{CharEscape, Formatter};
 use serde_json::Value;
 
 use crate::render::{OpenAiMessages, OpenAiParts};
@@ -75,7 +73,9 @@ impl OpenAiMessages<'_> {
 
 /// `s` as a JSON string.
 fn string<W: Write>(w: &mut W, s: &str) -> io::Result<()> {
-    serde_json::to_writer(w, s).map_err(io::Error::from)
+    w.write_all(b"\"")?;
+    contents(w, s, Depth::Outer)?;
+    w.write_all(b"\"")
 }
 
 /// A call's arguments as a JSON string of their JSON: a string argument
@@ -86,54 +86,148 @@ fn arguments<W: Write>(w: &mut W, arguments: &Value) -> io::Result<()> {
         return string(w, s);
     }
     w.write_all(b"\"")?;
-    arguments
-        .serialize(&mut serde_json::Serializer::with_formatter(&mut *w, Nested))
-        .map_err(io::Error::from)?;
+    nested(w, arguments)?;
     w.write_all(b"\"")
 }
 
-/// Writes JSON as the contents of a JSON string: the quotes of its strings
-/// and the backslashes of their escapes escaped once more. Everything else
-/// JSON writes (brackets, numbers, literals, the text of strings between
-/// escapes) needs no escape in a string.
-struct Nested;
-
-impl Formatter for Nested {
-    fn begin_string<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        w.write_all(b"\\\"")
-    }
-
-    fn end_string<W: ?Sized + Write>(&mut self, w: &mut W) -> io::Result<()> {
-        w.write_all(b"\\\"")
-    }
-
-    fn write_char_escape<W: ?Sized + Write>(&mut self, w: &mut W, escape: CharEscape) -> io::Result<()> {
-        // The inner escape is a backslash and a letter (or `uXXXX`); the
-        // backslash is written escaped, and so is the letter when it is a
-        // quote or a backslash.
-        let rest: &[u8] = match escape {
-            CharEscape::Quote => b"\\\\\\\"",
-            CharEscape::ReverseSolidus => b"\\\\\\\\",
-            CharEscape::Solidus => b"\\\\/",
-            CharEscape::Backspace => b"\\\\b",
-            CharEscape::FormFeed => b"\\\\f",
-            CharEscape::LineFeed => b"\\\\n",
-            CharEscape::CarriageReturn => b"\\\\r",
-            CharEscape::Tab => b"\\\\t",
-            CharEscape::AsciiControl(byte) => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                let code = [
-                    b'\\',
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    HEX[usize::from(byte >> 4)],
-                    HEX[usize::from(byte & 0xf)],
-                ];
-                return w.write_all(&code);
+/// Writes `value` as JSON inside a JSON string: the compact form
+/// `serde_json` writes, with the quotes of its strings and the backslashes
+/// of their escapes escaped once more. Everything else JSON writes
+/// (brackets, numbers, literals) needs no escape in a string.
+fn nested<W: Write>(w: &mut W, value: &Value) -> io::Result<()> {
+    match value {
+        Value::Null => w.write_all(b"null"),
+        Value::Bool(true) => w.write_all(b"true"),
+        Value::Bool(false) => w.write_all(b"false"),
+        Value::Number(n) => serde_json::to_writer(&mut *w, n).map_err(io::Error::from),
+        Value::String(s) => nested_string(w, s),
+        Value::Array(items) => {
+            w.write_all(b"[")?;
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    w.write_all(b",")?;
+                }
+                nested(w, item)?;
             }
-        };
-        w.write_all(rest)
+            w.write_all(b"]")
+        }
+        Value::Object(map) => {
+            w.write_all(b"{")?;
+            for (i, (key, item)) in map.iter().enumerate() {
+                if i > 0 {
+                    w.write_all(b",")?;
+                }
+                nested_string(w, key)?;
+                w.write_all(b":")?;
+                nested(w, item)?;
+            }
+            w.write_all(b"}")
+        }
     }
+}
+
+fn nested_string<W: Write>(w: &mut W, s: &str) -> io::Result<()> {
+    w.write_all(b"\\\"")?;
+    contents(w, s, Depth::Nested)?;
+    w.write_all(b"\\\"")
+}
+
+/// Whether a string is written as a JSON string, or inside one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Depth {
+    Outer,
+    Nested,
+}
+
+/// Whether JSON escapes `byte` in a string: a quote, a backslash or a
+/// control character.
+fn escaped(byte: u8) -> bool {
+    (byte < 0x20) | (byte == b'"') | (byte == b'\\')
+}
+
+/// The bytes of a block that JSON escapes, one bit each. Written so that
+/// the compiler makes it a few vector instructions.
+fn escapes_in(block: &[u8; 16]) -> u32 {
+    let mut mask = 0;
+    for (k, &byte) in block.iter().enumerate() {
+        mask |= u32::from(escaped(byte)) << k;
+    }
+    mask
+}
+
+/// Writes `s` escaped as JSON does (the bytes `serde_json` writes between
+/// the quotes), or escaped twice for [`Depth::Nested`]. Text without
+/// escapes is skipped sixteen bytes at a time and written in runs.
+fn contents<W: Write>(w: &mut W, s: &str, depth: Depth) -> io::Result<()> {
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes.get(i..i + 16).and_then(|b| <&[u8; 16]>::try_from(b).ok()) {
+            Some(block) => match escapes_in(block) {
+                0 => {
+                    i += 16;
+                    continue;
+                }
+                mask => i += mask.trailing_zeros() as usize,
+            },
+            None if !escaped(bytes[i]) => {
+                i += 1;
+                continue;
+            }
+            None => {}
+        }
+        w.write_all(&bytes[run..i])?;
+        escape(w, bytes[i], depth)?;
+        i += 1;
+        run = i;
+    }
+    w.write_all(&bytes[run..])
+}
+
+/// Writes the escape of `byte` (one that [`escaped`] names): JSON's short
+/// form where it has one, `\u00XX` otherwise; nested, its backslash, and
+/// the quote or backslash it escapes, are escaped again.
+fn escape<W: Write>(w: &mut W, byte: u8, depth: Depth) -> io::Result<()> {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let short = match byte {
+        b'"' => Some(b'"'),
+        b'\\' => Some(b'\\'),
+        0x08 => Some(b'b'),
+        0x0c => Some(b'f'),
+        b'\n' => Some(b'n'),
+        b'\r' => Some(b'r'),
+        b'\t' => Some(b't'),
+        _ => None,
+    };
+    let mut out = [0u8; 8];
+    let mut len = 0;
+    let mut put = |b: u8| {
+        out[len] = b;
+        len += 1;
+    };
+    if depth == Depth::Nested {
+        put(b'\\');
+    }
+    put(b'\\');
+    match short {
+        Some(letter) => {
+            if depth == Depth::Nested && matches!(letter, b'"' | b'\\') {
+                put(b'\\');
+            }
+            put(letter);
+        }
+        None => {
+            for b in [
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(byte >> 4)],
+                HEX[usize::from(byte & 0xf)],
+            ] {
+                put(b);
+            }
+        }
+    }
+    w.write_all(&out[..len])
 }

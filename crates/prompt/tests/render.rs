@@ -29,7 +29,45 @@ fn same_bytes(messages: &[Message]) {
     assert_eq!(String::from_utf8(written).unwrap(), tree);
 }
 
+/// Text made mostly of what JSON escapes, in runs long and short, so that
+/// escapes fall on every side of the writer's 16-byte blocks.
+fn escapy_text() -> impl Strategy<Value = String> {
+    let chars = vec![
+        'a', 'b', ' ', 'é', '€', '😀', '"', '\\', '/', '\n', '\r', '\t', '\u{0}', '\u{1}', '\u{8}', '\u{c}',
+        '\u{1f}', '\u{7f}',
+    ];
+    prop_oneof![
+        proptest::collection::vec(proptest::sample::select(chars), 0..120),
+        // Long clean runs with a rare escape.
+        (
+            0usize..60,
+            0usize..60,
+            proptest::sample::select(vec!['"', '\\', '\n', '\u{2}'])
+        )
+            .prop_map(|(a, b, c)| {
+                std::iter::repeat_n('x', a)
+                    .chain([c])
+                    .chain(std::iter::repeat_n('y', b))
+                    .collect()
+            }),
+    ]
+    .prop_map(|chars| chars.into_iter().collect())
+}
+
 proptest! {
+    /// The writer's own escaping, once in texts and twice in arguments,
+    /// gives `serde_json`'s bytes.
+    #[test]
+    fn ctx_4_escapes_as_serde_json_does(text in escapy_text(), key in escapy_text()) {
+        let arguments = serde_json::json!({ key.clone(): text.clone(), "list": [text.clone(), 1, -2.5, null] });
+        let call = ToolCall::new(key.clone(), text.clone(), arguments);
+        same_bytes(&[
+            Message::user(text.clone()),
+            Message::assistant_with_calls(text.clone(), vec![call]),
+            Message::tool_text(key, "Bash", text),
+        ]);
+    }
+
     #[test]
     fn ctx_4_borrowed_rendering_is_byte_identical(
         messages in proptest::collection::vec(strategy::message(), 0..12),

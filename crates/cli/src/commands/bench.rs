@@ -43,13 +43,16 @@ fn middle(mut times: Vec<Duration>) -> Duration {
 }
 
 /// The median time of `runs` runs of `f` (at least one), and its last
-/// result.
+/// result. Each run's result is dropped before the next run starts, out
+/// of the timer: a run costs what one call costs a program, not the
+/// freeing of the run before it or a second copy held beside it.
 fn median<T>(runs: usize, mut f: impl FnMut() -> Result<T, CliError>) -> Result<(Duration, T), CliError> {
     let mut times = Vec::with_capacity(runs);
     let start = Instant::now();
     let mut last = f()?;
     times.push(start.elapsed());
     for _ in 1..runs {
+        drop(last);
         let start = Instant::now();
         last = f()?;
         times.push(start.elapsed());

@@ -307,7 +307,7 @@ impl<'de> Deserialize<'de> for Calls {
         struct RawFunction<'a> {
             #[serde(borrow)]
             name: Option<Cow<'a, str>>,
-            arguments: Option<Value>,
+            arguments: Option<Arguments>,
         }
         struct V;
         impl<'de> Visitor<'de> for V {
@@ -316,11 +316,12 @@ impl<'de> Deserialize<'de> for Calls {
                 f.write_str("tool calls")
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Calls, A::Error> {
-                let mut calls = Some(Vec::new());
+                // Most messages make one call: room for one, not four.
+                let mut calls = Some(Vec::with_capacity(1));
                 while let Some(call) = seq.next_element::<RawCall<'de>>()? {
                     let function = call.function;
                     let (name, arguments) = match function {
-                        Some(f) => (f.name, f.arguments),
+                        Some(f) => (f.name, f.arguments.map(|a| a.0)),
                         None => (None, None),
                     };
                     let (Some(id), Some(name), Some(list)) = (call.id, name, calls.as_mut()) else {
@@ -330,10 +331,10 @@ impl<'de> Deserialize<'de> for Calls {
                     list.push(ToolCall::new(
                         id.into_owned(),
                         name.into_owned(),
-                        arguments_of(arguments),
+                        arguments.unwrap_or(Value::Null),
                     ));
                 }
-                // Most messages make one call: no room for four.
+                // More, or none: no room left over.
                 if let Some(calls) = &mut calls {
                     calls.shrink_to_fit();
                 }
@@ -360,6 +361,53 @@ impl<'de> Deserialize<'de> for Calls {
             }
             fn visit_unit<E: de::Error>(self) -> Result<Calls, E> {
                 Ok(Calls::default())
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A call's `function.arguments` as [`arguments_of`] makes them: a string
+/// is read as JSON where it is JSON, straight from the text the parser
+/// holds (no string is made of it first), and anything else is kept.
+struct Arguments(Value);
+
+impl<'de> Deserialize<'de> for Arguments {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Arguments;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("call arguments")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Arguments, E> {
+                Ok(Arguments(
+                    serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_owned())),
+                ))
+            }
+            fn visit_string<E: de::Error>(self, v: String) -> Result<Arguments, E> {
+                Ok(Arguments(arguments_of(Some(Value::String(v)))))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Arguments, A::Error> {
+                Value::deserialize(de::value::MapAccessDeserializer::new(map)).map(Arguments)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Arguments, A::Error> {
+                Value::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(Arguments)
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Arguments, E> {
+                Ok(Arguments(Value::Bool(v)))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Arguments, E> {
+                Ok(Arguments(Value::from(v)))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Arguments, E> {
+                Ok(Arguments(Value::from(v)))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Arguments, E> {
+                Ok(Arguments(Value::from(v)))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Arguments, E> {
+                Ok(Arguments(Value::Null))
             }
         }
         d.deserialize_any(V)

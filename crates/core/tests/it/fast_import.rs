@@ -34,6 +34,17 @@ fn call() -> impl Strategy<Value = Value> {
         Just(json!({"already": "an object"})),
         Just(Value::Null),
         Just(json!(5)),
+        // Every kind of JSON, as a string and as itself.
+        Just(json!(
+            "{\"cmd\": \"cat <<'EOF'\\nprint(\\\"hi\\\")\\nEOF\", \"n\": [1, -2, 3.5e3, true, null]}"
+        )),
+        Just(json!("[1, \"two\"]")),
+        Just(json!("-0.25")),
+        Just(json!("")),
+        Just(json!([1, {"nested": ["a\"b", false]}])),
+        Just(json!(-7)),
+        Just(json!(2.5)),
+        Just(json!(true)),
     ];
     (
         prop_oneof![Just(Some("c1")), Just(Some("c2")), Just(None)],

@@ -2,14 +2,12 @@
 //! without a `serde_json::Value` tree in between.
 
 use std::borrow::Cow;
-use std::fmt;
 
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::Deserialize;
 use serde_json::Value;
 
 use crate::id::MessageId;
-use crate::interop::{arguments_of, role_of};
+use crate::interop::role_of;
+use crate::json_read::{value_of, Reader};
 use crate::message::{Message, Metadata, Role, ToolCall};
 use crate::text::Text;
 
@@ -49,367 +47,318 @@ pub fn from_openai_slice(bytes: &[u8]) -> Option<Vec<Message>> {
 /// assert_eq!(from_openai_str(text), from_openai_slice(text.as_bytes()));
 /// ```
 pub fn from_openai_str(text: &str) -> Option<Vec<Message>> {
-    let list: Listing = serde_json::from_str(text).ok()?;
-    list.0
+    let mut r = Reader::new(text);
+    let messages = match r.peek()? {
+        b'[' => messages(&mut r)?,
+        b'{' => listing(&mut r)?,
+        _ => return None,
+    };
+    r.at_end().then_some(messages)
 }
 
-/// A top-level array, or an object with `messages` and no `system`;
-/// `None` inside for any other shape.
-struct Listing(Option<Vec<Message>>);
+/// An object whose `messages` is the conversation: its other keys
+/// skipped; `None` without `messages`, with a `system` (another format) or
+/// with `messages` twice.
+fn listing(r: &mut Reader<'_>) -> Option<Vec<Message>> {
+    r.eat(b'{')?;
+    let mut found = None;
+    if r.eat(b'}').is_some() {
+        return None;
+    }
+    loop {
+        match r.key()? {
+            "messages" if found.is_none() => found = Some(messages(r)?),
+            "messages" | "system" => return None,
+            _ => r.skip()?,
+        }
+        if !r.more(b'}')? {
+            return found;
+        }
+    }
+}
 
-/// The messages of an array, each made as it is read (no list of raw
-/// messages is held beside them); an error for anything that is not a
-/// plain OpenAI message.
-fn messages<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Vec<Message>, A::Error> {
-    let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0));
-    while let Some(raw) = seq.next_element::<Raw<'de>>()? {
-        let message = raw
-            .into_message(out.len())
-            .ok_or_else(|| de::Error::custom("not a plain message"))?;
+/// The messages of an array, each made as it is read; `None` for anything
+/// that is not a plain OpenAI message.
+fn messages(r: &mut Reader<'_>) -> Option<Vec<Message>> {
+    r.eat(b'[')?;
+    let mut out = Vec::new();
+    if r.empty_array() {
+        return Some(out);
+    }
+    loop {
+        let message = message(r, out.len())?;
         out.push(message);
-    }
-    Ok(out)
-}
-
-/// The `messages` array of an object.
-struct Messages(Vec<Message>);
-
-impl<'de> Deserialize<'de> for Messages {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Messages;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an array of messages")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-                messages(seq).map(Messages)
-            }
+        if !r.more(b']')? {
+            // The room doubling left, given back.
+            out.shrink_to_fit();
+            return Some(out);
         }
-        d.deserialize_seq(V)
     }
 }
 
-impl<'de> Deserialize<'de> for Listing {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Listing;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an array of messages or an object with `messages`")
+/// The message `bytes` hold (one JSON object, with nothing but whitespace
+/// around it), the `index`-th of its list; `None` for anything else.
+pub(crate) fn message_of(bytes: &[u8], index: usize) -> Option<Message> {
+    let mut r = Reader::new(std::str::from_utf8(bytes).ok()?);
+    let message = message(&mut r, index)?;
+    r.at_end().then_some(message)
+}
+
+/// Sets `slot` once: a key given twice makes the message another format's
+/// (or a mistake), and `None`.
+fn once<T>(slot: &mut Option<T>, value: T) -> Option<()> {
+    slot.is_none().then(|| *slot = Some(value))
+}
+
+/// A string or `null`; `None` inside for `null`, `None` for anything else.
+fn optional_string(r: &mut Reader<'_>) -> Option<Option<String>> {
+    if r.peek()? == b'"' {
+        return Some(Some(r.string()?.to_owned()));
+    }
+    match r.value()? {
+        Value::Null => Some(None),
+        _ => None,
+    }
+}
+
+/// One message as the OpenAI form has it: `role` (required), `content`,
+/// `tool_calls`, `tool_call_id` and `name`, each at most once; other keys
+/// skipped. A message with an `id` is another format's (Strata's).
+fn message(r: &mut Reader<'_>, index: usize) -> Option<Message> {
+    r.eat(b'{')?;
+    let mut role_text: Option<Cow<'_, str>> = None;
+    let mut content: Option<Text> = None;
+    let mut calls: Option<Vec<ToolCall>> = None;
+    let mut tool_call_id: Option<Option<String>> = None;
+    let mut name: Option<Option<String>> = None;
+    let mut id_seen = false;
+    if r.eat(b'}').is_some() {
+        return None;
+    }
+    loop {
+        match r.key()? {
+            "role" => {
+                let text = r.string_cow()?;
+                once(&mut role_text, text)?;
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Self::Value, A::Error> {
-                messages(seq).map(|m| Listing(Some(m)))
+            "content" => {
+                let text = read_content(r)?;
+                once(&mut content, text)?;
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut messages = None;
-                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-                    match key.as_ref() {
-                        "messages" if messages.is_none() => messages = Some(map.next_value::<Messages>()?.0),
-                        // Another format, or a repeated key: the general path decides.
-                        "messages" | "system" => return Err(de::Error::custom("not a plain list")),
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
+            "tool_calls" => {
+                let list = read_calls(r)?;
+                once(&mut calls, list)?;
+            }
+            "tool_call_id" => {
+                let id = optional_string(r)?;
+                once(&mut tool_call_id, id)?;
+            }
+            "name" => {
+                let text = optional_string(r)?;
+                once(&mut name, text)?;
+            }
+            "id" => {
+                if id_seen || r.value()? != Value::Null {
+                    return None;
                 }
-                Ok(Listing(messages))
+                id_seen = true;
             }
+            _ => r.skip()?,
         }
-        d.deserialize_any(V)
-    }
-}
-
-/// One message as the OpenAI form has it.
-#[derive(Deserialize)]
-pub(crate) struct Raw<'a> {
-    #[serde(borrow)]
-    role: Cow<'a, str>,
-    #[serde(default)]
-    content: Content,
-    #[serde(default)]
-    tool_calls: Calls,
-    #[serde(default, borrow)]
-    tool_call_id: Option<Cow<'a, str>>,
-    #[serde(default, borrow)]
-    name: Option<Cow<'a, str>>,
-    /// Present only in other formats (Strata's messages carry an id).
-    #[serde(default)]
-    id: Option<IgnoredAny>,
-}
-
-impl Raw<'_> {
-    pub(crate) fn into_message(self, index: usize) -> Option<Message> {
-        if self.id.is_some() {
-            return None;
+        if !r.more(b'}')? {
+            break;
         }
-        let role = role_of(&self.role)?;
-        let content = self.content.0;
-        let (tool_call_id, tool_name) = if role == Role::Tool {
-            let name = self.name.map(Cow::into_owned);
-            (
-                self.tool_call_id.map(Cow::into_owned).or_else(|| name.clone()),
-                name,
-            )
-        } else {
-            (None, None)
-        };
-        let id = MessageId::imported("openai", index, &self.role, &content);
-        Some(Message {
-            id,
-            role,
-            content,
-            tool_calls: self.tool_calls.0?,
-            thinking: Vec::new(),
-            provider_items: Vec::new(),
-            tool_call_id,
-            tool_name,
-            result: None,
-            metadata: Metadata::new(),
-            created_at: None,
-        })
     }
+    let role_text = role_text?;
+    let role = role_of(&role_text)?;
+    let content = content.unwrap_or_default();
+    let (tool_call_id, tool_name) = if role == Role::Tool {
+        let name = name.flatten();
+        (tool_call_id.flatten().or_else(|| name.clone()), name)
+    } else {
+        (None, None)
+    };
+    let id = MessageId::imported("openai", index, &role_text, &content);
+    Some(Message {
+        id,
+        role,
+        content,
+        tool_calls: calls.unwrap_or_default(),
+        thinking: Vec::new(),
+        provider_items: Vec::new(),
+        tool_call_id,
+        tool_name,
+        result: None,
+        metadata: Metadata::new(),
+        created_at: None,
+    })
 }
 
 /// `content`: a string, an array of parts whose texts are joined with
 /// newlines, or anything else for no text.
-#[derive(Default)]
-struct Content(Text);
-
-impl<'de> Deserialize<'de> for Content {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Content;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("message content")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Content, E> {
-                Ok(Content(Text::from(v)))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Content, E> {
-                Ok(Content(Text::from(v)))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Content, A::Error> {
-                let mut texts: Vec<String> = Vec::new();
-                while let Some(Part(text)) = seq.next_element()? {
-                    texts.extend(text);
+fn read_content(r: &mut Reader<'_>) -> Option<Text> {
+    match r.peek()? {
+        b'"' => Some(Text::from(r.string()?)),
+        b'[' => {
+            r.eat(b'[')?;
+            let mut joined = String::new();
+            let mut any = false;
+            if !r.empty_array() {
+                loop {
+                    if let Some(text) = read_part(r)? {
+                        if any {
+                            joined.push('\n');
+                        }
+                        joined.push_str(&text);
+                        any = true;
+                    }
+                    if !r.more(b']')? {
+                        break;
+                    }
                 }
-                Ok(Content(Text::from(texts.join("\n"))))
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Content, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Content::default())
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Content, E> {
-                Ok(Content::default())
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Content, E> {
-                Ok(Content::default())
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Content, E> {
-                Ok(Content::default())
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Content, E> {
-                Ok(Content::default())
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Content, E> {
-                Ok(Content::default())
-            }
+            Some(Text::from(joined))
         }
-        d.deserialize_any(V)
+        _ => r.skip().map(|()| Text::default()),
     }
 }
 
 /// One part of an array `content`: its text when it is a string or an
 /// object with a string `text`. A block of the Anthropic API makes the
 /// whole read fail, so that the general path decides the format.
-struct Part(Option<String>);
-
-impl<'de> Deserialize<'de> for Part {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Part;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a content part")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Part, E> {
-                Ok(Part(Some(v.to_owned())))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Part, A::Error> {
-                let mut text = None;
-                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
-                    match key.as_ref() {
-                        "text" if text.is_none() => text = Some(map.next_value::<Value>()?),
+fn read_part(r: &mut Reader<'_>) -> Option<Option<String>> {
+    match r.peek()? {
+        b'"' => Some(Some(r.string()?.to_owned())),
+        b'{' => {
+            r.eat(b'{')?;
+            let mut text: Option<Value> = None;
+            if r.eat(b'}').is_none() {
+                loop {
+                    match r.key()? {
+                        "text" => {
+                            let value = r.value()?;
+                            once(&mut text, value)?;
+                        }
                         "type" => {
-                            let kind = map.next_value::<Value>()?;
+                            let kind = r.value()?;
                             let other_api = matches!(
                                 kind.as_str(),
                                 Some("tool_use" | "tool_result" | "thinking" | "redacted_thinking")
                             );
                             if other_api {
-                                return Err(de::Error::custom("an Anthropic block"));
+                                return None;
                             }
                         }
-                        "text" => return Err(de::Error::custom("a repeated key")),
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
+                        _ => r.skip()?,
+                    }
+                    if !r.more(b'}')? {
+                        break;
                     }
                 }
-                Ok(Part(text.and_then(|t| t.as_str().map(str::to_owned))))
             }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Part, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Part(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Part, E> {
-                Ok(Part(None))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Part, E> {
-                Ok(Part(None))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Part, E> {
-                Ok(Part(None))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Part, E> {
-                Ok(Part(None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Part, E> {
-                Ok(Part(None))
-            }
+            Some(match text {
+                Some(Value::String(text)) => Some(text),
+                _ => None,
+            })
         }
-        d.deserialize_any(V)
+        _ => r.skip().map(|()| None),
     }
 }
 
-/// `tool_calls`: an array of calls; anything else for none. `None` inside
-/// when a call lacks its id or name (an error for the general path).
-struct Calls(Option<Vec<ToolCall>>);
-
-impl Default for Calls {
-    fn default() -> Self {
-        Calls(Some(Vec::new()))
+/// `tool_calls`: an array of calls, each with an id and a function name;
+/// anything but an array for none. `None` when a call lacks its id or
+/// name (the general path then says so).
+fn read_calls(r: &mut Reader<'_>) -> Option<Vec<ToolCall>> {
+    if r.peek()? != b'[' {
+        return r.skip().map(|()| Vec::new());
     }
+    r.eat(b'[')?;
+    // Most messages make one call: room for one, not four.
+    let mut calls = Vec::with_capacity(1);
+    if !r.empty_array() {
+        loop {
+            calls.push(read_call(r)?);
+            if !r.more(b']')? {
+                break;
+            }
+        }
+    }
+    // More, or none: no room left over.
+    calls.shrink_to_fit();
+    Some(calls)
 }
 
-impl<'de> Deserialize<'de> for Calls {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        struct RawCall<'a> {
-            #[serde(borrow)]
-            id: Option<Cow<'a, str>>,
-            #[serde(borrow)]
-            function: Option<RawFunction<'a>>,
-        }
-        #[derive(Deserialize)]
-        struct RawFunction<'a> {
-            #[serde(borrow)]
-            name: Option<Cow<'a, str>>,
-            arguments: Option<Arguments>,
-        }
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Calls;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("tool calls")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Calls, A::Error> {
-                // Most messages make one call: room for one, not four.
-                let mut calls = Some(Vec::with_capacity(1));
-                while let Some(call) = seq.next_element::<RawCall<'de>>()? {
-                    let function = call.function;
-                    let (name, arguments) = match function {
-                        Some(f) => (f.name, f.arguments.map(|a| a.0)),
-                        None => (None, None),
-                    };
-                    let (Some(id), Some(name), Some(list)) = (call.id, name, calls.as_mut()) else {
-                        calls = None;
-                        continue;
-                    };
-                    list.push(ToolCall::new(
-                        id.into_owned(),
-                        name.into_owned(),
-                        arguments.unwrap_or(Value::Null),
-                    ));
+/// One call: `id` and `function` (`name` and `arguments`), each at most
+/// once; other keys skipped.
+fn read_call(r: &mut Reader<'_>) -> Option<ToolCall> {
+    r.eat(b'{')?;
+    let mut id: Option<Option<String>> = None;
+    let mut function: Option<Option<(Option<String>, Value)>> = None;
+    if r.eat(b'}').is_none() {
+        loop {
+            match r.key()? {
+                "id" => {
+                    let text = optional_string(r)?;
+                    once(&mut id, text)?;
                 }
-                // More, or none: no room left over.
-                if let Some(calls) = &mut calls {
-                    calls.shrink_to_fit();
+                "function" => {
+                    let f = if r.peek()? == b'{' {
+                        Some(read_function(r)?)
+                    } else if r.value()? == Value::Null {
+                        None
+                    } else {
+                        return None;
+                    };
+                    once(&mut function, f)?;
                 }
-                Ok(Calls(calls))
+                _ => r.skip()?,
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Calls, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Calls::default())
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Calls, E> {
-                Ok(Calls::default())
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Calls, E> {
-                Ok(Calls::default())
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Calls, E> {
-                Ok(Calls::default())
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Calls, E> {
-                Ok(Calls::default())
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Calls, E> {
-                Ok(Calls::default())
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Calls, E> {
-                Ok(Calls::default())
+            if !r.more(b'}')? {
+                break;
             }
         }
-        d.deserialize_any(V)
     }
+    let (name, arguments) = function.flatten()?;
+    Some(ToolCall::new(id.flatten()?, name?, arguments))
 }
 
-/// A call's `function.arguments` as [`arguments_of`] makes them: a string
-/// is read as JSON where it is JSON, straight from the text the parser
-/// holds (no string is made of it first), and anything else is kept.
-struct Arguments(Value);
-
-impl<'de> Deserialize<'de> for Arguments {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Arguments;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("call arguments")
+/// A call's `function`: its `name`, and its `arguments` as
+/// [`arguments_of`](crate::interop) makes them (a string is read as JSON
+/// where it is JSON, anything else kept, none `null`).
+fn read_function(r: &mut Reader<'_>) -> Option<(Option<String>, Value)> {
+    r.eat(b'{')?;
+    let mut name: Option<Option<String>> = None;
+    let mut arguments: Option<Value> = None;
+    if r.eat(b'}').is_none() {
+        loop {
+            match r.key()? {
+                "name" => {
+                    let text = optional_string(r)?;
+                    once(&mut name, text)?;
+                }
+                "arguments" => {
+                    let value = if r.peek()? == b'"' {
+                        arguments_text(r.string()?)
+                    } else {
+                        r.value()?
+                    };
+                    once(&mut arguments, value)?;
+                }
+                _ => r.skip()?,
             }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Arguments, E> {
-                Ok(Arguments(
-                    serde_json::from_str(v).unwrap_or_else(|_| Value::String(v.to_owned())),
-                ))
-            }
-            fn visit_string<E: de::Error>(self, v: String) -> Result<Arguments, E> {
-                Ok(Arguments(arguments_of(Some(Value::String(v)))))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Arguments, A::Error> {
-                Value::deserialize(de::value::MapAccessDeserializer::new(map)).map(Arguments)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Arguments, A::Error> {
-                Value::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(Arguments)
-            }
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Arguments, E> {
-                Ok(Arguments(Value::Bool(v)))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Arguments, E> {
-                Ok(Arguments(Value::from(v)))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Arguments, E> {
-                Ok(Arguments(Value::from(v)))
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Arguments, E> {
-                Ok(Arguments(Value::from(v)))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Arguments, E> {
-                Ok(Arguments(Value::Null))
+            if !r.more(b'}')? {
+                break;
             }
         }
-        d.deserialize_any(V)
     }
+    Some((name.flatten(), arguments.unwrap_or(Value::Null)))
+}
+
+/// Arguments given as a string: their JSON where the string is JSON, the
+/// string itself where it is not (`serde_json` decides what this reader
+/// refuses).
+fn arguments_text(text: &str) -> Value {
+    value_of(text)
+        .or_else(|| serde_json::from_str(text).ok())
+        .unwrap_or_else(|| Value::String(text.to_owned()))
 }

@@ -3,7 +3,7 @@
 
 use std::io::{self, Read};
 
-use crate::interop_fast::Raw;
+use crate::interop_fast::message_of;
 use crate::message::Message;
 
 /// How much is read at a time.
@@ -213,10 +213,7 @@ impl<R: Read> Scanner<R> {
                 return Ok(None);
             };
             let bytes = &self.buf[self.pos..self.pos + len];
-            let Some(message) = serde_json::from_slice::<Raw<'_>>(bytes)
-                .ok()
-                .and_then(|raw| raw.into_message(out.len()))
-            else {
+            let Some(message) = message_of(bytes, out.len()) else {
                 return Ok(None);
             };
             out.push(message);

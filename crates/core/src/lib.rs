@@ -91,6 +91,7 @@ mod interop;
 mod interop_anthropic;
 mod interop_fast;
 mod interop_stream;
+mod json_read;
 mod llm;
 mod message;
 pub mod prompts;

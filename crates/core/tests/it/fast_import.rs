@@ -118,6 +118,85 @@ proptest! {
     }
 }
 
+/// A message the fast reader must take: a role it knows, text with
+/// escapes or parts, calls with ids, names and arguments.
+fn plain_message() -> impl Strategy<Value = Value> {
+    (
+        prop_oneof![
+            Just("system"),
+            Just("developer"),
+            Just("user"),
+            Just("assistant"),
+            Just("tool")
+        ],
+        prop_oneof![
+            "[a-z \\n\"\\\\é😀\u{1}/]{0,60}".prop_map(Value::from),
+            Just(Value::Null),
+            proptest::collection::vec(
+                "[a-z\"\\n]{0,8}".prop_map(|t| json!({"type": "text", "text": t})),
+                0..3
+            )
+            .prop_map(Value::Array),
+        ],
+        proptest::collection::vec(("[a-z0-9_]{1,8}", "[A-Za-z]{1,8}", "[a-z \"\\\\\\n]{0,30}"), 0..3),
+        proptest::option::of("[a-z0-9_]{1,8}"),
+    )
+        .prop_map(|(role, content, calls, call_id)| {
+            let mut m = json!({"role": role, "content": content});
+            if !calls.is_empty() {
+                let calls = calls.into_iter().map(|(id, name, text)| {
+                    let arguments = json!({"cmd": text, "n": [1, -2.5, null]}).to_string();
+                    json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}})
+                });
+                m["tool_calls"] = calls.collect();
+            }
+            if let Some(id) = call_id {
+                m["tool_call_id"] = json!(id);
+            }
+            m
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+    /// A plain list always goes the fast way, to the general reader's
+    /// messages.
+    #[test]
+    fn fast_reader_takes_every_plain_list(
+        list in proptest::collection::vec(plain_message(), 0..6),
+        as_object in any::<bool>(),
+        pretty in any::<bool>(),
+    ) {
+        let value = Value::Array(list);
+        let document = if as_object { json!({"model": "m", "n": [1.5, {"x": "]"}], "messages": value}) } else { value.clone() };
+        let bytes = if pretty { serde_json::to_vec_pretty(&document) } else { serde_json::to_vec(&document) }.unwrap();
+        let general = from_openai_messages(&value).unwrap();
+        prop_assert_eq!(from_openai_slice(&bytes), Some(general));
+    }
+
+    /// A list cut short or with a byte changed: the fast reader refuses it,
+    /// or reads what the general reader reads.
+    #[test]
+    fn fast_reader_refuses_or_agrees_on_damaged_lists(
+        list in proptest::collection::vec(prop_oneof![message(), plain_message()], 1..4),
+        at in any::<prop::sample::Index>(),
+        byte in proptest::sample::select(b"\"\\,:]}0 ntu".to_vec()),
+        cut in any::<bool>(),
+    ) {
+        let mut bytes = serde_json::to_vec(&Value::Array(list)).unwrap();
+        let i = at.index(bytes.len());
+        if cut {
+            bytes.truncate(i);
+        } else if bytes[i].is_ascii() {
+            bytes[i] = byte;
+        }
+        if let Some(fast) = from_openai_slice(&bytes) {
+            let value: Value = serde_json::from_slice(&bytes).unwrap();
+            prop_assert_eq!(Some(fast), from_openai_messages(&value).ok());
+        }
+    }
+}
+
 #[test]
 fn fast_reader_takes_plain_lists_and_steps_aside_for_others() {
     let plain = br#"{"model": "m", "messages": [{"role": "user", "content": [{"type": "text", "text": "a"}, "b"]},

@@ -1,0 +1,527 @@
+//! A JSON reader for the fast import paths: strings decoded sixteen bytes
+//! at a time, values built or checked without serde's machinery.
+//!
+//! It accepts what `serde_json` parses into a `Value`, and reads it into
+//! the same values, or it refuses (`None`): a caller then reads the text
+//! the general way, which decides, and names what is wrong. It refuses
+//! nesting deeper than [`MAX_DEPTH`], below `serde_json`'s own limit.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Number, Value};
+
+/// How deep arrays and objects may nest here; deeper is left to
+/// `serde_json` (whose limit is 128).
+const MAX_DEPTH: usize = 100;
+
+/// A position in a JSON text, and the room strings with escapes are
+/// decoded into.
+pub(crate) struct Reader<'a> {
+    text: &'a str,
+    pos: usize,
+    scratch: String,
+}
+
+/// Where a string read by [`Reader::string`] is: in the text itself (it
+/// had no escapes) or decoded into the reader's scratch room.
+enum Found<'a> {
+    Text(&'a str),
+    Scratch,
+}
+
+impl<'a> Reader<'a> {
+    pub(crate) fn new(text: &'a str) -> Self {
+        Reader {
+            text,
+            pos: 0,
+            scratch: String::new(),
+        }
+    }
+
+    /// The next byte that is not JSON whitespace, not consumed.
+    pub(crate) fn peek(&mut self) -> Option<u8> {
+        let bytes = self.text.as_bytes();
+        while let Some(&b) = bytes.get(self.pos) {
+            if !matches!(b, b' ' | b'\n' | b'\t' | b'\r') {
+                return Some(b);
+            }
+            self.pos += 1;
+        }
+        None
+    }
+
+    /// Consumes `byte`, the next one after whitespace.
+    pub(crate) fn eat(&mut self, byte: u8) -> Option<()> {
+        (self.peek()? == byte).then(|| self.pos += 1)
+    }
+
+    /// Whether only whitespace is left.
+    pub(crate) fn at_end(&mut self) -> bool {
+        self.peek().is_none()
+    }
+
+    /// After the `[` of an array: consumes its `]` when it is empty.
+    pub(crate) fn empty_array(&mut self) -> bool {
+        self.eat(b']').is_some()
+    }
+
+    /// After a member of an array or object: `Some(true)` for a `,`,
+    /// `Some(false)` for the closing `close`.
+    pub(crate) fn more(&mut self, close: u8) -> Option<bool> {
+        match self.peek()? {
+            b',' => {
+                self.pos += 1;
+                Some(true)
+            }
+            b if b == close => {
+                self.pos += 1;
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    /// Reads an object's key and its `:`.
+    pub(crate) fn key(&mut self) -> Option<&str> {
+        let found = self.string_found()?;
+        self.eat(b':')?;
+        Some(self.found(found))
+    }
+
+    /// Reads a string.
+    pub(crate) fn string(&mut self) -> Option<&str> {
+        let found = self.string_found()?;
+        Some(self.found(found))
+    }
+
+    /// Reads a string, borrowed from the text when it has no escapes.
+    pub(crate) fn string_cow(&mut self) -> Option<Cow<'a, str>> {
+        Some(match self.string_found()? {
+            Found::Text(s) => Cow::Borrowed(s),
+            Found::Scratch => Cow::Owned(self.scratch.clone()),
+        })
+    }
+
+    fn found(&self, found: Found<'a>) -> &str {
+        match found {
+            Found::Text(s) => s,
+            Found::Scratch => &self.scratch,
+        }
+    }
+
+    /// Reads a string at the next `"`: the text between the quotes when it
+    /// has no escapes, else its decoded text in the scratch room. `None`
+    /// for a control character, a bad escape or a lone surrogate, which
+    /// `serde_json` refuses too.
+    fn string_found(&mut self) -> Option<Found<'a>> {
+        self.eat(b'"')?;
+        let text = self.text;
+        let bytes = text.as_bytes();
+        let mut decoding = false;
+        loop {
+            let start = self.pos;
+            let mut at = start;
+            // Skip to the next quote, backslash or control character.
+            loop {
+                match bytes.get(at..at + 16).and_then(|b| <&[u8; 16]>::try_from(b).ok()) {
+                    Some(block) => match first_special(block) {
+                        Some(k) => break at += k,
+                        None => at += 16,
+                    },
+                    None => {
+                        while bytes.get(at).is_some_and(|&b| !is_special(b)) {
+                            at += 1;
+                        }
+                        break;
+                    }
+                }
+            }
+            // Every byte it stops at is ASCII: the run ends on a character
+            // boundary.
+            let run = text.get(start..at)?;
+            match bytes.get(at)? {
+                b'"' => {
+                    self.pos = at + 1;
+                    if !decoding {
+                        return Some(Found::Text(run));
+                    }
+                    self.scratch.push_str(run);
+                    return Some(Found::Scratch);
+                }
+                b'\\' => {
+                    if !decoding {
+                        decoding = true;
+                        self.scratch.clear();
+                    }
+                    self.scratch.push_str(run);
+                    self.pos = at + 1;
+                    self.escape()?;
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// Decodes the escape after a backslash into the scratch room.
+    fn escape(&mut self) -> Option<()> {
+        let bytes = self.text.as_bytes();
+        let c = match *bytes.get(self.pos)? {
+            b'"' => '"',
+            b'\\' => '\\',
+            b'/' => '/',
+            b'b' => '\u{8}',
+            b'f' => '\u{c}',
+            b'n' => '\n',
+            b'r' => '\r',
+            b't' => '\t',
+            b'u' => {
+                let high = self.hex4(self.pos + 1)?;
+                self.pos += 5;
+                let code = match high {
+                    0xD800..=0xDBFF => {
+                        // A high surrogate: a low one must follow.
+                        if bytes.get(self.pos..self.pos + 2)? != b"\\u" {
+                            return None;
+                        }
+                        let low = self.hex4(self.pos + 2)?;
+                        if !(0xDC00..=0xDFFF).contains(&low) {
+                            return None;
+                        }
+                        self.pos += 6;
+                        0x1_0000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    code => code,
+                };
+                // A lone low surrogate is no character: `None`.
+                self.scratch.push(char::from_u32(code)?);
+                return Some(());
+            }
+            _ => return None,
+        };
+        self.scratch.push(c);
+        self.pos += 1;
+        Some(())
+    }
+
+    /// The four hex digits at `at`.
+    fn hex4(&self, at: usize) -> Option<u32> {
+        let digits = self.text.as_bytes().get(at..at + 4)?;
+        digits
+            .iter()
+            .try_fold(0, |n, &d| Some(n * 16 + char::from(d).to_digit(16)?))
+    }
+
+    /// Reads `null`, `true` or `false`.
+    fn literal(&mut self) -> Option<Value> {
+        let rest = self.text.as_bytes().get(self.pos..)?;
+        let (value, len) = if rest.starts_with(b"null") {
+            (Value::Null, 4)
+        } else if rest.starts_with(b"true") {
+            (Value::Bool(true), 4)
+        } else if rest.starts_with(b"false") {
+            (Value::Bool(false), 5)
+        } else {
+            return None;
+        };
+        self.pos += len;
+        Some(value)
+    }
+
+    /// Reads a number as `serde_json` reads it (the same grammar, the same
+    /// range, the same value).
+    fn number(&mut self) -> Option<Number> {
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        let mut end = start;
+        while bytes
+            .get(end)
+            .is_some_and(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+        {
+            end += 1;
+        }
+        let number = self.text.get(start..end)?.parse().ok()?;
+        self.pos = end;
+        Some(number)
+    }
+
+    /// Reads any value into a `Value`.
+    pub(crate) fn value(&mut self) -> Option<Value> {
+        self.value_at(0)
+    }
+
+    fn value_at(&mut self, depth: usize) -> Option<Value> {
+        Some(match self.peek()? {
+            b'"' => Value::String(self.string()?.to_owned()),
+            b'[' => {
+                self.pos += 1;
+                let depth = deeper(depth)?;
+                let mut items = Vec::new();
+                if !self.empty_array() {
+                    loop {
+                        items.push(self.value_at(depth)?);
+                        if !self.more(b']')? {
+                            break;
+                        }
+                    }
+                }
+                Value::Array(items)
+            }
+            b'{' => {
+                self.pos += 1;
+                let depth = deeper(depth)?;
+                let mut map = Map::new();
+                if self.eat(b'}').is_none() {
+                    loop {
+                        let key = self.key()?.to_owned();
+                        let item = self.value_at(depth)?;
+                        // The last of a repeated key wins, as in `serde_json`.
+                        map.insert(key, item);
+                        if !self.more(b'}')? {
+                            break;
+                        }
+                    }
+                }
+                Value::Object(map)
+            }
+            b'-' | b'0'..=b'9' => Value::Number(self.number()?),
+            _ => self.literal()?,
+        })
+    }
+
+    /// Reads past any value, checking it as [`Reader::value`] does.
+    pub(crate) fn skip(&mut self) -> Option<()> {
+        self.skip_at(0)
+    }
+
+    fn skip_at(&mut self, depth: usize) -> Option<()> {
+        match self.peek()? {
+            b'"' => {
+                self.string_found()?;
+            }
+            b'[' => {
+                self.pos += 1;
+                let depth = deeper(depth)?;
+                if !self.empty_array() {
+                    loop {
+                        self.skip_at(depth)?;
+                        if !self.more(b']')? {
+                            break;
+                        }
+                    }
+                }
+            }
+            b'{' => {
+                self.pos += 1;
+                let depth = deeper(depth)?;
+                if self.eat(b'}').is_none() {
+                    loop {
+                        self.key()?;
+                        self.skip_at(depth)?;
+                        if !self.more(b'}')? {
+                            break;
+                        }
+                    }
+                }
+            }
+            b'-' | b'0'..=b'9' => {
+                self.number()?;
+            }
+            _ => {
+                self.literal()?;
+            }
+        }
+        Some(())
+    }
+}
+
+/// `text` read as one JSON value, as `serde_json::from_str` reads it;
+/// `None` where this reader refuses it (the caller then asks `serde_json`).
+pub(crate) fn value_of(text: &str) -> Option<Value> {
+    let mut reader = Reader::new(text);
+    // No string in `text` decodes longer than `text`: room for any, once.
+    reader.scratch.reserve(text.len());
+    let value = reader.value()?;
+    reader.at_end().then_some(value)
+}
+
+/// One level deeper, within [`MAX_DEPTH`].
+fn deeper(depth: usize) -> Option<usize> {
+    (depth < MAX_DEPTH).then_some(depth + 1)
+}
+
+/// Whether a string's scan stops at `byte`: a quote, a backslash or a
+/// control character.
+fn is_special(byte: u8) -> bool {
+    byte < 0x20 || byte == b'"' || byte == b'\\'
+}
+
+/// Where the first byte of a block that [`is_special`] is, if any:
+/// sixteen bytes tested at once in two words (the zero-byte test of
+/// Mycroft). A test may also flag bytes after a flagged one, never before:
+/// the lowest flag is exact.
+pub(crate) fn first_special(block: &[u8; 16]) -> Option<usize> {
+    const ONES: u128 = u128::MAX / 255;
+    let x = u128::from_le_bytes(*block);
+    let control = x.wrapping_sub(ONES * 0x20) & !x;
+    let quote = x ^ (ONES * u128::from(b'"'));
+    let quote = quote.wrapping_sub(ONES) & !quote;
+    let backslash = x ^ (ONES * u128::from(b'\\'));
+    let backslash = backslash.wrapping_sub(ONES) & !backslash;
+    match (control | quote | backslash) & (ONES << 7) {
+        0 => None,
+        flags => Some(flags.trailing_zeros() as usize / 8),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// What `serde_json` makes of `text`, when this reader takes it.
+    fn agrees(text: &str) -> Result<(), TestCaseError> {
+        if let Some(value) = value_of(text) {
+            let theirs: Result<Value, _> = serde_json::from_str(text);
+            prop_assert_eq!(Some(value), theirs.ok(), "{:?}", text);
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn reads_what_serde_json_reads() {
+        for text in [
+            r#"{"a": [1, -0, 0.5, -2.5e-3, 1E5, 18446744073709551615, 18446744073709551616, -9223372036854775809]}"#,
+            r#"" \" \\ \/ \b \f \n \r \t \u00e9 \ud83d\ude00 \u0000 é""#,
+            r#"{"k": 1, "k": 2}"#,
+            " [ true , false , null ] ",
+            "[]",
+            "{}",
+            r#""""#,
+        ] {
+            let ours = value_of(text);
+            assert!(ours.is_some(), "{text}");
+            assert_eq!(ours, serde_json::from_str(text).ok(), "{text}");
+        }
+    }
+
+    #[test]
+    fn refuses_what_serde_json_refuses() {
+        let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        for text in [
+            "",
+            " ",
+            "[1,]",
+            "[01]",
+            "[1.]",
+            "[-]",
+            "[+1]",
+            "1e400",
+            "[1e]",
+            "nul",
+            "[true false]",
+            r#""\ud83d""#,
+            r#""\ude00""#,
+            r#""\ud83d\u0041""#,
+            "\"a\tb\"",
+            r#""\x""#,
+            r#""\u12g4""#,
+            r#"{"a" 1}"#,
+            r#"{"a": 1,}"#,
+            r#"{1: 2}"#,
+            r#""open"#,
+            "[1] 2",
+            &deep,
+        ] {
+            assert_eq!(value_of(text), None, "{text:?}");
+        }
+        // Just within the depth this reader takes.
+        let nested = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert!(value_of(&nested).is_some());
+    }
+
+    #[test]
+    fn first_special_is_exact() {
+        for at in 0..16 {
+            for byte in [b'"', b'\\', 0, 0x1f] {
+                let mut block = [b'a'; 16];
+                block[at] = byte;
+                // Bytes after it may be anything, flagged or not.
+                for later in at + 1..16 {
+                    block[later] = [b'"', 0x7f, 0x80, 0xff, 0x20][later % 5];
+                }
+                assert_eq!(first_special(&block), Some(at));
+            }
+        }
+        assert_eq!(first_special(&[0x20; 16]), None);
+        assert_eq!(first_special(&[0xff; 16]), None);
+        assert_eq!(first_special(b"0123456789abcdef"), None);
+    }
+
+    /// Any value, floats and every kind of character included.
+    fn any_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            any::<String>().prop_map(Value::String),
+            "[\"\\\\\u{0}-\u{1f}a é😀]{0,40}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 32, 5, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+                proptest::collection::vec(("[a-z\"\\\\é]{0,4}", inner), 0..5)
+                    .prop_map(|entries| Value::Object(entries.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Written by `serde_json`, compact or pretty, any value is read,
+        /// and read as `serde_json` reads it (which, for some floats, is one
+        /// unit in the last place off what it wrote).
+        #[test]
+        fn reads_every_value_back(value in any_value(), pretty in any::<bool>()) {
+            let text = if pretty {
+                serde_json::to_string_pretty(&value)
+            } else {
+                serde_json::to_string(&value)
+            }
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let theirs: Value = serde_json::from_str(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(value_of(&text), Some(theirs));
+        }
+
+        /// On any text of JSON's characters, this reader refuses or reads
+        /// what `serde_json` reads.
+        #[test]
+        fn never_reads_otherwise(text in "[\\[\\]{}\":,0-9eE.+\\-a-z \\\\\n\t\u{1}é]{0,40}") {
+            agrees(&text)?;
+        }
+
+        /// A valid text cut or with a byte changed: refused, or read as
+        /// `serde_json` reads it.
+        #[test]
+        fn damaged_texts_are_refused_or_agree(
+            value in any_value(),
+            at in any::<prop::sample::Index>(),
+            byte in prop_oneof![Just(b'"'), Just(b'\\'), Just(b','), Just(b']'), Just(b'}'), Just(b'0'), Just(b' ')],
+            cut in any::<bool>(),
+        ) {
+            let text = serde_json::to_string(&value).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let mut bytes = text.into_bytes();
+            if !bytes.is_empty() {
+                let i = at.index(bytes.len());
+                if cut {
+                    bytes.truncate(i);
+                } else if bytes[i].is_ascii() {
+                    bytes[i] = byte;
+                }
+            }
+            if let Ok(text) = String::from_utf8(bytes) {
+                agrees(&text)?;
+            }
+        }
+    }
+}

@@ -10,13 +10,15 @@ use strata_ctx::types::from_openai_slice;
 use strata_ctx::{from_openai_messages, Pairs};
 
 fuzz_target!(|data: &[u8]| {
+    let fast = from_openai_slice(data);
     let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
+        assert!(fast.is_none(), "the fast reader must refuse what serde_json refuses");
         return;
     };
     // The shared corpus's files hold the list under `messages`.
     let value = value.get("messages").cloned().unwrap_or(value);
     let general = from_openai_messages(&value);
-    if let Some(fast) = from_openai_slice(data) {
+    if let Some(fast) = fast {
         assert_eq!(
             Some(&fast),
             general.as_ref().ok(),

@@ -34,7 +34,7 @@ use crate::text::Text;
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn from_openai_slice(bytes: &[u8]) -> Option<Vec<Message>> {
-    from_openai_str(std::str::from_utf8(bytes).ok()?)
+    from_openai_str(simdutf8::basic::from_utf8(bytes).ok()?)
 }
 
 /// [`from_openai_slice`] for text already known to be UTF-8: its strings
@@ -99,7 +99,7 @@ fn messages(r: &mut Reader<'_>) -> Option<Vec<Message>> {
 /// The message `bytes` hold (one JSON object, with nothing but whitespace
 /// around it), the `index`-th of its list; `None` for anything else.
 pub(crate) fn message_of(bytes: &[u8], index: usize) -> Option<Message> {
-    let mut r = Reader::new(std::str::from_utf8(bytes).ok()?);
+    let mut r = Reader::new(simdutf8::basic::from_utf8(bytes).ok()?);
     let message = message(&mut r, index)?;
     r.at_end().then_some(message)
 }

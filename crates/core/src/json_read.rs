@@ -117,10 +117,10 @@ impl<'a> Reader<'a> {
         self.eat(b'"')?;
         let text = self.text;
         let bytes = text.as_bytes();
+        let mut at = self.pos;
         let mut decoding = false;
         loop {
-            let start = self.pos;
-            let mut at = start;
+            let start = at;
             // Skip to the next quote, backslash or control character.
             loop {
                 match bytes.get(at..at + 16).and_then(|b| <&[u8; 16]>::try_from(b).ok()) {
@@ -154,53 +154,51 @@ impl<'a> Reader<'a> {
                         self.scratch.clear();
                     }
                     self.scratch.push_str(run);
-                    self.pos = at + 1;
-                    self.escape()?;
+                    let c = match *bytes.get(at + 1)? {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => {
+                            at = self.unicode_escape(at + 2)?;
+                            continue;
+                        }
+                        _ => return None,
+                    };
+                    self.scratch.push(c);
+                    at += 2;
                 }
                 _ => return None,
             }
         }
     }
 
-    /// Decodes the escape after a backslash into the scratch room.
-    fn escape(&mut self) -> Option<()> {
+    /// Decodes the `\u` escape whose four hex digits are at `at` into the
+    /// scratch room (two escapes for a surrogate pair); where it ends.
+    fn unicode_escape(&mut self, at: usize) -> Option<usize> {
         let bytes = self.text.as_bytes();
-        let c = match *bytes.get(self.pos)? {
-            b'"' => '"',
-            b'\\' => '\\',
-            b'/' => '/',
-            b'b' => '\u{8}',
-            b'f' => '\u{c}',
-            b'n' => '\n',
-            b'r' => '\r',
-            b't' => '\t',
-            b'u' => {
-                let high = self.hex4(self.pos + 1)?;
-                self.pos += 5;
-                let code = match high {
-                    0xD800..=0xDBFF => {
-                        // A high surrogate: a low one must follow.
-                        if bytes.get(self.pos..self.pos + 2)? != b"\\u" {
-                            return None;
-                        }
-                        let low = self.hex4(self.pos + 2)?;
-                        if !(0xDC00..=0xDFFF).contains(&low) {
-                            return None;
-                        }
-                        self.pos += 6;
-                        0x1_0000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-                    }
-                    code => code,
-                };
-                // A lone low surrogate is no character: `None`.
-                self.scratch.push(char::from_u32(code)?);
-                return Some(());
+        let high = self.hex4(at)?;
+        let (code, end) = match high {
+            0xD800..=0xDBFF => {
+                // A high surrogate: a low one must follow.
+                if bytes.get(at + 4..at + 6)? != b"\\u" {
+                    return None;
+                }
+                let low = self.hex4(at + 6)?;
+                if !(0xDC00..=0xDFFF).contains(&low) {
+                    return None;
+                }
+                (0x1_0000 + ((high - 0xD800) << 10) + (low - 0xDC00), at + 10)
             }
-            _ => return None,
+            code => (code, at + 4),
         };
-        self.scratch.push(c);
-        self.pos += 1;
-        Some(())
+        // A lone low surrogate is no character: `None`.
+        self.scratch.push(char::from_u32(code)?);
+        Some(end)
     }
 
     /// The four hex digits at `at`.

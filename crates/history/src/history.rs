@@ -111,11 +111,9 @@ impl History {
         let mut h = History::new(config, counter);
         let leading = messages.iter().take_while(|m| m.role == Role::System).count();
         let (window, repairs) = repair(&messages[leading..]);
-        h.call_ids = window
-            .iter()
-            .flat_map(|m| &m.tool_calls)
-            .map(|c| c.id.clone())
-            .collect();
+        let calls = window.iter().flat_map(|m| &m.tool_calls);
+        h.call_ids = HashSet::with_capacity(calls.clone().count());
+        h.call_ids.extend(calls.map(|c| c.id.clone()));
         h.log = messages;
         h.set_window(window);
         (h, repairs)

@@ -124,7 +124,7 @@ pub(crate) fn fresh_id(old: &str, used: &dyn Fn(&str) -> bool) -> String {
 /// results their calls in order: a result answers the oldest call of its
 /// id still waiting for one. `None` when no id repeats.
 fn rename_repeated_ids(messages: &[Message]) -> (Option<Vec<Message>>, Vec<Repair>) {
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen: HashSet<&str> = HashSet::with_capacity(call_count(messages));
     let repeated = messages
         .iter()
         .flat_map(|m| &m.tool_calls)
@@ -173,11 +173,17 @@ fn rename_repeated_ids(messages: &[Message]) -> (Option<Vec<Message>>, Vec<Repai
     (Some(out), repairs)
 }
 
+/// How many calls `messages` make.
+fn call_count(messages: &[Message]) -> usize {
+    messages.iter().map(|m| m.tool_calls.len()).sum()
+}
+
 /// The pairing part of [`repair`], on ids that do not repeat.
 fn pair(messages: &[Message]) -> (Vec<Message>, Vec<Repair>) {
     // Which results answer which call: the first result after the call.
-    let mut call_seen: HashSet<&str> = HashSet::new();
-    let mut result_of: HashMap<&str, usize> = HashMap::new();
+    let calls = call_count(messages);
+    let mut call_seen: HashSet<&str> = HashSet::with_capacity(calls);
+    let mut result_of: HashMap<&str, usize> = HashMap::with_capacity(calls);
     let mut repairs = Vec::new();
     for (i, m) in messages.iter().enumerate() {
         match m.role {
@@ -201,9 +207,7 @@ fn pair(messages: &[Message]) -> (Vec<Message>, Vec<Repair>) {
 
     // Every message but the dropped results, and a synthetic result for
     // each call without one.
-    let calls: usize = messages.iter().map(|m| m.tool_calls.len()).sum();
     let mut out = Vec::with_capacity(messages.len() + calls.saturating_sub(result_of.len()));
-    let mut answered: HashSet<&str> = HashSet::new();
     for (i, m) in messages.iter().enumerate() {
         if m.role == Role::Tool {
             continue;
@@ -213,11 +217,8 @@ fn pair(messages: &[Message]) -> (Vec<Message>, Vec<Repair>) {
             continue;
         }
         let mut expected = i + 1;
+        // Ids do not repeat here: each call is answered once.
         for call in &m.tool_calls {
-            if !answered.insert(call.id.as_str()) {
-                // A repeated call id: its one result went to the first call.
-                continue;
-            }
             match result_of.get(call.id.as_str()) {
                 Some(&r) => {
                     if r != expected {

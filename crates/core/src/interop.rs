@@ -5,6 +5,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 use crate::id::MessageId;
 use crate::message::{Message, Metadata, Role, ToolCall};
+use crate::text::Text;
 
 /// Reads an OpenAI chat-completions `messages` array into [`Message`]s.
 ///
@@ -77,19 +78,39 @@ fn from_openai_message(index: usize, value: &Value) -> Result<Message> {
         }
     }
     let text_field = |key: &str| object.get(key).and_then(Value::as_str).map(str::to_owned);
+    Ok(openai_message(
+        index,
+        role_text,
+        role,
+        content.into(),
+        tool_calls,
+        text_field("tool_call_id"),
+        text_field("name"),
+    ))
+}
+
+/// The message an OpenAI message makes, the `index`-th of its list, from
+/// its parts as written: both readers (the general and the fast one) end
+/// here. A tool message answers `tool_call_id`, or else the call its
+/// `name` names; other roles keep neither.
+pub(crate) fn openai_message(
+    index: usize,
+    role_text: &str,
+    role: Role,
+    content: Text,
+    tool_calls: Vec<ToolCall>,
+    tool_call_id: Option<String>,
+    name: Option<String>,
+) -> Message {
     let (tool_call_id, tool_name) = if role == Role::Tool {
-        (
-            text_field("tool_call_id").or_else(|| text_field("name")),
-            text_field("name"),
-        )
+        (tool_call_id.or_else(|| name.clone()), name)
     } else {
         (None, None)
     };
-    let id = MessageId::imported("openai", index, role_text, &content);
-    Ok(Message {
-        id,
+    Message {
+        id: MessageId::imported("openai", index, role_text, &content),
         role,
-        content: content.into(),
+        content,
         tool_calls,
         thinking: Vec::new(),
         provider_items: Vec::new(),
@@ -98,7 +119,7 @@ fn from_openai_message(index: usize, value: &Value) -> Result<Message> {
         result: None,
         metadata: Metadata::new(),
         created_at: None,
-    })
+    }
 }
 
 /// The role an OpenAI `role` names: `system` and `developer` are system

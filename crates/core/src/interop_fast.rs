@@ -5,10 +5,9 @@ use std::borrow::Cow;
 
 use serde_json::Value;
 
-use crate::id::MessageId;
-use crate::interop::role_of;
+use crate::interop::{openai_message, role_of};
 use crate::json_read::{value_of, Reader};
-use crate::message::{Message, Metadata, Role, ToolCall};
+use crate::message::{Message, ToolCall};
 use crate::text::Text;
 
 /// The messages of `bytes` when they hold a plain OpenAI chat-completions
@@ -171,27 +170,15 @@ fn message(r: &mut Reader<'_>, index: usize) -> Option<Message> {
     }
     let role_text = role_text?;
     let role = role_of(&role_text)?;
-    let content = content.unwrap_or_default();
-    let (tool_call_id, tool_name) = if role == Role::Tool {
-        let name = name.flatten();
-        (tool_call_id.flatten().or_else(|| name.clone()), name)
-    } else {
-        (None, None)
-    };
-    let id = MessageId::imported("openai", index, &role_text, &content);
-    Some(Message {
-        id,
+    Some(openai_message(
+        index,
+        &role_text,
         role,
-        content,
-        tool_calls: calls.unwrap_or_default(),
-        thinking: Vec::new(),
-        provider_items: Vec::new(),
-        tool_call_id,
-        tool_name,
-        result: None,
-        metadata: Metadata::new(),
-        created_at: None,
-    })
+        content.unwrap_or_default(),
+        calls.unwrap_or_default(),
+        tool_call_id.flatten(),
+        name.flatten(),
+    ))
 }
 
 /// `content`: a string, an array of parts whose texts are joined with
@@ -322,9 +309,9 @@ fn read_call(r: &mut Reader<'_>) -> Option<ToolCall> {
     Some(ToolCall::new(id.flatten()?, name?, arguments))
 }
 
-/// A call's `function`: its `name`, and its `arguments` as
-/// [`arguments_of`](crate::interop) makes them (a string is read as JSON
-/// where it is JSON, anything else kept, none `null`).
+/// A call's `function`: its `name`, and its `arguments` as the general
+/// reader makes them (a string is read as JSON where it is JSON, anything
+/// else kept, none `null`).
 fn read_function(r: &mut Reader<'_>) -> Option<(Option<String>, Value)> {
     r.eat(b'{')?;
     let mut name: Option<Option<String>> = None;

@@ -10,6 +10,8 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Number, Value};
 
+use crate::json_text::{first_special, is_special};
+
 /// How deep arrays and objects may nest here; deeper is left to
 /// `serde_json` (whose limit is 128).
 const MAX_DEPTH: usize = 100;
@@ -347,30 +349,6 @@ fn deeper(depth: usize) -> Option<usize> {
     (depth < MAX_DEPTH).then_some(depth + 1)
 }
 
-/// Whether a string's scan stops at `byte`: a quote, a backslash or a
-/// control character.
-fn is_special(byte: u8) -> bool {
-    byte < 0x20 || byte == b'"' || byte == b'\\'
-}
-
-/// Where the first byte of a block that [`is_special`] is, if any:
-/// sixteen bytes tested at once in two words (the zero-byte test of
-/// Mycroft). A test may also flag bytes after a flagged one, never before:
-/// the lowest flag is exact.
-pub(crate) fn first_special(block: &[u8; 16]) -> Option<usize> {
-    const ONES: u128 = u128::MAX / 255;
-    let x = u128::from_le_bytes(*block);
-    let control = x.wrapping_sub(ONES * 0x20) & !x;
-    let quote = x ^ (ONES * u128::from(b'"'));
-    let quote = quote.wrapping_sub(ONES) & !quote;
-    let backslash = x ^ (ONES * u128::from(b'\\'));
-    let backslash = backslash.wrapping_sub(ONES) & !backslash;
-    match (control | quote | backslash) & (ONES << 7) {
-        0 => None,
-        flags => Some(flags.trailing_zeros() as usize / 8),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -435,24 +413,6 @@ mod tests {
         // Just within the depth this reader takes.
         let nested = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
         assert!(value_of(&nested).is_some());
-    }
-
-    #[test]
-    fn first_special_is_exact() {
-        for at in 0..16 {
-            for byte in [b'"', b'\\', 0, 0x1f] {
-                let mut block = [b'a'; 16];
-                block[at] = byte;
-                // Bytes after it may be anything, flagged or not.
-                for later in at + 1..16 {
-                    block[later] = [b'"', 0x7f, 0x80, 0xff, 0x20][later % 5];
-                }
-                assert_eq!(first_special(&block), Some(at));
-            }
-        }
-        assert_eq!(first_special(&[0x20; 16]), None);
-        assert_eq!(first_special(&[0xff; 16]), None);
-        assert_eq!(first_special(b"0123456789abcdef"), None);
     }
 
     /// Any value, floats and every kind of character included.

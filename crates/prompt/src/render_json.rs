@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use serde_json::Value;
+use strata_ctx_core::{write_escaped, Escapes};
 
 use crate::render::{OpenAiMessages, OpenAiParts};
 
@@ -74,7 +75,7 @@ impl OpenAiMessages<'_> {
 /// `s` as a JSON string.
 fn string<W: Write>(w: &mut W, s: &str) -> io::Result<()> {
     w.write_all(b"\"")?;
-    contents(w, s, Depth::Outer)?;
+    write_escaped(w, s, Escapes::Once)?;
     w.write_all(b"\"")
 }
 
@@ -128,114 +129,6 @@ fn nested<W: Write>(w: &mut W, value: &Value) -> io::Result<()> {
 
 fn nested_string<W: Write>(w: &mut W, s: &str) -> io::Result<()> {
     w.write_all(b"\\\"")?;
-    contents(w, s, Depth::Nested)?;
+    write_escaped(w, s, Escapes::Twice)?;
     w.write_all(b"\\\"")
-}
-
-/// Whether a string is written as a JSON string, or inside one.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Depth {
-    Outer,
-    Nested,
-}
-
-/// Whether JSON escapes `byte` in a string: a quote, a backslash or a
-/// control character.
-fn escaped(byte: u8) -> bool {
-    (byte < 0x20) | (byte == b'"') | (byte == b'\\')
-}
-
-/// Where the first byte of a block that JSON escapes is, if any: sixteen
-/// bytes tested at once in two words (the zero-byte test of Mycroft, as
-/// `serde_json` does it eight bytes at a time). A test may also flag bytes
-/// after a flagged one, never before: the lowest flag is exact.
-fn first_escape(block: &[u8; 16]) -> Option<usize> {
-    const ONES: u128 = u128::MAX / 255;
-    let x = u128::from_le_bytes(*block);
-    let control = x.wrapping_sub(ONES * 0x20) & !x;
-    let quote = x ^ (ONES * u128::from(b'"'));
-    let quote = quote.wrapping_sub(ONES) & !quote;
-    let backslash = x ^ (ONES * u128::from(b'\\'));
-    let backslash = backslash.wrapping_sub(ONES) & !backslash;
-    match (control | quote | backslash) & (ONES << 7) {
-        0 => None,
-        flags => Some(flags.trailing_zeros() as usize / 8),
-    }
-}
-
-/// Writes `s` escaped as JSON does (the bytes `serde_json` writes between
-/// the quotes), or escaped twice for [`Depth::Nested`]. Text without
-/// escapes is skipped sixteen bytes at a time and written in runs.
-fn contents<W: Write>(w: &mut W, s: &str, depth: Depth) -> io::Result<()> {
-    let bytes = s.as_bytes();
-    let mut run = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes.get(i..i + 16).and_then(|b| <&[u8; 16]>::try_from(b).ok()) {
-            Some(block) => match first_escape(block) {
-                None => {
-                    i += 16;
-                    continue;
-                }
-                Some(at) => i += at,
-            },
-            None if !escaped(bytes[i]) => {
-                i += 1;
-                continue;
-            }
-            None => {}
-        }
-        w.write_all(&bytes[run..i])?;
-        escape(w, bytes[i], depth)?;
-        i += 1;
-        run = i;
-    }
-    w.write_all(&bytes[run..])
-}
-
-/// Writes the escape of `byte` (one that [`escaped`] names): JSON's short
-/// form where it has one, `\u00XX` otherwise; nested, its backslash, and
-/// the quote or backslash it escapes, are escaped again.
-fn escape<W: Write>(w: &mut W, byte: u8, depth: Depth) -> io::Result<()> {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let short = match byte {
-        b'"' => Some(b'"'),
-        b'\\' => Some(b'\\'),
-        0x08 => Some(b'b'),
-        0x0c => Some(b'f'),
-        b'\n' => Some(b'n'),
-        b'\r' => Some(b'r'),
-        b'\t' => Some(b't'),
-        _ => None,
-    };
-    let mut out = [0u8; 8];
-    let mut len = 0;
-    let mut put = |b: u8| {
-        out[len] = b;
-        len += 1;
-    };
-    if depth == Depth::Nested {
-        put(b'\\');
-    }
-    put(b'\\');
-    match short {
-        Some(letter) => {
-            if depth == Depth::Nested && matches!(letter, b'"' | b'\\') {
-                put(b'\\');
-            }
-            put(letter);
-        }
-        None => {
-            for b in [
-                b'u',
-                b'0',
-                b'0',
-                HEX[usize::from(byte >> 4)],
-                HEX[usize::from(byte & 0xf)],
-            ] {
-                put(b);
-            }
-        }
-    }
-    w.write_all(&out[..len])
 }

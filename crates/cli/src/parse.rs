@@ -1,6 +1,6 @@
 //! Parsing a conversation in any of the formats the commands accept
 //! (EDGE-3): Strata JSONL or JSON, OpenAI messages as JSON or JSONL, an
-//! object with `messages`, or an Anthropic Messages body. Pure: it depends on `strata` and `serde_json`
+//! object with `messages`, or an Anthropic Messages body. Pure: it depends on `strata`, `serde` and `serde_json`
 //! only, so that the fuzz target of the CLI's input reader compiles it
 //! as it is.
 

@@ -181,17 +181,15 @@ fn conversation_of(source: String, bytes: &[u8]) -> Result<Conversation, CliErro
     let bad = |why: String| CliError::Input(format!("{source}: {why}"));
     // A conversation log keeps its records (parsed once); anything else
     // is read by `parse`.
-    let log = std::str::from_utf8(bytes)
-        .ok()
-        .map(|t| t.strip_prefix('\u{feff}').unwrap_or(t))
-        .and_then(crate::parse::log_records);
+    let text = crate::parse::utf8(bytes).map_err(bad)?;
+    let log = crate::parse::log_records(text.strip_prefix('\u{feff}').unwrap_or(text));
     let (format, messages, records) = match log {
         Some(records) => {
             let records = records.map_err(bad)?;
             (Format::StrataLog, crate::parse::log_messages(&records), records)
         }
         None => {
-            let (format, messages) = parse(bytes).map_err(bad)?;
+            let (format, messages) = crate::parse::parse_text(text).map_err(bad)?;
             (format, messages, Vec::new())
         }
     };

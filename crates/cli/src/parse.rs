@@ -49,10 +49,20 @@ impl Format {
 
 /// Parses a conversation; the error names the line or field that is wrong.
 pub fn parse(bytes: &[u8]) -> Result<(Format, Vec<Message>), String> {
-    let text = std::str::from_utf8(bytes).map_err(|e| {
+    parse_text(utf8(bytes)?)
+}
+
+/// `bytes` as text, checked with SIMD; the error names the line and byte
+/// where UTF-8 stops.
+pub fn utf8(bytes: &[u8]) -> Result<&str, String> {
+    simdutf8::compat::from_utf8(bytes).map_err(|e| {
         let line = bytes[..e.valid_up_to()].iter().filter(|&&b| b == b'\n').count() + 1;
         format!("line {line}: not UTF-8 (byte {})", e.valid_up_to())
-    })?;
+    })
+}
+
+/// Parses a conversation already checked as UTF-8 (see [`parse`]).
+pub fn parse_text(text: &str) -> Result<(Format, Vec<Message>), String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let trimmed = text.trim_start();
     if trimmed.is_empty() {

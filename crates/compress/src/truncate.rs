@@ -12,6 +12,8 @@ use memchr::{memchr_iter, memrchr};
 use serde_json::{json, Value};
 use strata_ctx_core::{ResultStatus, Timestamp, ToolResult};
 
+use crate::text;
+
 mod fields;
 mod spill;
 
@@ -251,8 +253,8 @@ impl Truncator {
         // One pass counts the lines, and those of the part that may be
         // shown on their own: the cut needs them.
         let window = output.len().min(limits.max_bytes);
-        let window_newlines = memchr_iter(b'\n', &output[..window]).count();
-        let newlines = window_newlines + memchr_iter(b'\n', &output[window..]).count();
+        let window_newlines = text::newlines(&output[..window]);
+        let newlines = window_newlines + text::newlines(&output[window..]);
         let total_lines = newlines + usize::from(output.last().is_some_and(|&b| b != b'\n'));
         let over = output.len() > limits.max_bytes || total_lines > limits.max_lines;
         let spill = if over {
@@ -311,7 +313,7 @@ impl Truncator {
             };
             let data = &chunk[..n];
             total += n as u64;
-            newlines += memchr_iter(b'\n', data).count();
+            newlines += text::newlines(data);
             last_byte = data.last().copied();
             if sink.is_none() && matches!(spill, Spill::NotNeeded) {
                 let room = (limits.max_bytes + 1).saturating_sub(head.len());
@@ -447,7 +449,7 @@ fn cut_point(head: &[u8], limits: Limits, newlines: Option<usize>) -> (usize, us
         return (0, 0, false);
     }
     // Counting is many times faster than stepping from newline to newline.
-    let newlines = newlines.unwrap_or_else(|| memchr_iter(b'\n', window).count());
+    let newlines = newlines.unwrap_or_else(|| text::newlines(window));
     // After the max_lines-th newline, if it is inside the byte window.
     if newlines >= limits.max_lines {
         if let Some(pos) = nth_newline(window, limits.max_lines - 1) {
@@ -474,7 +476,7 @@ fn nth_newline(bytes: &[u8], mut n: usize) -> Option<usize> {
     const BLOCK: usize = 4096;
     let mut start = 0;
     for block in bytes.chunks(BLOCK) {
-        let here = memchr_iter(b'\n', block).count();
+        let here = text::newlines(block);
         if n < here {
             return memchr_iter(b'\n', block).nth(n).map(|pos| start + pos);
         }

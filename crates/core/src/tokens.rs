@@ -100,7 +100,7 @@ pub struct CharCounter;
 
 impl TokenCounter for CharCounter {
     fn count_text(&self, text: &str) -> usize {
-        text.chars().count() / 3
+        chars(text) / 3
     }
 
     /// The default count, without building the joined text: each part's
@@ -109,17 +109,23 @@ impl TokenCounter for CharCounter {
     fn count_message(&self, message: &Message) -> usize {
         let mut chars = 0;
         for summary in message.provider_items.iter().filter_map(|i| i.readable_text()) {
-            chars += summary.chars().count() + 1;
+            chars += self::chars(summary) + 1;
         }
         chars += match &message.result {
-            Some(result) if message.content.is_empty() => result.to_json().chars().count(),
-            _ => message.content.chars().count(),
+            Some(result) if message.content.is_empty() => self::chars(&result.to_json()),
+            _ => self::chars(&message.content),
         };
         for call in &message.tool_calls {
             chars += 2 + call.name.chars().count() + json_chars(&call.arguments);
         }
         MESSAGE_OVERHEAD + chars / 3
     }
+}
+
+/// The number of characters (Unicode scalar values) of `text`, counted
+/// with SIMD (`bytecount`, AVX2 or SSE2 chosen at run time).
+fn chars(text: &str) -> usize {
+    bytecount::num_chars(text.as_bytes())
 }
 
 /// The number of characters (Unicode scalar values) of `value` written as

@@ -104,6 +104,18 @@ proptest! {
         prop_assert_eq!(json_chars(&value), value.to_string().chars().count());
     }
 
+    /// CORE-5: the character counter counts characters (with SIMD) as
+    /// `str::chars` does, for text of every width at any length.
+    #[test]
+    fn char_counter_counts_characters(
+        parts in proptest::collection::vec(prop_oneof![any::<String>(), "[a-z \n]{0,80}", "[é€😀]{0,20}"], 0..12),
+    ) {
+        let text: String = parts.concat();
+        prop_assert_eq!(CharCounter.count_text(&text), text.chars().count() / 3);
+        let message = strata_ctx_core::Message::user(text.clone());
+        prop_assert_eq!(CharCounter.count_message(&message), MESSAGE_OVERHEAD + text.chars().count() / 3);
+    }
+
     /// CORE-5: the character counter's own message count equals
     /// the default count of the joined text.
     #[test]

@@ -325,7 +325,12 @@ fn read_function(r: &mut Reader<'_>) -> Option<(Option<String>, Value)> {
                 }
                 "arguments" => {
                     let value = if r.peek()? == b'"' {
-                        arguments_text(r.string()?)
+                        // Read in one pass where it can be, else decoded
+                        // first and its text read as JSON.
+                        match r.nested_value() {
+                            Some(value) => value,
+                            None => arguments_text(r.string()?),
+                        }
                     } else {
                         r.value()?
                     };

@@ -92,6 +92,7 @@ mod interop;
 mod interop_anthropic;
 mod interop_fast;
 mod interop_stream;
+mod json_nested;
 mod json_read;
 mod json_text;
 mod llm;

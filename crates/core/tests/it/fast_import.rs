@@ -45,6 +45,11 @@ fn call() -> impl Strategy<Value = Value> {
         Just(json!(-7)),
         Just(json!(2.5)),
         Just(json!(true)),
+        // A command of any text, its JSON written as a string (read in one
+        // pass, `json_nested`), and text that may or may not be JSON.
+        "[a-z \\n\"\\\\é😀\u{1}\u{7f}/]{0,40}"
+            .prop_map(|command| Value::from(json!({"command": command, "timeout": 30}).to_string())),
+        "[a-z{}\\[\\]:,\"\\\\ \\n0-9.eu-]{0,30}".prop_map(Value::from),
     ];
     (
         prop_oneof![Just(Some("c1")), Just(Some("c2")), Just(None)],

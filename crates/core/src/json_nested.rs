@@ -227,6 +227,7 @@ impl Nested<'_, '_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json_read::tests::any_value;
     use proptest::prelude::*;
 
     /// What the general path makes of `text` written as a JSON string:
@@ -297,23 +298,6 @@ mod tests {
     }
 
     const MAX_DEPTH_PLUS: usize = crate::json_read::MAX_DEPTH + 2;
-
-    fn any_value() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i64>().prop_map(Value::from),
-            (-1e6f64..1e6).prop_map(Value::from),
-            "[\"\\\\/\u{0}-\u{1f}a é😀\u{7f}\u{ffff}]{0,12}".prop_map(Value::String),
-        ];
-        leaf.prop_recursive(4, 24, 4, |inner| {
-            prop_oneof![
-                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                prop::collection::btree_map("[a-z\"\\\\\n]{0,4}", inner, 0..4)
-                    .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
-    }
 
     proptest! {
         /// Any value, written compact or pretty, then written as a JSON

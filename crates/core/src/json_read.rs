@@ -432,7 +432,7 @@ pub(crate) fn deeper(depth: usize) -> Option<usize> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use proptest::prelude::*;
 
@@ -498,7 +498,8 @@ mod tests {
     }
 
     /// Any value, floats and every kind of character included.
-    fn any_value() -> impl Strategy<Value = Value> {
+    /// Any JSON value, with strings of every escape.
+    pub(crate) fn any_value() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),
             any::<bool>().prop_map(Value::Bool),

@@ -7,9 +7,8 @@
 //! Written escapes are nested: a quote of the inner text is `\"` in the
 //! outer one, an inner escape `\n` is `\\n`, an inner `\"` is `\\\"`.
 //! What this reader does not expect (an inner quote or backslash written
-//! as a `\u` escape of the outer string, a letter of `true` written as
-//! one, a character outside the Basic Multilingual Plane written as a
-//! surrogate pair in the outer string) makes it refuse: the caller then
+//! as a `\u` escape of the outer string, a letter of `true` or a digit
+//! written as one) makes it refuse: the caller then
 //! decodes the outer string and parses its text, which decides. It never
 //! reads a text otherwise than that would.
 
@@ -90,6 +89,21 @@ impl Nested<'_, '_> {
         }
     }
 
+    /// The members of an array or an object, after its opening bracket,
+    /// up to its `close`, each read by `member`.
+    fn members(&mut self, close: u8, mut member: impl FnMut(&mut Self) -> Option<()>) -> Option<()> {
+        self.skip_space();
+        if self.eat(close).is_some() {
+            return Some(());
+        }
+        loop {
+            member(self)?;
+            if !self.more(close)? {
+                return Some(());
+            }
+        }
+    }
+
     fn value(&mut self, depth: usize) -> Option<Value> {
         self.skip_space();
         let (byte, len) = self.peek()?;
@@ -102,37 +116,27 @@ impl Nested<'_, '_> {
                 self.at += len;
                 let depth = deeper(depth)?;
                 let mut items = Vec::new();
-                self.skip_space();
-                if self.eat(b']').is_none() {
-                    loop {
-                        items.push(self.value(depth)?);
-                        if !self.more(b']')? {
-                            break;
-                        }
-                    }
-                }
+                self.members(b']', |r| {
+                    items.push(r.value(depth)?);
+                    Some(())
+                })?;
                 Value::Array(items)
             }
             b'{' => {
                 self.at += len;
                 let depth = deeper(depth)?;
                 let mut map = Map::new();
-                self.skip_space();
-                if self.eat(b'}').is_none() {
-                    loop {
-                        self.skip_space();
-                        self.eat(b'"')?;
-                        let key = self.string()?.to_owned();
-                        self.skip_space();
-                        self.eat(b':')?;
-                        let item = self.value(depth)?;
-                        // The last of a repeated key wins, as in `serde_json`.
-                        map.insert(key, item);
-                        if !self.more(b'}')? {
-                            break;
-                        }
-                    }
-                }
+                self.members(b'}', |r| {
+                    r.skip_space();
+                    r.eat(b'"')?;
+                    let key = r.string()?.to_owned();
+                    r.skip_space();
+                    r.eat(b':')?;
+                    let item = r.value(depth)?;
+                    // The last of a repeated key wins, as in `serde_json`.
+                    map.insert(key, item);
+                    Some(())
+                })?;
                 Value::Object(map)
             }
             b'-' | b'0'..=b'9' => {
@@ -175,17 +179,18 @@ impl Nested<'_, '_> {
                     self.scratch.push(b'/');
                     at + 2
                 }
-                // A character written as an outer `\u` escape: any but a
-                // quote, a backslash or a control character, which would
-                // be the inner text's own and are refused.
+                // A character written as an outer `\u` escape (two for a
+                // surrogate pair): any but a quote, a backslash or a
+                // control character, which would be the inner text's own
+                // and are refused.
                 b'u' => {
-                    let c = char::from_u32(hex4(bytes, at + 2)?)?;
+                    let (c, end) = unicode_at(bytes, at + 2, b"\\u")?;
                     if c == '"' || c == '\\' || c < ' ' {
                         return None;
                     }
                     self.scratch
                         .extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                    at + 6
+                    end
                 }
                 // `\n` and the like are raw control characters of the
                 // inner text, which JSON refuses in a string.
@@ -285,11 +290,18 @@ mod tests {
         ] {
             assert_eq!(nested(text), None, "{text:?}");
         }
-        // Escapes the outer string may use but this reader does not
-        // expect: refused, so that the general path decides.
-        for outer in [r#""\u0022a\u0022""#, r#""\u007b}""#, r#""[\ud83d\ude00]""#] {
+        // Escapes of the outer string: read as the general path reads
+        // them where expected (a bracket, a character in a string, a
+        // surrogate pair), refused where not (quotes, a digit).
+        for (outer, read_here) in [
+            (r#""\u007b}""#, true),
+            (r#""[\"\ud83d\ude00 \u00e9\"]""#, true),
+            (r#""\u0022a\u0022""#, false),
+            (r#""[\u0031]""#, false),
+        ] {
             let general = serde_json::from_str::<String>(outer).ok();
             let read = nested_value(outer.as_bytes(), 1, &mut Vec::new()).map(|(v, _)| v);
+            assert_eq!(read.is_some(), read_here, "{outer}");
             assert!(read.is_none() || read == general.as_deref().and_then(self::general));
         }
         // Deeper than the limit: refused.

@@ -498,7 +498,6 @@ pub(crate) mod tests {
     }
 
     /// Any value, floats and every kind of character included.
-    /// Any JSON value, with strings of every escape.
     pub(crate) fn any_value() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
             Just(Value::Null),

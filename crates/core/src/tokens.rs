@@ -116,7 +116,7 @@ impl TokenCounter for CharCounter {
             _ => self::chars(&message.content),
         };
         for call in &message.tool_calls {
-            chars += 2 + call.name.chars().count() + json_chars(&call.arguments);
+            chars += 2 + self::chars(&call.name) + json_chars(&call.arguments);
         }
         MESSAGE_OVERHEAD + chars / 3
     }

@@ -497,6 +497,15 @@ pub(crate) mod tests {
         assert!(value_of(&nested).is_some());
     }
 
+    /// `value` as `serde_json` writes it, compact or pretty.
+    pub(crate) fn written(value: &Value, pretty: bool) -> serde_json::Result<String> {
+        if pretty {
+            serde_json::to_string_pretty(value)
+        } else {
+            serde_json::to_string(value)
+        }
+    }
+
     /// Any value, floats and every kind of character included.
     pub(crate) fn any_value() -> impl Strategy<Value = Value> {
         let leaf = prop_oneof![
@@ -523,12 +532,7 @@ pub(crate) mod tests {
         /// unit in the last place off what it wrote).
         #[test]
         fn reads_every_value_back(value in any_value(), pretty in any::<bool>()) {
-            let text = if pretty {
-                serde_json::to_string_pretty(&value)
-            } else {
-                serde_json::to_string(&value)
-            }
-            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let text = written(&value, pretty).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let theirs: Value = serde_json::from_str(&text).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(value_of(&text), Some(theirs));
         }

@@ -20,125 +20,23 @@
 //! figures.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
 
 use regex::Regex;
 use serde::Serialize;
 use serde_json::Value;
 use strata_ctx_compress::Compressor;
 use strata_ctx_core::{Message, Role, TokenCounter, ToolResult};
-use strata_ctx_history::{is_error_line, program_word, INSPECTION_PROGRAMS};
 
 use crate::engine::{Engine, EngineError};
 use crate::replay::{replay, ReplayStep, ReplaySummary};
 
-/// Tools that run shell commands.
-const SHELL_TOOLS: &[&str] = &[
-    "bash",
-    "execute_bash",
-    "Bash",
-    "shell",
-    "run_command",
-    "terminal",
-    "execute_command",
-];
-
-/// Tool names that view, edit or search, which are not program runs
-/// either (beside [`INSPECTION_PROGRAMS`]).
-const NOT_PROGRAM_TOOLS: &[&str] = &[
-    "str_replace_editor",
-    "Read",
-    "Grep",
-    "Glob",
-    "LS",
-    "Edit",
-    "MultiEdit",
-    "Write",
-    "TodoWrite",
-    "exit_cost",
-    "finish",
-    "#",
-];
-
-/// Tools whose `file_path` or `path` argument is a file they change.
-const EDIT_TOOLS: &[&str] = &[
-    "Edit",
-    "MultiEdit",
-    "Write",
-    "edit_file",
-    "write_file",
-    "create_file",
-];
-
 /// Outputs shorter than this are not measured for retention.
 pub const MIN_OUTPUT_CHARS: usize = 2_000;
 
-fn regex(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
-    cell.get_or_init(|| {
-        Regex::new(pattern)
-            .or_else(|_| Regex::new(r"[^\s\S]"))
-            .unwrap_or_else(|_| unreachable_regex())
-    })
-}
+mod definitions;
 
-#[cold]
-fn unreachable_regex() -> Regex {
-    // Both patterns above are constants that compile.
-    Regex::new("").unwrap_or_else(|_| unreachable_regex())
-}
-
-fn shell_writes() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    regex(
-        &RE,
-        r#"(?:sed -i\S*\s+(?:'[^']*'|"[^"]*"|\S+)\s+|>\s*)([\w./-]+\.\w+)"#,
-    )
-}
-
-/// Diagnostic lines: errors, warnings, failures, tracebacks, exit codes,
-/// test and build summaries.
-fn diagnostic() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    regex(
-        &RE,
-        r"(?i)(error|exception|traceback|failed|failure|warning|assert|panic|exit code|returncode|\bFAIL\b|\b\d+ passed\b|BUILD (SUCCESS|FAILURE))",
-    )
-}
-
-/// Error-class lines: error, exception, traceback, fail, panic, assert.
-fn error_class() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    regex(&RE, r"(?i)(error|exception|traceback|fail|panic|assert)")
-}
-
-/// The program a shell command line runs: the program of its first part
-/// that runs one ([`program_word`]), as the reference scripts read it.
-pub fn effective_command(command: &str) -> &str {
-    command
-        .split(['\n', ';'])
-        .flat_map(|p| p.split("&&"))
-        .find_map(program_word)
-        .unwrap_or_default()
-}
-
-/// The program a call ran, if it ran one: the effective command of a
-/// shell call, or the tool's name for other tools (SWE-agent's commands
-/// are tools); `None` for views, edits and searches.
-pub fn program_of(tool: &str, arguments: &Value) -> Option<String> {
-    let program = if SHELL_TOOLS.contains(&tool) {
-        effective_command(
-            arguments
-                .get("command")
-                .and_then(Value::as_str)
-                .unwrap_or_default(),
-        )
-    } else {
-        tool
-    };
-    let listed = |p: &str| INSPECTION_PROGRAMS.contains(&p) || NOT_PROGRAM_TOOLS.contains(&p);
-    (!program.is_empty() && !listed(program) && !listed(program.trim_start_matches("./")))
-        .then(|| program.to_owned())
-}
+use definitions::{diagnostic, error_class, shell_writes, EDIT_TOOLS, SHELL_TOOLS};
+pub use definitions::{effective_command, is_error_line, program_of};
 
 /// Every string a message carries (content, call names and arguments,
 /// results), strings holding JSON included: what "appears in the window"
@@ -238,17 +136,23 @@ impl Facts {
             if EDIT_TOOLS.contains(&call.name.as_str()) {
                 facts
                     .files
-                    .extend(text("file_path").or(text("path")).map(str::to_owned));
+                    .extend(strata_ctx_tools::path(args).map(str::to_owned));
+            } else if call.name == "apply_patch" {
+                facts
+                    .files
+                    .extend(strata_ctx_tools::changed_files(&call.name, args));
             } else if call.name == "str_replace_editor"
                 && matches!(text("command"), Some("create" | "str_replace" | "insert"))
             {
                 facts.files.extend(text("path").map(str::to_owned));
             }
-            let command = if call.name == "str_replace_editor" {
-                ""
-            } else {
-                text("command").unwrap_or_default()
+            let shell = SHELL_TOOLS.contains(&call.name.as_str());
+            let command = match call.name.as_str() {
+                "str_replace_editor" => Default::default(),
+                _ if shell => strata_ctx_tools::command(args).unwrap_or_default(),
+                _ => text("command").unwrap_or_default().into(),
             };
+            let command = command.as_ref();
             if call.name == "create" && command.starts_with("create ") {
                 facts
                     .files

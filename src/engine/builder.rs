@@ -202,7 +202,8 @@ impl EngineBuilder {
     /// tool that returns the plan or the task's acceptance criteria:
     /// their steps are shown in history form at most, and leave the
     /// window only when nothing else is left to condense. Names are
-    /// matched case-insensitively. By default, none.
+    /// matched as [`strata_ctx_tools::normalize`] spells them (`Read-File`
+    /// is `read_file`). By default, none.
     pub fn protected_tools<I, S>(mut self, tools: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -210,7 +211,7 @@ impl EngineBuilder {
     {
         self.protected_tools = tools
             .into_iter()
-            .map(|t| t.as_ref().to_ascii_lowercase())
+            .map(|t| strata_ctx_tools::normalize(t.as_ref()))
             .collect();
         self
     }

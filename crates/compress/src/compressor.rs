@@ -118,10 +118,12 @@ impl Compressor {
         &self.limits
     }
 
-    /// Registers `rule` for `tool` (matched case-insensitively), in place of
-    /// the built-in or generic rule.
+    /// Registers `rule` for `tool`, by its name as
+    /// [`strata_ctx_tools::normalize`] spells it, in place of the built-in
+    /// or generic rule.
     pub fn register(&mut self, tool: &str, rule: impl CompressRule + 'static) -> &mut Self {
-        self.custom.insert(tool.to_ascii_lowercase(), Arc::new(rule));
+        self.custom
+            .insert(strata_ctx_tools::normalize(tool), Arc::new(rule));
         self
     }
 
@@ -146,7 +148,7 @@ impl Compressor {
     /// The history form of a plain-text observation, as most agents record
     /// tool output.
     pub fn compress_text(&self, tool: &str, arguments: &Value, text: &str) -> (String, Option<RuleFailure>) {
-        if !self.custom.contains_key(&tool.to_ascii_lowercase()) {
+        if !self.custom.contains_key(&strata_ctx_tools::normalize(tool)) {
             // Built-in rules work on the text itself: no copy into a Value.
             let out = text_rule(canonical_call(tool, arguments), text, &self.limits);
             return if out.len() < text.len() || out == text {
@@ -259,7 +261,7 @@ impl Compressor {
         data: &Value,
     ) -> (Value, Option<RuleFailure>) {
         let input = RuleInput::new(tool, arguments, status, data);
-        let custom = self.custom.get(&tool.to_ascii_lowercase());
+        let custom = self.custom.get(&strata_ctx_tools::normalize(tool));
         let outcome = match (custom, canonical_call(tool, arguments)) {
             (Some(rule), _) => catch_unwind(AssertUnwindSafe(|| rule.compress(input))),
             (None, Some(kind)) => {

@@ -49,15 +49,16 @@
 //! ```
 
 pub use compressor::{Compressed, Compressor, RuleFailure, MARKERS};
+pub use diagnose::{last_failure, line_kind, LineKind};
 pub use kind::{canonical, canonical_call, ToolKind};
 pub use rules::{GenericRule, RuleLimits};
 pub use summary::{extract, PendingSummaries, SummarySource, ToolSummarizer, ToolSummary};
-pub use text::DIAGNOSTIC_WORDS;
 pub use truncate::{
     Limits, Spill, Truncated, Truncator, TruncatorBuilder, DEFAULT_MAX_READ_BYTES, DEFAULT_MAX_SPILL_BYTES,
 };
 
 mod compressor;
+mod diagnose;
 mod kind;
 mod rules;
 mod summary;

@@ -43,6 +43,12 @@ pub struct RuleLimits {
     /// lines come first, so a short summary keeps what a developer reads
     /// (TOOL-8).
     pub bash_bytes: usize,
+    /// Bash: how much more room an output's diagnostic lines (failures,
+    /// summaries, warnings and the locations of failures) may take beyond
+    /// `bash_bytes`, never more than a fifth of the output. By default,
+    /// 4,800: a compiler's twenty errors stay whole, a log of passing
+    /// tests stays at `bash_bytes`.
+    pub bash_grow: usize,
     /// Generic rule: head and tail lines. By default, 10 each.
     pub generic_lines: usize,
     /// Generic rule: bytes kept. By default, 2,000.
@@ -68,6 +74,7 @@ impl Default for RuleLimits {
             stderr_tail: 20,
             diagnostics: 12,
             bash_bytes: 1_200,
+            bash_grow: 4_800,
             generic_lines: 10,
             generic_bytes: 2_000,
             line_bytes: 400,
@@ -83,6 +90,9 @@ impl RuleLimits {
         RuleLimits {
             read_bytes: self.read_bytes.min(bytes),
             bash_bytes: self.bash_bytes.min(bytes),
+            bash_grow: self
+                .bash_grow
+                .min(bytes.saturating_sub(self.bash_bytes.min(bytes))),
             generic_bytes: self.generic_bytes.min(bytes),
             line_bytes: self.line_bytes.min(bytes),
             ..*self
@@ -93,10 +103,11 @@ impl RuleLimits {
         Budget {
             head: self.bash_head,
             tail: self.bash_tail,
-            diagnostics: self.diagnostics * 2,
+            diagnostics: self.diagnostics * 8,
             max_bytes: self.bash_bytes.max(256),
             // A kept line shows its first 150 characters or so.
             max_line_bytes: self.line_bytes.clamp(64, 240),
+            grow: self.bash_grow,
         }
     }
 
@@ -107,6 +118,7 @@ impl RuleLimits {
             diagnostics: self.diagnostics / 2,
             max_bytes: self.bash_bytes.max(256),
             max_line_bytes: self.line_bytes.max(64),
+            grow: self.bash_grow / 2,
         }
     }
 
@@ -117,6 +129,7 @@ impl RuleLimits {
             diagnostics: self.diagnostics,
             max_bytes: self.generic_bytes.max(256),
             max_line_bytes: self.line_bytes.max(64),
+            grow: 0,
         }
     }
 }

@@ -2,10 +2,10 @@
 //! byte budget (TOOL-8, TOOL-10).
 
 use std::borrow::Cow;
-use std::sync::OnceLock;
 
 use memchr::{memchr, memrchr};
-use regex::bytes::Regex;
+
+use crate::diagnose::{self, LineKind};
 
 /// Budgets of [`condense`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +20,39 @@ pub(crate) struct Budget {
     pub(crate) max_bytes: usize,
     /// The most bytes of one kept line.
     pub(crate) max_line_bytes: usize,
+    /// How much more room the diagnostic lines may take beyond
+    /// `max_bytes` (0: a fixed room). Never more than
+    /// [`GROWN_BYTES_PER_LINE`] per line of the original text.
+    pub(crate) grow: usize,
+}
+
+/// A grown room is at most this many bytes per line of the original text
+/// (about a fifth of a typical log line), so that a form stays a fraction
+/// of what it stands for. Counted in lines, not bytes, because a form
+/// knows how many lines it stands for (its kept lines and the counts of
+/// its gap markers) but not how many bytes: condensing a form again then
+/// finds the same room, and changes nothing.
+const GROWN_BYTES_PER_LINE: usize = 12;
+
+/// The lines `text` stands for: its lines, with each gap marker
+/// (`[… N lines …]`) counted as the lines it replaced.
+fn original_lines(text: &str) -> usize {
+    text.lines()
+        .map(|l| {
+            l.strip_prefix("[… ")
+                .and_then(|r| r.strip_suffix(" lines …]").or_else(|| r.strip_suffix(" line …]")))
+                .and_then(|n| n.parse::<usize>().ok())
+                .unwrap_or(1)
+        })
+        .sum()
+}
+
+/// The most room `text` may take: `budget.max_bytes`, or more when it
+/// stands for many lines.
+fn cap(text: &str, budget: &Budget) -> usize {
+    budget
+        .max_bytes
+        .max(original_lines(text).saturating_mul(GROWN_BYTES_PER_LINE))
 }
 
 impl Budget {
@@ -30,71 +63,17 @@ impl Budget {
     }
 }
 
-/// Words that mark a line as carrying diagnostics: errors, warnings,
-/// failures, panics, tracebacks and exceptions, exit statuses, test and
-/// build summaries. Matched anywhere in a line, in the cases tools write
-/// them (`error`, `Error`, `ERROR`; a missing first letter covers both
-/// cases): at most 32 patterns, the most a fast SIMD search takes.
-pub const DIAGNOSTIC_WORDS: &[&str] = &[
-    "error",
-    "Error",
-    "ERROR",
-    "warn",
-    "Warn",
-    "WARN",
-    "fail",
-    "Fail",
-    "FAIL",
-    "panic",
-    "raceback",
-    "xception",
-    "fatal",
-    "Fatal",
-    "FATAL",
-    "assert",
-    "abort",
-    "Abort",
-    "xit code",
-    "xit status",
-    "returncode",
-    "test result",
-    " passed",
-    "egmentation fault",
-    "killed",
-    "Killed",
-    "o such file",
-    "ermission denied",
-    "ot found",
-    "annot ",
-    "ould not",
-    "ndefined",
-];
-
-/// The searcher for [`DIAGNOSTIC_WORDS`]: an alternation of literals, which
-/// the regex engine runs as a SIMD multi-literal search.
-fn diagnostic_words() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        let alternation: Vec<String> = DIAGNOSTIC_WORDS.iter().map(|w| regex::escape(w)).collect();
-        Regex::new(&alternation.join("|")).unwrap_or_else(|_| fallback_searcher())
-    })
+/// The start of the first match at or after `at` of a line that may carry
+/// a diagnostic ([`diagnose::candidates`]).
+fn find_diagnostic(haystack: &str, at: usize) -> Option<usize> {
+    diagnose::candidates().find_at(haystack, at).map(|m| m.start())
 }
 
-#[cold]
-fn fallback_searcher() -> Regex {
-    // An alternation of escaped literals always compiles; this keeps the
-    // library free of panics should that ever change: nothing matches.
-    Regex::new(r"[^\s\S]").unwrap_or_else(|_| fallback_searcher())
-}
-
-/// The start of the first diagnostic word in `haystack` at or after `at`.
-fn find_diagnostic(haystack: &[u8], at: usize) -> Option<usize> {
-    diagnostic_words().find_at(haystack, at).map(|m| m.start())
-}
-
-/// Returns `true` when `line` carries a diagnostic.
+/// Returns `true` when `line` carries a diagnostic or is the context of
+/// one: a failure, a warning, a summary or a source location.
 pub(crate) fn is_diagnostic(line: &str) -> bool {
-    diagnostic_words().is_match(line.as_bytes())
+    let kind = diagnose::line_kind(line);
+    kind.is_diagnostic()
 }
 
 /// The number of newlines in `bytes`, counted with SIMD (`bytecount`,
@@ -181,12 +160,47 @@ fn trim_cr(text: &[u8], start: usize, end: usize) -> usize {
     }
 }
 
+/// The room a condensed text may take: `budget.max_bytes`, grown by
+/// what its diagnostic lines cost, up to `budget.grow` more.
+fn room(budget: &Budget, diagnostic_cost: usize) -> usize {
+    budget.max_bytes + diagnostic_cost.min(budget.grow)
+}
+
+/// What keeping `line` costs: its bytes, capped, a newline and room for a
+/// gap marker beside it.
+fn cost(line: &str, budget: &Budget) -> usize {
+    line.len().min(budget.max_line_bytes) + 1 + MARKER_RESERVE
+}
+
+/// Context lines (frames, locations) kept from spare room, innermost first.
+const INNERMOST_FRAMES: usize = 3;
+
+/// Room reserved beside each kept line for the gap marker that may follow.
+const MARKER_RESERVE: usize = 24;
+
 /// Returns `true` when `text` is within `budget` as it is, so condensing
-/// would change nothing.
+/// would change nothing: its lines are short, and it is no longer than the
+/// room its own diagnostic lines would be given, with no more lines than
+/// the head, the tail and its diagnostic lines with a marker each.
 fn within(text: &str, budget: &Budget) -> bool {
-    text.len() <= budget.max_bytes
-        && line_count(text.as_bytes()) <= budget.max_lines()
-        && text.split('\n').all(|l| l.len() <= budget.max_line_bytes)
+    if !text.split('\n').all(|l| l.len() <= budget.max_line_bytes) {
+        return false;
+    }
+    if text.len() <= budget.max_bytes && line_count(text.as_bytes()) <= budget.max_lines() {
+        return true;
+    }
+    if budget.grow == 0 || text.len() > budget.max_bytes + budget.grow {
+        return false;
+    }
+    let (mut diagnostic_cost, mut diagnostics) = (0, 0);
+    for line in text.lines() {
+        if matches!(diagnose::line_kind(line), k if k.is_diagnostic() || k == LineKind::Context) {
+            diagnostic_cost += cost(line, budget);
+            diagnostics += 1;
+        }
+    }
+    text.len() <= room(budget, diagnostic_cost).min(cap(text, budget))
+        && line_count(text.as_bytes()) <= 2 * (budget.head + budget.tail + diagnostics) + 1
 }
 
 /// What [`condense`] kept and left out.
@@ -200,10 +214,75 @@ pub(crate) struct Condensed<'a> {
     pub(crate) kept_lines: usize,
 }
 
+/// The middle lines that may carry diagnostics, as byte spans: the first
+/// `first_quota` searched forward from `from`, the last `last_quota`
+/// searched backward from `to` in growing windows, so that the search
+/// stops as soon as both are found (REL-3: a 50 MB log costs what its
+/// ends cost).
+fn diagnostic_spans(
+    text: &str,
+    from: usize,
+    to: usize,
+    first_quota: usize,
+    last_quota: usize,
+) -> Vec<(usize, usize)> {
+    let middle = &text[..to];
+    let bytes = middle.as_bytes();
+    let line_at = |pos: usize| {
+        let start = memrchr(b'\n', &bytes[from..pos]).map_or(from, |i| from + i + 1);
+        let end = memchr(b'\n', &bytes[pos..]).map_or(to, |i| pos + i);
+        (start, end)
+    };
+    let mut spans: Vec<(usize, usize)> = Vec::new();
+    let mut scanned_to = from;
+    while spans.len() < first_quota && scanned_to < to {
+        let Some(m) = find_diagnostic(middle, scanned_to) else {
+            scanned_to = to;
+            break;
+        };
+        let (start, end) = line_at(m.max(from));
+        spans.push((start, end));
+        scanned_to = end + 1;
+    }
+    let scanned_to = scanned_to.min(to);
+    let mut last: Vec<(usize, usize)> = Vec::new();
+    let mut window_end = to;
+    let mut window = 64 * 1024;
+    while last.len() < last_quota && window_end > scanned_to {
+        // A window of whole lines ending at `window_end`.
+        let mut start = window_end.saturating_sub(window).max(scanned_to);
+        if start > scanned_to {
+            start = memchr(b'\n', &bytes[start..window_end]).map_or(window_end, |i| start + i + 1);
+        }
+        let mut found = Vec::new();
+        let mut at = start;
+        while at < window_end {
+            let Some(m) = find_diagnostic(&middle[..window_end], at) else {
+                break;
+            };
+            let span = line_at(m);
+            found.push(span);
+            at = span.1 + 1;
+        }
+        let need = last_quota - last.len();
+        last.extend(found.into_iter().rev().take(need));
+        window_end = start;
+        window *= 2;
+    }
+    spans.extend(last);
+    spans.sort_unstable();
+    spans.dedup();
+    spans
+}
+
 /// Keeps the first and last lines and the diagnostic lines of the middle,
-/// marking each gap with `[… N lines …]`, all within `budget.max_bytes`.
-/// A text already within the budget is returned unchanged, so condensing is
-/// idempotent.
+/// marking each gap with `[… N lines …]`. What is kept follows what the
+/// output holds: the last failure line first (the line an agent acts on),
+/// then summaries, the other failures, warnings, the context of failures,
+/// and the head and tail; noise (passing tests, progress, downloads,
+/// library frames) last. The room is `budget.max_bytes`, grown by what the
+/// diagnostic lines cost up to `budget.grow` more. A text already within
+/// the budget is returned unchanged, so condensing is idempotent.
 pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
     let bytes = text.as_bytes();
     if within(text, budget) {
@@ -245,68 +324,18 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
     }
     let middle_end = tail_rev.last().map_or(bytes.len(), |&(s, _)| s).max(middle_start);
 
-    // Middle: diagnostic lines, the first half of the budget searched
-    // forward from the start, the second half backward from the end, so
-    // that the search stops as soon as both are found.
     let first_quota = budget.diagnostics.div_ceil(2);
     let last_quota = budget.diagnostics - first_quota;
-    let middle = &bytes[..middle_end];
-    let line_at = |pos: usize| {
-        let start = memrchr(b'\n', &middle[middle_start..pos]).map_or(middle_start, |i| middle_start + i + 1);
-        let end = memchr(b'\n', &middle[pos..]).map_or(middle_end, |i| pos + i);
-        (start, end)
-    };
-    let mut diag_spans: Vec<(usize, usize)> = Vec::new();
-    let mut scanned_to = middle_start;
-    while diag_spans.len() < first_quota && scanned_to < middle_end {
-        let Some(m) = find_diagnostic(middle, scanned_to) else {
-            scanned_to = middle_end;
-            break;
-        };
-        let (start, end) = line_at(m);
-        diag_spans.push((start, end));
-        scanned_to = end + 1;
-    }
-    let scanned_to = scanned_to.min(middle_end);
-    let mut last_spans: Vec<(usize, usize)> = Vec::new();
-    let mut window_end = middle_end;
-    let mut window = 64 * 1024;
-    while last_spans.len() < last_quota && window_end > scanned_to {
-        // A window of whole lines ending at `window_end`.
-        let mut start = window_end.saturating_sub(window).max(scanned_to);
-        if start > scanned_to {
-            start = memchr(b'\n', &middle[start..window_end]).map_or(window_end, |i| start + i + 1);
-        }
-        let found: Vec<(usize, usize)> = {
-            let mut spans = Vec::new();
-            let mut at = start;
-            while at < window_end {
-                let Some(m) = find_diagnostic(&middle[..window_end], at) else {
-                    break;
-                };
-                let span = line_at(m);
-                spans.push(span);
-                at = span.1 + 1;
-            }
-            spans
-        };
-        let need = last_quota - last_spans.len();
-        last_spans.extend(found.into_iter().rev().take(need));
-        window_end = start;
-        window *= 2;
-    }
-    diag_spans.extend(last_spans);
-    diag_spans.sort_unstable();
-    diag_spans.dedup();
+    let spans = diagnostic_spans(text, middle_start, middle_end, first_quota, last_quota);
 
-    // Number the kept lines in one pass over the middle.
+    // Number the middle's candidate lines in one pass.
     let mut line_no = head.len();
     let mut counted_to = middle_start;
-    let mut diagnostics = Vec::with_capacity(diag_spans.len());
-    for (start, end) in diag_spans {
+    let mut middle = Vec::with_capacity(spans.len());
+    for (start, end) in spans {
         line_no += newlines(&bytes[counted_to..start]);
         counted_to = start;
-        diagnostics.push(Line {
+        middle.push(Line {
             number: line_no,
             start,
             end: trim_cr(bytes, start, end),
@@ -326,29 +355,115 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
         .collect();
     let total_lines = head.len() + middle_lines + tail.len();
 
-    // Choose what fits, in order of priority: the first and last two lines,
-    // the diagnostics, then the rest of head and tail.
-    let mut candidates: Vec<Line> = Vec::new();
-    candidates.extend(head.iter().take(2));
-    candidates.extend(tail.iter().rev().take(2));
-    candidates.extend(diagnostics.iter());
-    candidates.extend(head.iter().skip(2));
-    candidates.extend(tail.iter().rev().skip(2));
-    const MARKER_RESERVE: usize = 24;
+    let chosen = choose(text, budget, &head, &middle, &tail);
+    let kept_lines = chosen.len();
+    Condensed {
+        text: Cow::Owned(render(text, budget, &chosen, total_lines)),
+        total_lines,
+        kept_lines,
+    }
+}
+
+/// The lines to keep, in order, within the room: by priority, with the
+/// diagnostic lines paid from the grown room and the rest from
+/// `budget.max_bytes`.
+fn choose(text: &str, budget: &Budget, head: &[Line], middle: &[Line], tail: &[Line]) -> Vec<Line> {
+    let kind = |l: &Line| diagnose::line_kind(line_str(text, l));
+    let all: Vec<(Line, LineKind)> = head
+        .iter()
+        .chain(middle)
+        .chain(tail)
+        .map(|l| (*l, kind(l)))
+        .collect();
+    let of = |wanted: &[LineKind]| -> Vec<Line> {
+        all.iter()
+            .filter(|(_, k)| wanted.contains(k))
+            .map(|(l, _)| *l)
+            .collect()
+    };
+    let failures = of(&[LineKind::Failure]);
+    let summaries = of(&[LineKind::Summary]);
+    let warnings = of(&[LineKind::Warning]);
+    // The context of a failure: a location or frame right before or after it.
+    let contexts: Vec<Line> = all
+        .windows(2)
+        .filter_map(|w| match (w[0].1, w[1].1) {
+            (LineKind::Context, LineKind::Failure) if w[1].0.number == w[0].0.number + 1 => Some(w[0].0),
+            (LineKind::Failure, LineKind::Context) if w[1].0.number == w[0].0.number + 1 => Some(w[1].0),
+            _ => None,
+        })
+        .collect();
+    let quiet = |l: &&Line| kind(l) != LineKind::Noise;
+
+    // In order of priority.
+    let mut diagnostic: Vec<Line> = Vec::new();
+    diagnostic.extend(failures.last());
+    diagnostic.extend(summaries.iter().rev().take(3));
+    diagnostic.extend(failures.first());
+    diagnostic.extend(failures.iter().rev().skip(1));
+    diagnostic.extend(summaries.iter().rev().skip(3));
+    diagnostic.extend(warnings.iter());
+    diagnostic.extend(contexts.iter());
+    let mut rest: Vec<Line> = Vec::new();
+    rest.extend(head.iter().take(1).filter(quiet));
+    rest.extend(tail.iter().rev().take(2).filter(quiet));
+    // Spare room: the innermost locations and frames of the project's
+    // code, where a failure happened.
+    rest.extend(of(&[LineKind::Context]).iter().rev().take(INNERMOST_FRAMES));
+    rest.extend(head.iter().skip(1).filter(quiet));
+    rest.extend(tail.iter().rev().skip(2).filter(quiet));
+
+    // Diagnostic lines, each once by its text, grow the room.
+    let mut seen = std::collections::HashSet::new();
+    diagnostic.retain(|l| seen.insert(line_str(text, l)));
+    let diagnostic_cost: usize = diagnostic.iter().map(|l| cost(line_str(text, l), budget)).sum();
+    let room = room(budget, diagnostic_cost).min(cap(text, budget));
     let mut used = MARKER_RESERVE;
     let mut kept: Vec<Line> = Vec::new();
-    for line in candidates {
-        let cost = line_str(text, &line).len().min(budget.max_line_bytes) + 1 + MARKER_RESERVE;
-        if used + cost <= budget.max_bytes {
-            used += cost;
-            kept.push(line);
+    // The first and last lines open and close the text, whatever else.
+    let ends: Vec<Line> = head
+        .iter()
+        .take(1)
+        .chain(tail.last())
+        .filter(quiet)
+        .copied()
+        .collect();
+    for line in ends.iter().chain(&diagnostic).chain(&rest) {
+        if kept.iter().any(|k| k.number == line.number) {
+            continue;
+        }
+        let c = cost(line_str(text, line), budget);
+        let is_diagnostic = diagnostic.iter().any(|d| d.number == line.number);
+        // Lines that carry no diagnostic get no more than the base room.
+        let limit = if is_diagnostic {
+            room
+        } else {
+            room.min(budget.max_bytes.max(used))
+        };
+        if used + c <= limit {
+            used += c;
+            kept.push(*line);
+        }
+    }
+    if kept.is_empty() {
+        // All noise: its first and last lines say what it was.
+        for line in head.iter().take(1).chain(tail.last()) {
+            let c = cost(line_str(text, line), budget);
+            if used + c <= room && !kept.iter().any(|k| k.number == line.number) {
+                used += c;
+                kept.push(*line);
+            }
         }
     }
     kept.sort_by_key(|l| l.number);
+    kept
+}
 
-    let mut out = String::with_capacity(used);
+/// The kept lines with a gap marker for each run left out.
+fn render(text: &str, budget: &Budget, kept: &[Line], total_lines: usize) -> String {
+    let mut out = String::new();
     let mut next = 0;
-    for line in &kept {
+    for line in kept {
         if line.number > next {
             out.push_str(&gap_marker(line.number - next));
             out.push('\n');
@@ -366,11 +481,7 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
     if !out.ends_with("\n\n") {
         out.pop();
     }
-    Condensed {
-        text: Cow::Owned(out),
-        total_lines,
-        kept_lines: kept.len(),
-    }
+    out
 }
 
 fn line_str<'a>(text: &'a str, line: &Line) -> &'a str {
@@ -434,6 +545,7 @@ mod tests {
         diagnostics: 4,
         max_bytes: 2_000,
         max_line_bytes: 200,
+        grow: 0,
     };
 
     #[test]

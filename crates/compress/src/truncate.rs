@@ -151,10 +151,14 @@ impl TruncatorBuilder {
         self
     }
 
-    /// Sets the limits of one tool (name matched case-insensitively). By
-    /// default, every tool has the default limits.
+    /// Sets the limits of one tool, by its name as
+    /// [`strata_ctx_tools::normalize`] spells it (`read-file`, `Read_File`
+    /// and `read_file` are one tool). By default, every tool has the
+    /// default limits.
     pub fn tool_limits(&mut self, tool: &str, limits: Limits) -> &mut Self {
-        self.truncator.per_tool.insert(tool.to_ascii_lowercase(), limits);
+        self.truncator
+            .per_tool
+            .insert(strata_ctx_tools::normalize(tool), limits);
         self
     }
 
@@ -228,7 +232,7 @@ impl Truncator {
     /// The limits that apply to `tool`.
     pub fn limits_for(&self, tool: &str) -> Limits {
         self.per_tool
-            .get(&tool.to_ascii_lowercase())
+            .get(&strata_ctx_tools::normalize(tool))
             .copied()
             .unwrap_or(self.limits)
     }

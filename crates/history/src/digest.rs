@@ -11,9 +11,8 @@
 //! and budget give the same bytes, so the window's prefix does not churn
 //! while nothing new leaves it.
 
-use serde_json::Value;
-use strata_ctx_compress::{canonical_call, ToolKind};
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
+use strata_ctx_tools::{classify, todos, ToolKind};
 
 /// The longest command line a digest shows, in characters (its first line).
 const MAX_COMMAND_CHARS: usize = 100;
@@ -28,10 +27,9 @@ const MAX_LINE_CHARS: usize = 200;
 
 mod facts;
 
-pub use facts::{
-    command_argument, is_error_line, last_error_line, path_argument, program_word, INSPECTION_PROGRAMS,
-};
-use facts::{cut, exit_status, output_text, program_of, shell_writes, test_summary};
+pub use facts::{command_argument, last_error_line, path_argument};
+use facts::{cut, exit_status, output_text, shell_writes, test_summary};
+use strata_ctx_tools::{changed_files, program_of, INSPECTION_PROGRAMS};
 
 /// One command the agent ran, with what came of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -199,10 +197,12 @@ impl Digest {
         let failed = result
             .and_then(|r| r.result.as_ref())
             .is_some_and(|r| r.status == ResultStatus::Error);
-        match canonical_call(&call.name, &call.arguments) {
+        match classify(&call.name, &call.arguments) {
             Some(kind) if kind.writes() => {
-                if let Some(path) = path_argument(&call.arguments).filter(|_| !failed) {
-                    touch(&mut self.files_changed, path, &mut self.dropped[0]);
+                if !failed {
+                    for path in changed_files(&call.name, &call.arguments) {
+                        touch(&mut self.files_changed, path, &mut self.dropped[0]);
+                    }
                 }
                 return;
             }
@@ -213,17 +213,10 @@ impl Digest {
                 return;
             }
             Some(ToolKind::TodoWrite) => {
-                if let Some(todos) = call.arguments.get("todos").and_then(Value::as_array) {
+                if let Some(todos) = todos(&call.arguments) {
                     let items: Vec<String> = todos
                         .iter()
-                        .filter_map(|t| {
-                            let text = t
-                                .get("content")
-                                .or_else(|| t.get("text"))
-                                .and_then(Value::as_str)?;
-                            let status = t.get("status").and_then(Value::as_str).unwrap_or("pending");
-                            Some(format!("[{status}] {}", cut(text, 80)))
-                        })
+                        .map(|t| format!("[{}] {}", t.status, cut(t.text, 80)))
                         .collect();
                     self.todo = (!items.is_empty()).then(|| items.join("; "));
                 }
@@ -234,6 +227,7 @@ impl Digest {
         let Some(command) = command_argument(call) else {
             return;
         };
+        let command = command.as_ref();
         for m in shell_writes().captures_iter(command) {
             if let Some(path) = m.get(1) {
                 touch(
@@ -276,12 +270,7 @@ impl Digest {
             outcome: (!outcome.is_empty()).then(|| outcome.join("; ")),
             // The summary line shows in the outcome: the error is the last
             // other one.
-            error: text
-                .lines()
-                .rev()
-                .map(str::trim)
-                .find(|l| is_error_line(l) && Some(*l) != summary)
-                .map(|l| cut(l, MAX_LINE_CHARS)),
+            error: last_error_line(&text, summary).map(|l| cut(l, MAX_LINE_CHARS)),
             earlier_errors: Vec::new(),
         };
         self.add_command(fact);
@@ -462,7 +451,7 @@ fn take_fitting(items: impl Iterator<Item = String>, room: &mut usize, separator
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
     use strata_ctx_core::ToolResult;
 
     fn step(digest: &mut Digest, name: &str, args: Value, out: &str) {
@@ -596,9 +585,16 @@ mod tests {
 
     #[test]
     fn error_lines_skip_code() {
-        assert!(is_error_line("AssertionError: expected 3"));
-        assert!(!is_error_line("    raise ValueError('bad')"));
-        assert!(!is_error_line("+    t.Errorf(\"wrong\")"));
-        assert!(!is_error_line("error"), "too short");
+        assert_eq!(
+            last_error_line("AssertionError: expected 3", None),
+            Some("AssertionError: expected 3")
+        );
+        assert_eq!(last_error_line("    raise ValueError('bad')", None), None);
+        assert_eq!(last_error_line("+    t.Errorf(\"wrong\")", None), None);
+        assert_eq!(last_error_line("error", None), None, "too short");
+        assert_eq!(
+            last_error_line("--- FAIL: TestX (0.00s)\nFAIL\nexit status 1\n", None),
+            Some("--- FAIL: TestX (0.00s)")
+        );
     }
 }

@@ -514,8 +514,9 @@ impl History {
         self.budget.compacted(self.log.len());
     }
 
-    /// Marks tools whose results are never cleared (HIST-15), names
-    /// matched case-insensitively. By default, none.
+    /// Marks tools whose results are never cleared (HIST-15), by their
+    /// names as [`strata_ctx_tools::normalize`] spells them. By default,
+    /// none.
     pub fn set_protected_tools<I, S>(&mut self, tools: I) -> &mut Self
     where
         I: IntoIterator<Item = S>,
@@ -523,7 +524,7 @@ impl History {
     {
         self.protected = tools
             .into_iter()
-            .map(|t| t.as_ref().to_ascii_lowercase())
+            .map(|t| strata_ctx_tools::normalize(t.as_ref()))
             .collect();
         self
     }
@@ -537,9 +538,9 @@ impl History {
                 .is_some_and(|n| self.is_protected_tool(n))
     }
 
-    /// Whether the tool `name` is protected (HIST-15), matched
-    /// case-insensitively.
+    /// Whether the tool `name` is protected (HIST-15), by its
+    /// [`strata_ctx_tools::normalize`]d name.
     pub fn is_protected_tool(&self, name: &str) -> bool {
-        !self.protected.is_empty() && self.protected.contains(&name.to_ascii_lowercase())
+        !self.protected.is_empty() && self.protected.contains(&strata_ctx_tools::normalize(name))
     }
 }

@@ -56,10 +56,7 @@
 
 pub use backend::{Backend, ConversationLog};
 pub use budget::Budget;
-pub use digest::{
-    command_argument, is_error_line, last_error_line, path_argument, program_word, CommandFact, Digest,
-    INSPECTION_PROGRAMS,
-};
+pub use digest::{command_argument, last_error_line, path_argument, CommandFact, Digest};
 pub use error::{Error, Result};
 pub use history::{CompactionPlan, CompactionStats, History};
 pub use prune::{id_hint, PruneAction, PruneOutcome};
@@ -70,6 +67,7 @@ pub use shrink::{
     MAX_THOUGHT_CHARS, MAX_USER_CHARS,
 };
 pub use store::{read_log, read_log_within, Conversation, Loaded, Store, DEFAULT_MAX_LOG_BYTES};
+pub use strata_ctx_tools::{program_word, INSPECTION_PROGRAMS};
 
 mod backend;
 mod budget;

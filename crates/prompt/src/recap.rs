@@ -1,17 +1,10 @@
 //! The todo recap (CTX-5) and the topic anchor (CTX-6).
 
-use serde_json::Value;
 use strata_ctx_core::{Message, Role};
+use strata_ctx_tools::{classify, todos, Todo, ToolKind};
 
 /// The most open items a recap lists.
 pub const RECAP_ITEMS: usize = 10;
-
-fn is_todo_tool(name: &str) -> bool {
-    matches!(
-        name.to_ascii_lowercase().replace('-', "_").as_str(),
-        "todowrite" | "todo_write" | "update_todos" | "todo"
-    )
-}
 
 /// The recap of the latest TodoWrite call in `messages` (CTX-5): counts,
 /// then the open items (in progress first), at most [`RECAP_ITEMS`];
@@ -39,37 +32,22 @@ pub fn todo_recap(messages: &[Message]) -> Option<String> {
         .rev()
         .filter(|m| m.role == Role::Assistant)
         .flat_map(|m| m.tool_calls.iter().rev())
-        .find(|c| is_todo_tool(&c.name))
-        .and_then(|c| c.arguments.get("todos"))
-        .and_then(Value::as_array)?;
-    let status = |t: &Value| {
-        t.get("status")
-            .and_then(Value::as_str)
-            .unwrap_or("pending")
-            .to_ascii_lowercase()
-    };
-    let content = |t: &Value| {
-        t.get("content")
-            .or_else(|| t.get("text"))
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .replace('\n', " ")
-    };
-    let done = todos
+        .filter(|c| classify(&c.name, &c.arguments) == Some(ToolKind::TodoWrite))
+        .find_map(|c| todos(&c.arguments))?;
+    let status = |t: &Todo<'_>| t.status.to_ascii_lowercase();
+    let content = |t: &Todo<'_>| t.text.replace('\n', " ");
+    let done = todos.iter().filter(|t| t.is_done()).count();
+    let in_progress: Vec<&Todo<'_>> = todos.iter().filter(|t| t.is_in_progress()).collect();
+    let pending: Vec<&Todo<'_>> = todos
         .iter()
-        .filter(|t| matches!(status(t).as_str(), "completed" | "done"))
-        .count();
-    let in_progress: Vec<&Value> = todos.iter().filter(|t| status(t) == "in_progress").collect();
-    let pending: Vec<&Value> = todos
-        .iter()
-        .filter(|t| !matches!(status(t).as_str(), "completed" | "done" | "in_progress"))
+        .filter(|t| !t.is_done() && !t.is_in_progress())
         .collect();
     let mut out = format!(
         "[Todo recap] {done} done, {} in progress, {} pending",
         in_progress.len(),
         pending.len()
     );
-    let open: Vec<&&Value> = in_progress.iter().chain(pending.iter()).collect();
+    let open: Vec<&&Todo<'_>> = in_progress.iter().chain(pending.iter()).collect();
     for t in open.iter().take(RECAP_ITEMS) {
         out.push_str(&format!("\n- [{}] {}", status(t), content(t)));
     }
@@ -109,7 +87,7 @@ pub fn topic_anchor(previous: Option<&str>, current: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
     use strata_ctx_core::ToolCall;
 
     #[test]

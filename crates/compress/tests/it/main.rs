@@ -18,6 +18,7 @@ mod props;
 mod snapshots;
 mod spill;
 mod summary;
+mod toolchains;
 
 use std::path::PathBuf;
 

@@ -1,149 +1,29 @@
 //! What a tool call and its output say: the program a command runs, the
 //! path an action touches, the error lines of an output (REACT-6).
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use regex::Regex;
 use serde_json::Value;
-use strata_ctx_compress::{canonical_call, ToolKind};
+use strata_ctx_compress::{line_kind, LineKind};
 use strata_ctx_core::{Message, ToolCall};
+use strata_ctx_tools::{classify, command, ToolKind};
 
-/// Programs that look at, edit or move files rather than run something
-/// (`cat`, `sed`, `grep`, `ls`, `git`, `rm`, …, and SWE-agent's file
-/// commands): the digest counts them instead of listing them, and
-/// `strata-ctx eval` does not count their runs as facts.
-pub const INSPECTION_PROGRAMS: &[&str] = &[
-    "cat",
-    "sed",
-    "head",
-    "tail",
-    "nl",
-    "less",
-    "more",
-    "grep",
-    "egrep",
-    "rg",
-    "ag",
-    "find",
-    "ls",
-    "tree",
-    "git",
-    "echo",
-    "printf",
-    "wc",
-    "awk",
-    "strings",
-    "diff",
-    "cd",
-    "pwd",
-    "which",
-    "file",
-    "stat",
-    "rm",
-    "cp",
-    "mv",
-    "mkdir",
-    "touch",
-    "chmod",
-    "export",
-    "curl",
-    "open",
-    "goto",
-    "scroll_down",
-    "scroll_up",
-    "search_dir",
-    "search_file",
-    "find_file",
-    "edit",
-    "create",
-    "submit",
-    "view",
-    "str_replace",
-    "insert",
-    "undo_edit",
-    "decompile",
-];
-
-/// The program one part of a command line runs (a part between `&&`, `;`,
-/// `|` or newlines): its first word after variable assignments and
-/// `sudo`/`time`/`env`/`nohup`/`timeout N`; `None` for an empty part or
-/// one that only changes the shell's state (`cd`, `export`, `source`, `.`,
-/// `set`).
-pub fn program_word(part: &str) -> Option<&str> {
-    let mut words = part.split_whitespace().peekable();
-    while let Some(w) = words.peek() {
-        let assignment = w.split_once('=').is_some_and(|(k, _)| {
-            k.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
-                && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-        });
-        if assignment || matches!(*w, "sudo" | "time" | "env" | "nohup") {
-            words.next();
-        } else if *w == "timeout" {
-            words.next();
-            words.next();
-        } else {
-            break;
-        }
-    }
-    words
-        .next()
-        .filter(|w| !matches!(*w, "cd" | "export" | "source" | "." | "set"))
-}
-
-/// The file a call names, under the argument names agents use for it
-/// (`path`, `file_path`, `filePath`, `file`, `filename`, `target_file`).
+/// The file a call names ([`strata_ctx_tools::path`], under every
+/// agent's argument names).
 pub fn path_argument(arguments: &Value) -> Option<String> {
-    ["path", "file_path", "filePath", "file", "filename", "target_file"]
-        .iter()
-        .find_map(|k| arguments.get(*k).and_then(Value::as_str))
-        .map(str::to_owned)
+    strata_ctx_tools::path(arguments).map(str::to_owned)
 }
 
-/// The shell command a call runs, when it is a shell call (`Bash` and its
-/// aliases) or another tool that takes a `command` line.
-pub fn command_argument(call: &ToolCall) -> Option<&str> {
-    if canonical_call(&call.name, &call.arguments).is_some_and(|k| k != ToolKind::Bash) {
+/// The shell command a call runs, when it is a shell call (`Bash` and every
+/// agent's alias, Codex CLI's argument vectors among them) or another tool
+/// that takes a `command` line ([`strata_ctx_tools::command`]).
+pub fn command_argument(call: &ToolCall) -> Option<Cow<'_, str>> {
+    if classify(&call.name, &call.arguments).is_some_and(|k| k != ToolKind::Bash) {
         return None;
     }
-    ["command", "cmd"]
-        .iter()
-        .find_map(|k| call.arguments.get(*k).and_then(Value::as_str))
-        .filter(|c| !c.trim().is_empty())
-}
-
-/// The program a command line runs: the first word of its first part that
-/// runs a program rather than looks at files (`cd … && sed -i … && python x.py`
-/// runs `python`), after variable assignments and
-/// `sudo`/`time`/`env`/`nohup`/`timeout N`; empty when it only looks.
-pub(crate) fn program_of(command: &str) -> &str {
-    let mut first = "";
-    let mut heredoc: Option<&str> = None;
-    let lines = command.lines().filter(|line| match heredoc {
-        Some(end) => {
-            if line.trim() == end {
-                heredoc = None;
-            }
-            false
-        }
-        None => {
-            heredoc = line
-                .split_once("<<")
-                .map(|(_, d)| d.trim_start_matches('-').trim().trim_matches(['\'', '"']))
-                .and_then(|d| d.split_whitespace().next());
-            true
-        }
-    });
-    for part in lines
-        .flat_map(|l| l.split([';', '|']))
-        .flat_map(|p| p.split("&&"))
-    {
-        match program_word(part) {
-            Some(w) if !INSPECTION_PROGRAMS.contains(&w.trim_start_matches("./")) => return w,
-            Some(w) if first.is_empty() => first = w,
-            _ => {}
-        }
-    }
-    first
+    command(&call.arguments)
 }
 
 pub(crate) fn shell_writes() -> &'static Regex {
@@ -172,25 +52,6 @@ pub(crate) fn test_summary() -> &'static Regex {
     })
 }
 
-pub(crate) fn error_words() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(r"(?i)error|exception|traceback|fail|panic|assert|ERR!").unwrap_or_else(|_| never())
-    })
-}
-
-/// Lines of code or diffs that merely mention errors (`raise ValueError`,
-/// `+ t.Errorf(…)`, `if err != nil`) are not diagnostics.
-pub(crate) fn code_line() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(
-            r"^\s*(?:[+-](?:\s|$)|@@)|\w\.(?:Errorf|Fatalf|Error|Fatal)\(|err != nil|^\s*(?:raise|except|catch|throw|assert_?\w*\(|def |func |class |return )",
-        )
-        .unwrap_or_else(|_| never())
-    })
-}
-
 #[cold]
 pub(crate) fn never() -> Regex {
     // The patterns above are constants that compile; this keeps the
@@ -198,17 +59,17 @@ pub(crate) fn never() -> Regex {
     Regex::new(r"[^\s\S]").unwrap_or_else(|_| never())
 }
 
-/// Whether `line` reports an error: it names an error, exception,
-/// traceback, failure, panic or assertion, is 12 to 200 characters long
-/// once trimmed, and is not a line of code or of a diff.
-pub fn is_error_line(line: &str) -> bool {
-    let t = line.trim();
-    (12..=200).contains(&t.chars().count()) && error_words().is_match(t) && !code_line().is_match(line)
-}
-
-/// The last error line of `text` ([`is_error_line`]), trimmed.
-pub fn last_error_line(text: &str) -> Option<&str> {
-    text.lines().rev().find(|l| is_error_line(l)).map(str::trim)
+/// The last failure line of an output, as its toolchain prints it
+/// ([`strata_ctx_compress::line_kind`]), trimmed, other than `besides`
+/// (a summary shown elsewhere) and other than a bare status: at least
+/// eight characters, not a mere exit status.
+pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<&'a str> {
+    text.lines().rev().map(str::trim).find(|l| {
+        l.chars().count() >= 8
+            && Some(*l) != besides
+            && !exit_status().is_match(l)
+            && line_kind(l) == LineKind::Failure
+    })
 }
 
 pub(crate) fn cut(text: &str, max: usize) -> String {

@@ -1,0 +1,486 @@
+//! What each line of a command's output is, as the toolchains agents run
+//! print it (TOOL-8): a failure, a warning, a summary, the context of a
+//! failure, noise, or plain output.
+//!
+//! The patterns come from the tools' own output formats, not from any
+//! word list of a measuring script: rustc and cargo (`error[E0308]:`,
+//! `-->`, `test … FAILED`, `test result:`), Go (`--- FAIL:`, `FAIL\tpkg`,
+//! `file.go:12:3: undefined: x`, `panic:`, `goroutine 1 [running]:`),
+//! tsc (`file.ts(3,5): error TS2322:`), eslint (`  3:10  error  …`),
+//! jest and vitest (`FAIL src/a.test.ts`, `●`, `✕`, `×`, `Tests: 1
+//! failed`), pytest, mypy and ruff (`FAILED a.py::t`, `E   assert`,
+//! `a.py:3: error:`, `a.py:1:1: F401`), javac, Maven and Gradle
+//! (`A.java:3: error:`, `[ERROR]`, `BUILD FAILURE`, `> Task :x FAILED`),
+//! make, gcc and clang (`make: *** [all] Error 1`, `a.c:3:5: error:`,
+//! `undefined reference to`), npm, pnpm and yarn (`npm ERR!`, `npm error`,
+//! `ERR_PNPM_…`, `error Command failed`), and the stack traces of Python,
+//! Java, JavaScript, Go and Rust, whose frames in libraries are noise.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+/// What a line of a command's output is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[non_exhaustive]
+pub enum LineKind {
+    /// Something failed: an error, a failing test, a panic, an exception,
+    /// a build that broke, a command that exited non-zero.
+    Failure,
+    /// A warning or a deprecation.
+    Warning,
+    /// A summary: test counts, a build's outcome, an exit status.
+    Summary,
+    /// Where a failure happened: a source location (`--> src/a.rs:3:5`),
+    /// a stack frame in the project's own code, the code line a
+    /// compiler points at.
+    Context,
+    /// What nobody reads again: progress bars, passing tests, downloads
+    /// and installs, compiling of dependencies, stack frames inside
+    /// libraries and the runtime.
+    Noise,
+    /// Anything else.
+    Plain,
+}
+
+impl LineKind {
+    /// Whether the line carries a diagnostic (a failure, a warning or a
+    /// summary).
+    pub fn is_diagnostic(self) -> bool {
+        matches!(self, LineKind::Failure | LineKind::Warning | LineKind::Summary)
+    }
+}
+
+fn compiled(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
+    // ASCII word boundaries: the lazy DFA runs them on any text, where
+    // Unicode ones make it give up on the first non-ASCII byte.
+    cell.get_or_init(|| Regex::new(&pattern.replace(r"\b", r"(?-u:\b)")).unwrap_or_else(|_| never()))
+}
+
+/// One search for every line that may carry a diagnostic or context: a
+/// superset of [`line_kind`]'s failure, warning, summary and context
+/// lines, found in one pass over a whole output, so that only those lines
+/// are classified.
+pub(crate) fn candidates() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let alternation = format!("(?m)(?:{FAILURE})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})");
+    RE.get_or_init(|| Regex::new(&alternation.replace(r"\b", r"(?-u:\b)")).unwrap_or_else(|_| never()))
+}
+
+#[cold]
+fn never() -> Regex {
+    // The patterns here are constants that compile; this keeps the
+    // library free of panics should that ever change: nothing matches.
+    Regex::new(r"[^\s\S]").unwrap_or_else(|_| never())
+}
+
+/// ANSI escape sequences: colours, cursor moves.
+fn ansi() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
+}
+
+/// Lines that look like code or a diff rather than output: a diff's `+`
+/// and `-` lines, `raise`, `throw`, `def` … and calls of error helpers.
+fn code() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        r"^\s*(?:[+-](?:\s|$)|@@ )|\w\.(?:Errorf|Fatalf|Error|Fatal)\(|err != nil|^\s*(?:raise |except\b|catch\s*\(|throw new |def |func |class |return |assert_?\w*\(|#include|import )",
+    )
+}
+
+/// Noise: passing tests, progress, downloads and installs, compiling of
+/// dependencies, library stack frames.
+fn noise() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        concat!(
+            // Passing tests: pytest, unittest/rust `... ok`, go, jest/vitest, mocha.
+            r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok$|^test \S+ \.\.\. ok|^--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
+            r"|^\s*(?:PASS|✓|✔|√)\s|^\s*\[?PASS\]?\s",
+            // Progress: bars, percentages with rates, spinners.
+            r"|[█▉▊▋▌▍▎▏━─]{4}|\[[=#>\-\s]{8,}\]|\d{1,3}%\|| \d+(?:\.\d+)? ?(?:[kMG]i?B|it)/s\b|\bETA\b",
+            // Downloads, installs, dependency builds.
+            r"|^\s*(?:Downloading|Downloaded|Collecting|Requirement already satisfied|Using cached|Obtaining|Fetching|Resolving|Unpacking|Preparing|Building wheels?|Stored in directory|Created wheel|Installing collected|Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled|Get:\d|Hit:\d|Ign:\d|Selecting previously|Setting up|Processing triggers|Reading package lists|Building dependency tree|Reading state information)\b",
+            r"|^\s*(?:Compiling|Checking|Fresh|Downloaded|Locking|Adding|Updating|Blocking) \S+ v\d",
+            r"|^\s*(?:go: downloading|npm (?:WARN|warn) deprecated|added \d+ packages|Progress: resolved|Packages: \+)",
+            // Library frames: Python site-packages and the standard library,
+            // node_modules and node internals, the JDK and test runners, Go's
+            // runtime, Rust's standard library.
+            r#"|^\s*File "[^"]*(?:site-packages|dist-packages|/lib/python\d|<frozen )"#,
+            r"|^\s*at .*(?:node_modules|node:internal|\(internal/|\(node:)",
+            r"|^\s*at (?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.apache\.maven\.|org\.gradle\.|kotlin\.|scala\.)",
+            r"|^\s*(?:/usr/local/go/src/|/usr/lib/go\S*/src/|runtime/|testing\.tRunner)",
+            r"|^\s*(?:at )?/rustc/[0-9a-f]+/|^\s*\d+: (?:std::|core::|rust_begin_unwind|__rust)",
+        ),
+    )
+}
+
+const FAILURE: &str = concat!(
+    // The words, in the cases tools write them.
+    r"(?i:\berrors?\b|\bfail(?:ed|ure|ures|s|ing)?\b|\bfatal\b|\bpanic(?:ked)?\b|\btraceback\b|\bexception\b|\baborted\b)",
+    r"|\b[A-Z]\w*(?:Error|Exception|Failure|Fault)\b|\bERR!|\bERR_\w+|\bE\d{4}\b|\berror\[",
+    // Python's raised exceptions under their module path.
+    r"|^(?:[a-z_]\w*\.)+[A-Z]\w+: \S",
+    // pytest's explanation lines, jest/vitest failure marks.
+    r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|×|❌|●)\s",
+    // A test runner's failing test, go's FAIL.
+    r"|^(?:FAIL|FAILED|ERROR)\b|--- FAIL|\bFAIL:|\bFAILED\b|\b\d+ (?:failing|failed|errors?)\b",
+    // make, linkers, shells, the kernel.
+    r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
+    // Non-zero exits.
+    r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?[1-9]\d*\b|returned non-zero|non-zero exit|returncode[:=]?\s*-?[1-9])",
+);
+const WARNING: &str = r"(?i:\bwarn(?:ing|ings)?\b|\bdeprecat\w*)|\[WARN(?:ING)?\]|Warning\b";
+const SUMMARY: &str = concat!(
+    r"(?i:\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|deselected|xfailed|xpassed|succeeded|pending|todo)\b)",
+    r"|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|^Ran \d+ tests? in|^OK(?:\s|$)|^FAILED \(|^=+ .* in [\d.]+m?s",
+    r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed",
+    r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?\d+|returncode)|^\s*Finished .* target\(s\) in",
+);
+const CONTEXT: &str = concat!(
+    r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at [\w$.<>]+\([\w$]+\.(?:java|kt|scala):\d+\)"#,
+    r"|^\s*\S+\.(?:go|rs|py|ts|tsx|js|jsx|c|cc|cpp|h|java|kt|rb|php|cs|swift):\d+|^\s*\d+\s*\|\s|^\s*\|\s+\^|^goroutine \d+ \[|^\s+\^+~*\s*$|^Caused by:",
+    // A `file:line:col:` location with a message (Go, gcc, ruff).
+    r"|^\S+:\d+:\d+:\s",
+);
+
+/// Failures, as each toolchain words them.
+fn failure() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, FAILURE)
+}
+
+/// Warnings and deprecations.
+fn warning() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, WARNING)
+}
+
+/// Summaries: test counts, build outcomes, exit statuses.
+fn summary() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, SUMMARY)
+}
+
+/// Context: source locations and frames of the project's code.
+fn context() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, CONTEXT)
+}
+
+/// A location followed by a message: Go's `a.go:3:2: undefined: x`,
+/// ruff's `a.py:1:8: F401 …`, gcc's `a.c:3:5: error: …`, tsc's
+/// `a.ts(3,5): error …`, mypy's `a.py:3: error: …`.
+fn located_message() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        r"^\s*\.{0,2}/?[\w@./\\-]+\.\w{1,5}(?::\d+(?::\d+)?|\(\d+,\d+\)):?\s*(?:-\s*)?\S",
+    )
+}
+
+/// The longest line classified; longer lines are judged by their start.
+const CLASSIFIED_BYTES: usize = 512;
+
+/// What `line` is (see [`LineKind`]).
+///
+/// ```
+/// use strata_ctx_compress::{line_kind, LineKind};
+///
+/// assert_eq!(line_kind("error[E0308]: mismatched types"), LineKind::Failure);
+/// assert_eq!(line_kind("src/app.ts(12,5): error TS2322: Type 'string' is not assignable"), LineKind::Failure);
+/// assert_eq!(line_kind("./main.go:14:2: undefined: handler"), LineKind::Failure);
+/// assert_eq!(line_kind("  --> src/main.rs:4:13"), LineKind::Context);
+/// assert_eq!(line_kind("warning: unused variable: `x`"), LineKind::Warning);
+/// assert_eq!(line_kind("Tests:       1 failed, 41 passed, 42 total"), LineKind::Failure);
+/// assert_eq!(line_kind("test result: ok. 12 passed; 0 failed"), LineKind::Summary);
+/// assert_eq!(line_kind("tests/test_api.py::test_login PASSED"), LineKind::Noise);
+/// assert_eq!(line_kind("Requirement already satisfied: exceptiongroup in /usr/lib"), LineKind::Noise);
+/// assert_eq!(line_kind("Compiling 3 files"), LineKind::Plain);
+/// ```
+pub fn line_kind(line: &str) -> LineKind {
+    let mut end = line.len().min(CLASSIFIED_BYTES);
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    let line = line[..end].trim_end_matches(['\r', '\n']);
+    // Colour codes (`\x1b[31;1m`) are how tools print, not what they say.
+    let plain;
+    let line = if line.contains('\x1b') {
+        plain = ansi().replace_all(line, "");
+        plain.as_ref()
+    } else {
+        line
+    };
+    if line.trim().is_empty() {
+        return LineKind::Plain;
+    }
+    if noise().is_match(line) {
+        return LineKind::Noise;
+    }
+    if code().is_match(line) {
+        return LineKind::Plain;
+    }
+    let summary = summary().is_match(line);
+    // A summary that counts failures is itself a failure line: it is what
+    // the agent reads first.
+    let zero_failures = summary && zero_failure_counts(line);
+    if failure().is_match(line) && !zero_failures {
+        return LineKind::Failure;
+    }
+    if summary {
+        return LineKind::Summary;
+    }
+    if warning().is_match(line) {
+        return LineKind::Warning;
+    }
+    if context().is_match(line) {
+        // A located message that is not a mere frame: Go and ruff print
+        // failures with no "error" word.
+        if located_message().is_match(line) && !line.trim_start().starts_with("at ") && has_message(line) {
+            return LineKind::Failure;
+        }
+        return LineKind::Context;
+    }
+    LineKind::Plain
+}
+
+/// Whether a located line goes on with a message after its location (`a.go:3:2:
+/// undefined: x`), rather than a bare location or a code excerpt.
+fn has_message(line: &str) -> bool {
+    let t = line.trim_start();
+    // `file:line:col: message` or `file(line,col): message`.
+    let after = t
+        .split_once(": ")
+        .map(|(_, rest)| rest)
+        .or_else(|| t.split_once("): ").map(|(_, rest)| rest));
+    after.is_some_and(|m| m.trim().len() >= 3 && !t.starts_with("File \""))
+}
+
+/// Whether every failure count of a summary line is zero (`0 failed`,
+/// `0 errors`, `failed: 0`), so the line reports success.
+fn zero_failure_counts(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let counts = compiled(
+        &RE,
+        r"(?i)(\d+) (?:failed|failures?|errors?|failing)\b|\b(?:failed|failures?|errors?):?\s+(\d+)",
+    );
+    let mut any = false;
+    for c in counts.captures_iter(line) {
+        any = true;
+        let n = c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str());
+        if !n.trim_start_matches('0').is_empty() {
+            return false;
+        }
+    }
+    any
+}
+
+/// The last failure line of `text` ([`LineKind::Failure`]), trimmed: the
+/// line an agent acts on.
+///
+/// ```
+/// let log = "collected 2 items\nFAILED tests/test_a.py::test_x - assert 1 == 2\n=== 1 failed, 1 passed in 0.1s ===\n";
+/// assert_eq!(strata_ctx_compress::last_failure(log), Some("=== 1 failed, 1 passed in 0.1s ==="));
+/// ```
+pub fn last_failure(text: &str) -> Option<&str> {
+    text.lines()
+        .rev()
+        .find(|l| line_kind(l) == LineKind::Failure)
+        .map(str::trim)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(text: &str) -> Vec<(LineKind, &str)> {
+        text.lines().map(|l| (line_kind(l), l)).collect()
+    }
+
+    fn failures(text: &str) -> Vec<&str> {
+        kinds(text)
+            .into_iter()
+            .filter(|(k, _)| *k == LineKind::Failure)
+            .map(|(_, l)| l)
+            .collect()
+    }
+
+    #[test]
+    fn code_and_diffs_are_not_failures() {
+        for line in [
+            "    raise ValueError('bad input')",
+            "+    t.Errorf(\"wrong\")",
+            "\tif err != nil {",
+            "def test_error_handling():",
+            "-        throw new Error('x')",
+        ] {
+            assert_ne!(line_kind(line), LineKind::Failure, "{line}");
+        }
+    }
+
+    #[test]
+    fn zero_failures_is_a_summary() {
+        assert_eq!(line_kind("===== 12 passed in 0.34s ====="), LineKind::Summary);
+        assert_eq!(
+            line_kind("test result: ok. 3 passed; 0 failed; 0 ignored"),
+            LineKind::Summary
+        );
+        assert_eq!(
+            line_kind("Found 0 errors. Watching for file changes."),
+            LineKind::Summary
+        );
+        assert_eq!(
+            line_kind("===== 1 failed, 11 passed in 0.34s ====="),
+            LineKind::Failure
+        );
+        assert_eq!(
+            line_kind("test result: FAILED. 2 passed; 1 failed"),
+            LineKind::Failure
+        );
+    }
+
+    #[test]
+    fn colours_do_not_hide_failures() {
+        assert_eq!(
+            line_kind("\x1b[31;1mSystemCheckError: System check identified some issues:\x1b[0m"),
+            LineKind::Failure
+        );
+        assert_eq!(
+            line_kind("\x1b[32m✓\x1b[39m src/a.test.ts (3 tests) 4ms"),
+            LineKind::Noise
+        );
+    }
+
+    #[test]
+    fn failures_of_each_toolchain() {
+        // Each from the tool's documentation or a public issue, shortened.
+        let lines = [
+            // rustc, cargo, clippy
+            "error[E0425]: cannot find value `x` in this scope",
+            "error: could not compile `app` (bin \"app\") due to 1 previous error",
+            "thread 'tests::parses' panicked at src/lib.rs:10:9:",
+            "test tests::parses ... FAILED",
+            // go
+            "--- FAIL: TestParse (0.00s)",
+            "FAIL\tgithub.com/acme/app/parser\t0.012s",
+            "./main.go:12:2: declared and not used: x",
+            "panic: runtime error: index out of range [3] with length 3",
+            // tsc, eslint
+            "src/index.ts(4,7): error TS2322: Type 'number' is not assignable to type 'string'.",
+            "src/index.ts:4:7 - error TS2322: Type 'number' is not assignable to type 'string'.",
+            "  12:5  error  'foo' is assigned a value but never used  no-unused-vars",
+            // jest, vitest
+            "FAIL src/sum.test.js",
+            "  ● sum › adds 1 + 2 to equal 3",
+            " × src/sum.test.ts > sum > adds (3 ms)",
+            "Tests:       1 failed, 3 passed, 4 total",
+            // pytest, mypy, ruff
+            "FAILED tests/test_sum.py::test_add - assert 3 == 4",
+            "E       assert 3 == 4",
+            "src/app.py:3: error: Incompatible return value type (got \"int\", expected \"str\")  [return-value]",
+            "app.py:1:8: F401 [*] `os` imported but unused",
+            // javac, maven, gradle
+            "Main.java:5: error: cannot find symbol",
+            "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.11.0:compile",
+            "> Task :app:compileJava FAILED",
+            "BUILD FAILED in 2s",
+            // make, gcc, clang, ld
+            "main.c:3:5: error: implicit declaration of function 'foo'",
+            "make: *** [Makefile:4: all] Error 1",
+            "/usr/bin/ld: main.o: in function `main': undefined reference to `foo'",
+            // npm, pnpm, yarn
+            "npm ERR! code ELIFECYCLE",
+            "npm error Missing script: \"tset\"",
+            " ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  app@1.0.0 test: `vitest run`",
+            "error Command failed with exit code 1.",
+            // stack traces
+            "Traceback (most recent call last):",
+            "ZeroDivisionError: division by zero",
+            "Exception in thread \"main\" java.lang.NullPointerException",
+            "TypeError: Cannot read properties of undefined (reading 'map')",
+            // shells
+            "bash: pytset: command not found",
+            "Segmentation fault (core dumped)",
+            "Process exited with code 2",
+        ];
+        for line in lines {
+            assert_eq!(line_kind(line), LineKind::Failure, "{line}");
+        }
+    }
+
+    #[test]
+    fn noise_of_each_toolchain() {
+        let lines = [
+            "   Compiling serde v1.0.210",
+            "tests/test_a.py::test_one PASSED                                   [ 50%]",
+            "test tests::parses ... ok",
+            "--- PASS: TestParse (0.00s)",
+            "=== RUN   TestParse",
+            "ok  \tgithub.com/acme/app\t0.004s",
+            " ✓ src/sum.test.ts (1 test) 2ms",
+            "PASS src/sum.test.js",
+            "Downloading numpy-1.26.4-cp311-cp311-manylinux_2_17_x86_64.whl (18.2 MB)",
+            "   ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 18.2/18.2 MB 45.1 MB/s eta 0:00:00",
+            "go: downloading golang.org/x/text v0.14.0",
+            "npm WARN deprecated inflight@1.0.6: This module is not supported",
+            "  File \"/usr/lib/python3.11/unittest/case.py\", line 57, in testPartExecutor",
+            "    at Object.<anonymous> (node_modules/jest-circus/build/utils.js:298:28)",
+            "\tat org.junit.Assert.fail(Assert.java:89)",
+            "/usr/local/go/src/testing/testing.go:1595 +0xff",
+            "   at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/core/src/panicking.rs:72:14",
+        ];
+        for line in lines {
+            assert_eq!(line_kind(line), LineKind::Noise, "{line}");
+        }
+    }
+
+    #[test]
+    fn context_lines() {
+        for line in [
+            "  --> src/main.rs:4:13",
+            "  File \"/work/app/models.py\", line 12, in save",
+            "    at parse (/work/app/src/parse.js:10:11)",
+            "\tat com.acme.App.main(App.java:14)",
+            "goroutine 1 [running]:",
+            "4 |     let x: i32 = \"a\";",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Context, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_pytest_session_ends_on_its_failure() {
+        let log = "\
+============================= test session starts ==============================
+collected 3 items
+
+tests/test_sum.py::test_add PASSED                                       [ 33%]
+tests/test_sum.py::test_sub FAILED                                       [ 66%]
+tests/test_sum.py::test_mul PASSED                                       [100%]
+
+=================================== FAILURES ===================================
+___________________________________ test_sub ___________________________________
+
+    def test_sub():
+>       assert sub(3, 1) == 1
+E       assert 2 == 1
+E        +  where 2 = sub(3, 1)
+
+tests/test_sum.py:8: AssertionError
+=========================== short test summary info ============================
+FAILED tests/test_sum.py::test_sub - assert 2 == 1
+========================= 1 failed, 2 passed in 0.05s ==========================";
+        assert_eq!(
+            last_failure(log),
+            Some("========================= 1 failed, 2 passed in 0.05s ==========================")
+        );
+        let f = failures(log);
+        assert!(f.contains(&"E       assert 2 == 1"), "{f:?}");
+        assert!(f.contains(&"tests/test_sum.py:8: AssertionError"), "{f:?}");
+        assert!(!f.iter().any(|l| l.contains("PASSED")), "{f:?}");
+    }
+}

@@ -1,0 +1,262 @@
+//! History forms of long command outputs, one per toolchain (TOOL-8): the
+//! failure lines are written as each tool prints them (their shapes from
+//! the tools' documentation and public bug reports), wrapped in the noise
+//! those tools print around them (passing tests, progress, downloads,
+//! dependency builds, library frames). Every failure line and the last one
+//! must survive, and the form must stay a fraction of the output.
+
+use serde_json::json;
+use strata_ctx_compress::{last_failure, line_kind, Compressor, LineKind};
+
+/// `n` lines made by `f`.
+fn lines(n: usize, f: impl Fn(usize) -> String) -> String {
+    (0..n).map(|i| f(i) + "\n").collect()
+}
+
+struct Case {
+    name: &'static str,
+    output: String,
+    failures: &'static [&'static str],
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            name: "cargo build",
+            output: lines(180, |i| format!("   Compiling dep{i} v0.{i}.3")).to_string()
+                + "error[E0308]: mismatched types\n  --> src/parser.rs:42:17\n   |\n42 |     let n: u32 = \"four\";\n   |            ---   ^^^^^^ expected `u32`, found `&str`\n   |            |\n   |            expected due to this\n\n"
+                + "error[E0425]: cannot find value `tokn` in this scope\n  --> src/lexer.rs:7:9\n   |\n7  |         tokn\n   |         ^^^^ help: a local variable with a similar name exists: `token`\n\n"
+                + "Some errors have detailed explanations: E0308, E0425.\nFor more information about an error, try `rustc --explain E0308`.\nerror: could not compile `app` (lib) due to 2 previous errors\n",
+            failures: &[
+                "error[E0308]: mismatched types",
+                "error[E0425]: cannot find value `tokn` in this scope",
+                "error: could not compile `app` (lib) due to 2 previous errors",
+            ],
+        },
+        Case {
+            name: "cargo test",
+            output: "running 240 tests\n".to_owned()
+                + &lines(120, |i| format!("test parser::tests::case_{i} ... ok"))
+                + "test parser::tests::handles_error_input ... FAILED\n"
+                + &lines(119, |i| format!("test lexer::tests::case_{i} ... ok"))
+                + "\nfailures:\n\n---- parser::tests::handles_error_input stdout ----\n\nthread 'parser::tests::handles_error_input' panicked at src/parser.rs:88:9:\nassertion `left == right` failed\n  left: 3\n right: 4\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n\nfailures:\n    parser::tests::handles_error_input\n\n"
+                + "test result: FAILED. 239 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.31s\n\nerror: test failed, to rerun pass `--lib`\n",
+            failures: &[
+                "test parser::tests::handles_error_input ... FAILED",
+                "thread 'parser::tests::handles_error_input' panicked at src/parser.rs:88:9:",
+                "test result: FAILED. 239 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.31s",
+                "error: test failed, to rerun pass `--lib`",
+            ],
+        },
+        Case {
+            name: "go test",
+            output: lines(60, |i| format!("go: downloading example.com/mod{i} v1.{i}.0"))
+                + &lines(150, |i| format!("=== RUN   TestCase{i}\n--- PASS: TestCase{i} (0.00s)"))
+                + "=== RUN   TestParseConfig\n    config_test.go:31: got \"\", want \"prod\"\n--- FAIL: TestParseConfig (0.00s)\nFAIL\nexit status 1\nFAIL\texample.com/app/config\t0.014s\n"
+                + &lines(20, |i| format!("ok  \texample.com/app/pkg{i}\t0.0{i}s"))
+                + "FAIL\n",
+            failures: &[
+                "--- FAIL: TestParseConfig (0.00s)",
+                "FAIL\texample.com/app/config\t0.014s",
+            ],
+        },
+        Case {
+            name: "go build",
+            output: lines(120, |i| format!("go: downloading github.com/acme/lib{i} v0.{i}.1"))
+                + "# example.com/app/server\n./handler.go:14:2: undefined: renderJSON\n./handler.go:27:6: declared and not used: ctx\n./routes.go:9:15: cannot use h (variable of type *Handler) as http.Handler value in argument to mux.Handle\n",
+            failures: &[
+                "./handler.go:14:2: undefined: renderJSON",
+                "./handler.go:27:6: declared and not used: ctx",
+                "./routes.go:9:15: cannot use h (variable of type *Handler) as http.Handler value in argument to mux.Handle",
+            ],
+        },
+        Case {
+            name: "tsc",
+            output: lines(200, |i| format!("[{i:02}:00:00] File change detected. Compiling src/module{i}.ts")).replace("Compiling", "Checking")
+                + "src/api/client.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.\nsrc/api/client.ts(40,18): error TS2339: Property 'data' does not exist on type 'Response'.\nsrc/index.ts:3:10 - error TS2305: Module '\"./api\"' has no exported member 'fetchAll'.\n\nFound 3 errors in 2 files.\n",
+            failures: &[
+                "src/api/client.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.",
+                "src/api/client.ts(40,18): error TS2339: Property 'data' does not exist on type 'Response'.",
+                "src/index.ts:3:10 - error TS2305: Module '\"./api\"' has no exported member 'fetchAll'.",
+                "Found 3 errors in 2 files.",
+            ],
+        },
+        Case {
+            name: "eslint",
+            output: lines(150, |i| format!("/work/app/src/clean{i}.js: 0 problems")).replace(": 0 problems", "")
+                + "\n/work/app/src/util.js\n   3:7   error    'unused' is assigned a value but never used  no-unused-vars\n  18:1   warning  Unexpected console statement                  no-console\n\n/work/app/src/main.js\n  10:12  error  'fetchData' is not defined  no-undef\n\n✖ 3 problems (2 errors, 1 warning)\n",
+            failures: &[
+                "3:7   error    'unused' is assigned a value but never used  no-unused-vars",
+                "10:12  error  'fetchData' is not defined  no-undef",
+                "✖ 3 problems (2 errors, 1 warning)",
+            ],
+        },
+        Case {
+            name: "jest",
+            output: lines(90, |i| format!("PASS src/components/Widget{i}.test.js")).to_string()
+                + "FAIL src/utils/sum.test.js\n  ● sum › adds negative numbers\n\n    expect(received).toBe(expected) // Object.is equality\n\n    Expected: -3\n    Received: 3\n\n      4 |   test('adds negative numbers', () => {\n    > 5 |     expect(sum(-1, -2)).toBe(-3);\n        |                         ^\n      6 |   });\n\n      at Object.toBe (src/utils/sum.test.js:5:25)\n"
+                + &lines(12, |i| format!("      at Promise.then.completed (node_modules/jest-circus/build/utils.js:{i}:28)"))
+                + "\nTest Suites: 1 failed, 90 passed, 91 total\nTests:       1 failed, 412 passed, 413 total\nSnapshots:   0 total\nTime:        6.29 s\nRan all test suites.\n",
+            failures: &[
+                "FAIL src/utils/sum.test.js",
+                "● sum › adds negative numbers",
+                "Test Suites: 1 failed, 90 passed, 91 total",
+                "Tests:       1 failed, 412 passed, 413 total",
+            ],
+        },
+        Case {
+            name: "vitest",
+            output: lines(120, |i| format!(" ✓ src/feature{i}.test.ts (4 tests) {i}ms"))
+                + " ❯ src/cart.test.ts (3 tests | 1 failed) 12ms\n   × cart > applies the discount 5ms\n     → expected 90 to be 81 // Object.is equality\n\n⎯⎯⎯⎯⎯⎯⎯ Failed Tests 1 ⎯⎯⎯⎯⎯⎯⎯\n\n FAIL  src/cart.test.ts > cart > applies the discount\nAssertionError: expected 90 to be 81 // Object.is equality\n ❯ src/cart.test.ts:14:30\n\n Test Files  1 failed | 120 passed (121)\n      Tests  1 failed | 482 passed (483)\n",
+            failures: &[
+                "× cart > applies the discount 5ms",
+                "FAIL  src/cart.test.ts > cart > applies the discount",
+                "AssertionError: expected 90 to be 81 // Object.is equality",
+                "Test Files  1 failed | 120 passed (121)",
+                "Tests  1 failed | 482 passed (483)",
+            ],
+        },
+        Case {
+            name: "pytest",
+            output: "============================= test session starts ==============================\nplatform linux -- Python 3.11.7, pytest-8.1.1, pluggy-1.4.0\ncollected 301 items\n\n".to_owned()
+                + &lines(300, |i| format!("tests/test_models.py::test_case_{i} PASSED{:>40}", format!("[{:3}%]", i / 3)))
+                + "tests/test_models.py::test_slug FAILED                                  [100%]\n\n=================================== FAILURES ===================================\n__________________________________ test_slug ___________________________________\n\n    def test_slug():\n>       assert slugify(\"Hello World\") == \"hello_world\"\nE       AssertionError: assert 'hello-world' == 'hello_world'\nE         - hello_world\nE         + hello-world\n\ntests/test_models.py:41: AssertionError\n=========================== short test summary info ============================\nFAILED tests/test_models.py::test_slug - AssertionError: assert 'hello-world' == 'hello_world'\n======================== 1 failed, 300 passed in 4.12s =========================\n",
+            failures: &[
+                "E       AssertionError: assert 'hello-world' == 'hello_world'",
+                "tests/test_models.py:41: AssertionError",
+                "FAILED tests/test_models.py::test_slug - AssertionError: assert 'hello-world' == 'hello_world'",
+                "======================== 1 failed, 300 passed in 4.12s =========================",
+            ],
+        },
+        Case {
+            name: "mypy and ruff",
+            output: lines(150, |i| format!("Checking src/pkg/module{i}.py")).replace("Checking", "Scanned")
+                + "src/pkg/api.py:31: error: Argument 1 to \"get\" has incompatible type \"int\"; expected \"str\"  [arg-type]\nsrc/pkg/db.py:8: error: Module \"sqlalchemy\" has no attribute \"Sesion\"  [attr-defined]\nFound 2 errors in 2 files (checked 151 source files)\nsrc/pkg/api.py:1:8: F401 [*] `os` imported but unused\nsrc/pkg/db.py:12:5: E722 Do not use bare `except`\nFound 2 errors.\n[*] 1 fixable with the `--fix` option.\n",
+            failures: &[
+                "src/pkg/api.py:31: error: Argument 1 to \"get\" has incompatible type \"int\"; expected \"str\"  [arg-type]",
+                "src/pkg/db.py:8: error: Module \"sqlalchemy\" has no attribute \"Sesion\"  [attr-defined]",
+                "src/pkg/api.py:1:8: F401 [*] `os` imported but unused",
+                "src/pkg/db.py:12:5: E722 Do not use bare `except`",
+                "Found 2 errors.",
+            ],
+        },
+        Case {
+            name: "maven with javac",
+            output: lines(200, |i| format!("Downloaded from central: https://repo.maven.apache.org/maven2/org/lib{i}/1.0/lib{i}-1.0.jar (12 kB at 80 kB/s)"))
+                + "[INFO] --- compiler:3.11.0:compile (default-compile) @ app ---\n[INFO] Compiling 42 source files with javac [debug target 17] to target/classes\n[ERROR] COMPILATION ERROR : \n[ERROR] /work/app/src/main/java/com/acme/App.java:[14,9] cannot find symbol\n  symbol:   class Lisst\n  location: class com.acme.App\n[INFO] 1 error\n[INFO] BUILD FAILURE\n[INFO] Total time:  3.912 s\n[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.11.0:compile (default-compile) on project app: Compilation failure\n",
+            failures: &[
+                "[ERROR] /work/app/src/main/java/com/acme/App.java:[14,9] cannot find symbol",
+                "[INFO] BUILD FAILURE",
+                "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.11.0:compile (default-compile) on project app: Compilation failure",
+            ],
+        },
+        Case {
+            name: "gradle with a Java stack trace",
+            output: lines(100, |i| format!("> Task :lib{i}:compileJava UP-TO-DATE"))
+                + "> Task :app:test\n\nAppTest > parsesDates() FAILED\n    java.lang.IllegalStateException: no date in \"\"\n        at com.acme.DateParser.parse(DateParser.java:22)\n        at com.acme.AppTest.parsesDates(AppTest.java:17)\n"
+                + &lines(30, |i| format!("        at org.junit.platform.engine.support.hierarchical.Node{i}.execute(Node.java:{i})"))
+                + "\n42 tests completed, 1 failed\n\n> Task :app:test FAILED\n\nFAILURE: Build failed with an exception.\n\nBUILD FAILED in 7s\n",
+            failures: &[
+                "AppTest > parsesDates() FAILED",
+                "java.lang.IllegalStateException: no date in \"\"",
+                "42 tests completed, 1 failed",
+                "> Task :app:test FAILED",
+                "FAILURE: Build failed with an exception.",
+                "BUILD FAILED in 7s",
+            ],
+        },
+        Case {
+            name: "make with gcc and clang",
+            output: lines(150, |i| format!("cc -O2 -Wall -c src/unit{i}.c -o build/unit{i}.o"))
+                + "src/net.c: In function 'connect_to':\nsrc/net.c:41:12: warning: unused variable 'tries' [-Wunused-variable]\nsrc/net.c:57:5: error: implicit declaration of function 'close_sock'; did you mean 'close'? [-Wimplicit-function-declaration]\n/usr/bin/ld: build/main.o: in function `main':\nmain.c:(.text+0x1b): undefined reference to `net_init'\ncollect2: error: ld returned 1 exit status\nmake: *** [Makefile:23: app] Error 1\n",
+            failures: &[
+                "src/net.c:57:5: error: implicit declaration of function 'close_sock'; did you mean 'close'? [-Wimplicit-function-declaration]",
+                "main.c:(.text+0x1b): undefined reference to `net_init'",
+                "collect2: error: ld returned 1 exit status",
+                "make: *** [Makefile:23: app] Error 1",
+            ],
+        },
+        Case {
+            name: "npm with a Node stack trace",
+            output: lines(120, |i| format!("npm warn deprecated pkg{i}@1.0.{i}: This package is no longer supported")).replace("npm warn deprecated", "npm WARN deprecated")
+                + "added 812 packages, and audited 813 packages in 21s\n\n> app@1.0.0 build\n> node scripts/build.js\n\n/work/app/scripts/build.js:12\n  const cfg = require('./config.json').output.path;\n                                              ^\n\nTypeError: Cannot read properties of undefined (reading 'path')\n    at Object.<anonymous> (/work/app/scripts/build.js:12:47)\n    at Module._compile (node:internal/modules/cjs/loader:1376:14)\n    at node:internal/main/run_main_module:28:49\n\nNode.js v20.11.0\nnpm ERR! code 1\nnpm ERR! path /work/app\nnpm ERR! command failed\nnpm ERR! command sh -c node scripts/build.js\n",
+            failures: &[
+                "TypeError: Cannot read properties of undefined (reading 'path')",
+                "npm ERR! code 1",
+                "npm ERR! command failed",
+            ],
+        },
+        Case {
+            name: "python traceback through libraries",
+            output: lines(150, |i| format!("INFO:app.worker:processed batch {i} in 0.{i}s"))
+                + "Traceback (most recent call last):\n  File \"/work/app/run.py\", line 8, in <module>\n    main()\n  File \"/work/app/app/worker.py\", line 51, in main\n    rows = fetch(conn)\n"
+                + &lines(10, |i| format!("  File \"/usr/lib/python3/dist-packages/sqlalchemy/engine/base{i}.py\", line {i}, in execute\n    return meth(self, args)"))
+                + "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) no such table: users\n",
+            failures: &[
+                "Traceback (most recent call last):",
+                "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) no such table: users",
+            ],
+        },
+    ]
+}
+
+#[test]
+fn tool_8_every_toolchains_failures_survive_in_a_fraction_of_the_output() {
+    let c = Compressor::new();
+    for case in cases() {
+        let (form, _) = c.compress_text("Bash", &json!({"command": "run"}), &case.output);
+        for failure in case.failures {
+            assert!(
+                form.contains(failure),
+                "{}: lost {failure:?}\n--- form:\n{form}",
+                case.name
+            );
+        }
+        let last = last_failure(&case.output).unwrap_or_else(|| panic!("{}: no failure found", case.name));
+        assert!(
+            form.contains(last),
+            "{}: lost the last failure {last:?}",
+            case.name
+        );
+        assert!(
+            form.len() * 4 < case.output.len(),
+            "{}: {} of {} bytes",
+            case.name,
+            form.len(),
+            case.output.len()
+        );
+        // TOOL-11: a form condensed again is the same form.
+        assert_eq!(
+            c.compress_text("Bash", &json!({"command": "run"}), &form).0,
+            form,
+            "{}",
+            case.name
+        );
+    }
+}
+
+#[test]
+fn tool_8_noise_is_left_out_before_anything_else() {
+    let c = Compressor::new();
+    for case in cases() {
+        let (form, _) = c.compress_text("Bash", &json!({"command": "run"}), &case.output);
+        let noise = form.lines().filter(|l| line_kind(l) == LineKind::Noise).count();
+        let failures = form.lines().filter(|l| line_kind(l) == LineKind::Failure).count();
+        assert!(noise <= 3, "{}: {noise} noise lines kept\n{form}", case.name);
+        assert!(failures >= case.failures.len(), "{}", case.name);
+    }
+}
+
+#[test]
+fn tool_8_a_clean_run_keeps_its_summary_small() {
+    let log = "running 400 tests\n".to_owned()
+        + &lines(400, |i| format!("test module::tests::handles_error_case_{i} ... ok"))
+        + "\ntest result: ok. 400 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 1.02s\n";
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "cargo test"}), &log);
+    assert!(form.contains("test result: ok. 400 passed"), "{form}");
+    assert!(
+        form.len() <= 1_200,
+        "{} bytes: a passing run does not grow",
+        form.len()
+    );
+}

@@ -1,0 +1,282 @@
+//! What a call's arguments say, under the names every agent uses.
+
+use std::borrow::Cow;
+
+use serde_json::Value;
+
+use crate::kind::classify;
+
+/// The argument names agents give a file's path, in the order they are
+/// looked up: `path` (OpenHands, Codex CLI), `file_path` (Claude Code,
+/// Gemini CLI), `filePath` (opencode), `absolute_path` (Gemini CLI's
+/// `read_file`), `notebook_path`, `file`, `filename`, `target_file`
+/// (Cursor).
+pub const PATH_KEYS: &[&str] = &[
+    "path",
+    "file_path",
+    "filePath",
+    "absolute_path",
+    "notebook_path",
+    "file",
+    "filename",
+    "target_file",
+];
+
+/// The file a call names, under any of [`PATH_KEYS`].
+///
+/// ```
+/// use serde_json::json;
+/// assert_eq!(strata_ctx_tools::path(&json!({"filePath": "src/a.ts"})), Some("src/a.ts"));
+/// assert_eq!(strata_ctx_tools::path(&json!({"path": ""})), None);
+/// ```
+pub fn path(arguments: &Value) -> Option<&str> {
+    PATH_KEYS
+        .iter()
+        .find_map(|k| arguments.get(*k).and_then(Value::as_str))
+        .filter(|p| !p.trim().is_empty())
+}
+
+/// The shell command line a call runs: `command` or `cmd` as a string, or
+/// as an argument vector (Codex CLI's `shell`), where `["bash", "-lc",
+/// X]` stands for `X` and other vectors are joined with spaces. `None`
+/// when there is none or it is blank.
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_tools::command;
+/// assert_eq!(command(&json!({"cmd": "go test ./..."})).as_deref(), Some("go test ./..."));
+/// assert_eq!(command(&json!({"command": ["/bin/zsh", "-c", "make"]})).as_deref(), Some("make"));
+/// assert_eq!(command(&json!({"command": ["rg", "-n", "foo"]})).as_deref(), Some("rg -n foo"));
+/// ```
+pub fn command(arguments: &Value) -> Option<Cow<'_, str>> {
+    let value = arguments.get("command").or_else(|| arguments.get("cmd"))?;
+    let text = match value {
+        Value::String(s) => Cow::Borrowed(s.as_str()),
+        Value::Array(items) => {
+            let words: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+            match words.as_slice() {
+                [shell, flag, script] if is_shell(shell) && matches!(*flag, "-c" | "-lc" | "-ic") => {
+                    Cow::Borrowed(*script)
+                }
+                _ => Cow::Owned(words.join(" ")),
+            }
+        }
+        _ => return None,
+    };
+    (!text.trim().is_empty()).then_some(text)
+}
+
+fn is_shell(program: &str) -> bool {
+    let base = program.rsplit('/').next().unwrap_or(program);
+    matches!(
+        base,
+        "bash" | "sh" | "zsh" | "dash" | "fish" | "pwsh" | "powershell"
+    )
+}
+
+/// The patch text a call carries, if any: `input`, `patch`, `patchText`
+/// (opencode) or `diff` holding a Codex-style patch or a unified diff, or
+/// a command line that applies one.
+fn patch_text(arguments: &Value) -> Option<Cow<'_, str>> {
+    for key in ["input", "patch", "patchText", "diff"] {
+        if let Some(text) = arguments.get(key).and_then(Value::as_str) {
+            if looks_like_patch(text) {
+                return Some(Cow::Borrowed(text));
+            }
+        }
+    }
+    // A freeform tool's input (Codex CLI's `apply_patch` as a custom
+    // tool) arrives as a bare string.
+    if let Some(text) = arguments.as_str().filter(|t| looks_like_patch(t)) {
+        return Some(Cow::Borrowed(text));
+    }
+    command(arguments).filter(|c| c.contains("*** Begin Patch"))
+}
+
+fn looks_like_patch(text: &str) -> bool {
+    text.contains("*** Begin Patch")
+        || (text.contains("\n+++ ") || text.starts_with("+++ ")) && text.contains("\n@@")
+}
+
+/// Whether the arguments carry a patch ([`patch_text`]).
+pub(crate) fn has_patch(arguments: &Value) -> bool {
+    patch_text(arguments).is_some()
+}
+
+/// The files a patch changes: the `*** Update File:`, `*** Add File:`,
+/// `*** Delete File:` and `*** Move to:` lines of Codex CLI's patches, and
+/// the `+++ b/…` lines of a unified diff (not `/dev/null`), in order,
+/// each once.
+///
+/// ```
+/// let patch = "*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** Add File: b.py\n+z\n*** End Patch";
+/// assert_eq!(strata_ctx_tools::patch_files(patch), vec!["a.py", "b.py"]);
+/// assert_eq!(strata_ctx_tools::patch_files("--- a/x.go\n+++ b/x.go\n@@ -1 +1 @@\n"), vec!["x.go"]);
+/// ```
+pub fn patch_files(patch: &str) -> Vec<&str> {
+    let mut files: Vec<&str> = Vec::new();
+    for line in patch.lines() {
+        let line = line.trim_end_matches('\r');
+        let file = [
+            "*** Update File: ",
+            "*** Add File: ",
+            "*** Delete File: ",
+            "*** Move to: ",
+        ]
+        .iter()
+        .find_map(|p| line.strip_prefix(p))
+        .or_else(|| {
+            let rest = line.strip_prefix("+++ ")?;
+            let rest = rest.split('\t').next().unwrap_or(rest).trim();
+            (rest != "/dev/null").then(|| rest.strip_prefix("b/").unwrap_or(rest))
+        })
+        .map(str::trim)
+        .filter(|f| !f.is_empty());
+        if let Some(file) = file {
+            if !files.contains(&file) {
+                files.push(file);
+            }
+        }
+    }
+    files
+}
+
+/// The files a call changes: the path of a write or an edit, the files of
+/// a patch (whether passed as an argument or applied through a shell
+/// command), in order, each once. Empty for calls that change no file by
+/// their arguments (a shell command's redirections are the command's
+/// business).
+pub fn changed_files(name: &str, arguments: &Value) -> Vec<String> {
+    if let Some(patch) = patch_text(arguments) {
+        return patch_files(&patch).into_iter().map(str::to_owned).collect();
+    }
+    match classify(name, arguments) {
+        Some(kind) if kind.writes() => path(arguments).map(str::to_owned).into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// One item of a todo list or plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Todo<'a> {
+    /// What is to be done.
+    pub text: &'a str,
+    /// Its status as written (`pending`, `in_progress`, `completed` …);
+    /// `pending` when none is given.
+    pub status: &'a str,
+}
+
+impl Todo<'_> {
+    /// Whether the item is done (`completed`, `done`, `cancelled`).
+    pub fn is_done(&self) -> bool {
+        ["completed", "complete", "done", "cancelled", "canceled"]
+            .iter()
+            .any(|s| self.status.eq_ignore_ascii_case(s))
+    }
+
+    /// Whether the item is being worked on (`in_progress`, `in-progress`,
+    /// `active`).
+    pub fn is_in_progress(&self) -> bool {
+        ["in_progress", "in-progress", "active"]
+            .iter()
+            .any(|s| self.status.eq_ignore_ascii_case(s))
+    }
+}
+
+/// The items of a todo list or plan: `todos` (Claude Code, opencode,
+/// Gemini CLI) or `plan` (Codex CLI's `update_plan`), each item's text
+/// under `content`, `text`, `description` or `step`. `None` when the call
+/// carries no list.
+///
+/// ```
+/// use serde_json::json;
+/// let plan = json!({"plan": [{"step": "Fix parser", "status": "in_progress"}, {"step": "Test"}]});
+/// let todos = strata_ctx_tools::todos(&plan).unwrap();
+/// assert_eq!(todos[0].text, "Fix parser");
+/// assert!(todos[0].is_in_progress());
+/// assert_eq!(todos[1].status, "pending");
+/// ```
+pub fn todos(arguments: &Value) -> Option<Vec<Todo<'_>>> {
+    let items = arguments
+        .get("todos")
+        .or_else(|| arguments.get("plan"))
+        .and_then(Value::as_array)?;
+    Some(
+        items
+            .iter()
+            .filter_map(|t| {
+                let text = ["content", "text", "description", "step", "title"]
+                    .iter()
+                    .find_map(|k| t.get(*k).and_then(Value::as_str))?;
+                let status = t.get("status").and_then(Value::as_str).unwrap_or("pending");
+                Some(Todo { text, status })
+            })
+            .collect(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::ToolKind;
+
+    /// Whether `name` with `arguments` runs a shell command.
+    fn runs(name: &str, arguments: &Value) -> bool {
+        classify(name, arguments) == Some(ToolKind::Bash) && command(arguments).is_some()
+    }
+
+    #[test]
+    fn codex_commands() {
+        let exec = json!({"cmd": "cargo build", "yield_time_ms": 1000});
+        assert!(runs("exec_command", &exec));
+        assert_eq!(command(&exec).as_deref(), Some("cargo build"));
+        let shell = json!({"command": ["bash", "-lc", "pytest -x"], "timeout_ms": 1000});
+        assert_eq!(command(&shell).as_deref(), Some("pytest -x"));
+        assert!(!runs("write_stdin", &json!({"session_id": 3, "chars": "y\n"})));
+    }
+
+    #[test]
+    fn changed_files_of_every_form() {
+        assert_eq!(
+            changed_files("Write", &json!({"file_path": "a.rs", "content": ""})),
+            ["a.rs"]
+        );
+        assert_eq!(
+            changed_files(
+                "str_replace_editor",
+                &json!({"command": "create", "path": "/x.py", "file_text": ""})
+            ),
+            ["/x.py"]
+        );
+        assert!(changed_files("str_replace_editor", &json!({"command": "view", "path": "/x.py"})).is_empty());
+        let applied = json!({"cmd": "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** End Patch\nEOF"});
+        assert_eq!(changed_files("exec_command", &applied), ["src/a.ts"]);
+        let opencode = json!({"patchText": "*** Begin Patch\n*** Delete File: old.txt\n*** End Patch"});
+        assert_eq!(changed_files("patch", &opencode), ["old.txt"]);
+        assert!(changed_files("Bash", &json!({"command": "echo hi > a.txt"})).is_empty());
+    }
+
+    #[test]
+    fn patch_files_of_both_forms() {
+        let moved = "*** Begin Patch\n*** Update File: a.rs\n*** Move to: b.rs\n@@\n-x\n+y\n*** End Patch";
+        assert_eq!(patch_files(moved), ["a.rs", "b.rs"]);
+        let new = "--- /dev/null\n+++ b/new.c\t2024-01-01\n@@ -0,0 +1 @@\n+int x;\n";
+        assert_eq!(patch_files(new), ["new.c"]);
+        assert!(patch_files("+++ /dev/null\n").is_empty());
+        assert!(patch_files("").is_empty());
+    }
+
+    #[test]
+    fn todos_of_every_agent() {
+        let claude = json!({"todos": [{"content": "A", "status": "completed", "activeForm": "Doing A"}]});
+        assert!(todos(&claude).unwrap()[0].is_done());
+        let gemini = json!({"todos": [{"description": "B", "status": "in_progress"}]});
+        assert_eq!(todos(&gemini).unwrap()[0].text, "B");
+        assert!(todos(&json!({"x": 1})).is_none());
+        assert!(todos(&json!({"todos": [{"status": "pending"}]}))
+            .unwrap()
+            .is_empty());
+    }
+}

@@ -1,0 +1,328 @@
+//! Tool kinds, and the names and argument shapes that map to them.
+
+use std::fmt;
+
+use serde_json::Value;
+
+use crate::args::{has_patch, path};
+
+/// A kind of tool: what Strata knows how to cut, condense and track.
+/// [`kind_of`] maps a name (and the aliases of other agents) to one;
+/// [`classify`] also reads the arguments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum ToolKind {
+    /// Lists a directory (`LS`).
+    Ls,
+    /// Finds files by pattern (`Glob`).
+    Glob,
+    /// Searches file contents (`Grep`).
+    Grep,
+    /// Reads a file (`Read`).
+    Read,
+    /// Edits a file in place, by replacement or by patch (`Edit`,
+    /// Codex CLI's `apply_patch`).
+    Edit,
+    /// Several edits of one file (`MultiEdit`).
+    MultiEdit,
+    /// Writes a whole file (`Write`).
+    Write,
+    /// Runs a shell command, or feeds one that is running (`Bash`, Codex
+    /// CLI's `exec_command` and `write_stdin`).
+    Bash,
+    /// Updates the todo list or plan (`TodoWrite`, Codex CLI's
+    /// `update_plan`).
+    TodoWrite,
+}
+
+impl ToolKind {
+    /// The kind's canonical tool name: `LS`, `Glob`, `Grep`, `Read`,
+    /// `Edit`, `MultiEdit`, `Write`, `Bash` or `TodoWrite`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ToolKind::Ls => "LS",
+            ToolKind::Glob => "Glob",
+            ToolKind::Grep => "Grep",
+            ToolKind::Read => "Read",
+            ToolKind::Edit => "Edit",
+            ToolKind::MultiEdit => "MultiEdit",
+            ToolKind::Write => "Write",
+            ToolKind::Bash => "Bash",
+            ToolKind::TodoWrite => "TodoWrite",
+        }
+    }
+
+    /// Whether the kind changes a file (`Write`, `Edit`, `MultiEdit`).
+    pub fn writes(self) -> bool {
+        matches!(self, ToolKind::Write | ToolKind::Edit | ToolKind::MultiEdit)
+    }
+}
+
+impl fmt::Display for ToolKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The one spelling of a tool's name: trimmed, ASCII-lowercased, with `-`
+/// and spaces read as `_`. Every map keyed by tool name (truncation
+/// limits, custom rules, protected tools) is keyed by it, so a setting
+/// made for `read-file` or `Read_File` applies to `read_file`.
+///
+/// ```
+/// assert_eq!(strata_ctx_tools::normalize(" Read-File "), "read_file");
+/// ```
+pub fn normalize(name: &str) -> String {
+    name.trim()
+        .chars()
+        .map(|c| match c {
+            '-' | ' ' => '_',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect()
+}
+
+/// The kind a tool's name stands for, if any: the names of Claude Code,
+/// Codex CLI, opencode, Gemini CLI, OpenHands, SWE-agent, Cline, Cursor
+/// and Goose, matched after [`normalize`]. An MCP-style prefix
+/// (`mcp__server__read_file`, `developer__shell`, `functions.shell`) is
+/// looked through.
+pub fn kind_of(name: &str) -> Option<ToolKind> {
+    let name = normalize(name);
+    by_name(&name).or_else(|| {
+        // `server__tool` (Claude Code's MCP tools, Goose's extensions) or
+        // `namespace.tool`: the last part names the tool.
+        let last = name.rsplit(['.', '/']).next().unwrap_or(&name);
+        let last = last.rsplit("__").next().unwrap_or(last);
+        (last.len() < name.len()).then(|| by_name(last)).flatten()
+    })
+}
+
+fn by_name(name: &str) -> Option<ToolKind> {
+    Some(match name {
+        // Claude Code `LS`, Gemini CLI `list_directory`, opencode `list`,
+        // Cline `list_files`, Cursor `list_dir`.
+        "ls" | "list" | "list_files" | "list_dir" | "list_directory" | "listdir" => ToolKind::Ls,
+        // Claude Code and opencode `Glob`/`glob`, Cursor `file_search`,
+        // SWE-agent `find_file`.
+        "glob" | "find_files" | "file_search" | "find_file" | "glob_files" => ToolKind::Glob,
+        // Gemini CLI `search_file_content`, Codex CLI `grep_files`, Cline
+        // `search_files`, Cursor `grep_search`, SWE-agent `search_dir`.
+        "grep"
+        | "search_files"
+        | "grep_search"
+        | "grep_files"
+        | "search_file_content"
+        | "search_dir"
+        | "search_file"
+        | "rg"
+        | "ripgrep"
+        | "search" => ToolKind::Grep,
+        // Claude Code `Read`, Gemini CLI and Codex CLI `read_file`,
+        // SWE-agent `open`, Gemini CLI `read_many_files`.
+        "read" | "read_file" | "read_many_files" | "view" | "view_file" | "cat" | "open" | "open_file" => {
+            ToolKind::Read
+        }
+        // Gemini CLI `replace`, Codex CLI `apply_patch`, opencode `patch`,
+        // Cline `replace_in_file`, Roo `apply_diff`, Cursor `edit_file`.
+        "edit" | "replace" | "replace_in_file" | "str_replace" | "edit_file" | "apply_patch" | "patch"
+        | "apply_diff" | "insert" | "search_replace" => ToolKind::Edit,
+        "multiedit" | "multi_edit" => ToolKind::MultiEdit,
+        // Gemini CLI `write_file`, Cline `write_to_file`.
+        "write" | "write_to_file" | "create_file" | "create" | "write_file" => ToolKind::Write,
+        // Claude Code `Bash`, Codex CLI `shell`, `exec_command`,
+        // `write_stdin`, `local_shell`, `container.exec`, Gemini CLI
+        // `run_shell_command`, OpenHands `execute_bash`, Cline
+        // `execute_command`, Cursor `run_terminal_cmd`, Claude Code's
+        // PowerShell and `BashOutput`.
+        "bash" | "shell" | "exec_command" | "write_stdin" | "local_shell" | "container.exec" | "exec"
+        | "execute_command" | "execute_bash" | "run_terminal_cmd" | "run_command" | "terminal"
+        | "run_shell_command" | "powershell" | "bashoutput" | "bash_output" => ToolKind::Bash,
+        // Claude Code `TodoWrite`, opencode `todowrite`, Codex CLI
+        // `update_plan`, Gemini CLI `write_todos`.
+        "todowrite" | "todo_write" | "write_todos" | "update_todos" | "update_plan" | "todo" => {
+            ToolKind::TodoWrite
+        }
+        _ => return None,
+    })
+}
+
+/// The kind of one call: by its name ([`kind_of`]), then by the
+/// sub-command of an editor tool (`str_replace_editor` with `command` =
+/// `view`, `create`, `str_replace`), then by the shape of its arguments:
+///
+/// - a patch (`*** Begin Patch`, or a unified diff) → [`ToolKind::Edit`];
+/// - a `command` or `cmd` (a string or an argument vector) →
+///   [`ToolKind::Bash`];
+/// - a file path with `old_string`/`old_str`/`oldString` →
+///   [`ToolKind::Edit`], with `edits` → [`ToolKind::MultiEdit`], with
+///   `content`/`file_text` → [`ToolKind::Write`];
+/// - `todos`, or a `plan` of steps → [`ToolKind::TodoWrite`].
+pub fn classify(name: &str, arguments: &Value) -> Option<ToolKind> {
+    if let Some(kind) = kind_of(name) {
+        // Codex CLI's `shell` with `["apply_patch", "*** Begin Patch…"]`
+        // edits rather than runs.
+        if kind == ToolKind::Bash && has_patch(arguments) {
+            return Some(ToolKind::Edit);
+        }
+        return Some(kind);
+    }
+    let sub = arguments.get("command").and_then(Value::as_str);
+    if normalize(name).contains("editor") {
+        return match sub {
+            Some("view") => Some(ToolKind::Read),
+            Some("create") => Some(ToolKind::Write),
+            Some("str_replace" | "insert" | "undo_edit" | "edit") => Some(ToolKind::Edit),
+            _ => None,
+        };
+    }
+    by_shape(arguments)
+}
+
+fn by_shape(arguments: &Value) -> Option<ToolKind> {
+    let has = |key: &str| arguments.get(key).is_some_and(|v| !v.is_null());
+    if has_patch(arguments) {
+        return Some(ToolKind::Edit);
+    }
+    if crate::args::command(arguments).is_some() {
+        return Some(ToolKind::Bash);
+    }
+    if path(arguments).is_some() {
+        if ["old_string", "old_str", "oldString"].iter().any(|k| has(k)) {
+            return Some(ToolKind::Edit);
+        }
+        if arguments.get("edits").is_some_and(Value::is_array) {
+            return Some(ToolKind::MultiEdit);
+        }
+        if ["content", "file_text", "contents"].iter().any(|k| has(k)) {
+            return Some(ToolKind::Write);
+        }
+    }
+    if arguments.get("todos").is_some_and(Value::is_array)
+        || arguments.get("plan").is_some_and(Value::is_array)
+    {
+        return Some(ToolKind::TodoWrite);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn every_agents_names() {
+        let cases = [
+            // Claude Code
+            ("Bash", ToolKind::Bash),
+            ("Read", ToolKind::Read),
+            ("MultiEdit", ToolKind::MultiEdit),
+            ("TodoWrite", ToolKind::TodoWrite),
+            // Codex CLI
+            ("exec_command", ToolKind::Bash),
+            ("write_stdin", ToolKind::Bash),
+            ("shell", ToolKind::Bash),
+            ("apply_patch", ToolKind::Edit),
+            ("update_plan", ToolKind::TodoWrite),
+            // opencode
+            ("todowrite", ToolKind::TodoWrite),
+            ("list", ToolKind::Ls),
+            // Gemini CLI
+            ("run_shell_command", ToolKind::Bash),
+            ("replace", ToolKind::Edit),
+            ("write_file", ToolKind::Write),
+            ("search_file_content", ToolKind::Grep),
+            ("write_todos", ToolKind::TodoWrite),
+            // OpenHands, Cline, Cursor
+            ("execute_bash", ToolKind::Bash),
+            ("Execute-Command", ToolKind::Bash),
+            ("write_to_file", ToolKind::Write),
+            ("grep_search", ToolKind::Grep),
+            // Prefixed
+            ("mcp__fs__read_file", ToolKind::Read),
+            ("developer__shell", ToolKind::Bash),
+            ("functions.exec_command", ToolKind::Bash),
+        ];
+        for (name, kind) in cases {
+            assert_eq!(kind_of(name), Some(kind), "{name}");
+        }
+        assert_eq!(kind_of("Task"), None);
+        assert_eq!(kind_of("mcp__x__frobnicate"), None);
+    }
+
+    #[test]
+    fn editor_sub_commands() {
+        let c = |sub: &str| classify("str_replace_editor", &json!({"command": sub, "path": "/a.py"}));
+        assert_eq!(c("view"), Some(ToolKind::Read));
+        assert_eq!(c("create"), Some(ToolKind::Write));
+        assert_eq!(c("str_replace"), Some(ToolKind::Edit));
+        assert_eq!(c("insert"), Some(ToolKind::Edit));
+        assert_eq!(c("frobnicate"), None);
+    }
+
+    #[test]
+    fn unknown_tools_by_shape() {
+        assert_eq!(
+            classify("runner", &json!({"command": "make"})),
+            Some(ToolKind::Bash)
+        );
+        assert_eq!(
+            classify("runner", &json!({"cmd": ["ls", "-l"]})),
+            Some(ToolKind::Bash)
+        );
+        assert_eq!(
+            classify("runner", &json!({"command": ""})),
+            None,
+            "an empty command runs nothing"
+        );
+        assert_eq!(
+            classify("put", &json!({"path": "a.txt", "content": "x"})),
+            Some(ToolKind::Write)
+        );
+        assert_eq!(
+            classify(
+                "change",
+                &json!({"file_path": "a.rs", "old_string": "a", "new_string": "b"})
+            ),
+            Some(ToolKind::Edit)
+        );
+        assert_eq!(
+            classify("change", &json!({"filePath": "a.rs", "edits": []})),
+            Some(ToolKind::MultiEdit)
+        );
+        assert_eq!(
+            classify(
+                "diffit",
+                &json!({"patch": "--- a/x.c\n+++ b/x.c\n@@ -1 +1 @@\n-a\n+b\n"})
+            ),
+            Some(ToolKind::Edit)
+        );
+        assert_eq!(
+            classify("plan", &json!({"plan": [{"step": "a", "status": "pending"}]})),
+            Some(ToolKind::TodoWrite)
+        );
+        assert_eq!(classify("weather", &json!({"city": "Oslo"})), None);
+        assert_eq!(classify("put", &json!({"content": "no path"})), None);
+    }
+
+    #[test]
+    fn a_shell_call_that_applies_a_patch_is_an_edit() {
+        let args =
+            json!({"command": ["apply_patch", "*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\n"]});
+        assert_eq!(classify("shell", &args), Some(ToolKind::Edit));
+        assert_eq!(
+            classify("shell", &json!({"command": ["bash", "-lc", "ls"]})),
+            Some(ToolKind::Bash)
+        );
+    }
+
+    #[test]
+    fn normalize_is_one_spelling() {
+        assert_eq!(normalize("Read-File"), "read_file");
+        assert_eq!(normalize(" READ_FILE"), "read_file");
+        assert_eq!(normalize("read file"), "read_file");
+        assert_eq!(normalize(&normalize("A-b C")), normalize("A-b C"));
+    }
+}

@@ -1,0 +1,53 @@
+//! What an agent's tools are, in one place (TOOL-1).
+//!
+//! Every agent names its tools its own way: Claude Code's `Bash`, `Read`
+//! and `Edit`; Codex CLI's `exec_command`, `shell` and `apply_patch`;
+//! opencode's `bash`, `read` and `todowrite`; Gemini CLI's
+//! `run_shell_command`, `read_file` and `replace`; OpenHands'
+//! `execute_bash` and `str_replace_editor`; SWE-agent's commands. This
+//! crate is the one owner of that knowledge. Truncation limits, history
+//! forms, custom rules, protected tools, the digest, the todo recap, file
+//! freshness and `eval` all ask it, so a tool is known everywhere or
+//! nowhere.
+//!
+//! # Overview
+//!
+//! - [`normalize`]: the one spelling of a tool's name that every map of
+//!   tool names is keyed by (`Read-File`, `read_file` and ` READ_FILE `
+//!   are one tool).
+//! - [`ToolKind`], [`kind_of`] (by name) and [`classify`] (by name, then
+//!   by the shape of the arguments, so an unknown tool that takes a
+//!   `command` is still a shell).
+//! - Argument accessors: [`path`], [`command`], [`todos`],
+//!   [`changed_files`], [`patch_files`].
+//! - Command lines: [`program_word`], [`program_of`] and
+//!   [`INSPECTION_PROGRAMS`].
+//!
+//! # Example
+//!
+//! ```
+//! use serde_json::json;
+//! use strata_ctx_tools::{classify, command, changed_files, ToolKind};
+//!
+//! // Codex CLI's shell tool takes its command as an argument vector.
+//! let args = json!({"command": ["bash", "-lc", "cargo test -q"], "workdir": "/repo"});
+//! assert_eq!(classify("shell", &args), Some(ToolKind::Bash));
+//! assert_eq!(command(&args).as_deref(), Some("cargo test -q"));
+//!
+//! // Its patches name the files they change.
+//! let patch = json!({"input": "*** Begin Patch\n*** Update File: src/lib.rs\n@@\n-a\n+b\n*** End Patch"});
+//! assert_eq!(classify("apply_patch", &patch), Some(ToolKind::Edit));
+//! assert_eq!(changed_files("apply_patch", &patch), vec!["src/lib.rs"]);
+//!
+//! // A tool nobody listed is known by its arguments.
+//! let unknown = json!({"command": "npm test"});
+//! assert_eq!(classify("my_runner", &unknown), Some(ToolKind::Bash));
+//! ```
+
+mod args;
+mod command;
+mod kind;
+
+pub use args::{changed_files, command, patch_files, path, todos, Todo, PATH_KEYS};
+pub use command::{program_of, program_word, INSPECTION_PROGRAMS};
+pub use kind::{classify, kind_of, normalize, ToolKind};

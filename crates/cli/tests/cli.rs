@@ -1054,3 +1054,32 @@ fn store_6_import_export_postgres() {
     );
     assert!(ok(&run(&["store", "--store", &url, "migrate"])).starts_with("schema at version "));
 }
+
+/// EVAL-1 (#30.9): a session the window cannot hold (its task alone is over
+/// the threshold) is reported and skipped; the others are still measured
+/// and the command succeeds.
+#[test]
+fn eval_skips_a_session_that_cannot_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let step = |i: usize| {
+        serde_json::json!([
+            {"role": "assistant", "content": "", "tool_calls": [{"id": format!("c{i}"), "type": "function",
+                "function": {"name": "bash", "arguments": format!("{{\"command\": \"python run_{i}.py\"}}")}}]},
+            {"role": "tool", "tool_call_id": format!("c{i}"), "content": "Traceback (most recent call last):\nValueError: bad input"}
+        ])
+    };
+    let session = |task: String| {
+        let mut messages = vec![serde_json::json!({"role": "user", "content": task})];
+        for i in 0..3 {
+            messages.extend(step(i).as_array().unwrap().iter().cloned());
+        }
+        serde_json::json!({"messages": messages})
+    };
+    std::fs::write(dir.path().join("huge.json"), session("fix it ".repeat(40_000)).to_string()).unwrap();
+    std::fs::write(dir.path().join("small.json"), session("fix the parser".into()).to_string()).unwrap();
+    let text = ok(&run(&["eval", path(dir.path()), "--windows", "16000", "--min-steps", "1"]));
+    assert!(text.contains("Skipped (the window cannot hold them):"), "{text}");
+    assert!(text.contains("huge.json"), "{text}");
+    assert!(!text.contains("small.json:"), "{text}");
+    assert!(text.contains("\n   16000         1 "), "the other session is measured:\n{text}");
+}

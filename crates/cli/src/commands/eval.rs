@@ -124,6 +124,7 @@ pub async fn run(args: &EvalArgs, counter: Arc<dyn TokenCounter>) -> Result<(), 
         .collect();
     let bar = crate::progress::bar((measured.len() * configs.len()) as u64, "replaying");
     let mut rows: Vec<Vec<Row<'_>>> = Vec::new();
+    let mut skipped: Vec<Skipped> = Vec::new();
     for config in &configs {
         let mut at_window = Vec::new();
         for session in &measured {
@@ -143,11 +144,18 @@ pub async fn run(args: &EvalArgs, counter: Arc<dyn TokenCounter>) -> Result<(), 
                 builder = builder.system_prompt(system.join("\n\n"));
             }
             let mut engine = builder.build()?;
-            let report = facts_kept(&mut engine, &session.messages)
-                .await
-                .map_err(|e| CliError::Runtime(format!("{}: {e}", session.name)))?;
-            at_window.push(Row { session, report });
             bar.inc(1);
+            match facts_kept(&mut engine, &session.messages).await {
+                Ok(report) => at_window.push(Row { session, report }),
+                // A session this window cannot hold (its task alone is
+                // larger than the threshold, say) is reported and left
+                // out; the others are still measured.
+                Err(e) => skipped.push(Skipped {
+                    session: session.name.clone(),
+                    window: config.window_tokens(),
+                    reason: e.to_string(),
+                }),
+            }
         }
         rows.push(at_window);
     }
@@ -166,9 +174,28 @@ pub async fn run(args: &EvalArgs, counter: Arc<dyn TokenCounter>) -> Result<(), 
         write_html(path, &rows, &totals)?;
     }
     if args.json {
-        return out_json_pretty(&report_json(&rows, &outputs, &totals, args.per));
+        let mut report = report_json(&rows, &outputs, &totals, args.per);
+        report["skipped"] = json!(skipped
+            .iter()
+            .map(|s| json!({"session": s.session, "window": s.window, "reason": s.reason}))
+            .collect::<Vec<_>>());
+        return out_json_pretty(&report);
     }
-    out(&report_text(&rows, &outputs, &totals, args))
+    let mut text = report_text(&rows, &outputs, &totals, args);
+    if !skipped.is_empty() {
+        let _ = writeln!(text, "\nSkipped (the window cannot hold them):");
+        for s in &skipped {
+            let _ = writeln!(text, "  {:>7}  {}: {}", s.window, s.session, s.reason);
+        }
+    }
+    out(&text)
+}
+
+/// A session a window could not replay, and why.
+struct Skipped {
+    session: String,
+    window: u64,
+    reason: String,
 }
 
 /// The totals of one window over its sessions.

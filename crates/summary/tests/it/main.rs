@@ -209,3 +209,47 @@ async fn hist_12_overflow_that_persists_ends_in_a_typed_error() {
     assert!(err.is_context_too_long());
     assert_eq!(client.calls(), 3, "bounded retries, never a loop");
 }
+
+/// A model that follows the prompt's rules literally: it keeps the earlier
+/// archive's facts only when the prompt tells it to carry them over, and
+/// adds one fact per archived tool step.
+fn literal_model(req: &strata_ctx_core::LlmRequest) -> strata_ctx_core::LlmResult<LlmResponse> {
+    let prompt = &req.messages[0].content;
+    let body = &req.messages[1].content;
+    let merge = prompt.contains("carry every fact it holds") && !prompt.contains("must not be repeated");
+    let mut facts: Vec<String> = Vec::new();
+    if merge {
+        facts.extend(
+            body.lines()
+                .filter(|l| l.starts_with("* [✓]"))
+                .map(str::to_owned),
+        );
+    }
+    facts.extend(
+        body.lines()
+            .filter_map(|l| l.strip_prefix("Action: bash({\"command\":\""))
+            .map(|c| format!("* [✓] ran {}", c.trim_end_matches("\"})"))),
+    );
+    Ok(LlmResponse::new(format!(
+        "### ✅ Completed Milestones (The \"Done\" Pile)\n{}",
+        facts.join("\n")
+    ), Usage::default()))
+}
+
+/// HIST-17: the prompt says the earlier archive is in the input and must
+/// be merged, so a model that obeys it keeps the earlier facts when its
+/// summary replaces the earlier one.
+#[tokio::test(start_paused = true)]
+async fn hist_17_a_literal_model_keeps_the_earlier_archive() {
+    let client = ScriptedClient::from_fn(literal_model);
+    let s = LlmSummarizer::new(Arc::new(client.clone()));
+    let first = s.summarize(&history(2, 10)).await.unwrap();
+    assert!(first.contains("* [✓] ran step 0"), "{first}");
+
+    let mut input = vec![Message::summary(first.clone())];
+    input.extend(HistoryBuilder::new().round("task 9", 1, 10).build());
+    let second = s.summarize(&input).await.unwrap();
+    assert!(second.contains("* [✓] ran step 0"), "the earlier fact was dropped:\n{second}");
+    assert!(second.matches("* [✓] ran step 0").count() >= 2, "the new step is added too:\n{second}");
+    assert!(client.requests()[1].messages[0].content.contains("merge, do not drop"));
+}

@@ -167,4 +167,3 @@ pub fn program_of(tool: &str, arguments: &Value) -> Option<String> {
     (!program.is_empty() && !listed(program) && !listed(program.trim_start_matches("./")))
         .then(|| program.to_owned())
 }
-

@@ -1075,11 +1075,29 @@ fn eval_skips_a_session_that_cannot_fit() {
         }
         serde_json::json!({"messages": messages})
     };
-    std::fs::write(dir.path().join("huge.json"), session("fix it ".repeat(40_000)).to_string()).unwrap();
-    std::fs::write(dir.path().join("small.json"), session("fix the parser".into()).to_string()).unwrap();
-    let text = ok(&run(&["eval", path(dir.path()), "--windows", "16000", "--min-steps", "1"]));
+    std::fs::write(
+        dir.path().join("huge.json"),
+        session("fix it ".repeat(40_000)).to_string(),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("small.json"),
+        session("fix the parser".into()).to_string(),
+    )
+    .unwrap();
+    let text = ok(&run(&[
+        "eval",
+        path(dir.path()),
+        "--windows",
+        "16000",
+        "--min-steps",
+        "1",
+    ]));
     assert!(text.contains("Skipped (the window cannot hold them):"), "{text}");
     assert!(text.contains("huge.json"), "{text}");
     assert!(!text.contains("small.json:"), "{text}");
-    assert!(text.contains("\n   16000         1 "), "the other session is measured:\n{text}");
+    assert!(
+        text.contains("\n   16000         1 "),
+        "the other session is measured:\n{text}"
+    );
 }

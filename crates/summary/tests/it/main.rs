@@ -219,21 +219,20 @@ fn literal_model(req: &strata_ctx_core::LlmRequest) -> strata_ctx_core::LlmResul
     let merge = prompt.contains("carry every fact it holds") && !prompt.contains("must not be repeated");
     let mut facts: Vec<String> = Vec::new();
     if merge {
-        facts.extend(
-            body.lines()
-                .filter(|l| l.starts_with("* [✓]"))
-                .map(str::to_owned),
-        );
+        facts.extend(body.lines().filter(|l| l.starts_with("* [✓]")).map(str::to_owned));
     }
     facts.extend(
         body.lines()
             .filter_map(|l| l.strip_prefix("Action: bash({\"command\":\""))
             .map(|c| format!("* [✓] ran {}", c.trim_end_matches("\"})"))),
     );
-    Ok(LlmResponse::new(format!(
-        "### ✅ Completed Milestones (The \"Done\" Pile)\n{}",
-        facts.join("\n")
-    ), Usage::default()))
+    Ok(LlmResponse::new(
+        format!(
+            "### ✅ Completed Milestones (The \"Done\" Pile)\n{}",
+            facts.join("\n")
+        ),
+        Usage::default(),
+    ))
 }
 
 /// HIST-17: the prompt says the earlier archive is in the input and must
@@ -249,7 +248,15 @@ async fn hist_17_a_literal_model_keeps_the_earlier_archive() {
     let mut input = vec![Message::summary(first.clone())];
     input.extend(HistoryBuilder::new().round("task 9", 1, 10).build());
     let second = s.summarize(&input).await.unwrap();
-    assert!(second.contains("* [✓] ran step 0"), "the earlier fact was dropped:\n{second}");
-    assert!(second.matches("* [✓] ran step 0").count() >= 2, "the new step is added too:\n{second}");
-    assert!(client.requests()[1].messages[0].content.contains("merge, do not drop"));
+    assert!(
+        second.contains("* [✓] ran step 0"),
+        "the earlier fact was dropped:\n{second}"
+    );
+    assert!(
+        second.matches("* [✓] ran step 0").count() >= 2,
+        "the new step is added too:\n{second}"
+    );
+    assert!(client.requests()[1].messages[0]
+        .content
+        .contains("merge, do not drop"));
 }

@@ -16,6 +16,7 @@ use crate::text;
 
 mod fields;
 mod spill;
+mod view;
 
 use spill::*;
 
@@ -90,8 +91,10 @@ type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 /// Cuts tool output that is too long for the model and saves the whole of
 /// it to a file under the project root (TRUNC-1 … TRUNC-3).
 ///
-/// Output is cut at a line boundary, or inside a single line that alone is
-/// over the byte limit at a character boundary, never inside a UTF-8
+/// A shell's output (and that of a tool nobody listed) shows its first
+/// lines, the diagnostic lines between and its last lines; a file tool's
+/// shows its first lines. Output is cut at a line boundary, or inside a
+/// single line that alone is over the byte limit at a character boundary, never inside a UTF-8
 /// character. The full output is streamed to
 /// `tool-output/<tool>_<yyyymmdd_HHMMSS>_<n>.txt`, created exclusively
 /// (never overwriting, never following a symlink), readable by its owner
@@ -107,8 +110,14 @@ type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 /// let output: String = (0..1000).map(|i| format!("line {i}\n")).collect();
 /// let cut = truncator.truncate("bash", output.as_bytes());
 /// assert!(cut.truncated);
-/// assert_eq!((cut.total_lines, cut.shown_lines), (1000, 100));
-/// assert!(cut.result.text.as_deref().unwrap_or_default().starts_with("Found 1000 lines (showing first 100). Full output: tool-output/bash_"));
+/// // A shell shows its head and its tail, a fifth of the limits.
+/// assert_eq!((cut.total_lines, cut.shown_lines), (1000, 78));
+/// assert!(cut.result.text.as_deref().unwrap_or_default().starts_with(
+///     "Found 1000 lines (showing the first 58 and the last 20). Full output: tool-output/bash_"
+/// ));
+/// // A file tool shows the first lines.
+/// let read = truncator.truncate("Read", output.as_bytes());
+/// assert_eq!(read.shown_lines, 100);
 /// assert!(matches!(cut.spill, Spill::Saved(_)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -270,16 +279,16 @@ impl Truncator {
         let capped = matches!(spill, Spill::Saved(_)) && output.len() as u64 > self.max_spill_bytes;
         let note = capped.then(|| capped_note(self.max_spill_bytes, None));
         let counted = Some(window_newlines);
-        self.finish(
-            tool,
-            limits,
+        let end_offset = output.len().saturating_sub(view::END_WINDOW * limits.max_bytes);
+        let shown = Shown {
             head,
-            counted,
+            head_newlines: counted,
+            end: &output[end_offset..],
+            end_offset,
             total_lines,
-            output.len() as u64,
-            spill,
-            note,
-        )
+            total_bytes: output.len() as u64,
+        };
+        self.finish(tool, limits, shown, spill, note)
     }
 
     /// Truncates output read from `reader`, holding no more than the shown
@@ -296,6 +305,9 @@ impl Truncator {
         let mut spill = Spill::NotNeeded;
         let mut chunk = vec![0u8; CHUNK];
         let mut limit_reached = false;
+        // The output's last bytes, for the view's tail.
+        let end_window = view::END_WINDOW * limits.max_bytes;
+        let mut end: Vec<u8> = Vec::new();
         loop {
             if total >= self.max_read_bytes {
                 limit_reached = true;
@@ -317,6 +329,10 @@ impl Truncator {
             };
             let data = &chunk[..n];
             total += n as u64;
+            end.extend_from_slice(data);
+            if end.len() > 2 * end_window.max(CHUNK) {
+                end.drain(..end.len() - end_window);
+            }
             newlines += text::newlines(data);
             last_byte = data.last().copied();
             if sink.is_none() && matches!(spill, Spill::NotNeeded) {
@@ -360,38 +376,50 @@ impl Truncator {
             // of the output is in `head`.
             spill = self.spill_all(tool, &head);
         }
-        let mut cut = self.finish(tool, limits, &head, None, total_lines, total, spill, note);
+        let end_offset = (total as usize).saturating_sub(end_window);
+        let keep_from = end.len().saturating_sub(end_window);
+        let shown = Shown {
+            head: &head,
+            head_newlines: None,
+            end: &end[keep_from..],
+            end_offset,
+            total_lines,
+            total_bytes: total,
+        };
+        let mut cut = self.finish(tool, limits, shown, spill, note);
         cut.limit_reached = limit_reached;
         cut
     }
 
-    /// The outcome, from the first `max_bytes + 1` bytes of the output (or
-    /// all of it when shorter) and what was counted: `window_newlines`, when
-    /// known, is the number of newlines in its first `max_bytes` bytes.
-    #[allow(clippy::too_many_arguments)]
+    /// The outcome, from what of the output can be shown and what was
+    /// counted.
     fn finish(
         &self,
         tool: &str,
         limits: Limits,
-        head: &[u8],
-        window_newlines: Option<usize>,
-        total_lines: usize,
-        total: u64,
+        shown: Shown<'_>,
         spill: Spill,
         read_error: Option<String>,
     ) -> Truncated {
+        let (head, total_lines, total) = (shown.head, shown.total_lines, shown.total_bytes);
         let truncated = !matches!(spill, Spill::NotNeeded);
-        let (view_end, shown_lines, partial_line) = if truncated {
-            cut_point(head, limits, window_newlines)
-        } else {
-            (head.len(), total_lines, false)
+        // Shell tools and unknown ones show their end too (TOOL-8).
+        let ends = truncated && matches!(crate::kind::canonical(tool), Some(crate::ToolKind::Bash) | None);
+        let around = ends
+            .then(|| view::compose(head, shown.end, shown.end_offset, total_lines, limits))
+            .flatten();
+        let (view_end, shown_lines, partial_line) = match (&around, truncated) {
+            (Some(v), _) => (0, v.shown_lines(), false),
+            (None, true) => cut_point(head, limits, shown.head_newlines),
+            (None, false) => (head.len(), total_lines, false),
         };
         let view_bytes = &head[..view_end];
         // `from_utf8_lossy` checks byte by byte: valid text, the common
         // case, is checked and copied at memory speed instead.
-        let (view, lossy) = match simdutf8::basic::from_utf8(view_bytes) {
-            Ok(text) => (text.to_owned(), false),
-            Err(_) => (String::from_utf8_lossy(view_bytes).into_owned(), true),
+        let (view, lossy) = match (&around, simdutf8::basic::from_utf8(view_bytes)) {
+            (Some(v), _) => (v.text.clone(), v.text.contains('\u{FFFD}')),
+            (None, Ok(text)) => (text.to_owned(), false),
+            (None, Err(_)) => (String::from_utf8_lossy(view_bytes).into_owned(), true),
         };
         let mut result = ToolResult::success(if truncated {
             json!({ "output": view, "truncated": true })
@@ -400,13 +428,21 @@ impl Truncator {
         });
         if truncated {
             let unit = Unit::of(tool);
-            let mut text = format!(
-                "Found {} {} (showing first {}{}).",
-                total_lines,
-                unit.name(total_lines),
-                shown_lines,
-                if partial_line { " and part of the next" } else { "" }
-            );
+            let mut text = match &around {
+                Some(v) => format!(
+                    "Found {} {} (showing {}).",
+                    total_lines,
+                    unit.name(total_lines),
+                    v.describe()
+                ),
+                None => format!(
+                    "Found {} {} (showing first {}{}).",
+                    total_lines,
+                    unit.name(total_lines),
+                    shown_lines,
+                    if partial_line { " and part of the next" } else { "" }
+                ),
+            };
             match &spill {
                 Spill::Saved(path) => {
                     let shown = self.display_path(path);
@@ -443,6 +479,20 @@ impl Truncator {
         }
     }
 }
+/// What of an output can be shown: its first `max_bytes + 1` bytes (or
+/// all of it) with, when counted, the newlines of its first `max_bytes`
+/// bytes, and its last bytes from `end_offset` on.
+struct Shown<'a> {
+    head: &'a [u8],
+    head_newlines: Option<usize>,
+    end: &'a [u8],
+    end_offset: usize,
+    /// Lines of the whole output.
+    total_lines: usize,
+    /// Bytes of the whole output.
+    total_bytes: u64,
+}
+
 /// Where to cut `head` (which holds at least the shown part): the end of
 /// the view, the whole lines shown, and whether the view ends inside a
 /// line. `newlines`, when known, is the count of newlines in the first

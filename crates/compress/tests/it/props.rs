@@ -104,16 +104,14 @@ proptest! {
         prop_assert_eq!(twice, once);
     }
 
-    /// TRUNC-1: the view is a prefix of the output, within the limits, cut
-    /// at a line boundary unless one line alone is over the byte limit.
+    /// TRUNC-1: a file tool's view is a prefix of the output, within the
+    /// limits, cut at a line boundary unless one line alone is over the
+    /// byte limit.
     #[test]
     fn trunc_1_cuts_on_line_boundaries(text in output(), max_lines in 1usize..50, max_bytes in 16usize..3_000) {
         let t = Truncator::builder(std::env::temp_dir()).spill_dir(None).limits(Limits::new(max_lines, max_bytes)).build();
-        let cut = t.truncate("bash", text.as_bytes());
-        let view = match &cut.result.data {
-            Value::String(s) => s.clone(),
-            other => other["output"].as_str().unwrap().to_owned(),
-        };
+        let cut = t.truncate("Read", text.as_bytes());
+        let view = view_of(&cut);
         prop_assert!(text.starts_with(&view));
         prop_assert_eq!(cut.total_lines, text.lines().count());
         prop_assert_eq!(cut.truncated, text.len() > max_bytes || cut.total_lines > max_lines);
@@ -127,5 +125,54 @@ proptest! {
         } else {
             prop_assert_eq!(view, text);
         }
+    }
+
+    /// TRUNC-1, TOOL-8: a shell's view shows lines of the output in their
+    /// order (head, diagnostic lines, tail) with gap markers that count
+    /// what is left out, within the limits; the last line is shown when a
+    /// tail fits.
+    #[test]
+    fn trunc_1_a_shells_view_keeps_head_and_tail(text in output(), max_lines in 1usize..50, max_bytes in 16usize..3_000) {
+        let t = Truncator::builder(std::env::temp_dir()).spill_dir(None).limits(Limits::new(max_lines, max_bytes)).build();
+        let cut = t.truncate("bash", text.as_bytes());
+        let view = view_of(&cut);
+        prop_assert_eq!(cut.truncated, text.len() > max_bytes || cut.total_lines > max_lines);
+        if !cut.truncated {
+            prop_assert_eq!(view, text);
+            return Ok(());
+        }
+        prop_assert!(view.len() <= max_bytes, "{} > {}", view.len(), max_bytes);
+        prop_assert!(cut.shown_lines <= max_lines);
+        // Every shown line is the output's line at the place the markers say.
+        let lines: Vec<&str> = text.lines().collect();
+        let mut at = 0;
+        let mut shown = 0;
+        for line in view.lines() {
+            let gap = line
+                .strip_prefix("[… ")
+                .and_then(|r| r.strip_suffix(" lines …]").or_else(|| r.strip_suffix(" line …]")))
+                .and_then(|n| n.parse::<usize>().ok());
+            match gap {
+                Some(n) => at += n,
+                None => {
+                    prop_assert!(at < lines.len());
+                    prop_assert!(lines[at].starts_with(line.trim_end_matches('\u{FFFD}')) || line.contains(" bytes …] "),
+                        "line {} is {:?}, the view shows {:?}", at, lines[at], line);
+                    at += 1;
+                    shown += 1;
+                }
+            }
+        }
+        if cut.result.text.as_deref().unwrap_or_default().contains(" and the last ") {
+            prop_assert_eq!(at, lines.len(), "the markers and lines account for every line");
+            prop_assert_eq!(shown, cut.shown_lines);
+        }
+    }
+}
+
+fn view_of(cut: &strata_ctx_compress::Truncated) -> String {
+    match &cut.result.data {
+        Value::String(s) => s.clone(),
+        other => other["output"].as_str().unwrap().to_owned(),
     }
 }

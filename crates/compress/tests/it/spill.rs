@@ -196,11 +196,25 @@ fn trunc_1_hundred_megabytes_stream_to_the_spill() {
             },
         );
     assert_eq!(cut.total_bytes, SIZE as u64);
-    assert_eq!(cut.shown_lines, 1_066, "50 KiB of 48-byte lines");
     assert_eq!(cut.total_lines, SIZE / 48 + 1);
     let path = saved(&cut.spill);
     assert_eq!(std::fs::metadata(&path).unwrap().len(), SIZE as u64);
-    assert!(cut.result.data["output"].as_str().unwrap().len() <= 50 * 1024);
+    // The head, then the tail: the last whole lines of the stream and its
+    // cut-off last line (TOOL-8).
+    let view = cut.result.data["output"].as_str().unwrap();
+    assert!(view.len() <= 50 * 1024);
+    assert!(view.starts_with("         0 some build output of a very long log\n"));
+    let last = format!("{:>10} some build output of a very long log\n", SIZE / 48 - 1);
+    assert!(view.contains(&last), "the last whole line is shown");
+    let notice = cut.result.text.as_deref().unwrap();
+    assert!(
+        notice.contains("(showing the first ") && notice.contains(" and the last "),
+        "{notice}"
+    );
+    assert!(
+        cut.shown_lines < 1_066,
+        "head and tail share the 50 KiB of 48-byte lines"
+    );
 }
 
 #[test]
@@ -282,18 +296,21 @@ fn trunc_1_structured_fields_are_cut_in_place() {
     );
     let (out, cut) = t.truncate_result("Bash", result);
     let cut = cut.unwrap();
-    assert_eq!((cut.total_lines, cut.shown_lines), (100, 10));
+    // Four lines of head, two of tail (a fifth of ten), the rest marked.
+    assert_eq!((cut.total_lines, cut.shown_lines), (100, 6));
     assert_eq!(out.status, ResultStatus::Partial);
-    assert_eq!(out.data["stdout"], big(10));
+    assert_eq!(
+        out.data["stdout"],
+        format!("{}[… 94 lines …]\nline 98\nline 99\n", big(4))
+    );
     assert_eq!(out.data["stderr"], "warn\n");
     assert_eq!(out.data["truncated"], true);
     assert_eq!(out.data["stdout_lines"], 100);
     let path = out.full_output_path.clone().unwrap();
     assert_eq!(std::fs::read_to_string(dir.path().join(&path)).unwrap(), big(100));
-    assert!(out
-        .text
-        .unwrap()
-        .starts_with("stdout: Found 100 lines (showing first 10). Full output: tool-output/"));
+    assert!(out.text.unwrap().starts_with(
+        "stdout: Found 100 lines (showing the first 4 and the last 2). Full output: tool-output/"
+    ));
 
     // Small structured data is left alone; an error keeps its status.
     let small = ToolResult::success(json!({"stdout": "ok\n"}));

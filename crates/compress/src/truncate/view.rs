@@ -1,0 +1,274 @@
+//! What the model sees of a command's output that is too long: its head,
+//! the diagnostic lines between and its tail (TRUNC-1, TOOL-8).
+//!
+//! A 5,000-line test log cut to its first 2,000 lines hides the `FAILED`
+//! line at line 4,990 until the round ends. For shell tools (and tools
+//! nobody listed) the view keeps the end as well: a fifth of the limits
+//! for the last lines, up to [`DIAGNOSTICS`] failure, warning and summary
+//! lines from between, and the rest for the head, with `[… N lines …]`
+//! where lines are left out.
+//!
+//! Both truncation paths build the view from the same bytes: the first
+//! `max_bytes + 1` bytes of the output and its last [`END_WINDOW`] ×
+//! `max_bytes` bytes, so that a streamed output and the same output in
+//! memory are shown alike.
+
+use memchr::memrchr;
+
+use super::{cut_point, Limits};
+use crate::diagnose::{self, LineKind};
+use crate::text::{self, cap_line, gap_marker};
+
+/// The most diagnostic lines shown from between head and tail.
+pub(super) const DIAGNOSTICS: usize = 24;
+
+/// How many times `max_bytes` of the output's end are kept to find the
+/// tail and the diagnostic lines before it.
+pub(super) const END_WINDOW: usize = 4;
+
+/// The longest diagnostic line shown whole; longer ones keep both ends.
+const DIAGNOSTIC_LINE_BYTES: usize = 400;
+
+/// Room for one gap marker and its newline.
+const MARKER_BYTES: usize = 24;
+
+/// A view with head, diagnostics and tail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct View {
+    /// The text shown.
+    pub(super) text: String,
+    /// Whole lines of the head shown.
+    pub(super) head: usize,
+    /// Diagnostic lines shown.
+    pub(super) diagnostics: usize,
+    /// Lines of the tail shown.
+    pub(super) tail: usize,
+}
+
+impl View {
+    /// Output lines shown (markers aside).
+    pub(super) fn shown_lines(&self) -> usize {
+        self.head + self.diagnostics + self.tail
+    }
+
+    /// What the notice says is shown.
+    pub(super) fn describe(&self) -> String {
+        let mut parts = vec![format!("the first {}", self.head)];
+        if self.diagnostics > 0 {
+            parts.push(format!(
+                "{} diagnostic {}",
+                self.diagnostics,
+                if self.diagnostics == 1 { "line" } else { "lines" }
+            ));
+        }
+        let last = format!("the last {}", self.tail);
+        match parts.len() {
+            1 => format!("{} and {last}", parts[0]),
+            _ => format!("{}, {} and {last}", parts[0], parts[1]),
+        }
+    }
+}
+
+/// The view of an output of `total_lines` lines and `total_bytes` bytes,
+/// from `head` (its first `max_bytes + 1` bytes or all of it) and `end`
+/// (its last bytes, starting at byte `end_offset`). `None` when the limits
+/// leave no room for a tail, or a single line fills them: the caller then
+/// shows the head alone.
+pub(super) fn compose(
+    head: &[u8],
+    end: &[u8],
+    end_offset: usize,
+    total_lines: usize,
+    limits: Limits,
+) -> Option<View> {
+    let tail_lines_max = limits.max_lines / 5;
+    let tail_bytes_max = limits.max_bytes / 5;
+    if tail_lines_max == 0 || tail_bytes_max == 0 {
+        return None;
+    }
+    // `end` from its first whole line.
+    let first = if end_offset == 0 {
+        0
+    } else {
+        memchr::memchr(b'\n', end).map_or(end.len(), |i| i + 1)
+    };
+    let end_bytes = &end[first..];
+    let (tail_start, tail) = tail_of(end_bytes, tail_lines_max, tail_bytes_max)?;
+
+    let diagnostics_max = DIAGNOSTICS.min(limits.max_lines / 10);
+    let diagnostic_bytes = if diagnostics_max == 0 {
+        0
+    } else {
+        limits.max_bytes / 10
+    };
+    let head_limits = Limits::new(
+        limits
+            .max_lines
+            .checked_sub(tail + 2 * diagnostics_max + 2)?
+            .max(1),
+        limits
+            .max_bytes
+            .checked_sub(tail_start_len(end_bytes, tail_start) + diagnostic_bytes + 2 * MARKER_BYTES)?,
+    );
+    if head_limits.max_bytes == 0 {
+        return None;
+    }
+    let (head_end, head_lines, partial) = cut_point(head, head_limits, None);
+    if partial || head_lines == 0 {
+        return None;
+    }
+    // The diagnostic lines between the head's end and the tail.
+    let region_start = (end_offset + first).max(head_end) - (end_offset + first);
+    let region = end_bytes.get(region_start..tail_start).unwrap_or_default();
+    let line_of = |pos: usize| total_lines - tail - text::newlines(&end_bytes[pos..tail_start]);
+    let picked = diagnostics_in(region, diagnostics_max, diagnostic_bytes);
+
+    let mut out = String::with_capacity(limits.max_bytes);
+    out.push_str(&String::from_utf8_lossy(&head[..head_end]));
+    let mut next = head_lines;
+    for (start, line) in &picked {
+        let number = line_of(region_start + start);
+        if number > next {
+            out.push_str(&gap_marker(number - next));
+            out.push('\n');
+        }
+        out.push_str(&cap_line(line, DIAGNOSTIC_LINE_BYTES));
+        out.push('\n');
+        next = number + 1;
+    }
+    let tail_first = total_lines - tail;
+    if tail_first > next {
+        out.push_str(&gap_marker(tail_first - next));
+        out.push('\n');
+    }
+    out.push_str(&String::from_utf8_lossy(&end_bytes[tail_start..]));
+    Some(View {
+        text: out,
+        head: head_lines,
+        diagnostics: picked.len(),
+        tail,
+    })
+}
+
+fn tail_start_len(end: &[u8], tail_start: usize) -> usize {
+    end.len() - tail_start
+}
+
+/// Where the tail starts in `end`, and its lines: the last whole lines,
+/// at most `lines` of them within `bytes`. `None` when not even the last
+/// line fits.
+fn tail_of(end: &[u8], lines: usize, bytes: usize) -> Option<(usize, usize)> {
+    if end.is_empty() {
+        return None;
+    }
+    let mut start = end.len();
+    let mut count = 0;
+    // A last line without a newline is a line too.
+    let mut search_end = if end.last() == Some(&b'\n') {
+        end.len() - 1
+    } else {
+        end.len()
+    };
+    while count < lines {
+        let line_start = memrchr(b'\n', &end[..search_end]).map_or(0, |i| i + 1);
+        if end.len() - line_start > bytes {
+            break;
+        }
+        start = line_start;
+        count += 1;
+        if line_start == 0 {
+            break;
+        }
+        search_end = line_start - 1;
+    }
+    (count > 0).then_some((start, count))
+}
+
+/// The last `max` diagnostic lines of `region` (failures, warnings and
+/// summaries), within `bytes`, each with its start: failures first when
+/// not all fit.
+fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String)> {
+    if max == 0 || region.is_empty() {
+        return Vec::new();
+    }
+    let text = String::from_utf8_lossy(region);
+    let mut found: Vec<(usize, String, LineKind)> = Vec::new();
+    let mut at = 0;
+    while let Some(m) = diagnose::candidates().find_at(&text, at) {
+        let start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[m.start()..].find('\n').map_or(text.len(), |i| m.start() + i);
+        let line = text[start..end].trim_end_matches('\r');
+        let kind = diagnose::line_kind(line);
+        if kind.is_diagnostic() {
+            found.push((start, line.to_owned(), kind));
+        }
+        at = end + 1;
+        if at >= text.len() {
+            break;
+        }
+    }
+    // The last ones, failures before the rest, within the room; shown in
+    // their order.
+    let mut order: Vec<usize> = (0..found.len()).rev().collect();
+    order.sort_by_key(|&i| found[i].2 != LineKind::Failure);
+    let mut used = 0;
+    let mut kept: Vec<usize> = Vec::new();
+    for i in order {
+        if kept.len() == max {
+            break;
+        }
+        let cost = found[i].1.len().min(DIAGNOSTIC_LINE_BYTES) + 1 + MARKER_BYTES;
+        if used + cost <= bytes {
+            used += cost;
+            kept.push(i);
+        }
+    }
+    kept.sort_unstable();
+    kept.into_iter()
+        .map(|i| (found[i].0, std::mem::take(&mut found[i].1)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tail_takes_whole_lines_within_both_limits() {
+        assert_eq!(tail_of(b"a\nbb\nccc\n", 2, 100), Some((2, 2)));
+        assert_eq!(tail_of(b"a\nbb\nccc", 5, 100), Some((0, 3)));
+        assert_eq!(tail_of(b"a\nbb\nccc\n", 5, 4), Some((5, 1)));
+        assert_eq!(tail_of(b"a\nbb\ncccccc\n", 5, 4), None);
+        assert_eq!(
+            tail_of(b"", 5, 4),
+            None,
+            "the end of one long line has no whole line"
+        );
+    }
+
+    #[test]
+    fn a_failure_far_down_a_log_is_shown() {
+        let log: String = (0..5_000)
+            .map(|i| match i {
+                3_000 => "FAILED tests/test_io.py::test_roundtrip - AssertionError\n".to_owned(),
+                _ => format!("tests/test_io.py::test_{i} PASSED\n"),
+            })
+            .collect();
+        let limits = Limits::default();
+        let view = compose(log.as_bytes(), log.as_bytes(), 0, 5_000, limits).unwrap();
+        // A fifth of the 50 KiB for the tail: 292 lines of 35 bytes.
+        assert_eq!(view.tail, 292);
+        assert_eq!(view.diagnostics, 1);
+        let gap_before = format!("[… {} lines …]\n", 3_000 - view.head);
+        let gap_after = format!("[… {} lines …]\n", 5_000 - 292 - 3_001);
+        assert!(view
+            .text
+            .contains(&format!("{gap_before}FAILED tests/test_io.py::test_roundtrip - AssertionError\n{gap_after}tests/test_io.py::test_4708 PASSED\n")));
+        assert!(view.text.ends_with("tests/test_io.py::test_4999 PASSED\n"));
+        assert!(view.text.len() <= limits.max_bytes);
+        assert_eq!(
+            view.describe(),
+            format!("the first {}, 1 diagnostic line and the last 292", view.head)
+        );
+    }
+}

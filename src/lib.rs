@@ -71,6 +71,12 @@ pub use strata_ctx_core as types;
 /// Tool output: truncation with spill files, the history form of tool
 /// results, LLM summaries of tool results (crate `strata-ctx-compress`).
 pub use strata_ctx_compress as compress;
+/// What agents' tools are: names, aliases, kinds and argument accessors
+/// (TOOL-1), as one crate decides them for all of Strata.
+pub use strata_ctx_tools as tools;
+/// Agents' transcript formats (Codex CLI rollouts, Claude Code sessions)
+/// read into messages (EDGE-3).
+pub use strata_ctx_wire as wire;
 
 #[doc(inline)]
 pub use strata_ctx_compress::{Compressor, Truncator};

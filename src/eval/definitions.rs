@@ -20,6 +20,7 @@ pub(super) const SHELL_TOOLS: &[&str] = &[
     "terminal",
     "execute_command",
     "exec_command",
+    "shell_command",
     "run_shell_command",
     "PowerShell",
     "local_shell",

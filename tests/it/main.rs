@@ -15,6 +15,7 @@
 )]
 
 mod agent;
+mod agents;
 #[cfg(all(feature = "openai", feature = "anthropic"))]
 mod coding_agent;
 mod corpus;

@@ -1,6 +1,7 @@
 //! Parsing a conversation in any of the formats the commands accept
 //! (EDGE-3): Strata JSONL or JSON, OpenAI messages as JSON or JSONL, an
-//! object with `messages`, or an Anthropic Messages body. Pure: it depends on `strata`, `serde` and `serde_json`
+//! object with `messages`, an Anthropic Messages body, a Codex CLI rollout
+//! or a Claude Code session file. Pure: it depends on `strata`, `serde` and `serde_json`
 //! only, so that the fuzz target of the CLI's input reader compiles it
 //! as it is.
 
@@ -30,6 +31,10 @@ pub enum Format {
     /// A conversation log the engine wrote (STORE-1): one record per line;
     /// its messages are the full log it rebuilds.
     StrataLog,
+    /// A Codex CLI rollout file (`rollout-*.jsonl`).
+    CodexRollout,
+    /// A Claude Code session file.
+    ClaudeCodeSession,
 }
 
 impl Format {
@@ -43,6 +48,8 @@ impl Format {
             Format::MessagesObject => "messages-object",
             Format::AnthropicJson => "anthropic-json",
             Format::StrataLog => "strata-log",
+            Format::CodexRollout => "codex-rollout",
+            Format::ClaudeCodeSession => "claude-code-session",
         }
     }
 }
@@ -92,6 +99,17 @@ pub fn parse_text(text: &str) -> Result<(Format, Vec<Message>), String> {
             Format::OpenAiArray
         };
         return Ok((format, messages));
+    }
+    match strata_ctx::wire::detect(text) {
+        Some(strata_ctx::wire::Detected::CodexRollout) => {
+            let messages = strata_ctx::wire::codex::read(text).map_err(|e| e.to_string())?;
+            return Ok((Format::CodexRollout, messages));
+        }
+        Some(strata_ctx::wire::Detected::ClaudeCodeSession) => {
+            let messages = strata_ctx::wire::claude_code::read(text).map_err(|e| e.to_string())?;
+            return Ok((Format::ClaudeCodeSession, messages));
+        }
+        _ => {}
     }
     if let Some(records) = log_records(text) {
         return Ok((Format::StrataLog, log_messages(&records?)));
@@ -143,7 +161,8 @@ pub fn log_records(text: &str) -> Option<Result<Vec<Record>, String>> {
         role: Option<serde::de::IgnoredAny>,
     }
     let first = text.lines().find(|l| !l.trim().is_empty())?;
-    if !first.trim_start().starts_with('{') {
+    // Other agents' logs have `type`d lines too.
+    if !first.trim_start().starts_with('{') || strata_ctx::wire::detect(first).is_some() {
         return None;
     }
     let head: Head<'_> = serde_json::from_str(first).ok()?;

@@ -1101,3 +1101,46 @@ fn eval_skips_a_session_that_cannot_fit() {
         "the other session is measured:\n{text}"
     );
 }
+
+/// EDGE-3 (#30.2): a Codex CLI rollout and a Claude Code session file are
+/// read as conversations, told by their first line.
+#[test]
+fn inspect_reads_codex_rollouts_and_claude_code_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let rollout = dir.path().join("rollout-2025-10-29T00-59-38-019a2d7a.jsonl");
+    std::fs::write(
+        &rollout,
+        concat!(
+            r#"{"timestamp":"2025-10-29T00:59:38Z","type":"session_meta","payload":{"id":"s1","cwd":"/repo"}}"#,
+            "\n",
+            r#"{"timestamp":"2025-10-29T00:59:39Z","type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"run the tests"}]}}"#,
+            "\n",
+            r#"{"timestamp":"2025-10-29T00:59:40Z","type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cargo test\"}","call_id":"c1"}}"#,
+            "\n",
+            r#"{"timestamp":"2025-10-29T00:59:41Z","type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"test result: ok. 3 passed"}}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let v = json(&run(&["inspect", "--json", path(&rollout)]));
+    assert_eq!(v["format"], "codex-rollout");
+    assert_eq!(v["messages"], 3);
+    assert_eq!(v["pairing_problems"], serde_json::json!([]));
+
+    let session = dir.path().join("0f3c.jsonl");
+    std::fs::write(
+        &session,
+        concat!(
+            r#"{"parentUuid":null,"isSidechain":false,"sessionId":"s1","type":"user","message":{"role":"user","content":"list files"},"uuid":"u1"}"#,
+            "\n",
+            r#"{"parentUuid":"u1","isSidechain":false,"sessionId":"s1","type":"assistant","message":{"id":"msg_1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"Bash","input":{"command":"ls"}}]},"uuid":"u2"}"#,
+            "\n",
+            r#"{"parentUuid":"u2","isSidechain":false,"sessionId":"s1","type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"a.rs"}]},"uuid":"u3"}"#,
+            "\n"
+        ),
+    )
+    .unwrap();
+    let v = json(&run(&["inspect", "--json", path(&session)]));
+    assert_eq!(v["format"], "claude-code-session");
+    assert_eq!(v["messages"], 3);
+}

@@ -279,6 +279,27 @@ fn zero_failure_counts(line: &str) -> bool {
     any
 }
 
+/// Whether a failure line is a verdict rather than a message: a test or
+/// build summary (`1 failed, 2 passed`, `BUILD FAILED in 2s`), Go's
+/// package line (`FAIL\tpkg\t0.01s`), a bare `FAIL` or an exit status.
+///
+/// ```
+/// use strata_ctx_compress::is_verdict;
+/// assert!(is_verdict("FAIL\texample.com/api\t0.012s"));
+/// assert!(is_verdict("Tests:       1 failed, 3 passed, 4 total"));
+/// assert!(!is_verdict("--- FAIL: TestPrice (0.00s)"));
+/// ```
+pub fn is_verdict(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let t = line.trim();
+    summary().is_match(t)
+        || compiled(
+            &RE,
+            r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|could not compile|Recipe)|^make(?:\[\d+\])?: \*\*\*|^npm ERR! (?:code|errno|path|command)|^error Command failed",
+        )
+        .is_match(t)
+}
+
 /// The last failure line of `text` ([`LineKind::Failure`]), trimmed: the
 /// line an agent acts on.
 ///

@@ -135,9 +135,11 @@ fn by_name(name: &str) -> Option<ToolKind> {
         // `run_shell_command`, OpenHands `execute_bash`, Cline
         // `execute_command`, Cursor `run_terminal_cmd`, Claude Code's
         // PowerShell and `BashOutput`.
-        "bash" | "shell" | "exec_command" | "write_stdin" | "local_shell" | "container.exec" | "exec"
-        | "execute_command" | "execute_bash" | "run_terminal_cmd" | "run_command" | "terminal"
-        | "run_shell_command" | "powershell" | "bashoutput" | "bash_output" => ToolKind::Bash,
+        "bash" | "shell" | "shell_command" | "exec_command" | "write_stdin" | "local_shell"
+        | "container.exec" | "exec" | "execute_command" | "execute_bash" | "run_terminal_cmd"
+        | "run_command" | "terminal" | "run_shell_command" | "powershell" | "bashoutput" | "bash_output" => {
+            ToolKind::Bash
+        }
         // Claude Code `TodoWrite`, opencode `todowrite`, Codex CLI
         // `update_plan`, Gemini CLI `write_todos`.
         "todowrite" | "todo_write" | "write_todos" | "update_todos" | "update_plan" | "todo" => {
@@ -224,6 +226,7 @@ mod tests {
             ("exec_command", ToolKind::Bash),
             ("write_stdin", ToolKind::Bash),
             ("shell", ToolKind::Bash),
+            ("shell_command", ToolKind::Bash),
             ("apply_patch", ToolKind::Edit),
             ("update_plan", ToolKind::TodoWrite),
             // opencode

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use serde_json::Value;
-use strata_ctx_compress::{line_kind, LineKind};
+use strata_ctx_compress::{is_verdict, line_kind, LineKind};
 use strata_ctx_core::{Message, ToolCall};
 use strata_ctx_tools::{classify, command, ToolKind};
 
@@ -61,15 +61,21 @@ pub(crate) fn never() -> Regex {
 
 /// The last failure line of an output, as its toolchain prints it
 /// ([`strata_ctx_compress::line_kind`]), trimmed, other than `besides`
-/// (a summary shown elsewhere) and other than a bare status: at least
-/// eight characters, not a mere exit status.
+/// (a summary shown elsewhere) and other than a bare status (at least
+/// eight characters, not a mere exit status): the last one with a message
+/// (an error, an assertion, a failing test) when there is one, else the
+/// last verdict (`FAIL\tpkg`, `BUILD FAILED`,
+/// [`strata_ctx_compress::is_verdict`]).
 pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<&'a str> {
-    text.lines().rev().map(str::trim).find(|l| {
-        l.chars().count() >= 8
-            && Some(*l) != besides
-            && !exit_status().is_match(l)
-            && line_kind(l) == LineKind::Failure
-    })
+    let failures = || {
+        text.lines().rev().map(str::trim).filter(move |l| {
+            l.chars().count() >= 8
+                && Some(*l) != besides
+                && !exit_status().is_match(l)
+                && line_kind(l) == LineKind::Failure
+        })
+    };
+    failures().find(|l| !is_verdict(l)).or_else(|| failures().next())
 }
 
 pub(crate) fn cut(text: &str, max: usize) -> String {

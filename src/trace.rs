@@ -52,7 +52,9 @@ pub(crate) fn event(event: &Event) {
             strata.tokens_before = stats.tokens_before,
             strata.tokens_after = stats.tokens_after,
             strata.rounds_archived = stats.rounds_archived,
-            strata.degraded = stats.degraded
+            strata.degraded = stats.degraded,
+            strata.summary_facts = stats.summary_facts,
+            strata.summary_facts_added = stats.summary_facts_added
         ),
         Event::CompactionDegraded { reason } => {
             tracing::event!(target: TARGET, Level::WARN, strata.event = "compaction_degraded", strata.reason = reason.as_str(), "compaction degraded")

@@ -11,7 +11,7 @@
 //! and budget give the same bytes, so the window's prefix does not churn
 //! while nothing new leaves it.
 
-use strata_ctx_core::{Message, ResultStatus, ToolCall};
+use strata_ctx_core::{Message, ResultStatus, Role, ToolCall};
 use strata_ctx_tools::{classify, todos, ToolKind};
 
 /// The longest command line a digest shows, in characters (its first line).
@@ -25,6 +25,7 @@ const EARLIER_ERRORS: usize = 3;
 /// The longest error or outcome line a digest shows, in characters.
 const MAX_LINE_CHARS: usize = 200;
 
+mod check;
 mod facts;
 
 pub use facts::{command_argument, last_error_line, path_argument};
@@ -98,6 +99,11 @@ pub struct Digest {
     dropped: [usize; 3],
     inspections: usize,
     todo: Option<String>,
+    /// The open items of the latest todo list, as `[status] text`.
+    open_todos: Vec<String>,
+    /// Sentences of the user's messages that state a constraint, newest
+    /// last (at most eight).
+    constraints: Vec<String>,
 }
 
 /// Moves `item` to the end of `list` (newest last), adding it when absent;
@@ -219,6 +225,11 @@ impl Digest {
                         .map(|t| format!("[{}] {}", t.status, cut(t.text, 80)))
                         .collect();
                     self.todo = (!items.is_empty()).then(|| items.join("; "));
+                    self.open_todos = todos
+                        .iter()
+                        .filter(|t| !t.is_done())
+                        .map(|t| format!("[{}] {}", t.status, cut(t.text, 80)))
+                        .collect();
                 }
                 return;
             }
@@ -303,6 +314,9 @@ impl Digest {
             .iter()
             .filter_map(|m| Some((m.tool_call_id.as_deref()?, m)))
             .collect();
+        for m in messages.iter().filter(|m| m.role == Role::User) {
+            self.note_constraints(&m.content);
+        }
         for m in messages.iter().filter(|m| m.has_tool_calls()) {
             let found: Vec<Message> = m
                 .tool_calls

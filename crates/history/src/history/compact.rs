@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// The heading of the facts appended to a summary that left them out.
+const MISSING_FACTS_HEADING: &str = "\n\n### Facts from the change tracker the summary left out";
+
 /// What one compaction did (HIST-9).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 #[non_exhaustive]
@@ -35,6 +38,13 @@ pub struct CompactionStats {
     pub over_budget: bool,
     /// Milliseconds the compaction took.
     pub elapsed_ms: u64,
+    /// Working facts of the archived steps the summary was checked
+    /// against (files changed, failing commands, open todos, the user's
+    /// constraints; #30.6).
+    pub summary_facts: usize,
+    /// Those the model's summary left out, appended to it as a short
+    /// block (see [`Digest::missing_from`]).
+    pub summary_facts_added: usize,
 }
 
 /// What a compaction would do; see [`History::plan`].
@@ -239,9 +249,21 @@ impl History {
             // compaction whose future is dropped changes nothing.
             let earlier = &self.window[..summaries];
             let text = match text {
-                Ok(text) => {
+                Ok(mut text) => {
                     dropped.extend(earlier.iter().map(|m| m.id));
                     keep_earlier = false;
+                    // No summary loses a working fact: what the model left
+                    // out is appended, deterministically (#30.6).
+                    stats.summary_facts = digest.fact_count();
+                    let missing = digest.missing_from(&text);
+                    stats.summary_facts_added = missing.len();
+                    if !missing.is_empty() {
+                        text.push_str(MISSING_FACTS_HEADING);
+                        for fact in &missing {
+                            text.push_str("\n- ");
+                            text.push_str(fact);
+                        }
+                    }
                     text
                 }
                 Err(mut notice) => {

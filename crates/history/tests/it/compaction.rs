@@ -377,3 +377,76 @@ async fn react_6_change_tracker_feeds_the_summary() {
         "{notice}"
     );
 }
+
+/// #30.6: a summary that leaves out working facts of the archived rounds
+/// gets them appended from the change tracker, and the statistics say how
+/// many were checked and added; a summary that keeps them is left as it is.
+#[tokio::test]
+async fn a_vague_summary_gets_the_facts_it_left_out() {
+    let mut h = History::new(config(3_000, 1), Arc::new(CharCounter));
+    h.begin_round(Message::user("Fix the date parser. Never change the public API."));
+    let edit = ToolCall::new(
+        "e1",
+        "Edit",
+        json!({"file_path": "src/dates.rs", "old_string": "% 100", "new_string": "% 400"}),
+    );
+    h.record_step(
+        Message::assistant_with_calls("", vec![edit.clone()]),
+        vec![Message::tool_text(&edit.id, "Edit", "ok")],
+    );
+    let test = ToolCall::new("t1", "Bash", json!({"command": "cargo test -q"}));
+    h.record_step(
+        Message::assistant_with_calls("", vec![test.clone()]),
+        vec![Message::tool_text(
+            &test.id,
+            "Bash",
+            "thread 'dates::leap' panicked at src/dates.rs:40:5:\nassertion failed: is_leap(2000)\ntest result: FAILED. 11 passed; 1 failed\nerror: test failed, to rerun pass `--lib`",
+        )],
+    );
+    h.finish_round(Message::assistant("The leap test still fails."));
+    for n in 1..6 {
+        round(&mut h, n, 2_000);
+    }
+    let stats = h.compact(&Fixed::ok()).await;
+    assert!(stats.rounds_archived > 0);
+    assert_eq!(
+        stats.summary_facts, 3,
+        "the file, the failing command, the constraint"
+    );
+    assert_eq!(stats.summary_facts_added, 3);
+    let summary = h
+        .window()
+        .iter()
+        .find(|m| m.role == Role::Summary)
+        .unwrap()
+        .clone();
+    assert!(
+        summary.content.ends_with(
+            "\n\n### Facts from the change tracker the summary left out\n- File changed: src/dates.rs\n- Failed: `cargo test -q` → test result: FAILED. 11 passed; 1 failed — last error: assertion failed: is_leap(2000)\n- The user said: Never change the public API"
+        ),
+        "{}",
+        summary.content
+    );
+
+    // A summary that holds the facts gets nothing appended.
+    struct Thorough;
+    #[strata_ctx_core::async_trait]
+    impl strata_ctx_core::Summarizer for Thorough {
+        async fn summarize(&self, _: &[Message]) -> strata_ctx_core::LlmResult<String> {
+            Ok("Changed src/dates.rs. `cargo test -q` failed: assertion failed: is_leap(2000) (test result: FAILED. 11 passed; 1 failed). Never change the public API".into())
+        }
+    }
+    for n in 6..12 {
+        round(&mut h, n, 2_000);
+    }
+    let stats = h.compact(&Thorough).await;
+    assert_eq!(stats.summary_facts, 3);
+    assert_eq!(stats.summary_facts_added, 0);
+    let summary = h
+        .window()
+        .iter()
+        .find(|m| m.role == Role::Summary)
+        .unwrap()
+        .clone();
+    assert!(!summary.content.contains("left out"), "{}", summary.content);
+}

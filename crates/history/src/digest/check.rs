@@ -1,0 +1,119 @@
+//! Checking a summary against the change tracker's facts (#30.6): what a
+//! summary that replaces archived rounds must not lose.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::{cut, Digest, MAX_LINE_CHARS};
+
+/// The most constraint sentences of the user's a digest keeps.
+pub(super) const MAX_CONSTRAINTS: usize = 8;
+
+/// A sentence that states a constraint: `must`, `never`, `always`, `do
+/// not`, `don't`, `only`, `without`, `avoid`, `make sure`, `keep`.
+fn constraint() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    RE.get_or_init(|| {
+        Regex::new(r"(?i)\b(?:must|never|always|do not|don't|only|without|avoid|make sure|keep)\b")
+            .unwrap_or_else(|_| super::facts::never())
+    })
+}
+
+impl Digest {
+    /// Notes the sentences of a user's message that state a constraint
+    /// (8 to 200 characters), each once, the newest last.
+    pub(super) fn note_constraints(&mut self, text: &str) {
+        for sentence in text
+            .split(['\n', '.', '!', '?'])
+            .map(str::trim)
+            .filter(|s| (8..=200).contains(&s.chars().count()) && constraint().is_match(s))
+        {
+            let sentence = sentence.to_owned();
+            self.constraints.retain(|c| *c != sentence);
+            if self.constraints.len() == MAX_CONSTRAINTS {
+                self.constraints.remove(0);
+            }
+            self.constraints.push(sentence);
+        }
+    }
+
+    /// The working facts of the observed steps: each changed file, each
+    /// command that failed (with its last error), each open todo item and
+    /// each constraint the user stated.
+    pub fn fact_count(&self) -> usize {
+        self.files_changed.len()
+            + self.commands.iter().filter(|c| failed(c)).count()
+            + self.open_todos.len()
+            + self.constraints.len()
+    }
+
+    /// The working facts `text` does not mention, one short line each, in
+    /// a fixed order (files, failing commands, open todos, constraints):
+    /// what a summary of the observed steps left out. A file counts as
+    /// mentioned when its path is in `text`, a failing command when its
+    /// command line and its last error are, a todo or a constraint when
+    /// its words are.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use strata_ctx_core::{Message, ToolCall, ToolResult};
+    /// use strata_ctx_history::Digest;
+    ///
+    /// let edit = ToolCall::new("c1", "Edit", json!({"file_path": "src/parse.rs", "old_string": "a", "new_string": "b"}));
+    /// let mut digest = Digest::new();
+    /// digest.observe_messages(&[
+    ///     Message::user("Fix the parser. Never change the public API."),
+    ///     Message::assistant_with_calls("", vec![edit.clone()]),
+    ///     Message::tool_result(&edit, ToolResult::success("ok")),
+    /// ]);
+    /// assert_eq!(digest.fact_count(), 2);
+    /// assert_eq!(
+    ///     digest.missing_from("We fixed the parser in src/parse.rs."),
+    ///     vec!["The user said: Never change the public API"]
+    /// );
+    /// ```
+    pub fn missing_from(&self, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        for file in &self.files_changed {
+            if !text.contains(file.as_str()) {
+                out.push(format!("File changed: {file}"));
+            }
+        }
+        for c in self.commands.iter().filter(|c| failed(c)) {
+            let error_missing = c.error.as_ref().is_some_and(|e| !text.contains(e.as_str()));
+            if text.contains(c.command.as_str()) && !error_missing {
+                continue;
+            }
+            let mut line = format!("Failed: `{}`", c.command);
+            if let Some(outcome) = &c.outcome {
+                line.push_str(&format!(" → {outcome}"));
+            }
+            if let Some(error) = &c.error {
+                line.push_str(&format!(" — last error: {error}"));
+            }
+            out.push(cut(&line, MAX_LINE_CHARS * 2));
+        }
+        for todo in &self.open_todos {
+            let words = todo.split_once("] ").map_or(todo.as_str(), |(_, t)| t);
+            if !text.contains(words) {
+                out.push(format!("Open todo: {todo}"));
+            }
+        }
+        for c in &self.constraints {
+            if !text.contains(c.as_str()) {
+                out.push(format!("The user said: {c}"));
+            }
+        }
+        out
+    }
+}
+
+/// Whether a command's last run failed: a non-zero exit, a `failed`
+/// outcome, or an error line.
+fn failed(c: &super::CommandFact) -> bool {
+    c.error.is_some()
+        || c.outcome
+            .as_deref()
+            .is_some_and(|o| o.starts_with("failed") || (o.starts_with("exit ") && !o.starts_with("exit 0")))
+}

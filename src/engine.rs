@@ -26,6 +26,7 @@ mod call;
 mod intake;
 mod memory;
 mod meter;
+mod pin;
 mod round;
 mod server;
 mod session;
@@ -34,6 +35,7 @@ pub use builder::EngineBuilder;
 pub use call::{WindowCount, DEFAULT_MAX_CONTINUATIONS};
 pub use intake::DEFAULT_MAX_LOGGED_BYTES;
 pub use memory::{DEFAULT_MEMORY_TOKENS, DEFAULT_SUGGESTION_TIMEOUT};
+pub use pin::{pin_tool, PIN_TOOL};
 pub use server::ServerContextStats;
 pub use session::files_rule;
 
@@ -128,6 +130,8 @@ struct Scratch {
     /// Whether a result of the step comes from a protected tool
     /// (HIST-15): it is shown in history form, never cleared.
     protected: bool,
+    /// Whether the step is pinned (#30.7): it stays as it is.
+    pinned: bool,
 }
 
 impl Scratch {
@@ -555,8 +559,11 @@ impl Engine {
         self.condense(Level::Omitted);
         let mut scratchpad = Vec::new();
         scratchpad.extend(self.digest_message.clone());
-        // Steps left out are a prefix: start after them (REL-3).
-        for step in &self.steps[self.next_omit.min(self.steps.len())..] {
+        // Steps left out are a prefix: start after them (REL-3), but for
+        // the pinned ones among them, which stay (#30.7).
+        let omitted = self.next_omit.min(self.steps.len());
+        let pinned = self.steps[..omitted].iter().filter(|s| s.pinned);
+        for step in pinned.chain(&self.steps[omitted..]) {
             if !self.history.is_hidden(&step.id()) {
                 scratchpad.extend_from_slice(step.messages());
             }

@@ -96,6 +96,7 @@ impl Engine {
         let mut facts = Digest::new();
         facts.observe(&assistant, &raw);
         let protected = self.is_protected(&raw);
+        let pinned = assistant.is_pinned() || raw.iter().any(Message::is_pinned);
         self.observe_session(&assistant, &raw);
         // The history form is made from the output as returned, not from
         // the cut view (TOOL-13); the full log keeps the output whole.
@@ -135,6 +136,7 @@ impl Engine {
             tokens,
             facts,
             protected,
+            pinned,
         });
         if let Some(recap) = todo_recap(std::slice::from_ref(&assistant)) {
             self.recap = Some(recap);

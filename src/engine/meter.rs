@@ -214,7 +214,15 @@ impl Engine {
         counts: &mut (usize, usize, usize),
     ) {
         while self.window_tokens() > target {
-            if self.next_condense < eligible {
+            // A pinned step stays as it is (#30.7): every cursor passes it.
+            let pinned = |cursor: usize| cursor < eligible && self.steps[cursor].pinned;
+            if pinned(self.next_condense) {
+                self.next_condense += 1;
+            } else if pinned(self.next_clear) && self.next_clear < self.next_condense {
+                self.next_clear += 1;
+            } else if pinned(self.next_omit) && self.next_omit < self.next_clear {
+                self.next_omit += 1;
+            } else if self.next_condense < eligible {
                 let i = self.next_condense;
                 self.set_level(i, Level::History);
                 self.next_condense += 1;

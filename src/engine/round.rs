@@ -30,6 +30,7 @@ impl Engine {
                 facts.observe(assistant, results);
             }
             let protected = self.is_protected(&step);
+            let pinned = step.iter().any(Message::is_pinned);
             self.push_step(Scratch {
                 full: step.clone(),
                 history: step,
@@ -38,6 +39,7 @@ impl Engine {
                 tokens: [tokens, tokens, tokens, 0],
                 facts,
                 protected,
+                pinned,
             });
         }
     }

@@ -60,3 +60,85 @@ fn tool_1_a_codex_output_is_condensed_as_a_command() {
     assert!(form.contains("AssertionError: expected 90 to be 81"), "{form}");
     assert!(form.contains("Test Files  1 failed | 1 passed (2)"), "{form}");
 }
+
+/// #30.7 through the engine: the model pins a step's result with the `pin`
+/// tool (by the short id the window shows); as the round grows past the
+/// budget, older steps are condensed and cleared, the pinned one stays as
+/// it was recorded.
+#[tokio::test]
+async fn the_model_pins_a_step_that_condensing_then_leaves_alone() {
+    use serde_json::json;
+    use strata_ctx::{Config, Engine, Message, ToolCall};
+
+    let project = tempfile::tempdir().unwrap();
+    let mut engine = Engine::builder(project.path())
+        .config(Config::from_toml_str("context_window = 6000").unwrap())
+        .build()
+        .unwrap();
+    engine.begin_round("Release the crate.").await.unwrap();
+    let skill = ToolCall::new("s0", "load_skill", json!({"name": "release"}));
+    let text: String = (0..60)
+        .map(|i| format!("release rule {i}: tag, changelog, publish in order\n"))
+        .collect();
+    engine
+        .record_step(
+            Message::assistant_with_calls("", vec![skill.clone()]),
+            vec![Message::tool_text("s0", "load_skill", text.clone())],
+        )
+        .await
+        .unwrap();
+    let result_id = engine
+        .history()
+        .window()
+        .iter()
+        .find(|m| m.tool_call_id.as_deref() == Some("s0"))
+        .unwrap()
+        .id;
+    let pin = ToolCall::new("p0", strata_ctx::PIN_TOOL, json!({"ids": [result_id.short()]}));
+    let answer = engine.pin_tool(&pin).unwrap();
+    assert_eq!(
+        answer.data["pinned"].as_array().unwrap().len(),
+        2,
+        "{:?}",
+        answer.data
+    );
+    for i in 1..40 {
+        let call = ToolCall::new(
+            format!("c{i}"),
+            "Bash",
+            json!({"command": format!("make step{i}")}),
+        );
+        let out: String = (0..80)
+            .map(|j| format!("step {i} line {j} of build output\n"))
+            .collect();
+        engine
+            .record_step(
+                Message::assistant_with_calls("", vec![call]),
+                vec![Message::tool_text(format!("c{i}"), "Bash", out)],
+            )
+            .await
+            .unwrap();
+    }
+    let window = engine.window();
+    let shown = window
+        .context
+        .scratchpad()
+        .iter()
+        .find(|m| m.tool_call_id.as_deref() == Some("s0"))
+        .expect("the pinned step is in the window");
+    assert_eq!(shown.text(), text);
+    assert!(
+        !window
+            .context
+            .scratchpad()
+            .iter()
+            .any(|m| m.tool_call_id.as_deref() == Some("c1") && m.text().contains("line 40 of build output")),
+        "older unpinned steps were condensed"
+    );
+    let wrong = ToolCall::new("p1", "pin", json!({"ids": []}));
+    assert_eq!(
+        engine.pin_tool(&wrong).unwrap().status,
+        strata_ctx::ResultStatus::Error
+    );
+    assert!(engine.pin_tool(&ToolCall::new("x", "Bash", json!({}))).is_none());
+}

@@ -65,11 +65,54 @@ impl<S: Subscriber> Layer<S> for Recorder {
     }
 }
 
+/// The one recorder of the process, installed as the global subscriber:
+/// a thread-local one misses events whose callsite another test's thread
+/// registered first (tracing caches a callsite's interest), so the test
+/// failed by chance beside the engine tests. It records the events of the
+/// thread that asked for them only, for each test that asks.
+fn record_this_thread() -> Arc<Mutex<Seen>> {
+    static TARGETS: Mutex<Vec<(std::thread::ThreadId, Arc<Mutex<Seen>>)>> = Mutex::new(Vec::new());
+    static INSTALL: std::sync::Once = std::sync::Once::new();
+    struct ThisThread;
+    impl<S: Subscriber> Layer<S> for ThisThread {
+        fn on_new_span(&self, attrs: &Attributes<'_>, id: &Id, ctx: Context<'_, S>) {
+            if let Some(r) = current() {
+                r.on_new_span(attrs, id, ctx);
+            }
+        }
+        fn on_record(&self, id: &Id, values: &Record<'_>, ctx: Context<'_, S>) {
+            if let Some(r) = current() {
+                r.on_record(id, values, ctx);
+            }
+        }
+        fn on_event(&self, event: &tracing::Event<'_>, ctx: Context<'_, S>) {
+            if let Some(r) = current() {
+                r.on_event(event, ctx);
+            }
+        }
+    }
+    fn current() -> Option<Recorder> {
+        let here = std::thread::current().id();
+        let targets = TARGETS.lock().unwrap();
+        targets
+            .iter()
+            .find(|(thread, _)| *thread == here)
+            .map(|(_, seen)| Recorder(seen.clone()))
+    }
+    INSTALL.call_once(|| {
+        tracing::subscriber::set_global_default(tracing_subscriber::registry().with(ThisThread)).unwrap();
+    });
+    let seen = Arc::new(Mutex::new(Seen::default()));
+    let here = std::thread::current().id();
+    let mut targets = TARGETS.lock().unwrap();
+    targets.retain(|(thread, _)| *thread != here);
+    targets.push((here, seen.clone()));
+    seen
+}
+
 #[tokio::test]
 async fn evt_1_tracing_sees_every_event_and_call() {
-    let seen = Arc::new(Mutex::new(Seen::default()));
-    let subscriber = tracing_subscriber::registry().with(Recorder(seen.clone()));
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let seen = record_this_thread();
 
     let project = tempfile::tempdir().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();
@@ -142,9 +185,7 @@ async fn evt_1_tracing_sees_every_event_and_call() {
 async fn model_7_server_edits_are_traced() {
     use strata_ctx::{AppliedEdit, Config, EditKind, LlmResponse, ServerContext};
 
-    let seen = Arc::new(Mutex::new(Seen::default()));
-    let subscriber = tracing_subscriber::registry().with(Recorder(seen.clone()));
-    let _guard = tracing::subscriber::set_default(subscriber);
+    let seen = record_this_thread();
     let project = tempfile::tempdir().unwrap();
     let mut config = Config::default();
     config.server_context = ServerContext::Clear;

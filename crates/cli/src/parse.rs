@@ -149,6 +149,7 @@ pub fn log_records(text: &str) -> Option<Result<Vec<Record>, String>> {
         "prune",
         "session",
         "suggestions",
+        "pin",
     ];
     /// What tells a record from a message: its `type`, and no `role`.
     /// Nothing else of the line is kept (a whole conversation on one line

@@ -62,7 +62,9 @@ pub use interop_fast::{from_openai_slice, from_openai_str};
 pub use interop_stream::{read_openai_list, OpenAiList};
 pub use json_text::{write_escaped, Escapes};
 pub use llm::{CountTokens, FinishReason, LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
-pub use message::{Message, Metadata, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult};
+pub use message::{
+    Message, Metadata, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult, PINNED_KEY,
+};
 pub use rounds::{rounds, CallSite, PairIssue, Pairs};
 pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
 pub use server::{AppliedEdit, ContextEdits, EditKind, Provider, ProviderItem, ServerContext};

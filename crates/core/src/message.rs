@@ -16,6 +16,9 @@ use crate::time::Timestamp;
 /// stable.
 pub type Metadata = serde_json::Map<String, Value>;
 
+/// The metadata key that marks a message pinned ([`Message::pinned`]).
+pub const PINNED_KEY: &str = "pinned";
+
 /// Who a [`Message`] comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -325,6 +328,37 @@ impl Message {
     pub fn with_created_at(mut self, at: Option<Timestamp>) -> Self {
         self.created_at = at;
         self
+    }
+
+    /// This message, pinned (#30.7): it survives compaction verbatim and
+    /// is never cleared or cut, like an instruction, a skill or a
+    /// constraint the user stated. Pinning a tool call pins its results,
+    /// and a result its call, so pairs stay whole.
+    ///
+    /// ```
+    /// use strata_ctx_core::Message;
+    /// let rule = Message::user("Never push to main.").pinned();
+    /// assert!(rule.is_pinned());
+    /// assert!(!Message::user("hi").is_pinned());
+    /// ```
+    pub fn pinned(mut self) -> Self {
+        self.set_pinned(true);
+        self
+    }
+
+    /// Pins or unpins this message ([`Message::pinned`]); the mark is
+    /// `"pinned": true` in its [`Message::metadata`].
+    pub fn set_pinned(&mut self, pinned: bool) {
+        if pinned {
+            self.metadata.insert(PINNED_KEY.to_owned(), Value::Bool(true));
+        } else {
+            self.metadata.remove(PINNED_KEY);
+        }
+    }
+
+    /// Whether this message is pinned ([`Message::pinned`]).
+    pub fn is_pinned(&self) -> bool {
+        self.metadata.get(PINNED_KEY) == Some(&Value::Bool(true))
     }
 
     /// Returns `true` for an assistant message that carries tool calls.

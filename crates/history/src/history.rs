@@ -21,9 +21,11 @@ use crate::repair::{interrupted_result, repair, Repair};
 use crate::shrink::*;
 
 mod compact;
+mod pin;
 mod window;
 
 pub use compact::{CompactionPlan, CompactionStats};
+pub use pin::PinOutcome;
 
 /// A conversation's history (HIST-11): the full log of every message ever
 /// recorded, and the window that is sent to the model — archived summaries
@@ -287,6 +289,11 @@ impl History {
                 })
                 .and_then(Option::take);
             match found {
+                // A pinned result enters as it is (#30.7).
+                Some(result) if result.is_pinned() || assistant.is_pinned() => {
+                    window.push(result.clone());
+                    logged.push(result);
+                }
                 Some(result) => {
                     let (history_form, failure) = self.compressor.compress_message(&result, &call.arguments);
                     self.rule_failures.extend(failure);
@@ -471,6 +478,9 @@ impl History {
                 }
                 Record::Prune { action } => {
                     h.apply_prune(action);
+                }
+                Record::Pin { ids, pinned } => {
+                    h.apply_pin(&ids, pinned);
                 }
                 // The engine's session context and suggestions, not the
                 // history's.

@@ -58,7 +58,7 @@ pub use backend::{Backend, ConversationLog};
 pub use budget::Budget;
 pub use digest::{command_argument, last_error_line, path_argument, CommandFact, Digest};
 pub use error::{Error, Result};
-pub use history::{CompactionPlan, CompactionStats, History};
+pub use history::{CompactionPlan, CompactionStats, History, PinOutcome};
 pub use prune::{id_hint, PruneAction, PruneOutcome};
 pub use record::Record;
 pub use repair::{interrupted_result, repair, Repair, INTERRUPTED_MESSAGE};

@@ -55,6 +55,13 @@ pub enum Record {
         /// The request.
         action: PruneAction,
     },
+    /// Messages pinned or unpinned (#30.7), with their whole steps.
+    Pin {
+        /// The messages named.
+        ids: Vec<MessageId>,
+        /// Pinned (`true`) or unpinned.
+        pinned: bool,
+    },
     /// Follow-up suggestions made after a round (MEM-3): kept in the log,
     /// never in the window.
     Suggestions {

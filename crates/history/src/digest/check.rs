@@ -24,7 +24,18 @@ impl Digest {
     /// Notes the sentences of a user's message that state a constraint
     /// (8 to 200 characters), each once, the newest last.
     pub(super) fn note_constraints(&mut self, text: &str) {
-        for sentence in text
+        // Reminders Strata or the agent appended (`<system-reminder>…`)
+        // are not the user's words.
+        let mut own = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(start) = rest.find("<system-reminder>") {
+            own.push_str(&rest[..start]);
+            rest = rest[start..]
+                .find("</system-reminder>")
+                .map_or("", |end| &rest[start + end + "</system-reminder>".len()..]);
+        }
+        own.push_str(rest);
+        for sentence in own
             .split(['\n', '.', '!', '?'])
             .map(str::trim)
             .filter(|s| (8..=200).contains(&s.chars().count()) && constraint().is_match(s))
@@ -116,4 +127,29 @@ fn failed(c: &super::CommandFact) -> bool {
         || c.outcome
             .as_deref()
             .is_some_and(|o| o.starts_with("failed") || (o.starts_with("exit ") && !o.starts_with("exit 0")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constraints_are_the_users_own_words() {
+        let mut d = Digest::new();
+        d.note_constraints(
+            "Fix it. Never touch the schema!\n<system-reminder>\nYou MUST read this file with the Read tool.\n</system-reminder>\nAlways run the tests first",
+        );
+        assert_eq!(
+            d.constraints,
+            ["Never touch the schema", "Always run the tests first"]
+        );
+        for i in 0..20 {
+            d.note_constraints(&format!("You must keep rule {i}"));
+        }
+        assert_eq!(d.constraints.len(), MAX_CONSTRAINTS);
+        assert_eq!(
+            d.constraints.last().map(String::as_str),
+            Some("You must keep rule 19")
+        );
+    }
 }

@@ -175,7 +175,11 @@ impl History {
         };
         // Which of the old rounds' messages are archived, by position in
         // the body; nothing is copied until the summariser needs it.
-        let archived_at: Vec<usize> = (0..cut).filter(|&i| side(&body[i])).collect();
+        // Pinned messages and their steps stay verbatim (#30.7).
+        let pinned = History::pinned_positions(body);
+        let archived_at: Vec<usize> = (0..cut)
+            .filter(|&i| side(&body[i]) && !pinned.contains(&i))
+            .collect();
         stats.tokens_archived = archived_at
             .iter()
             .map(|&i| self.tally.get(summaries + i).unwrap_or(0))
@@ -341,9 +345,10 @@ impl History {
             .window
             .iter()
             .enumerate()
-            .filter(|(_, m)| m.role == Role::Tool && !self.is_protected(m))
+            .filter(|(_, m)| m.role == Role::Tool && !self.is_protected(m) && !m.is_pinned())
             .map(|(i, _)| i)
             .collect();
+        let pinned = History::pinned_positions(&self.window);
         let preferred = tools.len().saturating_sub(self.config.keep_tool_messages);
         // Calls before the newest kept results, and everything before the
         // last user message (the task in progress stays whole).
@@ -362,6 +367,9 @@ impl History {
         for (i, shrink) in stages {
             if self.tally.total() <= budget {
                 break;
+            }
+            if pinned.contains(&i) {
+                continue;
             }
             let n = shrink(&mut self.window[i]);
             if n == 0 {

@@ -450,3 +450,70 @@ async fn a_vague_summary_gets_the_facts_it_left_out() {
         .clone();
     assert!(!summary.content.contains("left out"), "{}", summary.content);
 }
+
+/// #30.7: pinned messages survive compaction verbatim and are never
+/// cleared; pinning a result pins its call; the pins are recorded, so a
+/// rebuilt history has them; unpinned, they are archived like the rest.
+#[tokio::test]
+async fn pinned_messages_survive_compaction_and_are_never_cleared() {
+    let mut h = History::new(config(3_000, 1), Arc::new(CharCounter));
+    h.set_recording(true);
+    let rule = Message::user("Never push to main. Fix the parser.").pinned();
+    h.begin_round(rule.clone());
+    let skill = ToolCall::new("s1", "load_skill", json!({"name": "release"}));
+    let skill_text = text_of_len(2_500, 7);
+    h.record_step(
+        Message::assistant_with_calls("", vec![skill.clone()]),
+        vec![Message::tool_text(&skill.id, "load_skill", skill_text.clone())],
+    );
+    h.finish_round(Message::assistant("ready"));
+    let result_id = h
+        .window()
+        .iter()
+        .find(|m| m.tool_call_id.as_deref() == Some("s1"))
+        .unwrap()
+        .id;
+    let outcome = h.pin(&[result_id.to_string()], true);
+    assert!(outcome.rejected.is_empty());
+    assert_eq!(outcome.changed.len(), 2, "the result and its call");
+    for n in 1..6 {
+        round(&mut h, n, 2_000);
+    }
+    let stats = h.compact(&Fixed::ok()).await;
+    assert!(stats.rounds_archived >= 3, "{stats:?}");
+    let window = h.window().into_owned();
+    assert!(window
+        .iter()
+        .any(|m| m.id == rule.id && m.content == rule.content));
+    let kept = window
+        .iter()
+        .find(|m| m.tool_call_id.as_deref() == Some("s1"))
+        .unwrap();
+    assert_eq!(
+        kept.text(),
+        skill_text,
+        "verbatim: neither history form nor cleared"
+    );
+    assert!(window.iter().any(|m| m.tool_calls.iter().any(|c| c.id == "s1")));
+    assert!(Pairs::new(&window).is_complete(), "pairs stay whole");
+
+    // The records rebuild the pins.
+    let records = h.take_records();
+    let rebuilt = History::replay(config(3_000, 1), Arc::new(CharCounter), records);
+    assert_eq!(rebuilt.window().into_owned(), window);
+
+    // Unpinned, the skill goes with the next compaction.
+    h.pin(&[result_id.to_string()], false);
+    for n in 6..12 {
+        round(&mut h, n, 2_000);
+    }
+    h.compact(&Fixed::ok()).await;
+    assert!(!h.window().iter().any(|m| m.tool_call_id.as_deref() == Some("s1")));
+    assert!(
+        h.window().iter().any(|m| m.id == rule.id),
+        "the user's rule is still pinned"
+    );
+    // Summaries are not pinned.
+    let summary = h.window().iter().find(|m| m.role == Role::Summary).unwrap().id;
+    assert_eq!(h.pin(&[summary.to_string()], true).rejected.len(), 1);
+}

@@ -1,0 +1,91 @@
+//! Pinned messages through the engine (#30.7): the embedder's calls and
+//! the model's `pin` tool.
+
+use serde_json::{json, Value};
+use strata_ctx_core::{ToolCall, ToolResult, ToolSpec};
+use strata_ctx_history::PinOutcome;
+
+use super::Engine;
+
+/// The name of the ready-made pinning tool ([`pin_tool`]).
+pub const PIN_TOOL: &str = "pin";
+
+/// The model's `pin` tool, to offer beside its own (the engine runs its
+/// calls with [`Engine::pin_tool`]): it pins messages by the ids the
+/// window shows, so that they survive compaction verbatim and are never
+/// cleared, or unpins them.
+///
+/// ```
+/// let spec = strata_ctx::pin_tool();
+/// assert_eq!(spec.name, "pin");
+/// assert!(spec.parameters["properties"]["ids"].is_object());
+/// ```
+pub fn pin_tool() -> ToolSpec {
+    ToolSpec::new(
+        PIN_TOOL,
+        "Keeps messages in your context for the rest of the session, word for word: an instruction, a skill you loaded, a constraint the user stated. Pinned messages are never summarised or cleared. Use it sparingly; unpin what no longer matters.",
+        json!({"type": "object", "properties": {
+            "ids": {"type": "array", "items": {"type": "string"}, "description": "The ids of the messages to pin (or unpin), as the context shows them."},
+            "unpin": {"type": "boolean", "description": "Unpin instead of pin. Default false."}
+        }, "required": ["ids"]}),
+    )
+}
+
+impl Engine {
+    /// Pins (`pinned = true`) or unpins messages by id or short id
+    /// ([`History::pin`](strata_ctx_history::History::pin)): they stay in
+    /// the window verbatim through compaction and condensing, and are
+    /// never cleared. A step of the round in progress that holds one
+    /// stays as it is.
+    pub fn pin(&mut self, ids: &[String], pinned: bool) -> PinOutcome {
+        let outcome = self.history.pin(ids, pinned);
+        for i in 0..self.steps.len() {
+            let step = &mut self.steps[i];
+            if !step.full.iter().any(|m| outcome.changed.contains(&m.id)) {
+                continue;
+            }
+            step.pinned = pinned;
+            for m in step.full.iter_mut().chain(step.history.iter_mut()) {
+                m.set_pinned(pinned);
+            }
+            // A pinned step is shown whole again, however condensed it was.
+            if pinned {
+                self.set_level(i, super::Level::Full);
+            }
+        }
+        self.recount_scratch();
+        outcome
+    }
+
+    /// Runs the model's `pin` call ([`pin_tool`]) and returns the result to
+    /// record for it; `None` for any other call.
+    pub fn pin_tool(&mut self, call: &ToolCall) -> Option<ToolResult> {
+        if call.name != PIN_TOOL {
+            return None;
+        }
+        let ids: Vec<String> = call
+            .arguments
+            .get("ids")
+            .and_then(Value::as_array)
+            .map(|ids| ids.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default();
+        if ids.is_empty() {
+            return Some(ToolResult::error(
+                "invalid_arguments",
+                "`ids` must list at least one message id",
+            ));
+        }
+        let unpin = call.arguments.get("unpin").and_then(Value::as_bool) == Some(true);
+        let outcome = self.pin(&ids, !unpin);
+        let short = self.history.short_ids();
+        let changed: Vec<String> = outcome
+            .changed
+            .iter()
+            .map(|id| short.short(id).unwrap_or_else(|| id.short()))
+            .collect();
+        Some(ToolResult::success(json!({
+            if unpin { "unpinned" } else { "pinned" }: changed,
+            "rejected": outcome.rejected,
+        })))
+    }
+}

@@ -26,18 +26,18 @@ mod call;
 mod intake;
 mod memory;
 mod meter;
-mod pin;
 mod round;
 mod server;
 mod session;
+mod tools;
 
 pub use builder::EngineBuilder;
 pub use call::{WindowCount, DEFAULT_MAX_CONTINUATIONS};
 pub use intake::DEFAULT_MAX_LOGGED_BYTES;
 pub use memory::{DEFAULT_MEMORY_TOKENS, DEFAULT_SUGGESTION_TIMEOUT};
-pub use pin::{pin_tool, PIN_TOOL};
 pub use server::ServerContextStats;
 pub use session::files_rule;
+pub use tools::{pin_tool, recall_tool, PIN_TOOL, RECALL_TOOL};
 
 /// What can go wrong in the [`Engine`].
 #[derive(Debug, thiserror::Error)]

@@ -202,6 +202,47 @@ impl Facts {
     }
 }
 
+/// The tool outputs [`mask_observations`] leaves whole: SWE-agent's
+/// `LastNObservations` default.
+pub const MASK_KEEP: usize = 5;
+
+/// Observation masking, the baseline SWE-agent uses by default
+/// (`LastNObservations`, n = 5; the JetBrains study "The Complexity Trap"
+/// found it matches LLM summaries at half the cost): every tool output
+/// but the newest `keep` becomes `Old environment output: (N lines
+/// omitted)`, as `../shared/tools/cost.py` writes it.
+///
+/// ```
+/// use strata_ctx::eval::mask_observations;
+/// use strata_ctx::Message;
+///
+/// let messages: Vec<Message> = (0..7).map(|i| Message::tool_text(format!("c{i}"), "bash", "a\nb\n")).collect();
+/// let masked = mask_observations(&messages, 5);
+/// assert_eq!(masked[0].text(), "Old environment output: (2 lines omitted)");
+/// assert_eq!(masked[2].text(), "a\nb\n");
+/// ```
+pub fn mask_observations(messages: &[Message], keep: usize) -> Vec<Message> {
+    let outputs = messages.iter().filter(|m| m.role == Role::Tool).count();
+    let mut seen = 0;
+    messages
+        .iter()
+        .map(|m| {
+            if m.role != Role::Tool {
+                return m.clone();
+            }
+            seen += 1;
+            if seen + keep > outputs {
+                return m.clone();
+            }
+            let lines = output_of(m).lines().count();
+            let mut masked = m.clone();
+            masked.result = None;
+            masked.content = format!("Old environment output: ({lines} lines omitted)").into();
+            masked
+        })
+        .collect()
+}
+
 /// Newest-first trimming, the baseline of [`facts_kept`]: the system
 /// prompt and the first user message (when they open the transcript),
 /// then as many of the newest messages as fit `budget` tokens, never
@@ -241,6 +282,10 @@ pub struct Tally {
     pub strata: usize,
     /// Held by newest-first trimming at the same budget.
     pub trim: usize,
+    /// Held by observation masking of all but the last five outputs
+    /// (SWE-agent's default), trimmed newest-first when still over the
+    /// same budget ([`mask_observations`]).
+    pub mask: usize,
 }
 
 impl Tally {
@@ -249,6 +294,7 @@ impl Tally {
         self.facts += other.facts;
         self.strata += other.strata;
         self.trim += other.trim;
+        self.mask += other.mask;
     }
 }
 
@@ -324,6 +370,11 @@ pub async fn facts_kept(engine: &mut Engine, messages: &[Message]) -> Result<Fac
     let window = engine.window();
     let ours = strings_of(&window.messages());
     let trimmed = strings_of(&trim_newest_first(messages, window.threshold, engine.counter()));
+    let masked = strings_of(&trim_newest_first(
+        &mask_observations(messages, MASK_KEEP),
+        window.threshold,
+        engine.counter(),
+    ));
     let mut report = FactsReport {
         window: engine.config().window_tokens() as usize,
         threshold: window.threshold,
@@ -341,6 +392,7 @@ pub async fn facts_kept(engine: &mut Engine, messages: &[Message]) -> Result<Fac
         let kept = ours.contains(fact);
         tally.strata += usize::from(kept);
         tally.trim += usize::from(trimmed.contains(fact));
+        tally.mask += usize::from(masked.contains(fact));
         if !kept {
             report.lost.push((kind, fact.to_owned()));
         }

@@ -142,3 +142,84 @@ async fn the_model_pins_a_step_that_condensing_then_leaves_alone() {
     );
     assert!(engine.pin_tool(&ToolCall::new("x", "Bash", json!({}))).is_none());
 }
+
+/// #30.5: what leaves the window leaves a handle, and the `recall` tool
+/// gives back the original from the full log: a cleared result, a range
+/// of steps the digest stands for; an unknown id is an error result, and
+/// a long recall is cut and spilled like any tool output.
+#[tokio::test]
+async fn recall_gives_back_what_a_handle_stands_for() {
+    use serde_json::json;
+    use strata_ctx::history::is_cleared;
+    use strata_ctx::{Config, Engine, Message, ResultStatus, ToolCall};
+
+    let project = tempfile::tempdir().unwrap();
+    let mut engine = Engine::builder(project.path())
+        .config(Config::from_toml_str("context_window = 4000").unwrap())
+        .build()
+        .unwrap();
+    engine.begin_round("Build it.").await.unwrap();
+    for i in 0..30 {
+        let call = ToolCall::new(
+            format!("c{i}"),
+            "Bash",
+            json!({"command": format!("make part{i}")}),
+        );
+        let out: String = (0..60)
+            .map(|j| format!("part {i} line {j}: compiled\n"))
+            .collect();
+        engine
+            .record_step(
+                Message::assistant_with_calls("", vec![call]),
+                vec![Message::tool_text(format!("c{i}"), "Bash", out)],
+            )
+            .await
+            .unwrap();
+    }
+    let window = engine.window();
+    let texts: Vec<String> = window.messages().iter().map(|m| m.text().into_owned()).collect();
+    let handle = texts
+        .iter()
+        .find_map(|t| t.split("recall ").nth(1).map(|rest| rest[..8].to_owned()))
+        .expect("a handle in the window");
+    let answer = engine
+        .recall_tool(&ToolCall::new(
+            "r1",
+            strata_ctx::RECALL_TOOL,
+            json!({"id": handle}),
+        ))
+        .unwrap();
+    assert_eq!(answer.status, ResultStatus::Success, "{answer:?}");
+    let text = answer.data.as_str().unwrap();
+    assert!(text.contains("compiled"), "{text}");
+    assert!(!window
+        .messages()
+        .iter()
+        .any(|m| is_cleared(m) && m.text().contains("line 59")));
+
+    // A range: the digest's handle names its first and last step.
+    let digest = texts
+        .iter()
+        .find(|t| t.starts_with("[Progress digest"))
+        .expect("a digest");
+    let range = digest.split("recall ").nth(1).unwrap();
+    let (from, to) = (&range[..8], &range[12..20]);
+    let answer = engine
+        .recall_tool(&ToolCall::new("r2", "recall", json!({"id": from, "to": to})))
+        .unwrap();
+    let text = answer
+        .data
+        .as_str()
+        .or_else(|| answer.data["output"].as_str())
+        .unwrap();
+    assert!(text.contains("part 0 line 0: compiled"), "{text}");
+    assert!(text.contains("→ Bash({\"command\":\"make part0\"})"), "{text}");
+
+    let unknown = engine
+        .recall_tool(&ToolCall::new("r3", "recall", json!({"id": "ffffffffffff"})))
+        .unwrap();
+    assert_eq!(unknown.status, ResultStatus::Error);
+    assert!(engine
+        .recall_tool(&ToolCall::new("x", "Bash", json!({})))
+        .is_none());
+}

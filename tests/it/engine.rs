@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::json;
 use strata_ctx::compress::{Limits, Truncator};
-use strata_ctx::history::{Conversation, PruneAction, CLEARED};
+use strata_ctx::history::{Conversation, PruneAction};
 use strata_ctx::types::Timestamp;
 use strata_ctx::{
     CompactionReason, Config, Engine, EngineError, Event, LlmError, LlmOptions, Message, Pairs, Role,
@@ -495,7 +495,7 @@ async fn react_5_long_round_condenses_oldest_first() {
         "{}",
         scratch[0].content
     );
-    assert!(scratch.iter().any(|m| m.text().contains(CLEARED)));
+    assert!(scratch.iter().any(strata_ctx::history::is_cleared));
     let events = drain(&s.events);
     assert!(events
         .iter()

@@ -28,6 +28,8 @@ fn engine(root: &Path, toml: &str) -> Engine {
         .tools(tools())
         .summarizer(Arc::new(Fixed::default()))
         .truncator(truncator)
+        // Reproducible ids: recall handles show them.
+        .ids(IdSource::sequential("golden-window"))
         .build()
         .unwrap()
 }
@@ -92,9 +94,15 @@ async fn golden_coding_session() {
     let step = |calls: Vec<ToolCall>, thought: &str| {
         let results = calls
             .iter()
-            .map(|c| Message::tool_result(c, run_tool(root, c)))
+            // Ids of the call's: the window shows them in recall handles.
+            .map(|c| {
+                Message::tool_result(c, run_tool(root, c))
+                    .with_id(strata_ctx::types::MessageId::derived(&format!("golden:{}", c.id)))
+            })
             .collect();
-        (Message::assistant_with_calls(thought, calls), results)
+        let first = calls.first().map(|c| c.id.clone()).unwrap_or_default();
+        let id = strata_ctx::types::MessageId::derived(&format!("golden:a:{first}"));
+        (Message::assistant_with_calls(thought, calls).with_id(id), results)
     };
     let (a, r) = step(
         vec![

@@ -7,6 +7,7 @@ use std::sync::mpsc;
 
 use proptest::prelude::*;
 use serde_json::json;
+use strata_ctx::types::MessageId;
 use strata_ctx::{Config, Engine, Event, Message, Pairs, ResultStatus, ToolCall, ToolResult};
 
 /// A pytest run of `n` tests that fails `failed` of them, with its
@@ -49,7 +50,10 @@ fn step(i: usize) -> (Message, Vec<Message>) {
     let mut calls = Vec::new();
     let mut results = Vec::new();
     let mut add = |call: ToolCall, result: ToolResult| {
-        results.push(Message::tool_result(&call, result));
+        // Ids of the call's: the digest shows them in its recall handle.
+        results.push(
+            Message::tool_result(&call, result).with_id(MessageId::derived(&format!("lr:{}", call.id))),
+        );
         calls.push(call);
     };
     match i % 5 {
@@ -122,7 +126,10 @@ fn step(i: usize) -> (Message, Vec<Message>) {
         "Step {i}: {}",
         "I look at what the last output says and decide the next move. ".repeat(6)
     );
-    (Message::assistant_with_calls(thought, calls), results)
+    let first = calls.first().map(|c| c.id.clone()).unwrap_or_default();
+    let assistant =
+        Message::assistant_with_calls(thought, calls).with_id(MessageId::derived(&format!("lr:a:{first}")));
+    (assistant, results)
 }
 
 /// REACT-6, HIST-14: 40 steps with parallel calls and outputs up to 1 MB

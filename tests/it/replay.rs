@@ -7,7 +7,6 @@
 
 use std::path::PathBuf;
 
-use strata_ctx::history::CLEARED;
 use strata_ctx::{Config, Engine, Message, Pairs, Role, Window};
 use strata_ctx_testkit::load_transcript;
 
@@ -24,6 +23,9 @@ struct Figures {
     cleared: usize,
     omitted: usize,
 }
+
+/// The length of `[tool result cleared to save tokens; recall 1a2b3c4d]`.
+const CLEARED_WITH_HANDLE: usize = 54;
 
 /// The newest steps REACT-5 keeps in full.
 const KEEP_FULL: usize = 5;
@@ -58,22 +60,30 @@ fn check_window(window: &Window, user: &str, name: &str, figures: &mut Figures) 
     }
     // Old steps are condensed before newer ones: a cleared result never
     // follows one that is not, and the newest results are never cleared.
-    let results: Vec<bool> = window
+    let tools: Vec<&Message> = window
         .context
         .scratchpad()
         .iter()
         .filter(|m| m.role == Role::Tool)
-        .map(|m| m.text().contains(CLEARED))
         .collect();
-    if let Some(kept) = results.iter().position(|cleared| !cleared) {
+    // A result no longer than the cleared marker with its recall handle is
+    // never cleared: it says nothing about the order.
+    let ordered: Vec<bool> = tools
+        .iter()
+        .filter(|m| strata_ctx::history::is_cleared(m) || m.text().len() > CLEARED_WITH_HANDLE)
+        .map(|m| strata_ctx::history::is_cleared(m))
+        .collect();
+    if let Some(kept) = ordered.iter().position(|cleared| !cleared) {
         assert!(
-            !results[kept..].contains(&true),
+            !ordered[kept..].contains(&true),
             "{name}: a newer result cleared first"
         );
     }
-    let newest = results.len().min(KEEP_FULL);
+    let newest = tools.len().min(KEEP_FULL);
     assert!(
-        !results[results.len() - newest..].contains(&true),
+        !tools[tools.len() - newest..]
+            .iter()
+            .any(|m| strata_ctx::history::is_cleared(m)),
         "{name}: a newest result cleared"
     );
 }

@@ -11,7 +11,7 @@
 //! and budget give the same bytes, so the window's prefix does not churn
 //! while nothing new leaves it.
 
-use strata_ctx_core::{Message, ResultStatus, Role, ToolCall};
+use strata_ctx_core::{Message, MessageId, ResultStatus, Role, ToolCall};
 use strata_ctx_tools::{classify, todos, ToolKind};
 
 /// The longest command line a digest shows, in characters (its first line).
@@ -104,6 +104,9 @@ pub struct Digest {
     /// Sentences of the user's messages that state a constraint, newest
     /// last (at most eight).
     constraints: Vec<String>,
+    /// The first and last step observed (their assistant messages), for
+    /// the recall handle of the rendering (#30.5).
+    span: Option<(MessageId, MessageId)>,
 }
 
 /// Moves `item` to the end of `list` (newest last), adding it when absent;
@@ -181,8 +184,16 @@ impl Digest {
         for (mine, theirs) in self.dropped.iter_mut().zip(other.dropped) {
             *mine += theirs;
         }
+        self.span = match (self.span, other.span) {
+            (Some((first, _)), Some((_, last))) => Some((first, last)),
+            (mine, theirs) => mine.or(theirs),
+        };
         if other.todo.is_some() {
             self.todo.clone_from(&other.todo);
+            self.open_todos.clone_from(&other.open_todos);
+        }
+        for c in &other.constraints {
+            self.note_constraints(c);
         }
     }
 
@@ -191,6 +202,11 @@ impl Digest {
     /// model may have lost its error lines).
     pub fn observe(&mut self, assistant: &Message, results: &[Message]) {
         self.steps += 1;
+        let last = results.last().map_or(assistant.id, |r| r.id);
+        self.span = Some(match self.span {
+            Some((first, _)) => (first, last),
+            None => (assistant.id, last),
+        });
         for call in &assistant.tool_calls {
             let result = results
                 .iter()
@@ -338,8 +354,11 @@ impl Digest {
         if self.steps == 0 {
             return String::new();
         }
+        let recall = self.span.map_or_else(String::new, |(first, last)| {
+            format!(": {} to {}", crate::recall_handle(&first), last.short())
+        });
         let header = format!(
-            "[Progress digest of {} earlier step{}, whose results left the context window; the full log keeps them]",
+            "[Progress digest of {} earlier step{}, whose results left the context window; the full log keeps them{recall}]",
             self.steps,
             if self.steps == 1 { "" } else { "s" }
         );

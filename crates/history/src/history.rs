@@ -25,7 +25,7 @@ mod pin;
 mod window;
 
 pub use compact::{CompactionPlan, CompactionStats};
-pub use pin::PinOutcome;
+pub use pin::{PinOutcome, MAX_RECALLED};
 
 /// A conversation's history (HIST-11): the full log of every message ever
 /// recorded, and the window that is sent to the model — archived summaries
@@ -295,8 +295,14 @@ impl History {
                     logged.push(result);
                 }
                 Some(result) => {
-                    let (history_form, failure) = self.compressor.compress_message(&result, &call.arguments);
+                    let (mut history_form, failure) =
+                        self.compressor.compress_message(&result, &call.arguments);
                     self.rule_failures.extend(failure);
+                    // A condensed result says how to get it back (#30.5).
+                    let data = |m: &Message| m.result.as_ref().map(|r| r.data.clone());
+                    if history_form.content != result.content || data(&history_form) != data(&result) {
+                        add_recall_handle(&mut history_form);
+                    }
                     window.push(history_form);
                     logged.push(result);
                 }

@@ -58,13 +58,13 @@ pub use backend::{Backend, ConversationLog};
 pub use budget::Budget;
 pub use digest::{command_argument, last_error_line, path_argument, CommandFact, Digest};
 pub use error::{Error, Result};
-pub use history::{CompactionPlan, CompactionStats, History, PinOutcome};
+pub use history::{CompactionPlan, CompactionStats, History, PinOutcome, MAX_RECALLED};
 pub use prune::{id_hint, PruneAction, PruneOutcome};
 pub use record::Record;
 pub use repair::{interrupted_result, repair, Repair, INTERRUPTED_MESSAGE};
 pub use shrink::{
-    clear_result, cut_arguments, cut_thought, cut_user_message, CLEARED, DEGRADED_PREFIX, MAX_ARGUMENT_CHARS,
-    MAX_THOUGHT_CHARS, MAX_USER_CHARS,
+    add_recall_handle, clear_result, cut_arguments, cut_thought, cut_user_message, is_cleared, recall_handle,
+    CLEARED, DEGRADED_PREFIX, MAX_ARGUMENT_CHARS, MAX_THOUGHT_CHARS, MAX_USER_CHARS,
 };
 pub use store::{read_log, read_log_within, Conversation, Loaded, Store, DEFAULT_MAX_LOG_BYTES};
 pub use strata_ctx_tools::{program_word, INSPECTION_PROGRAMS};

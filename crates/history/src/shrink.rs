@@ -5,7 +5,9 @@
 use serde_json::Value;
 use strata_ctx_core::{Message, ResultStatus, Role, Text, ToolResult};
 
-/// The text that replaces a tool result cleared to save tokens (HIST-6).
+/// The text that begins a tool result cleared to save tokens (HIST-6); its
+/// recall handle follows it: `[tool result cleared to save tokens; recall
+/// 1a2b3c4d]` ([`clear_result`]).
 pub const CLEARED: &str = "[tool result cleared to save tokens]";
 
 /// How the notice that stands in for a failed summary begins (HIST-7).
@@ -159,9 +161,38 @@ pub fn cut_user_message(message: &mut Message) -> bool {
     true
 }
 
-/// Replaces a tool message's result with [`CLEARED`], keeping the tool's
-/// name, its status and its error (HIST-6). Returns `false` when it was
-/// cleared already or is not a tool message.
+/// Whether a tool message was cleared ([`clear_result`]).
+pub fn is_cleared(message: &Message) -> bool {
+    let prefix = CLEARED.trim_end_matches(']');
+    message.content.starts_with(prefix)
+        || message
+            .result
+            .as_ref()
+            .is_some_and(|r| r.data.as_str().is_some_and(|d| d.starts_with(prefix)))
+}
+
+/// Adds `message`'s recall handle to its history form (#30.5): a line
+/// `[recall 1a2b3c4d]` after its text, or the envelope's `text` when the
+/// result is structured.
+pub fn add_recall_handle(message: &mut Message) {
+    let handle = format!("[{}]", recall_handle(&message.id));
+    match &mut message.result {
+        Some(result) if message.content.is_empty() => result.text = Some(handle),
+        _ => message.content = format!("{}\n{handle}", message.content).into(),
+    }
+}
+
+/// The handle a message leaves where it was cleared or condensed: what
+/// the `recall` tool takes to give back the original from the full log
+/// (#30.5). `recall 1a2b3c4d`, the first eight hex digits of its id.
+pub fn recall_handle(id: &strata_ctx_core::MessageId) -> String {
+    format!("recall {}", id.short())
+}
+
+/// Replaces a tool message's result with [`CLEARED`] and its recall
+/// handle (`[tool result cleared to save tokens; recall 1a2b3c4d]`),
+/// keeping the tool's name, its status and its error (HIST-6, #30.5).
+/// Returns `false` when it was cleared already or is not a tool message.
 pub fn clear_result(message: &mut Message) -> bool {
     if message.role != Role::Tool {
         return false;
@@ -170,14 +201,17 @@ pub fn clear_result(message: &mut Message) -> bool {
         .result
         .as_ref()
         .map_or(ResultStatus::Success, |r| r.status);
-    let already = message.content == CLEARED || message.result.as_ref().is_some_and(|r| r.data == CLEARED);
+    let marker = format!(
+        "{}; {}]",
+        CLEARED.trim_end_matches(']'),
+        recall_handle(&message.id)
+    );
+    let already = is_cleared(message);
     // A result no longer than the marker stays: clearing it would grow
     // the window.
     let short = match &message.result {
-        Some(r) if message.content.is_empty() => {
-            r.data.as_str().map_or(usize::MAX, str::len) <= CLEARED.len()
-        }
-        _ => message.content.len() <= CLEARED.len(),
+        Some(r) if message.content.is_empty() => r.data.as_str().map_or(usize::MAX, str::len) <= marker.len(),
+        _ => message.content.len() <= marker.len(),
     };
     if already || short {
         return false;
@@ -186,13 +220,13 @@ pub fn clear_result(message: &mut Message) -> bool {
         Some(result) => {
             **result = ToolResult {
                 status,
-                data: Value::from(CLEARED),
+                data: Value::from(marker),
                 error: result.error.clone(),
                 ..ToolResult::default()
             };
             message.content = Text::new();
         }
-        None => message.content = CLEARED.into(),
+        None => message.content = marker.into(),
     }
     true
 }

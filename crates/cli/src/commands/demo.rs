@@ -248,7 +248,7 @@ fn describe(event: &Event) -> Option<String> {
             spill,
             ..
         } => format!(
-            "    ✂ {tool} output cut for the model: {shown_lines} of {total_lines} lines, the rest in {}",
+            "    ✂ {tool} output cut for the model: {shown_lines} of {total_lines} lines (its start, its failures and its end), the whole in {}",
             spill.as_ref().map_or("(not saved)".into(), |p| p.display().to_string())
         ),
         Event::FileModified { path } => format!("    ⚠ {path} changed since the agent read it: a note is added"),

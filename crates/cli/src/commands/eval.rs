@@ -232,7 +232,7 @@ impl Totals {
 
     /// The table's cells: window, sessions, facts, strata %, trim %, and
     /// kept/total of files, commands, errors.
-    fn cells(&self) -> [String; 8] {
+    fn cells(&self) -> [String; 9] {
         let frac = |t: Tally| format!("{}/{}", t.strata, t.facts);
         [
             self.window.to_string(),
@@ -240,6 +240,7 @@ impl Totals {
             self.all.facts.to_string(),
             format!("{:.1}%", pct(self.all.strata, self.all.facts)),
             format!("{:.1}%", pct(self.all.trim, self.all.facts)),
+            format!("{:.1}%", pct(self.all.mask, self.all.facts)),
             frac(self.files),
             frac(self.commands),
             frac(self.errors),
@@ -248,12 +249,13 @@ impl Totals {
 }
 
 /// The headings of [`Totals::cells`].
-const HEADINGS: [&str; 8] = [
+const HEADINGS: [&str; 9] = [
     "window",
     "sessions",
     "facts",
     "strata",
     "newest-first",
+    "masking",
     "files",
     "commands",
     "errors",
@@ -272,7 +274,7 @@ fn report_text(
         "Working facts in the final window (sessions of {} steps or more)\n",
         args.min_steps
     );
-    let widths = [8, 8, 6, 7, 14, 9, 9, 9];
+    let widths = [8, 8, 6, 7, 14, 9, 9, 9, 9];
     let line = |cells: &[String]| {
         let row: Vec<String> = cells
             .iter()
@@ -340,7 +342,7 @@ fn report_text(
 }
 
 fn tally_json(t: Tally) -> Value {
-    json!({"facts": t.facts, "strata": t.strata, "trim": t.trim})
+    json!({"facts": t.facts, "strata": t.strata, "trim": t.trim, "mask": t.mask})
 }
 
 fn report_json(

@@ -279,6 +279,16 @@ impl History {
                     notice
                 }
             };
+            // The archived messages stay in the full log: say how to get
+            // them back (#30.5).
+            let text = match (archived_ids.first(), archived_ids.last()) {
+                (Some(first), Some(last)) => format!(
+                    "{text}\n\n[The archived messages are in the full log: {} to {}]",
+                    recall_handle(first),
+                    last.short()
+                ),
+                _ => text,
+            };
             let first = archived_ids.first().map(ToString::to_string).unwrap_or_default();
             let last = archived_ids.last().map(ToString::to_string).unwrap_or_default();
             let message = Message::summary(text)

@@ -111,3 +111,44 @@ fn step_members(messages: &[Message], chosen: impl Fn(&Message) -> bool) -> Vec<
     out.dedup();
     out
 }
+
+/// The most messages one recall gives back.
+pub const MAX_RECALLED: usize = 40;
+
+impl History {
+    /// The messages of the full log from `from` to `to` (both included;
+    /// `to` absent: `from` alone), by id or the short id of a recall handle
+    /// (#30.5): what a cleared result, a condensed step or an archived
+    /// round stood for, as it was recorded, with the results of the last
+    /// step named. At most [`MAX_RECALLED`] messages.
+    ///
+    /// # Errors
+    ///
+    /// A text saying which id is unknown or ambiguous, or that `to` comes
+    /// before `from`.
+    pub fn recall(&self, from: &str, to: Option<&str>) -> Result<&[Message], String> {
+        let ids = ShortIds::new(self.log.iter().map(|m| m.id));
+        let position = |text: &str| -> Result<usize, String> {
+            let id = ids.resolve(text.trim()).map_err(|e| format!("{text}: {e}"))?;
+            self.log
+                .iter()
+                .position(|m| m.id == id)
+                .ok_or_else(|| format!("{text}: not in the full log"))
+        };
+        let start = position(from)?;
+        let end = match to {
+            Some(to) => position(to)?,
+            None => start,
+        };
+        if end < start {
+            return Err(format!("{}: comes before {from}", to.unwrap_or_default()));
+        }
+        // A step is given back whole: the results that follow the last
+        // message named come with it.
+        let mut end = end;
+        while end + 1 < self.log.len() && self.log[end + 1].role == Role::Tool {
+            end += 1;
+        }
+        Ok(&self.log[start..=end.min(start + MAX_RECALLED - 1)])
+    }
+}

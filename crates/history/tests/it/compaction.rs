@@ -3,7 +3,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use strata_ctx_core::{rounds, CharCounter, Config, Message, Pairs, Role, TokenAmount, ToolCall, Usage};
-use strata_ctx_history::{History, Repair, CLEARED};
+use strata_ctx_history::{is_cleared, History, Repair, CLEARED};
 use strata_ctx_testkit::{load_transcript, text_of_len};
 
 use crate::Fixed;
@@ -87,7 +87,13 @@ async fn hist_7_degraded_summary() {
         let stats = h.compact(&summarizer).await;
         assert!(stats.degraded);
         assert_eq!(h.window()[0].role, Role::Summary);
-        assert_eq!(h.window()[0].content, notice);
+        // #30.5: the notice says where the archived messages are.
+        let archived = h.full_log()[0].id.short();
+        let text = h.window()[0].content.to_string();
+        assert!(
+            text.starts_with(&format!("{notice}\n\n[The archived messages are in the full log: recall {archived} to ")),
+            "{text}"
+        );
         assert_eq!(h.full_log().len(), 32);
         assert!(Pairs::new(&h.window()).is_complete());
     }
@@ -149,8 +155,17 @@ async fn hist_6_single_long_round_is_cleared_oldest_first() {
     let window = h.window();
     let tools: Vec<&Message> = window.iter().filter(|m| m.role == Role::Tool).collect();
     assert_eq!(tools.len(), 120);
-    assert!(tools[..6].iter().all(|m| m.content == CLEARED));
-    assert!(tools[114..].iter().all(|m| m.content != CLEARED));
+    assert!(tools[..6].iter().all(|m| is_cleared(m)));
+    // #30.5: a cleared result says how to get it back.
+    assert_eq!(
+        tools[0].content.as_ref(),
+        format!(
+            "{}; recall {}]",
+            CLEARED.trim_end_matches(']'),
+            tools[0].id.short()
+        )
+    );
+    assert!(tools[114..].iter().all(|m| !is_cleared(m)));
     assert!(Pairs::new(&h.window()).is_complete());
     assert_eq!(h.window()[0].content, "fix the bug");
 }
@@ -174,10 +189,9 @@ async fn hist_14_kept_results_yield_to_the_budget() {
     assert!(h.window_tokens() <= h.room_tokens());
     let window = h.window();
     let tools: Vec<&Message> = window.iter().filter(|m| m.role == Role::Tool).collect();
-    assert_eq!(tools.first().unwrap().content, CLEARED);
-    assert_ne!(
-        tools.last().unwrap().content,
-        CLEARED,
+    assert!(is_cleared(tools.first().unwrap()));
+    assert!(
+        !is_cleared(tools.last().unwrap()),
         "the newest stays while it fits"
     );
     assert!(Pairs::new(&window).is_complete());
@@ -203,8 +217,8 @@ async fn hist_15_protected_tools_are_never_cleared() {
         .iter()
         .find(|m| m.tool_call_id.as_deref() == Some("c0"))
         .unwrap();
-    assert_ne!(plan.content, CLEARED);
-    assert!(window.iter().any(|m| m.content == CLEARED));
+    assert!(!is_cleared(plan));
+    assert!(window.iter().any(is_cleared));
 }
 
 /// HIST-16: long user messages of earlier rounds shrink when the budget
@@ -421,8 +435,8 @@ async fn a_vague_summary_gets_the_facts_it_left_out() {
         .unwrap()
         .clone();
     assert!(
-        summary.content.ends_with(
-            "\n\n### Facts from the change tracker the summary left out\n- File changed: src/dates.rs\n- Failed: `cargo test -q` → test result: FAILED. 11 passed; 1 failed — last error: assertion failed: is_leap(2000)\n- The user said: Never change the public API"
+        summary.content.contains(
+            "\n\n### Facts from the change tracker the summary left out\n- File changed: src/dates.rs\n- Failed: `cargo test -q` → test result: FAILED. 11 passed; 1 failed — last error: assertion failed: is_leap(2000)\n- The user said: Never change the public API\n\n[The archived messages are in the full log: recall "
         ),
         "{}",
         summary.content

@@ -1,8 +1,8 @@
-//! Pinned messages through the engine (#30.7): the embedder's calls and
-//! the model's `pin` tool.
+//! The ready-made tools the engine runs itself: `pin` (#30.7) and
+//! `recall` (#30.5).
 
 use serde_json::{json, Value};
-use strata_ctx_core::{ToolCall, ToolResult, ToolSpec};
+use strata_ctx_core::{Message, Role, ToolCall, ToolResult, ToolSpec};
 use strata_ctx_history::PinOutcome;
 
 use super::Engine;
@@ -31,7 +31,68 @@ pub fn pin_tool() -> ToolSpec {
     )
 }
 
+/// The name of the ready-made recall tool ([`recall_tool`]).
+pub const RECALL_TOOL: &str = "recall";
+
+/// The model's `recall` tool, to offer beside its own (the engine runs its
+/// calls with [`Engine::recall_tool`]): it gives back, from the full log,
+/// what a cleared result, a condensed step or an archived round stood
+/// for, by the handle it left (`recall 1a2b3c4d`, or a range `recall
+/// 1a2b3c4d to 9f8e7d6c`).
+///
+/// ```
+/// let spec = strata_ctx::recall_tool();
+/// assert_eq!(spec.name, "recall");
+/// assert!(spec.parameters["required"].as_array().unwrap().contains(&"id".into()));
+/// ```
+pub fn recall_tool() -> ToolSpec {
+    ToolSpec::new(
+        RECALL_TOOL,
+        "Gives back what was cleared, condensed or archived from your context, word for word, from the full log. Pass the id of a handle such as `recall 1a2b3c4d`, and `to` for a range (`recall 1a2b3c4d to 9f8e7d6c`). Long outputs are cut and saved to a file, as tool outputs are.",
+        json!({"type": "object", "properties": {
+            "id": {"type": "string", "description": "The id after `recall` in a handle."},
+            "to": {"type": "string", "description": "The last id of a range, when the handle names one."}
+        }, "required": ["id"]}),
+    )
+}
+
+/// One message of the full log as recall shows it.
+fn recalled(m: &Message) -> String {
+    let mut out = match (&m.role, &m.tool_name) {
+        (Role::Tool, Some(name)) => format!("[{} {name} result]\n", m.id.short()),
+        (role, _) => format!("[{} {role}]\n", m.id.short()),
+    };
+    out.push_str(&m.text());
+    for call in &m.tool_calls {
+        out.push_str(&format!("\n→ {}({})", call.name, call.arguments));
+    }
+    out
+}
+
 impl Engine {
+    /// Runs the model's `recall` call ([`recall_tool`]) and returns the
+    /// result to record for it: the messages of the full log the handle
+    /// names, as text, cut and spilled by the engine's truncator like any
+    /// tool output; an error result for an unknown id. `None` for any
+    /// other call.
+    pub fn recall_tool(&mut self, call: &ToolCall) -> Option<ToolResult> {
+        if call.name != RECALL_TOOL {
+            return None;
+        }
+        let arg = |name: &str| call.arguments.get(name).and_then(Value::as_str);
+        let Some(from) = arg("id") else {
+            return Some(ToolResult::error(
+                "invalid_arguments",
+                "`id` names the message to recall",
+            ));
+        };
+        let text = match self.history.recall(from, arg("to")) {
+            Ok(messages) => messages.iter().map(recalled).collect::<Vec<_>>().join("\n\n"),
+            Err(e) => return Some(ToolResult::error("unknown_id", e)),
+        };
+        Some(self.truncator.truncate(RECALL_TOOL, text.as_bytes()).result)
+    }
+
     /// Pins (`pinned = true`) or unpins messages by id or short id
     /// ([`History::pin`](strata_ctx_history::History::pin)): they stay in
     /// the window verbatim through compaction and condensing, and are

@@ -103,21 +103,7 @@ async fn the_model_pins_a_step_that_condensing_then_leaves_alone() {
         answer.data
     );
     for i in 1..40 {
-        let call = ToolCall::new(
-            format!("c{i}"),
-            "Bash",
-            json!({"command": format!("make step{i}")}),
-        );
-        let out: String = (0..80)
-            .map(|j| format!("step {i} line {j} of build output\n"))
-            .collect();
-        engine
-            .record_step(
-                Message::assistant_with_calls("", vec![call]),
-                vec![Message::tool_text(format!("c{i}"), "Bash", out)],
-            )
-            .await
-            .unwrap();
+        build_step(&mut engine, i, 80, "of build output").await;
     }
     let window = engine.window();
     let shown = window
@@ -160,21 +146,7 @@ async fn recall_gives_back_what_a_handle_stands_for() {
         .unwrap();
     engine.begin_round("Build it.").await.unwrap();
     for i in 0..30 {
-        let call = ToolCall::new(
-            format!("c{i}"),
-            "Bash",
-            json!({"command": format!("make part{i}")}),
-        );
-        let out: String = (0..60)
-            .map(|j| format!("part {i} line {j}: compiled\n"))
-            .collect();
-        engine
-            .record_step(
-                Message::assistant_with_calls("", vec![call]),
-                vec![Message::tool_text(format!("c{i}"), "Bash", out)],
-            )
-            .await
-            .unwrap();
+        build_step(&mut engine, i, 120, "compiled").await;
     }
     let window = engine.window();
     let texts: Vec<String> = window.messages().iter().map(|m| m.text().into_owned()).collect();
@@ -189,13 +161,19 @@ async fn recall_gives_back_what_a_handle_stands_for() {
             json!({"id": handle}),
         ))
         .unwrap();
-    assert_eq!(answer.status, ResultStatus::Success, "{answer:?}");
-    let text = answer.data.as_str().unwrap();
-    assert!(text.contains("compiled"), "{text}");
+    // The step is longer than the truncator's 100 lines: cut and spilled
+    // like any tool output, its end in view.
+    assert_eq!(answer.status, ResultStatus::Partial, "{answer:?}");
+    assert!(answer.full_output_path.is_some());
+    let text = answer.data["output"].as_str().unwrap();
+    assert!(
+        text.contains("line 0 compiled") && text.ends_with("line 119 compiled\n"),
+        "{text}"
+    );
     assert!(!window
         .messages()
         .iter()
-        .any(|m| is_cleared(m) && m.text().contains("line 59")));
+        .any(|m| is_cleared(m) && m.text().contains("line 119")));
 
     // A range: the digest's handle names its first and last step.
     let digest = texts
@@ -212,8 +190,8 @@ async fn recall_gives_back_what_a_handle_stands_for() {
         .as_str()
         .or_else(|| answer.data["output"].as_str())
         .unwrap();
-    assert!(text.contains("part 0 line 0: compiled"), "{text}");
-    assert!(text.contains("→ Bash({\"command\":\"make part0\"})"), "{text}");
+    assert!(text.contains("step 0 line 0 compiled"), "{text}");
+    assert!(text.contains("→ Bash({\"command\":\"make step0\"})"), "{text}");
 
     let unknown = engine
         .recall_tool(&ToolCall::new("r3", "recall", json!({"id": "ffffffffffff"})))
@@ -222,4 +200,25 @@ async fn recall_gives_back_what_a_handle_stands_for() {
     assert!(engine
         .recall_tool(&ToolCall::new("x", "Bash", json!({})))
         .is_none());
+}
+
+/// Records step `i` of a build: `make step{i}` printing `lines` lines
+/// `step {i} line {j} {words}`.
+async fn build_step(engine: &mut strata_ctx::Engine, i: usize, lines: usize, words: &str) {
+    use strata_ctx::{Message, ToolCall};
+    let call = ToolCall::new(
+        format!("c{i}"),
+        "Bash",
+        serde_json::json!({"command": format!("make step{i}")}),
+    );
+    let out: String = (0..lines)
+        .map(|j| format!("step {i} line {j} {words}\n"))
+        .collect();
+    engine
+        .record_step(
+            Message::assistant_with_calls("", vec![call]),
+            vec![Message::tool_text(format!("c{i}"), "Bash", out)],
+        )
+        .await
+        .unwrap();
 }

@@ -37,14 +37,7 @@ const GROWN_BYTES_PER_LINE: usize = 12;
 /// The lines `text` stands for: its lines, with each gap marker
 /// (`[… N lines …]`) counted as the lines it replaced.
 fn original_lines(text: &str) -> usize {
-    text.lines()
-        .map(|l| {
-            l.strip_prefix("[… ")
-                .and_then(|r| r.strip_suffix(" lines …]").or_else(|| r.strip_suffix(" line …]")))
-                .and_then(|n| n.parse::<usize>().ok())
-                .unwrap_or(1)
-        })
-        .sum()
+    text.lines().map(|l| gap_of(l).unwrap_or(1)).sum()
 }
 
 /// The most room `text` may take: `budget.max_bytes`, or more when it
@@ -132,6 +125,14 @@ pub(crate) fn cap_line(line: &str, max: usize) -> Cow<'_, str> {
         out.truncate(floor_boundary(&out, max));
     }
     Cow::Owned(out)
+}
+
+/// The lines a gap marker ([`gap_marker`]) stands for; `None` for any
+/// other line.
+pub(crate) fn gap_of(line: &str) -> Option<usize> {
+    line.strip_prefix("[… ")
+        .and_then(|r| r.strip_suffix(" lines …]").or_else(|| r.strip_suffix(" line …]")))
+        .and_then(|n| n.parse().ok())
 }
 
 /// The marker standing for `n` left-out lines.

@@ -45,14 +45,14 @@ const TOOLS: &[&str] = &[
 /// Lines of the input that a condensed text stands for: its kept lines plus
 /// the lines its `[… N lines …]` markers count.
 fn represented_lines(out: &str) -> usize {
-    out.lines()
-        .map(|l| {
-            l.strip_prefix("[… ")
-                .and_then(|r| r.strip_suffix(" lines …]").or_else(|| r.strip_suffix(" line …]")))
-                .and_then(|n| n.parse::<usize>().ok())
-                .unwrap_or(1)
-        })
-        .sum()
+    out.lines().map(|l| gap(l).unwrap_or(1)).sum()
+}
+
+/// The lines a `[… N lines …]` marker stands for; `None` for other lines.
+fn gap(line: &str) -> Option<usize> {
+    line.strip_prefix("[… ")
+        .and_then(|r| r.strip_suffix(" lines …]").or_else(|| r.strip_suffix(" line …]")))
+        .and_then(|n| n.parse().ok())
 }
 
 proptest! {
@@ -148,11 +148,7 @@ proptest! {
         let mut at = 0;
         let mut shown = 0;
         for line in view.lines() {
-            let gap = line
-                .strip_prefix("[… ")
-                .and_then(|r| r.strip_suffix(" lines …]").or_else(|| r.strip_suffix(" line …]")))
-                .and_then(|n| n.parse::<usize>().ok());
-            match gap {
+            match gap(line) {
                 Some(n) => at += n,
                 None => {
                     prop_assert!(at < lines.len());

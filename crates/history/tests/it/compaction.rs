@@ -16,6 +16,15 @@ fn config(window: u64, retain: usize) -> Config {
         .unwrap()
 }
 
+/// The summary message of the window.
+fn summary_of(h: &History) -> Message {
+    h.window()
+        .iter()
+        .find(|m| m.role == Role::Summary)
+        .unwrap()
+        .clone()
+}
+
 fn round(h: &mut History, n: usize, output: usize) {
     h.begin_round(Message::user(format!("task {n}")));
     // A tool of the generic rule, whose history form keeps 2,000 bytes.
@@ -428,12 +437,7 @@ async fn a_vague_summary_gets_the_facts_it_left_out() {
         "the file, the failing command, the constraint"
     );
     assert_eq!(stats.summary_facts_added, 3);
-    let summary = h
-        .window()
-        .iter()
-        .find(|m| m.role == Role::Summary)
-        .unwrap()
-        .clone();
+    let summary = summary_of(&h);
     assert!(
         summary.content.contains(
             "\n\n### Facts from the change tracker the summary left out\n- File changed: src/dates.rs\n- Failed: `cargo test -q` → test result: FAILED. 11 passed; 1 failed — last error: assertion failed: is_leap(2000)\n- The user said: Never change the public API\n\n[The archived messages are in the full log: recall "
@@ -456,12 +460,7 @@ async fn a_vague_summary_gets_the_facts_it_left_out() {
     let stats = h.compact(&Thorough).await;
     assert_eq!(stats.summary_facts, 3);
     assert_eq!(stats.summary_facts_added, 0);
-    let summary = h
-        .window()
-        .iter()
-        .find(|m| m.role == Role::Summary)
-        .unwrap()
-        .clone();
+    let summary = summary_of(&h);
     assert!(!summary.content.contains("left out"), "{}", summary.content);
 }
 

@@ -137,7 +137,7 @@ async fn the_model_pins_a_step_that_condensing_then_leaves_alone() {
 async fn recall_gives_back_what_a_handle_stands_for() {
     use serde_json::json;
     use strata_ctx::history::is_cleared;
-    use strata_ctx::{Config, Engine, Message, ResultStatus, ToolCall};
+    use strata_ctx::{Config, Engine, ResultStatus, ToolCall};
 
     let project = tempfile::tempdir().unwrap();
     let mut engine = Engine::builder(project.path())

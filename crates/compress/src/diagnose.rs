@@ -67,6 +67,28 @@ pub(crate) fn candidates() -> &'static Regex {
     RE.get_or_init(|| Regex::new(&alternation.replace(r"\b", r"(?-u:\b)")).unwrap_or_else(|_| never()))
 }
 
+/// Stems one of which nearly every failure, warning and summary line
+/// holds (`rror` for `error`, `TypeError`, `ERROR`; `ail` for `failed`),
+/// as literals: a search for them runs at memory speed (SIMD
+/// multi-literal search), where [`candidates`] also matches locations and
+/// runs several times slower. What the model sees of a long output looks
+/// for its diagnostic lines with it; a location-only Go or ruff line with
+/// none of these words is found by the history form's full search.
+pub(crate) fn likely() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    // Twenty ASCII stems: more, or multi-byte marks (`✕`, `×`), make the
+    // SIMD search fall back to one twenty to thirty times slower (measured
+    // on 200 KiB of build output: 10 µs against 220-320 µs).
+    const WORDS: &[&str] = &[
+        "rror", "ERR", "ail", "FAIL", "anic", "xception", "raceback", "arn", "WARN", "ssert", "passed",
+        "Test", "atal", "Killed", "denied", "ot found", "xit ", "ndefined", "annot", "eprecat",
+    ];
+    RE.get_or_init(|| {
+        let alternation: Vec<String> = WORDS.iter().map(|w| regex::escape(w)).collect();
+        Regex::new(&alternation.join("|")).unwrap_or_else(|_| never())
+    })
+}
+
 #[cold]
 fn never() -> Regex {
     // The patterns here are constants that compile; this keeps the

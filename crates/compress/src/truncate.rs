@@ -416,8 +416,9 @@ impl Truncator {
         let view_bytes = &head[..view_end];
         // `from_utf8_lossy` checks byte by byte: valid text, the common
         // case, is checked and copied at memory speed instead.
-        let (view, lossy) = match (&around, simdutf8::basic::from_utf8(view_bytes)) {
-            (Some(v), _) => (v.text.clone(), v.text.contains('\u{FFFD}')),
+        let described = around.as_ref().map(view::View::describe);
+        let (view, lossy) = match (around, simdutf8::basic::from_utf8(view_bytes)) {
+            (Some(v), _) => (v.text, v.lossy),
             (None, Ok(text)) => (text.to_owned(), false),
             (None, Err(_)) => (String::from_utf8_lossy(view_bytes).into_owned(), true),
         };
@@ -428,12 +429,11 @@ impl Truncator {
         });
         if truncated {
             let unit = Unit::of(tool);
-            let mut text = match &around {
-                Some(v) => format!(
-                    "Found {} {} (showing {}).",
+            let mut text = match &described {
+                Some(shown) => format!(
+                    "Found {} {} (showing {shown}).",
                     total_lines,
-                    unit.name(total_lines),
-                    v.describe()
+                    unit.name(total_lines)
                 ),
                 None => format!(
                     "Found {} {} (showing first {}{}).",

@@ -43,6 +43,23 @@ pub(super) struct View {
     pub(super) diagnostics: usize,
     /// Lines of the tail shown.
     pub(super) tail: usize,
+    /// Whether bytes that are not UTF-8 were shown as U+FFFD.
+    pub(super) lossy: bool,
+}
+
+/// Appends `bytes` to `out` as text, checked at SIMD speed; bytes that are
+/// not UTF-8 become U+FFFD, and then it returns `true`.
+fn push_text(out: &mut String, bytes: &[u8]) -> bool {
+    match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => {
+            out.push_str(text);
+            false
+        }
+        Err(_) => {
+            out.push_str(&String::from_utf8_lossy(bytes));
+            true
+        }
+    }
 }
 
 impl View {
@@ -120,14 +137,19 @@ pub(super) fn compose(
     // The diagnostic lines between the head's end and the tail.
     let region_start = (end_offset + first).max(head_end) - (end_offset + first);
     let region = end_bytes.get(region_start..tail_start).unwrap_or_default();
-    let line_of = |pos: usize| total_lines - tail - text::newlines(&end_bytes[pos..tail_start]);
     let picked = diagnostics_in(region, diagnostics_max, diagnostic_bytes);
+    // The line number of the region's first line, counted once; each
+    // picked line's from the one before it.
+    let region_end = region_start + region.len();
+    let mut number = total_lines - tail - text::newlines(&end_bytes[region_start..region_end]);
+    let mut counted = 0;
 
     let mut out = String::with_capacity(limits.max_bytes);
-    out.push_str(&String::from_utf8_lossy(&head[..head_end]));
+    let mut lossy = push_text(&mut out, &head[..head_end]);
     let mut next = head_lines;
     for (start, line) in &picked {
-        let number = line_of(region_start + start);
+        number += text::newlines(&region[counted..*start]);
+        counted = *start;
         if number > next {
             out.push_str(&gap_marker(number - next));
             out.push('\n');
@@ -141,12 +163,13 @@ pub(super) fn compose(
         out.push_str(&gap_marker(tail_first - next));
         out.push('\n');
     }
-    out.push_str(&String::from_utf8_lossy(&end_bytes[tail_start..]));
+    lossy |= push_text(&mut out, &end_bytes[tail_start..]);
     Some(View {
         text: out,
         head: head_lines,
         diagnostics: picked.len(),
         tail,
+        lossy,
     })
 }
 
@@ -191,10 +214,13 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
     if max == 0 || region.is_empty() {
         return Vec::new();
     }
-    let text = String::from_utf8_lossy(region);
+    let text = match simdutf8::basic::from_utf8(region) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(region),
+    };
     let mut found: Vec<(usize, String, LineKind)> = Vec::new();
     let mut at = 0;
-    while let Some(m) = diagnose::candidates().find_at(&text, at) {
+    while let Some(m) = diagnose::likely().find_at(&text, at) {
         let start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
         let end = text[m.start()..].find('\n').map_or(text.len(), |i| m.start() + i);
         let line = text[start..end].trim_end_matches('\r');

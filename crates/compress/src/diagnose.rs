@@ -152,6 +152,8 @@ const FAILURE: &str = concat!(
     r"|^(?:FAIL|FAILED|ERROR)\b|--- FAIL|\bFAIL:|\bFAILED\b|\b\d+ (?:failing|failed|errors?)\b",
     // make, linkers, shells, the kernel.
     r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
+    // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
+    r"|^CONFLICT \(|(?i:out of memory|OOMKilled)",
     // Non-zero exits.
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?[1-9]\d*\b|returned non-zero|non-zero exit|returncode[:=]?\s*-?[1-9])",
 );
@@ -248,12 +250,13 @@ pub fn line_kind(line: &str) -> LineKind {
     }
     let summary = summary().is_match(line);
     // A summary that counts failures is itself a failure line: it is what
-    // the agent reads first.
-    let zero_failures = summary && zero_failure_counts(line);
+    // the agent reads first; one whose every failure count is zero
+    // (`Tests run: 5, Failures: 0, Errors: 0`) is a summary.
+    let zero_failures = zero_failure_counts(line);
     if failure().is_match(line) && !zero_failures {
         return LineKind::Failure;
     }
-    if summary {
+    if summary || zero_failures {
         return LineKind::Summary;
     }
     if warning().is_match(line) {
@@ -384,6 +387,11 @@ mod tests {
             line_kind("test result: FAILED. 2 passed; 1 failed"),
             LineKind::Failure
         );
+        assert_eq!(
+            line_kind("Tests run: 5, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0.05 s"),
+            LineKind::Summary
+        );
+        assert_eq!(line_kind("3 examples, 0 failures"), LineKind::Summary);
     }
 
     #[test]
@@ -445,6 +453,20 @@ mod tests {
             "ZeroDivisionError: division by zero",
             "Exception in thread \"main\" java.lang.NullPointerException",
             "TypeError: Cannot read properties of undefined (reading 'map')",
+            // Maven Surefire, git, OOM, C#, Swift, RSpec, PHPUnit, Terraform, CMake, webpack
+            "Tests run: 12, Failures: 1, Errors: 0, Skipped: 0, Time elapsed: 0.3 s <<< FAILURE!",
+            "CONFLICT (content): Merge conflict in src/app.py",
+            "fatal: not a git repository (or any of the parent directories): .git",
+            "runtime: out of memory: cannot allocate 4194304-byte block",
+            "Program.cs(12,17): error CS0103: The name 'foo' does not exist in the current context",
+            "Sources/App/main.swift:3:5: error: cannot find 'fo' in scope",
+            "Failure/Error: expect(sum(1, 2)).to eq(4)",
+            "1 example, 1 failure",
+            "FAILURES!",
+            "Error: Unsupported argument",
+            "CMake Error at CMakeLists.txt:3 (find_package):",
+            "ERROR in ./src/index.js 3:0-25",
+            "Module not found: Error: Can't resolve './util' in '/work/app/src'",
             // shells
             "bash: pytset: command not found",
             "Segmentation fault (core dumped)",

@@ -253,13 +253,15 @@ pub fn line_kind(line: &str) -> LineKind {
     // the agent reads first; one whose every failure count is zero
     // (`Tests run: 5, Failures: 0, Errors: 0`) is a summary.
     let zero_failures = zero_failure_counts(line);
-    if failure().is_match(line) && !zero_failures {
+    // Words inside file names (`errors.py`, `deprecated.cfg`) say nothing.
+    let words = without_paths(line);
+    if failure().is_match(&words) && !zero_failures {
         return LineKind::Failure;
     }
     if summary || zero_failures {
         return LineKind::Summary;
     }
-    if warning().is_match(line) {
+    if warning().is_match(&words) {
         return LineKind::Warning;
     }
     if context().is_match(line) {
@@ -271,6 +273,24 @@ pub fn line_kind(line: &str) -> LineKind {
         return LineKind::Context;
     }
     LineKind::Plain
+}
+
+/// `line` with its paths blanked: an absolute or dotted path (`/usr/…`,
+/// `./src/…`), or a path or file name with the extension of a source,
+/// build or data file (`errors.py`, `tests/test_failures.rs`,
+/// `deprecated.cfg`). Borrowed when there is none.
+fn without_paths(line: &str) -> std::borrow::Cow<'_, str> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let paths = compiled(
+        &RE,
+        concat!(
+            // An absolute or dotted path: `/usr/lib/…`, `./src/…`, `~/…`.
+            r#"(?:^|[\s"'(=])(?:\.{1,2}|~)?/[\w./@~+-]*"#,
+            // A relative path or a file name with a file's extension.
+            r"|\b[\w.@~+-]+(?:/[\w.@~+-]+)*\.(?:py|pyi|rs|go|ts|tsx|js|jsx|mjs|cjs|c|h|cc|cpp|hpp|java|kt|rb|php|cs|swift|scala|sh|cfg|ini|toml|ya?ml|json|lock|md|txt|xml|html|css|log|o|so|a|class|jar)\b",
+        ),
+    );
+    paths.replace_all(line, " ")
 }
 
 /// Whether a located line goes on with a message after its location (`a.go:3:2:
@@ -353,6 +373,35 @@ mod tests {
             .filter(|(k, _)| *k == LineKind::Failure)
             .map(|(_, l)| l)
             .collect()
+    }
+
+    #[test]
+    fn words_in_file_names_are_not_diagnostics() {
+        for line in [
+            "angle_utilities.py  errors.py\t\t  solar_system.py",
+            "alias.cfg  deprecated.cfg  empty.cfg  not_empty.cfg",
+            "/work/app/src/errors/mod.rs",
+            "tests/test_failures.py tests/test_warnings.py",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Plain, "{line}");
+        }
+        // A failure beside a path is still one.
+        assert_eq!(
+            line_kind("src/errors/mod.rs:3:5: error[E0425]: cannot find value"),
+            LineKind::Failure
+        );
+        assert_eq!(
+            line_kind("tests/test_errors.py::test_parse FAILED"),
+            LineKind::Failure
+        );
+        assert_eq!(
+            line_kind("django.core.exceptions.ImproperlyConfigured: Requested setting DEBUG"),
+            LineKind::Failure
+        );
+        assert_eq!(
+            line_kind("warning: unused import in src/lib.rs"),
+            LineKind::Warning
+        );
     }
 
     #[test]

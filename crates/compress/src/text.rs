@@ -2,6 +2,7 @@
 //! byte budget (TOOL-8, TOOL-10).
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use memchr::{memchr, memrchr};
 
@@ -62,11 +63,10 @@ fn find_diagnostic(haystack: &str, at: usize) -> Option<usize> {
     diagnose::candidates().find_at(haystack, at).map(|m| m.start())
 }
 
-/// Returns `true` when `line` carries a diagnostic or is the context of
-/// one: a failure, a warning, a summary or a source location.
+/// Returns `true` when `line` carries a diagnostic: a failure, a warning
+/// or a summary.
 pub(crate) fn is_diagnostic(line: &str) -> bool {
-    let kind = diagnose::line_kind(line);
-    kind.is_diagnostic()
+    diagnose::line_kind(line).is_diagnostic()
 }
 
 /// The number of newlines in `bytes`, counted with SIMD (`bytecount`,
@@ -394,7 +394,12 @@ fn choose(text: &str, budget: &Budget, head: &[Line], middle: &[Line], tail: &[L
             _ => None,
         })
         .collect();
-    let quiet = |l: &&Line| kind(l) != LineKind::Noise;
+    let noise: HashSet<usize> = all
+        .iter()
+        .filter(|(_, k)| *k == LineKind::Noise)
+        .map(|(l, _)| l.number)
+        .collect();
+    let quiet = |l: &&Line| !noise.contains(&l.number);
 
     // In order of priority.
     let mut diagnostic: Vec<Line> = Vec::new();
@@ -415,12 +420,14 @@ fn choose(text: &str, budget: &Budget, head: &[Line], middle: &[Line], tail: &[L
     rest.extend(tail.iter().rev().skip(2).filter(quiet));
 
     // Diagnostic lines, each once by its text, grow the room.
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     diagnostic.retain(|l| seen.insert(line_str(text, l)));
+    let diagnostic_numbers: HashSet<usize> = diagnostic.iter().map(|l| l.number).collect();
     let diagnostic_cost: usize = diagnostic.iter().map(|l| cost(line_str(text, l), budget)).sum();
     let room = room(budget, diagnostic_cost).min(cap(text, budget));
     let mut used = MARKER_RESERVE;
     let mut kept: Vec<Line> = Vec::new();
+    let mut kept_numbers: HashSet<usize> = HashSet::new();
     // The first and last lines open and close the text, whatever else.
     let ends: Vec<Line> = head
         .iter()
@@ -429,31 +436,29 @@ fn choose(text: &str, budget: &Budget, head: &[Line], middle: &[Line], tail: &[L
         .filter(quiet)
         .copied()
         .collect();
-    for line in ends.iter().chain(&diagnostic).chain(&rest) {
-        if kept.iter().any(|k| k.number == line.number) {
-            continue;
-        }
+    let mut keep = |line: &Line, limit: usize| {
         let c = cost(line_str(text, line), budget);
-        let is_diagnostic = diagnostic.iter().any(|d| d.number == line.number);
-        // Lines that carry no diagnostic get no more than the base room.
-        let limit = if is_diagnostic {
-            room
-        } else {
-            room.min(budget.max_bytes.max(used))
-        };
-        if used + c <= limit {
+        let fits = used + c <= limit && kept_numbers.insert(line.number);
+        if fits {
             used += c;
             kept.push(*line);
         }
+        fits
+    };
+    let mut any = false;
+    for line in ends.iter().chain(&diagnostic).chain(&rest) {
+        // Lines that carry no diagnostic get no more than the base room.
+        let limit = if diagnostic_numbers.contains(&line.number) {
+            room
+        } else {
+            room.min(budget.max_bytes)
+        };
+        any |= keep(line, limit);
     }
-    if kept.is_empty() {
+    if !any {
         // All noise: its first and last lines say what it was.
         for line in head.iter().take(1).chain(tail.last()) {
-            let c = cost(line_str(text, line), budget);
-            if used + c <= room && !kept.iter().any(|k| k.number == line.number) {
-                used += c;
-                kept.push(*line);
-            }
+            keep(line, room);
         }
     }
     kept.sort_by_key(|l| l.number);

@@ -12,7 +12,7 @@
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use strata_ctx_core::{Message, MessageId, ResultStatus, Role, ToolCall, ToolError, ToolResult};
+use strata_ctx_core::{Message, MessageId, Role, ToolCall, ToolResult};
 
 use crate::{lines, WireError};
 
@@ -234,14 +234,7 @@ impl Builder {
         };
         let mut message = Message::tool_text(call_id, name, text.clone());
         if failed {
-            message.result = Some(Box::new(ToolResult {
-                status: ResultStatus::Error,
-                error: Some(ToolError {
-                    code: "nonzero_exit".into(),
-                    message: text,
-                }),
-                ..ToolResult::default()
-            }));
+            message.result = Some(Box::new(ToolResult::error("nonzero_exit", text)));
         }
         self.add(message);
     }
@@ -264,6 +257,8 @@ impl Builder {
 
 #[cfg(test)]
 mod tests {
+    use strata_ctx_core::ResultStatus;
+
     use super::*;
 
     /// A rollout as Codex CLI writes it (shapes from its `RolloutLine` and

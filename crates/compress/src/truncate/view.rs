@@ -86,8 +86,7 @@ impl View {
     }
 }
 
-/// The view of an output of `total_lines` lines and `total_bytes` bytes,
-/// from `head` (its first `max_bytes + 1` bytes or all of it) and `end`
+/// The view of an output of `total_lines` lines, from `head` (its first `max_bytes + 1` bytes or all of it) and `end`
 /// (its last bytes, starting at byte `end_offset`). `None` when the limits
 /// leave no room for a tail, or a single line fills them: the caller then
 /// shows the head alone.
@@ -125,7 +124,7 @@ pub(super) fn compose(
             .max(1),
         limits
             .max_bytes
-            .checked_sub(tail_start_len(end_bytes, tail_start) + diagnostic_bytes + 2 * MARKER_BYTES)?,
+            .checked_sub(end_bytes.len() - tail_start + diagnostic_bytes + 2 * MARKER_BYTES)?,
     );
     if head_limits.max_bytes == 0 {
         return None;
@@ -140,8 +139,7 @@ pub(super) fn compose(
     let picked = diagnostics_in(region, diagnostics_max, diagnostic_bytes);
     // The line number of the region's first line, counted once; each
     // picked line's from the one before it.
-    let region_end = region_start + region.len();
-    let mut number = total_lines - tail - text::newlines(&end_bytes[region_start..region_end]);
+    let mut number = total_lines - tail - text::newlines(region);
     let mut counted = 0;
 
     let mut out = String::with_capacity(limits.max_bytes);
@@ -171,10 +169,6 @@ pub(super) fn compose(
         tail,
         lossy,
     })
-}
-
-fn tail_start_len(end: &[u8], tail_start: usize) -> usize {
-    end.len() - tail_start
 }
 
 /// Where the tail starts in `end`, and its lines: the last whole lines,
@@ -209,27 +203,25 @@ fn tail_of(end: &[u8], lines: usize, bytes: usize) -> Option<(usize, usize)> {
 
 /// The last `max` diagnostic lines of `region` (failures, warnings and
 /// summaries), within `bytes`, each with its start: failures first when
-/// not all fit.
+/// not all fit. The search runs on the bytes, so that the starts are the
+/// region's own even where it is not UTF-8; a line is read lossily.
 fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String)> {
     if max == 0 || region.is_empty() {
         return Vec::new();
     }
-    let text = match simdutf8::basic::from_utf8(region) {
-        Ok(text) => std::borrow::Cow::Borrowed(text),
-        Err(_) => String::from_utf8_lossy(region),
-    };
     let mut found: Vec<(usize, String, LineKind)> = Vec::new();
     let mut at = 0;
-    while let Some(m) = diagnose::likely().find_at(&text, at) {
-        let start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
-        let end = text[m.start()..].find('\n').map_or(text.len(), |i| m.start() + i);
-        let line = text[start..end].trim_end_matches('\r');
+    while let Some(m) = diagnose::likely().find_at(region, at) {
+        let start = memrchr(b'\n', &region[..m.start()]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &region[m.start()..]).map_or(region.len(), |i| m.start() + i);
+        let line = String::from_utf8_lossy(&region[start..end]);
+        let line = line.trim_end_matches('\r');
         let kind = diagnose::line_kind(line);
         if kind.is_diagnostic() {
             found.push((start, line.to_owned(), kind));
         }
         at = end + 1;
-        if at >= text.len() {
+        if at >= region.len() {
             break;
         }
     }
@@ -258,6 +250,22 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bytes_that_are_not_utf8_keep_the_numbering() {
+        let mut log: Vec<u8> = Vec::new();
+        for i in 0..400 {
+            match i {
+                250 => log.extend_from_slice(b"\xff\xfe\xff\xfe binary junk \xc3\n"),
+                300 => log.extend_from_slice(b"error: linker `cc` failed\n"),
+                _ => log.extend_from_slice(format!("line {i}\n").as_bytes()),
+            }
+        }
+        let view = compose(&log, &log, 0, 400, Limits::new(100, 100_000)).unwrap();
+        let before = format!("[… {} lines …]\nerror: linker `cc` failed\n", 300 - view.head);
+        assert!(view.text.contains(&before), "{}", view.text);
+        assert!(view.text.ends_with("line 399\n"));
+    }
 
     #[test]
     fn tail_takes_whole_lines_within_both_limits() {

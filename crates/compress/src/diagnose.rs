@@ -119,12 +119,13 @@ fn ansi() -> &'static Regex {
 }
 
 /// Lines that look like code or a diff rather than output: a diff's `+`
-/// and `-` lines, `raise`, `throw`, `def` … and calls of error helpers.
+/// and `-` lines, `raise`, `throw`, `def`, imports, comments (`# …`,
+/// `// …`) and calls of error helpers.
 fn code() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(
         &RE,
-        r"^\s*(?:[+-](?:\s|$)|@@ )|\w\.(?:Errorf|Fatalf|Error|Fatal)\(|err != nil|^\s*(?:raise |except\b|catch\s*\(|throw new |def |func |class |return |assert_?\w*\(|#include|import )",
+        r"^\s*(?:[+-](?:\s|$)|@@ )|\w\.(?:Errorf|Fatalf|Error|Fatal)\(|err != nil|^\s*(?:raise |except\b|catch\s*\(|throw new |def |func |class |return |assert_?\w*\(|#include|import |from \S+ import |# |// )",
     )
 }
 

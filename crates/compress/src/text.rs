@@ -401,11 +401,23 @@ fn choose(text: &str, budget: &Budget, head: &[Line], middle: &[Line], tail: &[L
         .collect();
     let quiet = |l: &&Line| !noise.contains(&l.number);
 
+    // The first line of each run of failure lines (one other line may
+    // stand between two of a run) says what failed (`E   AssertionError:
+    // …` above its `E   [left]: …` details, `npm ERR! code E404` above
+    // its log lines); the others detail it.
+    let headlines: Vec<Line> = failures
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| *i == 0 || failures[i - 1].number + 2 < l.number)
+        .map(|(_, l)| *l)
+        .collect();
+
     // In order of priority.
     let mut diagnostic: Vec<Line> = Vec::new();
     diagnostic.extend(failures.last());
     diagnostic.extend(summaries.iter().rev().take(3));
     diagnostic.extend(failures.first());
+    diagnostic.extend(headlines.iter().rev());
     diagnostic.extend(failures.iter().rev().skip(1));
     diagnostic.extend(summaries.iter().rev().skip(3));
     diagnostic.extend(warnings.iter());
@@ -579,6 +591,58 @@ mod tests {
             "compiling unit 0\ncompiling unit 1\ncompiling unit 2\n[… 497 lines …]\nthread 'main' panicked at src/lib.rs:3:5\n[… 496 lines …]\ncompiling unit 997\ncompiling unit 998\ncompiling unit 999"
         );
         assert_eq!(condense(&c.text, &B).text, c.text, "idempotent");
+    }
+
+    #[test]
+    fn tool_8_what_failed_comes_before_its_details() {
+        // pytest's shape: the assertion names the failure, the `E` lines
+        // under it hold long data; the room holds the summary, the
+        // headline and a few details, not every detail.
+        let data = |side: &str| format!("E   [{side}]: [{}]", "-12.055, 16.443, ".repeat(12));
+        let mut t = String::from("collected 5 items\n");
+        t.push_str("E   ValueError: the first problem\n");
+        for i in 0..30 {
+            t.push_str(&format!("        value_{i} = compute({i})\n"));
+        }
+        t.push_str(">   assert_series_equal(left, right)\n");
+        t.push_str("E   AssertionError: Series are different\n");
+        t.push_str("E   \n");
+        t.push_str(&format!(
+            "{}\n{}\n{}\n",
+            data("index"),
+            data("left"),
+            data("right")
+        ));
+        t.push_str("E   At positional index 0, first diff: -12.055 != 16.443\n");
+        t.push_str("\npandas/_libs/testing.pyx:171: AssertionError\n");
+        t.push_str("FAILED tests/test_temperature.py::test_fuentes\n");
+        t.push_str("======== 1 failed, 4 passed in 0.10s ========\n");
+        let budget = Budget { max_bytes: 700, ..B };
+        let c = condense(&t, &budget);
+        for kept in [
+            "E   ValueError: the first problem",
+            "E   AssertionError: Series are different",
+            "FAILED tests/test_temperature.py::test_fuentes",
+            "1 failed, 4 passed",
+        ] {
+            assert!(c.text.contains(kept), "{kept}:\n{}", c.text);
+        }
+        assert!(!c.text.contains("[index]"), "a detail gives way:\n{}", c.text);
+    }
+
+    #[test]
+    fn comments_and_imports_are_not_failures() {
+        for line in [
+            "        # error after dawn as well. Test each case separately:",
+            "  // TODO: report errors to the caller",
+            "from django.core.exceptions import ValidationError",
+        ] {
+            assert_ne!(diagnose::line_kind(line), LineKind::Failure, "{line}");
+        }
+        assert_eq!(
+            diagnose::line_kind("ModuleNotFoundError: No module named 'pytz'"),
+            LineKind::Failure
+        );
     }
 
     #[test]

@@ -20,8 +20,13 @@ const MAX_COMMAND_CHARS: usize = 100;
 /// are only counted, so that observing a step costs the same at step
 /// 10,000 as at step 10 (REL-3). A rendering never shows that many.
 const MAX_ITEMS: usize = 256;
-/// Earlier distinct error lines a command keeps.
-const EARLIER_ERRORS: usize = 3;
+/// Earlier distinct error lines a command keeps: an agent that runs the
+/// same script six times while it fixes one error after another reads each
+/// error it met.
+const EARLIER_ERRORS: usize = 6;
+/// The longest earlier error a digest shows, in characters: the message of
+/// an error line comes first, and earlier runs are many.
+const EARLIER_ERROR_CHARS: usize = 120;
 /// The longest error or outcome line a digest shows, in characters.
 const MAX_LINE_CHARS: usize = 200;
 
@@ -30,6 +35,7 @@ mod facts;
 
 pub use facts::{command_argument, last_error_line, path_argument};
 use facts::{cut, exit_status, output_text, shell_writes, test_summary};
+use strata_ctx_compress::{line_kind, LineKind};
 use strata_ctx_tools::{changed_files, program_of, INSPECTION_PROGRAMS};
 
 /// One command the agent ran, with what came of it.
@@ -43,24 +49,37 @@ pub struct CommandFact {
     /// The last error line of the output.
     pub error: Option<String>,
     /// Distinct error lines of earlier runs of the same command, the most
-    /// recent first (at most three).
+    /// recent first (at most six, each cut to 120 characters): each run's
+    /// last error, and its failing test summary (`1 failed, 4 passed`)
+    /// when a later run no longer shows it.
     pub earlier_errors: Vec<String>,
+    /// The test summary of this run's output, when it counts failures
+    /// (`1 failed, 4 passed`): it joins the earlier errors once a later
+    /// run replaces the outcome that shows it.
+    pub failing_summary: Option<String>,
 }
 
 impl CommandFact {
     /// Records a later run of the same command: its outcome replaces this
     /// one's, whose error joins the earlier ones.
     fn then(&mut self, later: &CommandFact) {
-        let mut earlier = Vec::with_capacity(EARLIER_ERRORS + 1);
+        let mut earlier = Vec::with_capacity(EARLIER_ERRORS + 2);
         earlier.extend(later.earlier_errors.iter().cloned());
-        earlier.extend(self.error.take());
+        // This run's verdict leaves the outcome when the later one's
+        // differs: it is an earlier error then.
+        if self.failing_summary != later.failing_summary {
+            earlier.extend(self.failing_summary.take().map(|s| cut(&s, EARLIER_ERROR_CHARS)));
+        }
+        earlier.extend(self.error.take().map(|e| cut(&e, EARLIER_ERROR_CHARS)));
         earlier.append(&mut self.earlier_errors);
+        let shown_later = later.error.as_ref().map(|e| cut(e, EARLIER_ERROR_CHARS));
         let mut seen = Vec::new();
         for e in earlier {
-            if Some(&e) != later.error.as_ref() && !seen.contains(&e) && seen.len() < EARLIER_ERRORS {
+            if Some(&e) != shown_later.as_ref() && !seen.contains(&e) && seen.len() < EARLIER_ERRORS {
                 seen.push(e);
             }
         }
+        self.failing_summary.clone_from(&later.failing_summary);
         self.outcome.clone_from(&later.outcome);
         self.error.clone_from(&later.error);
         self.earlier_errors = seen;
@@ -299,6 +318,9 @@ impl Digest {
             // other one.
             error: last_error_line(&text, summary).map(|l| cut(l, MAX_LINE_CHARS)),
             earlier_errors: Vec::new(),
+            failing_summary: summary
+                .filter(|s| line_kind(s) == LineKind::Failure)
+                .map(|s| cut(s, MAX_LINE_CHARS)),
         };
         self.add_command(fact);
     }
@@ -605,6 +627,70 @@ mod tests {
                 "TypeError: bad operand type"
             ]
         );
+    }
+
+    #[test]
+    fn a_script_fixed_error_by_error_keeps_six_of_its_errors() {
+        // REACT-6: an agent installs one missing module after another.
+        let mut d = Digest::new();
+        let modules = ["pytz", "numpy", "scipy", "pandas", "asgiref", "sqlparse", "wrapt"];
+        for m in modules {
+            let out = format!("Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\nModuleNotFoundError: No module named '{m}'");
+            step(&mut d, "bash", json!({"command": "python t.py"}), &out);
+        }
+        step(&mut d, "bash", json!({"command": "python t.py"}), "ok");
+        let c = &d.commands()[0];
+        let earlier: Vec<&str> = c.earlier_errors.iter().map(String::as_str).collect();
+        assert_eq!(
+            earlier,
+            modules[1..]
+                .iter()
+                .rev()
+                .map(|m| format!("ModuleNotFoundError: No module named '{m}'"))
+                .collect::<Vec<_>>(),
+            "the newest six, newest first"
+        );
+    }
+
+    #[test]
+    fn a_failing_summary_stays_once_a_later_run_passes() {
+        let mut d = Digest::new();
+        let failing =
+            "FAILED tests/test_a.py::test_x - assert 1 == 2\n===== 1 failed, 4 passed in 0.1s =====";
+        step(&mut d, "bash", json!({"command": "pytest -q"}), failing);
+        step(
+            &mut d,
+            "bash",
+            json!({"command": "pytest -q"}),
+            "===== 5 passed in 0.1s =====",
+        );
+        let c = &d.commands()[0];
+        assert_eq!(c.outcome.as_deref(), Some("===== 5 passed in 0.1s ====="));
+        assert_eq!(c.failing_summary, None);
+        assert_eq!(
+            c.earlier_errors,
+            [
+                "===== 1 failed, 4 passed in 0.1s =====",
+                "FAILED tests/test_a.py::test_x - assert 1 == 2"
+            ]
+        );
+        let text = d.render(2_000);
+        assert!(text.contains("1 failed, 4 passed"), "{text}");
+    }
+
+    #[test]
+    fn earlier_errors_are_cut_to_their_message() {
+        let mut d = Digest::new();
+        let long = format!("ValueError: {}", "x".repeat(300));
+        step(&mut d, "bash", json!({"command": "python t.py"}), &long);
+        step(&mut d, "bash", json!({"command": "python t.py"}), "ok");
+        let e = &d.commands()[0].earlier_errors[0];
+        assert_eq!(
+            e.chars().count(),
+            EARLIER_ERROR_CHARS + 1,
+            "cut, with an ellipsis"
+        );
+        assert!(e.starts_with("ValueError: xxx") && e.ends_with('…'));
     }
 
     #[test]

@@ -4,6 +4,7 @@ use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{json, Map, Value};
 use strata_ctx_core::{CompressRule, RuleError, RuleInput};
+use strata_ctx_tools::ShellOutput;
 
 use crate::compressor::json_len;
 use crate::kind::ToolKind;
@@ -279,7 +280,12 @@ pub(crate) fn text_rule(kind: Option<ToolKind>, text: &str, l: &RuleLimits) -> S
         Some(ToolKind::Edit | ToolKind::MultiEdit | ToolKind::Write) => {
             head_text(text, l.snippet_lines, l.generic_bytes.max(l.line_bytes * 4), l)
         }
-        Some(ToolKind::Bash) => condense(text, &l.bash()).text.into_owned(),
+        Some(ToolKind::Bash) => match ShellOutput::parse(text) {
+            // Codex CLI's `{"output": …, "metadata": {"exit_code": …}}`:
+            // what the command printed is condensed in place.
+            Some(structured) => structured.with_output(&condense(structured.output(), &l.bash()).text),
+            None => condense(text, &l.bash()).text.into_owned(),
+        },
         _ => condense(text, &l.generic()).text.into_owned(),
     }
 }
@@ -385,6 +391,33 @@ mod tests {
         assert_eq!(
             canonical_call("str_replace_editor", &json!({"command": "create"})),
             Some(ToolKind::Write)
+        );
+    }
+
+    #[test]
+    fn tool_8_codex_shell_output_kept_as_json_is_condensed_inside() {
+        let mut printed: String = (0..400)
+            .map(|i| format!("   Compiling dep{i} v0.1.{i}\n"))
+            .collect();
+        printed.push_str("error[E0425]: cannot find value `x` in this scope\n --> src/main.rs:4:13\n");
+        printed.push_str("error: could not compile `app` (bin \"app\") due to 1 previous error\n");
+        let text =
+            json!({"output": printed, "metadata": {"exit_code": 101, "duration_seconds": 2.5}}).to_string();
+        let args = json!({"command": ["bash", "-lc", "cargo build"]});
+        let form = text_rule(canonical_call("shell", &args), &text, &RuleLimits::default());
+        let read = ShellOutput::parse(&form).expect("still the object");
+        assert_eq!(read.exit_code(), Some(101));
+        let out = read.output();
+        assert!(
+            out.contains("error[E0425]: cannot find value `x` in this scope"),
+            "{out}"
+        );
+        assert!(out.contains("error: could not compile `app`"), "{out}");
+        assert!(form.len() * 5 < text.len(), "{} of {}", form.len(), text.len());
+        assert_eq!(
+            text_rule(canonical_call("shell", &args), &form, &RuleLimits::default()),
+            form,
+            "idempotent"
         );
     }
 

@@ -679,6 +679,26 @@ mod tests {
     }
 
     #[test]
+    fn codex_shell_output_kept_as_json_is_read() {
+        // Codex CLI's `shell` answers an object; transcripts in chat form
+        // carry it as the tool message's text.
+        let mut d = Digest::new();
+        let call = ToolCall::new("c1", "shell", json!({"command": ["bash", "-lc", "cargo build"]}));
+        let printed = "   Compiling app v0.1.0\nerror[E0425]: cannot find value `x` in this scope\nerror: could not compile `app` (bin \"app\") due to 1 previous error\n";
+        let text =
+            json!({"output": printed, "metadata": {"exit_code": 101, "duration_seconds": 1.5}}).to_string();
+        let result = Message::tool_text(call.id.clone(), "shell", text);
+        d.observe(&Message::assistant_with_calls("", vec![call]), &[result]);
+        let c = &d.commands()[0];
+        assert_eq!(c.command, "cargo build");
+        assert_eq!(c.outcome.as_deref(), Some("exit 101"));
+        assert_eq!(
+            c.error.as_deref(),
+            Some("error[E0425]: cannot find value `x` in this scope")
+        );
+    }
+
+    #[test]
     fn earlier_errors_are_cut_to_their_message() {
         let mut d = Digest::new();
         let long = format!("ValueError: {}", "x".repeat(300));

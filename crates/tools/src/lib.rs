@@ -22,6 +22,8 @@
 //!   [`changed_files`], [`patch_files`].
 //! - Command lines: [`program_word`], [`program_of`] and
 //!   [`INSPECTION_PROGRAMS`].
+//! - Recorded outputs: [`ShellOutput`], a shell's output kept as a JSON
+//!   object (Codex CLI's `{"output": …, "metadata": {"exit_code": …}}`).
 //!
 //! # Example
 //!
@@ -47,7 +49,9 @@
 mod args;
 mod command;
 mod kind;
+mod output;
 
 pub use args::{changed_files, command, patch_files, path, todos, Todo, PATH_KEYS};
 pub use command::{program_of, program_word, INSPECTION_PROGRAMS};
 pub use kind::{classify, kind_of, normalize, ToolKind};
+pub use output::ShellOutput;

@@ -89,7 +89,8 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
 }
 
 /// Every string of a result, joined by newlines, and the exit code a
-/// structured result reports.
+/// structured result reports (a result's data, or a text that is a
+/// shell's output kept as JSON, [`strata_ctx_tools::ShellOutput`]).
 pub(crate) fn output_text(message: &Message) -> (String, Option<i64>) {
     fn walk(v: &Value, out: &mut String, code: &mut Option<i64>) {
         match v {
@@ -97,7 +98,13 @@ pub(crate) fn output_text(message: &Message) -> (String, Option<i64>) {
                 if !out.is_empty() {
                     out.push('\n');
                 }
-                out.push_str(s);
+                match strata_ctx_tools::ShellOutput::parse(s) {
+                    Some(structured) => {
+                        out.push_str(structured.output());
+                        *code = code.or(structured.exit_code());
+                    }
+                    None => out.push_str(s),
+                }
             }
             Value::Array(items) => items.iter().for_each(|x| walk(x, out, code)),
             Value::Object(map) => {
@@ -114,8 +121,11 @@ pub(crate) fn output_text(message: &Message) -> (String, Option<i64>) {
             _ => {}
         }
     }
-    let mut out = message.content.to_string();
+    // The text first: a shell's output recorded as a JSON object (Codex
+    // CLI's `shell`) gives what it printed and its exit code.
+    let mut out = String::new();
     let mut code = None;
+    walk(&Value::String(message.content.to_string()), &mut out, &mut code);
     if let Some(result) = &message.result {
         walk(&result.data, &mut out, &mut code);
         if let Some(e) = &result.error {

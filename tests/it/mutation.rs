@@ -277,7 +277,16 @@ fn check(messages: &[Message], window: usize) -> Result<(), TestCaseError> {
     let context = Context::new(SystemLayer::new("sys")).with_history(compacted.clone());
     openai_paired(&context.to_openai()).map_err(|e| TestCaseError::fail(format!("openai: {e}")))?;
     anthropic_paired(&context.to_anthropic()).map_err(|e| TestCaseError::fail(format!("anthropic: {e}")))?;
-    prop_assert!(!context.render_react().is_empty());
+    // ReAct (REACT-1): every call of the window is an action, in order.
+    let react = context.render_react();
+    let mut from = 0;
+    for call in compacted.iter().flat_map(|m| &m.tool_calls) {
+        let action = format!("Action: {}[", call.name);
+        let at = react[from..].find(&action);
+        prop_assert!(at.is_some(), "react: {action} missing or out of order");
+        from += at.unwrap_or_default() + action.len();
+    }
+    prop_assert!(react.starts_with("[system] sys"), "react: {}", &react[..react.len().min(80)]);
 
     // Replay through the engine, persisting to a store: every step
     // paired, the budget held, and the log loads back to the same window.

@@ -286,7 +286,11 @@ fn check(messages: &[Message], window: usize) -> Result<(), TestCaseError> {
         prop_assert!(at.is_some(), "react: {action} missing or out of order");
         from += at.unwrap_or_default() + action.len();
     }
-    prop_assert!(react.starts_with("[system] sys"), "react: {}", &react[..react.len().min(80)]);
+    prop_assert!(
+        react.starts_with("[system] sys"),
+        "react: {}",
+        &react[..react.len().min(80)]
+    );
 
     // Replay through the engine, persisting to a store: every step
     // paired, the budget held, and the log loads back to the same window.

@@ -289,7 +289,7 @@ fn check(messages: &[Message], window: usize) -> Result<(), TestCaseError> {
     prop_assert!(
         react.starts_with("[system] sys"),
         "react: {}",
-        &react[..react.len().min(80)]
+        react.chars().take(80).collect::<String>()
     );
 
     // Replay through the engine, persisting to a store: every step

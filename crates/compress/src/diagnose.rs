@@ -181,12 +181,33 @@ const SUMMARY: &str = concat!(
     r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed",
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?\d+|returncode)|^\s*Finished .* target\(s\) in",
 );
+/// An assertion's operands and matcher: jest and vitest (`Expected: 3`,
+/// `Received: 4`, `expect(received).toBe(expected)`), Rust (`left: 3`,
+/// `right: 4`), JUnit and others (`Actual: …`). A macro, so that
+/// [`CONTEXT`] can hold it.
+macro_rules! operand {
+    () => {
+        r"^\s*(?:Expected|Received|Actual|expected|received|actual|left|right)(?: [a-z]+){0,2}:\s|^\s*expect\(received\)"
+    };
+}
+const OPERAND: &str = operand!();
+
 const CONTEXT: &str = concat!(
     r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at [\w$.<>]+\([\w$]+\.(?:java|kt|scala):\d+\)"#,
     r"|^\s*\S+\.(?:go|rs|py|ts|tsx|js|jsx|c|cc|cpp|h|java|kt|rb|php|cs|swift):\d+|^\s*\d+\s*\|\s|^\s*\|\s+\^|^goroutine \d+ \[|^\s+\^+~*\s*$|^Caused by:",
+    // An assertion's operands and matcher ([`OPERAND`]).
+    r"|",
+    operand!(),
     // A `file:line:col:` location with a message (Go, gcc, ruff).
     r"|^\S+:\d+:\d+:\s",
 );
+
+/// Whether `line` is an assertion's operand or matcher ([`OPERAND`]): a
+/// context line that belongs to the failure above it.
+pub(crate) fn is_operand(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, OPERAND).is_match(line)
+}
 
 /// Failures, as each toolchain words them.
 fn failure() -> &'static Regex {

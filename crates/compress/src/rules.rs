@@ -421,6 +421,77 @@ mod tests {
         );
     }
 
+    fn bash_form(text: &str) -> String {
+        text_rule(Some(ToolKind::Bash), text, &RuleLimits::default())
+    }
+
+    #[test]
+    fn tool_8_a_rust_panic_keeps_its_message_and_operands() {
+        // cargo test's shape: the message follows `panicked at …:` on its
+        // own line; an assertion's operands follow the assertion.
+        let mut log: String = (0..150)
+            .map(|i| {
+                format!(
+                    "test m{}::tests::case_{i} ... {}\n",
+                    i / 10,
+                    if i == 33 || i == 97 { "FAILED" } else { "ok" }
+                )
+            })
+            .collect();
+        log.push_str("\nfailures:\n\n---- m3::tests::case_33 stdout ----\n");
+        log.push_str("thread 'm3::tests::case_33' panicked at src/m3.rs:120:9:\nassertion `left == right` failed\n  left: 3\n  right: 4\n");
+        log.push_str("note: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\n\n");
+        log.push_str(
+            "---- m9::tests::case_97 stdout ----\nthread 'm9::tests::case_97' panicked at src/m9.rs:44:5:\n",
+        );
+        log.push_str("called `Option::unwrap()` on a `None` value\n\n\nfailures:\n    m3::tests::case_33\n    m9::tests::case_97\n\n");
+        log.push_str("test result: FAILED. 148 passed; 2 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.52s\n");
+        let form = bash_form(&log);
+        for kept in [
+            "called `Option::unwrap()` on a `None` value",
+            "assertion `left == right` failed",
+            "  left: 3",
+            "  right: 4",
+            "test result: FAILED. 148 passed; 2 failed",
+        ] {
+            assert!(form.contains(kept), "{kept}:\n{form}");
+        }
+        assert!(form.len() * 3 < log.len(), "{} of {}", form.len(), log.len());
+    }
+
+    #[test]
+    fn tool_8_a_jest_failure_keeps_what_was_expected_and_received() {
+        let mut log = String::from("> jest --ci\n\n");
+        for i in 0..60 {
+            if i == 41 {
+                log.push_str("FAIL src/Widget41.test.tsx (5.1 s)\n  ● Widget41 › renders the title\n\n");
+                log.push_str("    expect(received).toBe(expected) // Object.is equality\n\n");
+                log.push_str("    Expected: \"Hello 41\"\n    Received: \"Hello\"\n\n");
+                log.push_str("      at Object.<anonymous> (src/Widget41.test.tsx:13:21)\n\n");
+            } else {
+                log.push_str(&format!(
+                    "PASS src/Widget{i}.test.tsx\n  ✓ renders ({i} ms)\n  ✓ updates ({i} ms)\n"
+                ));
+            }
+        }
+        log.push_str(
+            "\nTest Suites: 1 failed, 59 passed, 60 total\nTests:       1 failed, 119 passed, 120 total\n",
+        );
+        let form = bash_form(&log);
+        for kept in [
+            "● Widget41 › renders the title",
+            "Expected: \"Hello 41\"",
+            "Received: \"Hello\"",
+            "Tests:       1 failed, 119 passed, 120 total",
+        ] {
+            assert!(form.contains(kept), "{kept}:\n{form}");
+        }
+        assert!(
+            !form.contains("PASS src/Widget3.test.tsx"),
+            "passing suites are noise:\n{form}"
+        );
+    }
+
     #[test]
     fn hunk_ranges() {
         assert_eq!(

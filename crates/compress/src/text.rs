@@ -276,6 +276,35 @@ fn diagnostic_spans(
     spans
 }
 
+/// Adds to `spans` the line after each failure line that ends with a
+/// colon and so announces its message on the next line: Rust's `thread
+/// 'x' panicked at src/a.rs:3:5:` above `called `Option::unwrap()` on a
+/// `None` value`. Only lines before `end` are added.
+fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize)>) {
+    let bytes = text.as_bytes();
+    let announced: Vec<(usize, usize)> = spans
+        .iter()
+        .filter(|&&(start, stop)| {
+            let line = text.get(start..stop).unwrap_or_default().trim_end();
+            line.ends_with(':') && diagnose::line_kind(line) == LineKind::Failure
+        })
+        .filter_map(|&(_, stop)| {
+            let start = stop + 1;
+            (start < end).then(|| {
+                (
+                    start,
+                    memchr(b'\n', &bytes[start..end]).map_or(end, |i| start + i),
+                )
+            })
+        })
+        .collect();
+    if !announced.is_empty() {
+        spans.extend(announced);
+        spans.sort_unstable();
+        spans.dedup();
+    }
+}
+
 /// Keeps the first and last lines and the diagnostic lines of the middle,
 /// marking each gap with `[… N lines …]`. What is kept follows what the
 /// output holds: the last failure line first (the line an agent acts on),
@@ -327,7 +356,8 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
 
     let first_quota = budget.diagnostics.div_ceil(2);
     let last_quota = budget.diagnostics - first_quota;
-    let spans = diagnostic_spans(text, middle_start, middle_end, first_quota, last_quota);
+    let mut spans = diagnostic_spans(text, middle_start, middle_end, first_quota, last_quota);
+    with_announced_messages(text, middle_end, &mut spans);
 
     // Number the middle's candidate lines in one pass.
     let mut line_no = head.len();
@@ -394,6 +424,31 @@ fn choose(text: &str, budget: &Budget, head: &[Line], middle: &[Line], tail: &[L
             _ => None,
         })
         .collect();
+    // The message of a failure: an assertion's operand (`Expected: 3`,
+    // `left: 3`) or matcher at most two lines after the failure or after
+    // the previous such line, and the plain line after a failure that
+    // ends with a colon (`… panicked at src/a.rs:3:5:`).
+    let mut attached: Vec<Line> = Vec::new();
+    let mut anchor: Option<(usize, bool)> = None;
+    for (l, k) in &all {
+        let near = |within: usize| anchor.is_some_and(|(n, _)| l.number > n && l.number <= n + within);
+        match k {
+            LineKind::Failure => anchor = Some((l.number, line_str(text, l).trim_end().ends_with(':'))),
+            LineKind::Context if near(2) && diagnose::is_operand(line_str(text, l)) => {
+                attached.push(*l);
+                anchor = Some((l.number, false));
+            }
+            LineKind::Plain
+                if near(1)
+                    && anchor.is_some_and(|(_, colon)| colon)
+                    && !line_str(text, l).trim().is_empty() =>
+            {
+                attached.push(*l);
+                anchor = Some((l.number, false));
+            }
+            _ => {}
+        }
+    }
     let noise: HashSet<usize> = all
         .iter()
         .filter(|(_, k)| *k == LineKind::Noise)
@@ -418,6 +473,7 @@ fn choose(text: &str, budget: &Budget, head: &[Line], middle: &[Line], tail: &[L
     diagnostic.extend(summaries.iter().rev().take(3));
     diagnostic.extend(failures.first());
     diagnostic.extend(headlines.iter().rev());
+    diagnostic.extend(attached.iter().rev());
     diagnostic.extend(failures.iter().rev().skip(1));
     diagnostic.extend(summaries.iter().rev().skip(3));
     diagnostic.extend(warnings.iter());

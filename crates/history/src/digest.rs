@@ -316,7 +316,7 @@ impl Digest {
             outcome: (!outcome.is_empty()).then(|| outcome.join("; ")),
             // The summary line shows in the outcome: the error is the last
             // other one.
-            error: last_error_line(&text, summary).map(|l| cut(l, MAX_LINE_CHARS)),
+            error: last_error_line(&text, summary).map(|l| cut(&l, MAX_LINE_CHARS)),
             earlier_errors: Vec::new(),
             failing_summary: summary
                 .filter(|s| line_kind(s) == LineKind::Failure)
@@ -725,15 +725,29 @@ mod tests {
     #[test]
     fn error_lines_skip_code() {
         assert_eq!(
-            last_error_line("AssertionError: expected 3", None),
+            last_error_line("AssertionError: expected 3", None).as_deref(),
             Some("AssertionError: expected 3")
         );
         assert_eq!(last_error_line("    raise ValueError('bad')", None), None);
         assert_eq!(last_error_line("+    t.Errorf(\"wrong\")", None), None);
         assert_eq!(last_error_line("error", None), None, "too short");
         assert_eq!(
-            last_error_line("--- FAIL: TestX (0.00s)\nFAIL\nexit status 1\n", None),
+            last_error_line("--- FAIL: TestX (0.00s)\nFAIL\nexit status 1\n", None).as_deref(),
             Some("--- FAIL: TestX (0.00s)")
+        );
+        // A failure that announces its message on the next line brings it;
+        // one followed by another failure or nothing stands alone.
+        assert_eq!(
+            last_error_line(
+                "thread 'main' panicked at src/a.rs:3:5:\nindex out of bounds\n",
+                None
+            )
+            .as_deref(),
+            Some("thread 'main' panicked at src/a.rs:3:5: index out of bounds")
+        );
+        assert_eq!(
+            last_error_line("Traceback (most recent call last):\n", None).as_deref(),
+            Some("Traceback (most recent call last):")
         );
     }
 }

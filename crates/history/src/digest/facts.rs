@@ -65,8 +65,20 @@ pub(crate) fn never() -> Regex {
 /// eight characters, not a mere exit status): the last one with a message
 /// (an error, an assertion, a failing test) when there is one, else the
 /// last verdict (`FAIL\tpkg`, `BUILD FAILED`,
-/// [`strata_ctx_compress::is_verdict`]).
-pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<&'a str> {
+/// [`strata_ctx_compress::is_verdict`]). A failure line that ends with a
+/// colon and announces its message on the next line (Rust's `thread 'x'
+/// panicked at src/a.rs:3:5:`) comes with that line.
+///
+/// ```
+/// use strata_ctx_history::last_error_line;
+///
+/// let log = "thread 'main' panicked at src/main.rs:4:5:\ncalled `Option::unwrap()` on a `None` value\n";
+/// assert_eq!(
+///     last_error_line(log, None).as_deref(),
+///     Some("thread 'main' panicked at src/main.rs:4:5: called `Option::unwrap()` on a `None` value")
+/// );
+/// ```
+pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'a, str>> {
     let failures = || {
         text.lines().rev().map(str::trim).filter(move |l| {
             l.chars().count() >= 8
@@ -75,7 +87,23 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<&'a s
                 && line_kind(l) == LineKind::Failure
         })
     };
-    failures().find(|l| !is_verdict(l)).or_else(|| failures().next())
+    let line = failures()
+        .find(|l| !is_verdict(l))
+        .or_else(|| failures().next())?;
+    if !line.ends_with(':') {
+        return Some(Cow::Borrowed(line));
+    }
+    // `line` is a slice of `text`: what follows it is its message.
+    let end = line.as_ptr() as usize - text.as_ptr() as usize + line.len();
+    let message = text
+        .get(end..)
+        .and_then(|rest| rest.split('\n').nth(1))
+        .map(str::trim)
+        .filter(|m| !m.is_empty() && line_kind(m) == LineKind::Plain);
+    Some(match message {
+        Some(message) => Cow::Owned(format!("{line} {message}")),
+        None => Cow::Borrowed(line),
+    })
 }
 
 pub(crate) fn cut(text: &str, max: usize) -> String {

@@ -64,7 +64,7 @@ fn from_store(spec: &str, which: &Path) -> Result<(String, Vec<u8>), CliError> {
             "`{which}`: with --store, name a conversation as NAMESPACE/NAME"
         )));
     };
-    let store = crate::commands::store::backend(spec)?;
+    let store = crate::commands::store::read_backend(spec)?;
     let lines = store
         .lines(namespace, name)
         .map_err(crate::commands::store::runtime)?;

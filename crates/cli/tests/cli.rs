@@ -968,6 +968,42 @@ fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
     files
 }
 
+/// Reads never write (STORE-2): listing a store that is not there, or
+/// reading a conversation by name from it, creates nothing; listing one
+/// changes none of its files.
+#[test]
+fn store_list_and_reads_create_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no-store");
+    let listed = json(&run(&["store", "--store", path(&missing), "list", "--json"]));
+    assert_eq!(listed, serde_json::json!({}));
+    let read = run(&["inspect", "--store", path(&missing), "default/main"]);
+    assert_eq!(read.status.code(), Some(2), "{}", stderr(&read));
+    assert!(!missing.exists(), "a read created the store");
+
+    let store = dir.path().join("store");
+    let o = run(&[
+        "store",
+        "--store",
+        path(&store),
+        "import",
+        "--namespace",
+        "corpus",
+        path(&corpus(COVERAGE)),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let before = tree(&store);
+    ok(&run(&["store", "--store", path(&store), "list"]));
+    ok(&run(&[
+        "inspect",
+        "--store",
+        path(&store),
+        &format!("corpus/{COVERAGE}"),
+    ]));
+    assert_eq!(tree(&store), before, "a read changed the store");
+    assert!(!store.join("other").exists());
+}
+
 /// STORE-6: transcripts imported into a directory store and exported
 /// again come back byte for byte; a second import does not overwrite.
 #[test]

@@ -171,6 +171,28 @@ impl Store {
         Ok(Store { dir })
     }
 
+    /// The store in `dir`, to read from: nothing is created, and a
+    /// missing directory is a store with no namespaces. Reads never write
+    /// (`namespaces`, `list`, `current`, `lines`); a write through this
+    /// handle creates what it needs, as with [`Store::open`].
+    ///
+    /// ```
+    /// let dir = std::env::temp_dir().join("strata-store-that-is-not-there");
+    /// let store = strata_ctx_history::Store::open_existing(&dir);
+    /// assert!(store.namespaces().unwrap().is_empty());
+    /// assert!(store.list("default").unwrap().is_empty());
+    /// assert!(!dir.exists());
+    /// ```
+    pub fn open_existing(dir: impl Into<PathBuf>) -> Self {
+        Store { dir: dir.into() }
+    }
+
+    /// A namespace's directory, to read: not created.
+    fn existing_namespace_dir(&self, namespace: &str) -> Result<PathBuf> {
+        check_name(namespace)?;
+        Ok(self.dir.join(namespace))
+    }
+
     fn namespace_dir(&self, namespace: &str) -> Result<PathBuf> {
         check_name(namespace)?;
         let dir = self.dir.join(namespace);
@@ -252,7 +274,11 @@ impl Store {
     /// [`Error::Io`].
     pub fn namespaces(&self) -> Result<Vec<String>> {
         let mut names = Vec::new();
-        for entry in std::fs::read_dir(&self.dir).map_err(io(&self.dir))? {
+        let entries = match std::fs::read_dir(&self.dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(names),
+            other => other.map_err(io(&self.dir))?,
+        };
+        for entry in entries {
             let entry = entry.map_err(io(&self.dir))?;
             let is_dir = entry.file_type().map(|t| t.is_dir()).unwrap_or(false);
             if let (true, Some(name)) = (is_dir, entry.file_name().to_str()) {
@@ -281,9 +307,13 @@ impl Store {
     ///
     /// [`Error::Io`] or [`Error::InvalidName`].
     pub fn list(&self, namespace: &str) -> Result<Vec<String>> {
-        let dir = self.namespace_dir(namespace)?;
+        let dir = self.existing_namespace_dir(namespace)?;
         let mut names = Vec::new();
-        for entry in std::fs::read_dir(&dir).map_err(io(&dir))? {
+        let entries = match std::fs::read_dir(&dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(names),
+            other => other.map_err(io(&dir))?,
+        };
+        for entry in entries {
             let entry = entry.map_err(io(&dir))?;
             if let Some(name) = entry.file_name().to_str().and_then(|n| n.strip_suffix(".jsonl")) {
                 names.push(name.to_owned());
@@ -299,7 +329,7 @@ impl Store {
     ///
     /// [`Error::Io`] or [`Error::InvalidName`].
     pub fn current(&self, namespace: &str) -> Result<Option<String>> {
-        let path = self.namespace_dir(namespace)?.join("CURRENT");
+        let path = self.existing_namespace_dir(namespace)?.join("CURRENT");
         match std::fs::read_to_string(&path) {
             Ok(text) => Ok(Some(text.trim().to_owned()).filter(|n| !n.is_empty())),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),

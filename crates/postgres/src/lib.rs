@@ -248,6 +248,42 @@ impl PgBackend {
         Ok(backend)
     }
 
+    /// Connects to the database at `url` to read from it: no migration
+    /// runs and nothing is written, so listing or inspecting a store never
+    /// changes it.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::Backend`] when the database cannot be reached, or when its
+    /// schema is missing or not at this build's version
+    /// ([`SCHEMA_VERSION`]): [`PgBackend::connect`] or `strata-ctx store
+    /// migrate` brings it up to date.
+    pub fn connect_read_only(url: &str) -> Result<PgBackend> {
+        let backend = PgBackend {
+            shared: Shared::start(url, DEFAULT_TIMEOUT)?,
+        };
+        let version = backend.shared.query(|client| async move {
+            let row = client
+                .query_one("SELECT to_regclass('strata_schema_migrations') IS NOT NULL", &[])
+                .await
+                .map_err(db)?;
+            if !row.get::<_, bool>(0) {
+                return Ok(0);
+            }
+            migrate::version(&client).await
+        })?;
+        if version != SCHEMA_VERSION {
+            return Err(failed(
+                format!(
+                    "the database's Strata schema is at version {version}, this build reads version {SCHEMA_VERSION}; \
+                     `strata-ctx store migrate` (or PgBackend::connect) brings it up to date"
+                ),
+                false,
+            ));
+        }
+        Ok(backend)
+    }
+
     /// Applies the migrations the database lacks, in order, each in a
     /// transaction, under a lock that makes concurrent callers wait.
     /// Returns the versions applied.

@@ -228,12 +228,7 @@ fn terminate_writers(url: &str, ns: &str) {
          AND l.classid::bigint = ((k.key >> 32) & 4294967295) \
          AND l.objid::bigint = (k.key & 4294967295)"
     );
-    let out = Command::new("psql").arg(url).args(["-qAt", "-c", &sql]).output();
-    match out {
-        Ok(o) if o.status.success() => {}
-        Ok(o) => panic!("psql: {}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) => panic!("psql is needed to end a connection from the server: {e}"),
-    }
+    psql(url, &sql);
 }
 
 /// The database restarted between two appends (run when
@@ -298,4 +293,36 @@ fn store_4_memory_in_postgres() {
     );
     drop(memory);
     assert_eq!(backend.memory(&user).unwrap().facts().len(), 1);
+}
+
+fn psql(url: &str, sql: &str) -> String {
+    let o = Command::new("psql").arg(url).args(["-qAt", "-c", sql]).output();
+    match o {
+        Ok(o) if o.status.success() => String::from_utf8_lossy(&o.stdout).trim().to_owned(),
+        Ok(o) => panic!("psql: {}", String::from_utf8_lossy(&o.stderr)),
+        Err(e) => panic!("psql is needed to act from the server's side: {e}"),
+    }
+}
+
+/// Reads never write: a read-only connection to a database without the
+/// schema says so and creates nothing; once migrated, it reads.
+#[test]
+fn store_4_read_only_connection_writes_nothing() {
+    let Some(url) = url() else { return };
+    let db = fresh("ro").replace('-', "_");
+    psql(&url, &format!("CREATE DATABASE {db}"));
+    let (base, _) = url.rsplit_once('/').unwrap();
+    let db_url = format!("{base}/{db}");
+    let refused = PgBackend::connect_read_only(&db_url).unwrap_err();
+    assert!(refused.to_string().contains("store migrate"), "{refused}");
+    assert_eq!(
+        psql(&db_url, "SELECT to_regclass('strata_schema_migrations') IS NULL"),
+        "t",
+        "a read-only connection created the schema"
+    );
+    drop(PgBackend::connect(&db_url).unwrap());
+    let reader = PgBackend::connect_read_only(&db_url).unwrap();
+    assert!(reader.namespaces().unwrap().is_empty());
+    drop(reader);
+    psql(&url, &format!("DROP DATABASE {db} WITH (FORCE)"));
 }

@@ -80,6 +80,17 @@ pub fn backend(spec: &str) -> Result<Box<dyn Backend>, CliError> {
     ))
 }
 
+/// The backend `spec` names, to read from: nothing is created or
+/// migrated, so a read never writes (a missing directory holds nothing; a
+/// database without the schema says so).
+pub fn read_backend(spec: &str) -> Result<Box<dyn Backend>, CliError> {
+    if spec.starts_with("postgres://") || spec.starts_with("postgresql://") {
+        let pg = PgBackend::connect_read_only(spec).map_err(|e| CliError::Runtime(e.to_string()))?;
+        return Ok(Box::new(pg));
+    }
+    Ok(Box::new(Store::open_existing(spec)))
+}
+
 pub fn runtime(e: strata_ctx::history::Error) -> CliError {
     match e {
         strata_ctx::history::Error::InvalidName { .. }
@@ -102,7 +113,7 @@ pub fn run(args: &StoreArgs, store: Option<&str>) -> Result<(), CliError> {
                 out("a directory store needs no migration\n")
             }
         }
-        Action::List { json } => list(&*backend(spec)?, *json),
+        Action::List { json } => list(&*read_backend(spec)?, *json),
         Action::Import { paths, namespace } => {
             let to = backend(spec)?;
             let mut conversations = 0;
@@ -113,7 +124,7 @@ pub fn run(args: &StoreArgs, store: Option<&str>) -> Result<(), CliError> {
             Ok(())
         }
         Action::Export { to, namespace } => {
-            let from = backend(spec)?;
+            let from = read_backend(spec)?;
             let dir = Store::open(to).map_err(runtime)?;
             let mut conversations = 0;
             let namespaces = match namespace {

@@ -7,12 +7,17 @@
 //! INFO (WARN for a degraded compaction, going over budget, a failed rule
 //! and a rules warning), with a `strata.event` field naming it and its
 //! figures as fields. Each model call of `Engine::complete` is a span
-//! `gen_ai.chat` with `gen_ai.operation.name`, `gen_ai.request.model`,
+//! `gen_ai.chat` (named `chat {model}` for OpenTelemetry through
+//! `otel.name`) with the GenAI semantic conventions' attributes, named
+//! exactly as the conventions name them: `gen_ai.operation.name`,
+//! `gen_ai.provider.name` and `gen_ai.request.model` (the options' model,
+//! else the client's, [`LlmClient::endpoint`](strata_ctx_core::LlmClient::endpoint)),
 //! and, once answered, `gen_ai.usage.input_tokens`,
-//! `gen_ai.usage.output_tokens`, `gen_ai.usage.cached_input_tokens` and
-//! `gen_ai.response.finish_reasons`.
+//! `gen_ai.usage.output_tokens`, `gen_ai.usage.cache_read.input_tokens`,
+//! `gen_ai.usage.cache_creation.input_tokens` and
+//! `gen_ai.response.finish_reasons` (an array as JSON text: `["stop"]`).
 
-use strata_ctx_core::{LlmOptions, LlmResponse};
+use strata_ctx_core::{Endpoint, LlmOptions, LlmResponse};
 use tracing::{field, Level, Span};
 
 use crate::event::Event;
@@ -100,8 +105,8 @@ pub(crate) fn event(event: &Event) {
             strata.event = "usage_recorded",
             gen_ai.usage.input_tokens = usage.input_tokens,
             gen_ai.usage.output_tokens = usage.output_tokens,
-            gen_ai.usage.cached_input_tokens = usage.cached_input_tokens,
-            gen_ai.usage.cache_write_tokens = usage.cache_write_tokens
+            gen_ai.usage.cache_read.input_tokens = usage.cached_input_tokens,
+            gen_ai.usage.cache_creation.input_tokens = usage.cache_write_tokens
         ),
         Event::ServerContextEdited { edits, totals } => tracing::event!(target: TARGET, Level::INFO,
             strata.event = "server_context_edited",
@@ -154,16 +159,30 @@ pub(crate) fn event(event: &Event) {
     }
 }
 
-/// The span of one model call, its answer's fields still empty.
-pub(crate) fn call_span(options: &LlmOptions) -> Span {
+/// The span of one model call to `endpoint`, its answer's fields still
+/// empty.
+pub(crate) fn call_span(options: &LlmOptions, endpoint: &Endpoint) -> Span {
+    let model = options
+        .model
+        .as_deref()
+        .or(endpoint.model.as_deref())
+        .unwrap_or_default();
+    let name = if model.is_empty() {
+        "chat".to_owned()
+    } else {
+        format!("chat {model}")
+    };
     tracing::info_span!(
         target: "strata_ctx",
         "gen_ai.chat",
+        otel.name = name.as_str(),
         gen_ai.operation.name = "chat",
-        gen_ai.request.model = options.model.as_deref().unwrap_or_default(),
+        gen_ai.provider.name = endpoint.provider.as_deref().unwrap_or_default(),
+        gen_ai.request.model = model,
         gen_ai.usage.input_tokens = field::Empty,
         gen_ai.usage.output_tokens = field::Empty,
-        gen_ai.usage.cached_input_tokens = field::Empty,
+        gen_ai.usage.cache_read.input_tokens = field::Empty,
+        gen_ai.usage.cache_creation.input_tokens = field::Empty,
         gen_ai.response.finish_reasons = field::Empty,
     )
 }
@@ -173,10 +192,13 @@ pub(crate) fn answered(span: &Span, answer: &LlmResponse) {
     span.record("gen_ai.usage.input_tokens", answer.usage.input_tokens);
     span.record("gen_ai.usage.output_tokens", answer.usage.output_tokens);
     if let Some(cached) = answer.usage.cached_input_tokens {
-        span.record("gen_ai.usage.cached_input_tokens", cached);
+        span.record("gen_ai.usage.cache_read.input_tokens", cached);
     }
-    span.record(
-        "gen_ai.response.finish_reasons",
-        field::debug(&answer.finish_reason),
-    );
+    if let Some(written) = answer.usage.cache_write_tokens {
+        span.record("gen_ai.usage.cache_creation.input_tokens", written);
+    }
+    // An array of strings; `tracing` fields hold text, so it is written
+    // as JSON, the form exporters parse string arrays from.
+    let reasons = serde_json::json!([answer.finish_reason.as_str()]).to_string();
+    span.record("gen_ai.response.finish_reasons", reasons.as_str());
 }

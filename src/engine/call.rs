@@ -166,7 +166,7 @@ impl Engine {
                 .with_options(options.clone());
             request.server_context = server_context.clone();
             #[cfg(feature = "tracing")]
-            let span = crate::trace::call_span(&request.options);
+            let span = crate::trace::call_span(&request.options, &client.endpoint());
             let call = async {
                 match on_event.as_deref_mut() {
                     Some(sink) => stream_part(client, request, sink).await,

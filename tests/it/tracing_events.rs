@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
 use serde_json::json;
-use strata_ctx::{Engine, Event, LlmOptions, Price, Usage};
+use strata_ctx::{Endpoint, Engine, Event, LlmOptions, Price, Usage};
 use strata_ctx_testkit::ScriptedClient;
 use tracing::field::{Field, Visit};
 use tracing::span::{Attributes, Id, Record};
@@ -26,6 +26,10 @@ struct Seen {
 struct Collect(Fields);
 
 impl Visit for Collect {
+    fn record_str(&mut self, field: &Field, value: &str) {
+        self.0.insert(field.name().to_owned(), value.to_owned());
+    }
+
     fn record_debug(&mut self, field: &Field, value: &dyn std::fmt::Debug) {
         self.0.insert(
             field.name().to_owned(),
@@ -121,12 +125,16 @@ async fn evt_1_tracing_sees_every_event_and_call() {
         .events_to(tx)
         .build()
         .unwrap();
-    let client = ScriptedClient::new();
+    let client = ScriptedClient::new().with_endpoint(Endpoint::new(
+        "openai",
+        "http://127.0.0.1:9/v1/chat/completions",
+        "gpt-default",
+    ));
+    let mut cached = Usage::new(1_200, 30);
+    cached.cached_input_tokens = Some(1_024);
+    cached.cache_write_tokens = Some(100);
     client
-        .push_text_with_usage(
-            action("Look.", "Read", json!({"path": "a"})),
-            Usage::new(1_200, 30),
-        )
+        .push_text_with_usage(action("Look.", "Read", json!({"path": "a"})), cached)
         .push_text_with_usage(finish("done"), Usage::new(1_300, 10));
     run_round(&mut engine, &client, project.path(), "go")
         .await
@@ -155,6 +163,8 @@ async fn evt_1_tracing_sees_every_event_and_call() {
         .unwrap();
     assert_eq!(usage["gen_ai.usage.input_tokens"], "1200");
     assert_eq!(usage["gen_ai.usage.output_tokens"], "30");
+    assert_eq!(usage["gen_ai.usage.cache_read.input_tokens"], "1024");
+    assert_eq!(usage["gen_ai.usage.cache_creation.input_tokens"], "100");
     let cost = seen
         .events
         .iter()
@@ -174,9 +184,48 @@ async fn evt_1_tracing_sees_every_event_and_call() {
         .find(|f| f["gen_ai.request.model"] == "gpt-test")
         .unwrap();
     assert_eq!(last["gen_ai.operation.name"], "chat");
+    assert_eq!(last["gen_ai.provider.name"], "openai");
+    assert_eq!(last["otel.name"], "chat gpt-test");
     assert_eq!(last["gen_ai.usage.input_tokens"], "1400");
     assert_eq!(last["gen_ai.usage.output_tokens"], "5");
-    assert_eq!(last["gen_ai.response.finish_reasons"], "Stop");
+    assert_eq!(last["gen_ai.response.finish_reasons"], r#"["stop"]"#);
+    let first = calls
+        .iter()
+        .find(|f| f["gen_ai.usage.input_tokens"] == "1200")
+        .unwrap();
+    assert_eq!(first["gen_ai.request.model"], "gpt-default", "the client's model");
+    assert_eq!(first["gen_ai.usage.cache_read.input_tokens"], "1024");
+    assert_eq!(first["gen_ai.response.finish_reasons"], r#"["stop"]"#);
+
+    // Every GenAI name is the semantic conventions' own. The crate marks
+    // the GenAI constants deprecated since their definitions moved to
+    // their own repository; the names are the same.
+    use opentelemetry_semantic_conventions::attribute as otel;
+    #[allow(deprecated)]
+    let known = [
+        otel::GEN_AI_OPERATION_NAME,
+        otel::GEN_AI_PROVIDER_NAME,
+        otel::GEN_AI_REQUEST_MODEL,
+        otel::GEN_AI_USAGE_INPUT_TOKENS,
+        otel::GEN_AI_USAGE_OUTPUT_TOKENS,
+        otel::GEN_AI_USAGE_CACHE_READ_INPUT_TOKENS,
+        otel::GEN_AI_USAGE_CACHE_CREATION_INPUT_TOKENS,
+        otel::GEN_AI_RESPONSE_FINISH_REASONS,
+        otel::GEN_AI_TOOL_NAME,
+    ];
+    let used: std::collections::BTreeSet<&String> = calls
+        .iter()
+        .flat_map(|f| f.keys())
+        .chain(seen.events.iter().flat_map(|f| f.keys()))
+        .filter(|k| k.starts_with("gen_ai."))
+        .collect();
+    assert!(used.len() >= 8, "{used:?}");
+    for name in used {
+        assert!(
+            known.contains(&name.as_str()),
+            "{name} is not a GenAI convention name"
+        );
+    }
 }
 
 /// MODEL-7, feature `tracing`: the provider's edits are a tracing event

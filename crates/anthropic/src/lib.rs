@@ -69,7 +69,7 @@ use async_trait::async_trait;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{json, Value};
 use strata_ctx_core::{
-    CountTokens, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmResult as Result, LlmStream,
+    CountTokens, Endpoint, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmResult as Result, LlmStream,
     ServerContext, StreamEvent, StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec,
     Usage,
 };
@@ -340,6 +340,11 @@ impl LlmClient for AnthropicClient {
     /// with `compact_20260112`, under their beta flags.
     fn manages_context(&self, _mode: ServerContext) -> bool {
         true
+    }
+
+    /// `anthropic`, the endpoint requests go to, and the builder's model.
+    fn endpoint(&self) -> Endpoint {
+        Endpoint::new("anthropic", self.endpoint.as_str(), self.model.as_str())
     }
 }
 

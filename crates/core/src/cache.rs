@@ -14,19 +14,37 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::LlmResult;
 use crate::id::MessageId;
-use crate::llm::{LlmClient, LlmRequest, LlmResponse};
+use crate::llm::{Endpoint, LlmClient, LlmRequest, LlmResponse};
 use crate::message::{ThinkingBlock, ToolCall, ToolResult};
 use crate::stamp::Clock;
 use crate::stream::LlmStream;
 use crate::tool::{ToolChoice, ToolSpec};
 
-/// The key of a request in a response cache: a UUID v5, as 32 hex
-/// characters, of the request's canonical JSON (the messages' roles,
-/// texts, calls, results and reasoning; the tools; the model, token limit,
-/// temperature and tool choice). Message ids, timestamps and the time
-/// limit are left out: two requests that ask the same thing have the same
-/// key.
+/// The key of a request in a response cache, when who answers is not
+/// known: [`cache_key_for`] with [`Endpoint::default`].
 pub fn cache_key(request: &LlmRequest) -> String {
+    cache_key_for(&Endpoint::default(), request)
+}
+
+/// The key of a request to `endpoint` in a response cache: a UUID v5, as
+/// 32 hex characters, of the canonical JSON of who answers (the provider,
+/// the endpoint's URL and the model used when the request names none) and
+/// of the request (the messages' roles, texts, calls, results and
+/// reasoning; the tools; the model, token limit, temperature and tool
+/// choice). Message ids, timestamps and the time limit are left out: two
+/// requests that ask the same thing of the same endpoint have the same
+/// key; two clients with different models or endpoints never do.
+///
+/// ```
+/// use strata_ctx_core::{cache_key_for, Endpoint, LlmRequest, Message};
+///
+/// let ask = LlmRequest::new(vec![Message::user("2 + 2?")]);
+/// let mini = Endpoint::new("openai", "https://api.openai.com/v1/chat/completions", "gpt-4o-mini");
+/// let large = Endpoint::new("openai", "https://api.openai.com/v1/chat/completions", "gpt-4o");
+/// assert_ne!(cache_key_for(&mini, &ask), cache_key_for(&large, &ask));
+/// assert_eq!(cache_key_for(&mini, &ask), cache_key_for(&mini, &ask.clone()));
+/// ```
+pub fn cache_key_for(endpoint: &Endpoint, request: &LlmRequest) -> String {
     // Serialised straight from the borrowed request: no copy of the
     // messages' texts beside the one canonical string that is hashed.
     #[derive(Serialize)]
@@ -40,6 +58,10 @@ pub fn cache_key(request: &LlmRequest) -> String {
         tool_choice: Option<&'a ToolChoice>,
         #[serde(skip_serializing_if = "Option::is_none")]
         server_context: Option<&'a crate::ContextEdits>,
+        // Who answers; absent when unknown, so keys made before it was
+        // part of the key stay the same for clients that do not say.
+        #[serde(skip_serializing_if = "unknown")]
+        endpoint: &'a Endpoint,
     }
     #[derive(Serialize)]
     struct CanonicalMessage<'a> {
@@ -52,6 +74,9 @@ pub fn cache_key(request: &LlmRequest) -> String {
         thinking: &'a [ThinkingBlock],
         #[serde(skip_serializing_if = "<[_]>::is_empty")]
         provider_items: &'a [crate::ProviderItem],
+    }
+    fn unknown(endpoint: &&Endpoint) -> bool {
+        endpoint.is_unknown()
     }
     let o = &request.options;
     let canonical = Canonical {
@@ -76,6 +101,7 @@ pub fn cache_key(request: &LlmRequest) -> String {
         temperature: o.temperature,
         tool_choice: o.tool_choice.as_ref(),
         server_context: request.server_context.as_ref(),
+        endpoint,
     };
     // Serialising these plain structs cannot fail; an empty text would
     // still give a key, one no real request shares.
@@ -363,7 +389,7 @@ impl<C: LlmClient> CachedClient<C> {
     }
 
     async fn hit_or_miss(&self, request: &LlmRequest) -> (String, Option<LlmResponse>) {
-        let key = cache_key(request);
+        let key = cache_key_for(&self.inner.endpoint(), request);
         match self.lookup(&key).await {
             Some(response) => {
                 self.hits.fetch_add(1, Ordering::Relaxed);
@@ -445,5 +471,9 @@ impl<C: LlmClient> LlmClient for CachedClient<C> {
 
     fn manages_context(&self, mode: crate::ServerContext) -> bool {
         self.inner.manages_context(mode)
+    }
+
+    fn endpoint(&self) -> Endpoint {
+        self.inner.endpoint()
     }
 }

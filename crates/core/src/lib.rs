@@ -51,7 +51,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub use cache::{cache_key, CacheEvent, CacheStats, CacheStore, CachedClient};
+pub use cache::{cache_key, cache_key_for, CacheEvent, CacheStats, CacheStore, CachedClient};
 pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenAmount, CONFIG_FIELDS};
 pub use cost::{Cost, Price, PriceTable};
 pub use error::{Error, LlmError, LlmResult, Result, RuleError};
@@ -61,7 +61,7 @@ pub use interop_anthropic::from_anthropic_messages;
 pub use interop_fast::{from_openai_slice, from_openai_str};
 pub use interop_stream::{read_openai_list, OpenAiList};
 pub use json_text::{write_escaped, Escapes};
-pub use llm::{CountTokens, FinishReason, LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
+pub use llm::{CountTokens, Endpoint, FinishReason, LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
 pub use message::{
     Message, Metadata, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult, PINNED_KEY,
 };

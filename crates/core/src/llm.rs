@@ -193,6 +193,26 @@ impl FinishReason {
     pub fn is_cut(&self) -> bool {
         *self == FinishReason::Length
     }
+
+    /// The reason as the OpenTelemetry GenAI conventions and OpenAI write
+    /// it: `stop`, `length`, `tool_calls`, `content_filter`, or the
+    /// provider's own word.
+    ///
+    /// ```
+    /// use strata_ctx_core::FinishReason;
+    /// assert_eq!(FinishReason::parse("end_turn").as_str(), "stop");
+    /// assert_eq!(FinishReason::parse("tool_use").as_str(), "tool_calls");
+    /// assert_eq!(FinishReason::parse("pause_turn").as_str(), "pause_turn");
+    /// ```
+    pub fn as_str(&self) -> &str {
+        match self {
+            FinishReason::Stop => "stop",
+            FinishReason::Length => "length",
+            FinishReason::ToolCalls => "tool_calls",
+            FinishReason::ContentFilter => "content_filter",
+            FinishReason::Other(other) => other,
+        }
+    }
 }
 
 /// The answer of one model call.
@@ -334,6 +354,47 @@ impl LlmResponse {
     }
 }
 
+/// Who answers a client's requests: the provider, the endpoint and the
+/// model used when a request names none ([`LlmClient::endpoint`]). A
+/// response cache keys its answers by it (MODEL-6), so two clients that
+/// would answer differently never share an answer, and telemetry reports
+/// it (`gen_ai.provider.name`, `gen_ai.request.model`).
+///
+/// ```
+/// use strata_ctx_core::Endpoint;
+///
+/// let e = Endpoint::new("openai", "https://api.openai.com/v1/chat/completions", "gpt-4o-mini");
+/// assert_eq!(e.provider.as_deref(), Some("openai"));
+/// assert_eq!(Endpoint::default().model, None, "nothing known");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[non_exhaustive]
+pub struct Endpoint {
+    /// The provider, as the OpenTelemetry GenAI conventions name it
+    /// (`openai`, `anthropic`, …).
+    pub provider: Option<String>,
+    /// Where requests go (the URL of the endpoint).
+    pub url: Option<String>,
+    /// The model a request that names none is answered by.
+    pub model: Option<String>,
+}
+
+impl Endpoint {
+    /// An endpoint whose provider, URL and default model are known.
+    pub fn new(provider: impl Into<String>, url: impl Into<String>, model: impl Into<String>) -> Self {
+        Endpoint {
+            provider: Some(provider.into()),
+            url: Some(url.into()),
+            model: Some(model.into()),
+        }
+    }
+
+    /// Whether nothing is known of it.
+    pub fn is_unknown(&self) -> bool {
+        self.provider.is_none() && self.url.is_none() && self.model.is_none()
+    }
+}
+
 /// A chat model (CORE-6).
 ///
 /// Implementations send the request and return the answer with the
@@ -384,10 +445,19 @@ pub trait LlmClient: Send + Sync {
     fn manages_context(&self, mode: ServerContext) -> bool {
         !mode.is_on()
     }
+
+    /// Who answers: the provider, the endpoint and the default model
+    /// ([`Endpoint`]). By default, nothing is known; the provided clients
+    /// say, and a client of your own should, so that a shared response
+    /// cache keeps its answers apart from another client's.
+    fn endpoint(&self) -> Endpoint {
+        Endpoint::default()
+    }
 }
 
 crate::forward::forward_impls!(LlmClient sync {
     fn manages_context(&self, mode: ServerContext) -> bool;
+    fn endpoint(&self) -> Endpoint;
 } async {
     async fn complete(&self, request: LlmRequest) -> Result<LlmResponse>;
     async fn stream(&self, request: LlmRequest) -> Result<LlmStream>;

@@ -66,8 +66,9 @@ use async_trait::async_trait;
 use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
 use serde_json::{json, Value};
 use strata_ctx_core::{
-    CountTokens, FinishReason, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result, LlmStream,
-    ServerContext, StreamEvent, StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, Usage,
+    CountTokens, Endpoint, FinishReason, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result,
+    LlmStream, ServerContext, StreamEvent, StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice,
+    Usage,
 };
 use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody};
 
@@ -319,6 +320,11 @@ impl LlmClient for OpenAiClient {
 
     /// In [`OpenAiApi::Responses`] mode, compaction (MODEL-7); chat
     /// completions offer no server-side context management.
+    /// `openai`, the endpoint requests go to, and the builder's model.
+    fn endpoint(&self) -> Endpoint {
+        Endpoint::new("openai", self.endpoint.as_str(), self.model.as_str())
+    }
+
     fn manages_context(&self, mode: ServerContext) -> bool {
         match self.api {
             OpenAiApi::Responses => matches!(mode, ServerContext::Off | ServerContext::Compact),

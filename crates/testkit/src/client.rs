@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use strata_ctx_core::{
-    async_trait, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result, Usage,
+    async_trait, Endpoint, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result, Usage,
 };
 
 type Responder = dyn Fn(&LlmRequest) -> Result<LlmResponse> + Send + Sync;
@@ -52,6 +52,8 @@ struct Inner {
     responder: Mutex<Option<Arc<Responder>>>,
     /// Whether it says it offers server-side context management.
     manages_context: std::sync::atomic::AtomicBool,
+    /// Who it says it is.
+    endpoint: Mutex<Endpoint>,
 }
 
 impl std::fmt::Debug for ScriptedClient {
@@ -80,6 +82,13 @@ impl ScriptedClient {
         self.inner
             .manages_context
             .store(true, std::sync::atomic::Ordering::Relaxed);
+        self
+    }
+
+    /// Makes the client say it is `endpoint` ([`LlmClient::endpoint`]),
+    /// as a provider's client would. By default, nothing is known.
+    pub fn with_endpoint(self, endpoint: Endpoint) -> Self {
+        *lock(&self.inner.endpoint) = endpoint;
         self
     }
 
@@ -173,6 +182,10 @@ impl LlmClient for ScriptedClient {
                 .inner
                 .manages_context
                 .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    fn endpoint(&self) -> Endpoint {
+        lock(&self.inner.endpoint).clone()
     }
 }
 

@@ -6,8 +6,8 @@ use std::time::Duration;
 use proptest::prelude::*;
 use serde_json::json;
 use strata_ctx_core::{
-    cache_key, CacheEvent, CachedClient, Clock, LlmClient, LlmError, LlmOptions, LlmRequest, Message,
-    Timestamp, ToolCall, ToolResult,
+    cache_key, cache_key_for, CacheEvent, CachedClient, Clock, Endpoint, LlmClient, LlmError, LlmOptions,
+    LlmRequest, Message, Timestamp, ToolCall, ToolResult,
 };
 use strata_ctx_testkit::{strategy, ScriptedClient};
 
@@ -21,6 +21,52 @@ fn stepping() -> Clock {
         Timestamp::from_unix_millis(1_795_000_000_000).unwrap(),
         Duration::from_secs(60),
     )
+}
+
+/// MODEL-6: two clients that share a cache directory keep their answers
+/// apart when their models or endpoints differ, and share them when they
+/// are the same endpoint.
+#[tokio::test]
+async fn model_6_clients_of_other_models_do_not_share_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = "https://api.example.com/v1/chat/completions";
+    let client = |model: &str, answer: &str| {
+        let scripted = ScriptedClient::new().with_endpoint(Endpoint::new("openai", url, model));
+        scripted.push_text(answer);
+        (
+            scripted.clone(),
+            CachedClient::new(scripted, Duration::from_secs(3_600)).on_disk(dir.path()),
+        )
+    };
+    let (small_model, small) = client("small", "four (small)");
+    let (large_model, large) = client("large", "four (large)");
+    let (_, small_again) = client("small", "never asked");
+    assert_eq!(small.complete(ask("2 + 2?")).await.unwrap().text, "four (small)");
+    assert_eq!(large.complete(ask("2 + 2?")).await.unwrap().text, "four (large)");
+    assert_eq!(
+        small_again.complete(ask("2 + 2?")).await.unwrap().text,
+        "four (small)",
+        "the same endpoint and model share the answer"
+    );
+    assert_eq!(
+        (small_model.requests().len(), large_model.requests().len()),
+        (1, 1)
+    );
+    assert_eq!(small.endpoint().model.as_deref(), Some("small"), "forwarded");
+
+    let other_url = Endpoint::new("openai", "http://127.0.0.1:8080/v1/chat/completions", "small");
+    let other_provider = Endpoint::new("anthropic", url, "small");
+    let keys = [
+        cache_key_for(&Endpoint::new("openai", url, "small"), &ask("q")),
+        cache_key_for(&other_url, &ask("q")),
+        cache_key_for(&other_provider, &ask("q")),
+        cache_key(&ask("q")),
+    ];
+    for (i, a) in keys.iter().enumerate() {
+        for b in &keys[i + 1..] {
+            assert_ne!(a, b);
+        }
+    }
 }
 
 #[tokio::test]

@@ -1,12 +1,11 @@
 //! A response cache in front of any [`LlmClient`] (MODEL-6): a repeated
 //! request is answered from memory or disk, without a network call.
 
-use std::collections::HashMap;
 use std::fmt;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
@@ -157,7 +156,9 @@ struct Entry {
 }
 
 enum Backend {
-    Memory(Mutex<HashMap<String, (i64, LlmResponse)>>),
+    /// Bounded: the least useful entries go first (moka's TinyLFU), and
+    /// none outlives the time to live.
+    Memory(moka::sync::Cache<String, (i64, LlmResponse)>),
     Disk(PathBuf),
     Shared(Arc<dyn CacheStore>),
 }
@@ -254,18 +255,42 @@ impl<C> CachedClient<C> {
     }
 }
 
+/// The answers a cache in memory holds at most, by default.
+pub const DEFAULT_MEMORY_ENTRIES: u64 = 1_000;
+
+fn memory(entries: u64, ttl: Duration) -> Backend {
+    Backend::Memory(
+        moka::sync::Cache::builder()
+            .max_capacity(entries)
+            .time_to_live(ttl.max(Duration::from_millis(1)))
+            .build(),
+    )
+}
+
 impl<C: LlmClient> CachedClient<C> {
-    /// `inner` behind a cache in memory whose answers stay fresh for `ttl`.
+    /// `inner` behind a cache in memory whose answers stay fresh for `ttl`,
+    /// holding at most [`DEFAULT_MEMORY_ENTRIES`] answers (the least used
+    /// go first; [`CachedClient::max_entries`] sets another bound).
     pub fn new(inner: C, ttl: Duration) -> Self {
         CachedClient {
             inner,
             ttl,
-            backend: Backend::Memory(Mutex::new(HashMap::new())),
+            backend: memory(DEFAULT_MEMORY_ENTRIES, ttl),
             clock: Clock::system(),
             events: None,
             hits: AtomicU64::new(0),
             misses: AtomicU64::new(0),
         }
+    }
+
+    /// Holds at most `entries` answers in memory: when more come, the
+    /// least used go (a cache on disk or in a shared store is bounded by
+    /// its time to live instead).
+    pub fn max_entries(mut self, entries: u64) -> Self {
+        if matches!(self.backend, Backend::Memory(_)) {
+            self.backend = memory(entries, self.ttl);
+        }
+        self
     }
 
     /// Keeps the answers in `dir` instead, one JSON file per request
@@ -314,11 +339,7 @@ impl<C: LlmClient> CachedClient<C> {
     /// The fresh stored answer of `key`, if any.
     async fn lookup(&self, key: &str) -> Option<LlmResponse> {
         let found = match &self.backend {
-            Backend::Memory(map) => map
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .get(key)
-                .map(|(at, r)| (*at, r.clone())),
+            Backend::Memory(cache) => cache.get(key),
             Backend::Disk(dir) => match read_entry(&entry_path(dir, key)) {
                 Ok(entry) => entry.map(|e| (e.stored_at_ms, e.response)),
                 Err(reason) => {
@@ -354,10 +375,11 @@ impl<C: LlmClient> CachedClient<C> {
     async fn store(&self, key: &str, response: &LlmResponse) {
         let now = self.clock.now().unix_millis();
         let stored = match &self.backend {
-            Backend::Memory(map) => {
-                map.lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .insert(key.to_owned(), (now, response.clone()));
+            Backend::Memory(cache) => {
+                cache.insert(key.to_owned(), (now, response.clone()));
+                // Evict now rather than on a later call, so the bound
+                // holds at every moment.
+                cache.run_pending_tasks();
                 Ok(())
             }
             Backend::Disk(dir) => write_entry(

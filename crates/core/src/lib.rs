@@ -51,7 +51,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub use cache::{cache_key, cache_key_for, CacheEvent, CacheStats, CacheStore, CachedClient};
+pub use cache::{
+    cache_key, cache_key_for, CacheEvent, CacheStats, CacheStore, CachedClient, DEFAULT_MEMORY_ENTRIES,
+};
 pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenAmount, CONFIG_FIELDS};
 pub use cost::{Cost, Price, PriceTable};
 pub use error::{Error, LlmError, LlmResult, Result, RuleError};

@@ -69,6 +69,37 @@ async fn model_6_clients_of_other_models_do_not_share_answers() {
     }
 }
 
+/// MODEL-6: the cache in memory is bounded: past its entries, answers
+/// are evicted and asked again, and it never serves more than it holds.
+#[tokio::test]
+async fn model_6_memory_cache_is_bounded() {
+    let model = ScriptedClient::from_fn(|request| {
+        Ok(strata_ctx_core::LlmResponse::new(
+            format!("answer to {}", request.messages.len()),
+            strata_ctx_core::Usage::new(1, 1),
+        ))
+    });
+    let cached = CachedClient::new(model.clone(), Duration::from_secs(3_600)).max_entries(4);
+    let questions: Vec<String> = (0..40).map(|i| format!("question {i}")).collect();
+    for q in &questions {
+        cached.complete(ask(q)).await.unwrap();
+    }
+    for q in &questions {
+        cached.complete(ask(q)).await.unwrap();
+    }
+    let stats = cached.stats();
+    assert!(stats.hits <= 4, "{stats:?}");
+    assert_eq!(stats.hits + stats.misses, 80);
+    assert_eq!(model.requests().len() as u64, stats.misses);
+
+    // Within the bound, every repeat is a hit.
+    let roomy = CachedClient::new(model.clone(), Duration::from_secs(3_600)).max_entries(64);
+    for q in questions.iter().chain(&questions) {
+        roomy.complete(ask(q)).await.unwrap();
+    }
+    assert_eq!(roomy.stats().hits, 40);
+}
+
 #[tokio::test]
 async fn model_6_repeated_requests_are_served_without_a_call() {
     let model = ScriptedClient::new();

@@ -347,7 +347,7 @@ async fn run(args: Args) -> Result<(), Box<dyn Error>> {
         total.cached_input_tokens =
             Some(total.cached_input_tokens.unwrap_or(0) + answer.usage.cached_input_tokens.unwrap_or(0));
         if answer.tool_calls.is_empty() {
-            engine.finish_round(answer.text.clone())?;
+            engine.finish_round_with(answer.to_message())?;
             println!("{}", answer.text.trim());
             let cost = match engine.cost() {
                 Some(cost) => format!("${:.4}", cost.session),

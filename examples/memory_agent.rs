@@ -71,7 +71,7 @@ async fn round(
     loop {
         let answer = engine.complete(model, LlmOptions::new()).await?;
         if answer.tool_calls.is_empty() {
-            engine.finish_round(answer.text.clone())?;
+            engine.finish_round_with(answer.to_message())?;
             return Ok(answer.text);
         }
         let mut results = Vec::new();

@@ -49,6 +49,14 @@ pub enum EngineError {
     /// A step or an answer while no round is in progress.
     #[error("no round is in progress: begin one first")]
     NoRound,
+    /// [`Engine::finish_round_with`] with a message that is not a final
+    /// answer: not the assistant's, or with tool calls (record those as a
+    /// step).
+    #[error("not a final answer: {reason}")]
+    NotAnAnswer {
+        /// What the message is instead.
+        reason: &'static str,
+    },
     /// The model rejected the request as too long again, and nothing was
     /// recorded since the last reactive compaction (HIST-12): compacting
     /// again would change nothing.

@@ -118,8 +118,11 @@ impl Engine {
         })
     }
 
-    /// Ends the round with the assistant's final answer (REACT-2): the
-    /// scratchpad is cleared and the answer joins the history.
+    /// Ends the round with the assistant's final answer as text (REACT-2):
+    /// the scratchpad is cleared and the answer joins the history. An
+    /// answer that came from [`Engine::complete`] is better recorded whole
+    /// with [`Engine::finish_round_with`], which keeps its thinking and
+    /// provider items.
     ///
     /// # Errors
     ///
@@ -127,11 +130,51 @@ impl Engine {
     /// [`EngineError::Store`] when persisting failed (the round ended all
     /// the same).
     pub fn finish_round(&mut self, answer: impl Into<String>) -> Result<(), EngineError> {
+        self.finish_round_with(Message::assistant(answer.into()))
+    }
+
+    /// Ends the round with the model's final message as it came
+    /// ([`LlmResponse::to_message`](strata_ctx_core::LlmResponse::to_message)):
+    /// its signed thinking and its provider items (a provider's
+    /// compaction block, MODEL-7) reach the log and go back to the
+    /// provider on later requests, as the providers require.
+    ///
+    /// ```
+    /// # use strata_ctx::{Engine, LlmResponse, Usage};
+    /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
+    /// # let dir = tempfile::tempdir()?;
+    /// let mut engine = Engine::builder(dir.path()).build()?;
+    /// engine.begin_round("What is 2 + 2?").await?;
+    /// let answer = LlmResponse::new("4", Usage::new(20, 1));
+    /// engine.finish_round_with(answer.to_message())?;
+    /// assert_eq!(engine.history().full_log().last().map(|m| m.text()).as_deref(), Some("4"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// # })?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`EngineError::NoRound`] when no round is open;
+    /// [`EngineError::NotAnAnswer`] when `answer` is not the assistant's or
+    /// has tool calls (a step: [`Engine::record_step`]);
+    /// [`EngineError::Store`] when persisting failed (the round ended all
+    /// the same).
+    pub fn finish_round_with(&mut self, answer: Message) -> Result<(), EngineError> {
         if !self.history.round_open() {
             return Err(EngineError::NoRound);
         }
-        self.history
-            .finish_round(self.stamp(Message::assistant(answer.into())));
+        if answer.role != Role::Assistant {
+            return Err(EngineError::NotAnAnswer {
+                reason: "the message is not the assistant's",
+            });
+        }
+        if !answer.tool_calls.is_empty() {
+            return Err(EngineError::NotAnAnswer {
+                reason: "the message calls tools: record it as a step",
+            });
+        }
+        self.history.finish_round(self.stamp(answer));
         self.emit(Event::RoundFinished {
             round: self.round,
             steps: self.steps.len(),
@@ -178,5 +221,64 @@ mod tests {
         e.finish_round("done").unwrap();
         assert!(!e.round_open());
         assert_eq!(e.round(), 1);
+    }
+
+    /// MODEL-7, REACT-2: a final answer recorded whole keeps its signed
+    /// thinking and the provider's compaction block, in the log and in
+    /// the next request; what is not a final answer is refused.
+    #[test]
+    fn react_2_the_final_answer_is_the_models_message() {
+        use strata_ctx_core::{
+            LlmOptions, LlmResponse, Provider, ProviderItem, ThinkingBlock, ToolCall, Usage,
+        };
+        use strata_ctx_testkit::ScriptedClient;
+
+        let dir = tempfile::tempdir().unwrap();
+        let mut e = Engine::builder(dir.path()).build().unwrap();
+        let client = ScriptedClient::new();
+        let thinking = ThinkingBlock::Thinking {
+            thinking: "2 + 2 is 4.".into(),
+            signature: "sig-1".into(),
+        };
+        let compaction = ProviderItem::new(
+            Provider::Anthropic,
+            serde_json::json!({"type": "compaction", "content": "So far: arithmetic."}),
+        );
+        let mut answer = LlmResponse::new("4", Usage::new(30, 2));
+        answer.thinking = vec![thinking.clone()];
+        answer.provider_items = vec![compaction.clone()];
+        client.push(std::time::Duration::ZERO, Ok(answer));
+        client.push_text("5");
+        block_on(async {
+            e.begin_round("2 + 2?").await.unwrap();
+            let answer = e.complete(&client, LlmOptions::new()).await.unwrap();
+            let with_calls =
+                Message::assistant_with_calls("", vec![ToolCall::new("c1", "Read", serde_json::json!({}))]);
+            assert!(matches!(
+                e.finish_round_with(with_calls),
+                Err(EngineError::NotAnAnswer { .. })
+            ));
+            assert!(matches!(
+                e.finish_round_with(Message::user("4")),
+                Err(EngineError::NotAnAnswer { .. })
+            ));
+            e.finish_round_with(answer.to_message()).unwrap();
+            let last = e.history().full_log().last().cloned().unwrap();
+            assert_eq!(
+                (last.thinking.clone(), last.provider_items.clone()),
+                (vec![thinking.clone()], vec![compaction.clone()])
+            );
+
+            e.begin_round("and 2 + 3?").await.unwrap();
+            e.complete(&client, LlmOptions::new()).await.unwrap();
+        });
+        let sent = &client.requests()[1];
+        let earlier = sent
+            .messages
+            .iter()
+            .find(|m| m.role == Role::Assistant && m.content == "4")
+            .expect("the first answer is sent back");
+        assert_eq!(earlier.thinking, [thinking]);
+        assert_eq!(earlier.provider_items, [compaction]);
     }
 }

@@ -263,10 +263,15 @@ fn client(args: &Args) -> Result<(Arc<dyn LlmClient>, String), Box<dyn Error>> {
             if args.responses || args.server_side_context {
                 b = b.api(OpenAiApi::Responses);
             }
-            if let Some(url) = env("OPENAI_BASE_URL") {
+            let url = env("OPENAI_BASE_URL");
+            let key = env("OPENAI_API_KEY");
+            if key.is_none() && url.is_none() {
+                return Err("OPENAI_API_KEY is not set: export your key (or OPENAI_BASE_URL for a local server that needs none)".into());
+            }
+            if let Some(url) = url {
                 b = b.base_url(url);
             }
-            if let Some(key) = env("OPENAI_API_KEY") {
+            if let Some(key) = key {
                 b = b.api_key(key);
             }
             (Arc::new(b.build()?), model)
@@ -278,10 +283,15 @@ fn client(args: &Args) -> Result<(Arc<dyn LlmClient>, String), Box<dyn Error>> {
                 .or_else(|| env("STRATA_MODEL"))
                 .unwrap_or_else(|| "claude-sonnet-4-5".into());
             let mut b = AnthropicClient::builder().model(&model);
-            if let Some(url) = env("ANTHROPIC_BASE_URL") {
+            let url = env("ANTHROPIC_BASE_URL");
+            let key = env("ANTHROPIC_API_KEY");
+            if key.is_none() && url.is_none() {
+                return Err("ANTHROPIC_API_KEY is not set: export your key (or ANTHROPIC_BASE_URL for a proxy that needs none)".into());
+            }
+            if let Some(url) = url {
                 b = b.base_url(url);
             }
-            if let Some(key) = env("ANTHROPIC_API_KEY") {
+            if let Some(key) = key {
                 b = b.api_key(key);
             }
             (Arc::new(b.build()?), model)
@@ -399,7 +409,14 @@ fn main() {
         Err(e) => Err(e.into()),
     };
     if let Err(e) = result {
-        eprintln!("coding_agent: {e}");
+        // The error and each of its causes: "the model call failed: …".
+        let mut message = e.to_string();
+        let mut source = e.source();
+        while let Some(cause) = source {
+            message.push_str(&format!(": {cause}"));
+            source = cause.source();
+        }
+        eprintln!("coding_agent: {message}");
         std::process::exit(1);
     }
 }

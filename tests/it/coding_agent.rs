@@ -301,3 +301,22 @@ async fn model_coding_agent_anthropic() {
 async fn model_coding_agent_anthropic_streaming() {
     run(Wire::Anthropic, true).await;
 }
+
+/// A newcomer's first run without a key is told which variable to set,
+/// before any request is sent.
+#[test]
+fn model_coding_agent_names_the_missing_key() {
+    let exe = example();
+    assert!(exe.exists(), "{} is missing", exe.display());
+    for (provider, variable) in [("openai", "OPENAI_API_KEY"), ("anthropic", "ANTHROPIC_API_KEY")] {
+        let out = Command::new(&exe)
+            .env_clear()
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .args(["--provider", provider, "--task", "say hi"])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(&format!("{variable} is not set")), "{stderr}");
+    }
+}

@@ -37,7 +37,7 @@ pub use intake::DEFAULT_MAX_LOGGED_BYTES;
 pub use memory::{DEFAULT_MEMORY_TOKENS, DEFAULT_SUGGESTION_TIMEOUT};
 pub use server::ServerContextStats;
 pub use session::files_rule;
-pub use tools::{pin_tool, recall_tool, PIN_TOOL, RECALL_TOOL};
+pub use tools::{pin_tool, prune_tool, recall_tool, PIN_TOOL, PRUNE_TOOL, RECALL_TOOL};
 
 /// What can go wrong in the [`Engine`].
 #[derive(Debug, thiserror::Error)]

@@ -1,9 +1,9 @@
-//! The ready-made tools the engine runs itself: `pin` (#30.7) and
-//! `recall` (#30.5).
+//! The ready-made tools the engine runs itself: `pin` (#30.7),
+//! `recall` (#30.5) and `prune` (HIST-10).
 
 use serde_json::{json, Value};
 use strata_ctx_core::{Message, Role, ToolCall, ToolResult, ToolSpec};
-use strata_ctx_history::PinOutcome;
+use strata_ctx_history::{PinOutcome, PruneAction};
 
 use super::Engine;
 
@@ -53,6 +53,31 @@ pub fn recall_tool() -> ToolSpec {
             "id": {"type": "string", "description": "The id after `recall` in a handle."},
             "to": {"type": "string", "description": "The last id of a range, when the handle names one."}
         }, "required": ["id"]}),
+    )
+}
+
+/// The name of the ready-made pruning tool ([`prune_tool`]).
+pub const PRUNE_TOOL: &str = "prune";
+
+/// The model's `prune` tool, to offer beside its own (the engine runs its
+/// calls with [`Engine::prune_tool`]): it leaves messages it no longer
+/// needs out of its context by the ids the window shows (HIST-10), or
+/// brings them back. A tool call or result takes its whole step with it;
+/// the full log keeps everything, and `recall` gives it back.
+///
+/// ```
+/// let spec = strata_ctx::prune_tool();
+/// assert_eq!(spec.name, "prune");
+/// assert_eq!(spec.parameters["properties"]["mode"]["enum"][2], "delete");
+/// ```
+pub fn prune_tool() -> ToolSpec {
+    ToolSpec::new(
+        PRUNE_TOOL,
+        "Leaves messages you no longer need out of your context, to keep it small: an exploration that led nowhere, a long output you have read. Name them by the ids the context shows. A tool call or result takes its whole step with it. Nothing is lost: the full log keeps them, `delete` brings them back.",
+        json!({"type": "object", "properties": {
+            "ids": {"type": "array", "items": {"type": "string"}, "description": "The ids of the messages, as the context shows them."},
+            "mode": {"type": "string", "enum": ["append", "create", "delete"], "description": "append (the default) adds them to what is left out; create replaces that list; delete brings them back."}
+        }, "required": ["ids"]}),
     )
 }
 
@@ -116,6 +141,49 @@ impl Engine {
         }
         self.recount_scratch();
         outcome
+    }
+
+    /// Runs the model's `prune` call ([`prune_tool`]) with
+    /// [`Engine::prune`] and returns the result to record for it: how many
+    /// messages are now left out, and the ids it could not apply with the
+    /// reason; `None` for any other call.
+    pub fn prune_tool(&mut self, call: &ToolCall) -> Option<ToolResult> {
+        if call.name != PRUNE_TOOL {
+            return None;
+        }
+        let ids: Vec<String> = call
+            .arguments
+            .get("ids")
+            .and_then(Value::as_array)
+            .map(|ids| ids.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default();
+        let mode = call
+            .arguments
+            .get("mode")
+            .and_then(Value::as_str)
+            .unwrap_or("append");
+        let action = match mode {
+            "append" if !ids.is_empty() => PruneAction::Append(ids),
+            "create" => PruneAction::Create(ids),
+            "delete" if !ids.is_empty() => PruneAction::Delete(ids),
+            "append" | "delete" => {
+                return Some(ToolResult::error(
+                    "invalid_arguments",
+                    "`ids` must list at least one message id",
+                ))
+            }
+            other => {
+                return Some(ToolResult::error(
+                    "invalid_arguments",
+                    format!("`mode` is append, create or delete, not `{other}`"),
+                ))
+            }
+        };
+        let outcome = self.prune(action);
+        Some(ToolResult::success(json!({
+            "left_out": outcome.hidden.len(),
+            "rejected": outcome.rejected,
+        })))
     }
 
     /// Runs the model's `pin` call ([`pin_tool`]) and returns the result to

@@ -222,3 +222,70 @@ async fn build_step(engine: &mut strata_ctx::Engine, i: usize, lines: usize, wor
         .await
         .unwrap();
 }
+
+/// HIST-10 through the engine: the model leaves a finished step out of its
+/// window with the ready-made `prune` tool, by the short id the window
+/// shows, and brings it back with `delete`; bad arguments are error
+/// results, other calls are not its.
+#[tokio::test]
+async fn the_model_prunes_a_step_and_brings_it_back() {
+    use serde_json::json;
+    use strata_ctx::{Engine, Message, ResultStatus, ToolCall};
+
+    let project = tempfile::tempdir().unwrap();
+    let mut engine = Engine::builder(project.path()).build().unwrap();
+    engine.begin_round("Find the config.").await.unwrap();
+    let call = ToolCall::new("g0", "Grep", json!({"pattern": "config"}));
+    let found: String = (0..40).map(|i| format!("src/mod{i}.rs:1: // config\n")).collect();
+    engine
+        .record_step(
+            Message::assistant_with_calls("", vec![call]),
+            vec![Message::tool_text("g0", "Grep", found)],
+        )
+        .await
+        .unwrap();
+    engine.finish_round("It is in src/config.rs.").unwrap();
+    let before = engine.window_tokens();
+    let result = engine
+        .history()
+        .window()
+        .iter()
+        .find(|m| m.tool_call_id.as_deref() == Some("g0"))
+        .unwrap()
+        .id;
+    let short = engine.history().short_ids().short(&result).unwrap();
+
+    let prune = ToolCall::new("p0", strata_ctx::PRUNE_TOOL, json!({"ids": [short.clone()]}));
+    let answer = engine.prune_tool(&prune).unwrap();
+    assert_eq!(
+        answer.data["left_out"], 2,
+        "the call and its result: {:?}",
+        answer.data
+    );
+    assert!(engine.window_tokens() < before);
+    assert!(!engine
+        .window()
+        .messages()
+        .iter()
+        .any(|m| m.tool_call_id.as_deref() == Some("g0")));
+
+    let back = ToolCall::new("p1", "prune", json!({"ids": [short], "mode": "delete"}));
+    assert_eq!(engine.prune_tool(&back).unwrap().data["left_out"], 0);
+    assert_eq!(engine.window_tokens(), before);
+
+    let unknown = ToolCall::new("p2", "prune", json!({"ids": ["zzzzzzzz"]}));
+    assert_eq!(
+        engine.prune_tool(&unknown).unwrap().data["rejected"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    for bad in [json!({"ids": []}), json!({"ids": ["a"], "mode": "drop"})] {
+        let call = ToolCall::new("p3", "prune", bad);
+        assert_eq!(engine.prune_tool(&call).unwrap().status, ResultStatus::Error);
+    }
+    assert!(engine
+        .prune_tool(&ToolCall::new("x", "Bash", json!({})))
+        .is_none());
+}

@@ -52,15 +52,27 @@ impl MessageId {
     /// The id of the message at `index` of an imported conversation
     /// (`source` names the format and where in it): a UUID v8 made of the
     /// position and a fast hash of the source, the role, the content's
-    /// length and its first 64 bytes. Reading the same file twice gives
-    /// the same ids, two positions of one source never share an id, and no
-    /// content is hashed whole, so importing costs the same per message
-    /// however long the messages are.
+    /// length and its first 64 bytes, with the position mixed into the
+    /// hash too, so that the short ids of two similar messages differ in
+    /// their first characters as random ids would. Reading the same file
+    /// twice gives the same ids, two positions of one source never share
+    /// an id, and no content is hashed whole, so importing costs the same
+    /// per message however long the messages are.
+    ///
+    /// ```
+    /// use strata_ctx_core::MessageId;
+    ///
+    /// let a = MessageId::imported("log.json", 3, "tool", "ok");
+    /// let b = MessageId::imported("log.json", 5, "tool", "ok");
+    /// assert_ne!(a.short(), b.short(), "similar messages, other short ids");
+    /// assert_eq!(a, MessageId::imported("log.json", 3, "tool", "ok"));
+    /// ```
     pub fn imported(source: &str, index: usize, role: &str, content: &str) -> Self {
         let bytes = content.as_bytes();
         let head = &bytes[..bytes.len().min(64)];
         let mut key = fnv1a(source.as_bytes()) ^ fnv1a(role.as_bytes()).rotate_left(21);
         key ^= (bytes.len() as u64).rotate_left(42) ^ fnv1a(head).rotate_left(7);
+        key ^= splitmix64(index as u64).rotate_left(13);
         let mut raw = [0u8; 16];
         raw[..8].copy_from_slice(&splitmix64(key).to_be_bytes());
         // The position in the low half keeps ids of one source distinct

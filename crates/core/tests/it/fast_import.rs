@@ -338,3 +338,28 @@ fn streaming_reader_reads_transcripts_and_steps_aside_for_others() {
     }
     assert_eq!(read_openai_list(Broken).unwrap_err().to_string(), "disk gone");
 }
+
+/// CORE-2, HIST-10: the short ids of an imported transcript stay short:
+/// similar messages (the same tool's `ok`, repeated commands) differ in
+/// their first characters, as random ids would. Before, they shared their
+/// first 64 bits and ShortIds lengthened them to 32 characters.
+#[test]
+fn core_2_imported_short_ids_stay_short() {
+    for path in corpus_files() {
+        let messages = strata_ctx_testkit::load_transcript(&path).unwrap().messages;
+        assert!(messages.len() > 10);
+        let ids = strata_ctx_core::ShortIds::new(messages.iter().map(|m| m.id));
+        let longest = messages
+            .iter()
+            .filter_map(|m| ids.short(&m.id))
+            .map(|s| s.len())
+            .max()
+            .unwrap_or(0);
+        // Random ids of a few hundred messages need 8 or 9 characters.
+        assert!(
+            longest <= 10,
+            "{}: a short id of {longest} characters",
+            path.display()
+        );
+    }
+}

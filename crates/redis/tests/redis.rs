@@ -1,5 +1,6 @@
-//! STORE-5 on a real Redis server (when `STRATA_TEST_REDIS_URL` names
-//! one; the tests say they skipped otherwise): a repeated request is
+//! STORE-5 on a real Redis server (`#[ignore]`d: `cargo test --
+//! --include-ignored` runs them with `STRATA_TEST_REDIS_URL` naming one,
+//! as `.ci/run` does when a server answers): a repeated request is
 //! served from Redis without a model call, also to another client sharing
 //! the cache; entries expire with the time to live; a cache that cannot
 //! be reached is a miss, never a failure.
@@ -24,14 +25,21 @@ use strata_ctx_core::{CacheEvent, CacheStore, CachedClient, LlmClient, LlmReques
 use strata_ctx_redis::RedisCache;
 use strata_ctx_testkit::ScriptedClient;
 
-fn url() -> Option<String> {
+/// The server the tests run against. They are `#[ignore]`d: `cargo test
+/// -- --include-ignored` runs them where `STRATA_TEST_REDIS_URL` names one
+/// (`.ci/run` does), and they fail, rather than pass, without it.
+fn url() -> String {
     match std::env::var("STRATA_TEST_REDIS_URL") {
-        Ok(url) if !url.trim().is_empty() => Some(url),
-        _ => {
-            eprintln!("STRATA_TEST_REDIS_URL is not set: skipping the Redis tests");
-            None
-        }
+        Ok(url) if !url.trim().is_empty() => url,
+        _ => panic!("STRATA_TEST_REDIS_URL must name a Redis server for this test"),
     }
+}
+
+/// One server test at a time: one of them closes every client connection
+/// of the server, which would fail the others running beside it.
+async fn one_at_a_time() -> tokio::sync::MutexGuard<'static, ()> {
+    static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+    SERIAL.lock().await
 }
 
 /// A question no other run asks.
@@ -41,8 +49,10 @@ fn question() -> LlmRequest {
 }
 
 #[tokio::test]
+#[ignore = "needs a Redis server: set STRATA_TEST_REDIS_URL, run with --include-ignored"]
 async fn store_5_answers_shared_through_redis() {
-    let Some(url) = url() else { return };
+    let _serial = one_at_a_time().await;
+    let url = url();
     let model = ScriptedClient::new();
     model.push_text("4");
     let events = Arc::new(Mutex::new(Vec::new()));
@@ -67,8 +77,10 @@ async fn store_5_answers_shared_through_redis() {
 }
 
 #[tokio::test]
+#[ignore = "needs a Redis server: set STRATA_TEST_REDIS_URL, run with --include-ignored"]
 async fn store_5_entries_expire_with_the_ttl() {
-    let Some(url) = url() else { return };
+    let _serial = one_at_a_time().await;
+    let url = url();
     let cache = RedisCache::connect(&url).await.unwrap();
     let key = format!(
         "ttl-{}",
@@ -119,8 +131,10 @@ async fn store_5_unreachable_cache_is_a_miss() {
 /// The server closes every connection between two calls: the next call
 /// connects again and succeeds.
 #[tokio::test]
+#[ignore = "needs a Redis server: set STRATA_TEST_REDIS_URL, run with --include-ignored"]
 async fn store_5_connection_killed() {
-    let Some(url) = url() else { return };
+    let _serial = one_at_a_time().await;
+    let url = url();
     let cache = RedisCache::connect(&url).await.unwrap();
     let key = format!(
         "kill-{}",

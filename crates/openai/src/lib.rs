@@ -74,6 +74,7 @@ use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody};
 
 mod responses;
 mod stream;
+pub use responses::ResponsesDecoder;
 pub use stream::ChunkDecoder;
 use stream::OpenAiEvents;
 
@@ -102,8 +103,8 @@ pub enum OpenAiApi {
     ChatCompletions,
     /// `/responses`, OpenAI's own API (MODEL-7): server-side compaction
     /// ([`ServerContext::Compact`]), reasoning items kept and sent back.
-    /// Requests are stateless (`store: false`); answers are not streamed
-    /// ([`LlmClient::stream`] replays the complete answer as events).
+    /// Requests are stateless (`store: false`); [`LlmClient::stream`]
+    /// streams the answer event by event ([`ResponsesDecoder`]).
     Responses,
 }
 
@@ -179,7 +180,7 @@ impl OpenAiClient {
     /// usage included.
     fn body(&self, request: &LlmRequest, stream: bool) -> Value {
         if self.api == OpenAiApi::Responses {
-            return responses::body(&self.model, request);
+            return responses::body(&self.model, request, stream);
         }
         let options = &request.options;
         let mut body = json!({
@@ -311,20 +312,21 @@ impl LlmClient for OpenAiClient {
     ///
     /// As [`LlmClient::complete`] for what fails before the stream starts.
     async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
-        if self.api == OpenAiApi::Responses {
-            return Ok(LlmStream::from_response(self.complete(request).await?));
-        }
         let (response, timeout) = self.send(&request, true).await?;
-        Ok(LlmStream::new(OpenAiEvents::new(SseBody::new(response, timeout))))
+        let body = SseBody::new(response, timeout);
+        if self.api == OpenAiApi::Responses {
+            return Ok(LlmStream::new(stream::ResponsesEvents::new(body)));
+        }
+        Ok(LlmStream::new(OpenAiEvents::new(body)))
     }
 
-    /// In [`OpenAiApi::Responses`] mode, compaction (MODEL-7); chat
-    /// completions offer no server-side context management.
     /// `openai`, the endpoint requests go to, and the builder's model.
     fn endpoint(&self) -> Endpoint {
         Endpoint::new("openai", self.endpoint.as_str(), self.model.as_str())
     }
 
+    /// In [`OpenAiApi::Responses`] mode, compaction (MODEL-7); chat
+    /// completions offer no server-side context management.
     fn manages_context(&self, mode: ServerContext) -> bool {
         match self.api {
             OpenAiApi::Responses => matches!(mode, ServerContext::Off | ServerContext::Compact),

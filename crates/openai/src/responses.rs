@@ -7,10 +7,12 @@
 //! returned earlier (reasoning, compaction) where they came, and
 //! reasoning asked back encrypted so that it can be.
 
+use std::collections::VecDeque;
+
 use serde_json::{json, Value};
 use strata_ctx_core::{
     AppliedEdit, EditKind, FinishReason, LlmRequest, LlmResponse, LlmResult as Result, Provider,
-    ProviderItem, ToolCall, ToolChoice, ToolSpec, Usage,
+    ProviderItem, StreamEvent, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
 };
 use strata_ctx_http::{body_excerpt, invalid};
 
@@ -81,8 +83,9 @@ pub(crate) fn tools(tools: &[ToolSpec]) -> Value {
 
 /// The `/responses` body: the model, the input items, the tools and tool
 /// choice, the options, `store: false` with encrypted reasoning included,
-/// and `context_management` when compaction is delegated (MODEL-7).
-pub(crate) fn body(model: &str, request: &LlmRequest) -> Value {
+/// `context_management` when compaction is delegated (MODEL-7), and
+/// `stream: true` for a streamed answer (MODEL-3).
+pub(crate) fn body(model: &str, request: &LlmRequest, stream: bool) -> Value {
     let options = &request.options;
     let mut body = json!({
         "model": options.model.as_deref().unwrap_or(model),
@@ -111,7 +114,44 @@ pub(crate) fn body(model: &str, request: &LlmRequest) -> Value {
         body["context_management"] =
             json!([{"type": "compaction", "compact_threshold": edits.trigger_tokens}]);
     }
+    if stream {
+        body["stream"] = json!(true);
+    }
     body
+}
+
+/// A function call item's id: its `call_id` (what the output answers),
+/// else its item `id`.
+fn call_id(item: &Value) -> &str {
+    item.get("call_id")
+        .or_else(|| item.get("id"))
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+/// A function call's arguments text as JSON; text that is not JSON is
+/// kept as a string.
+fn arguments_of(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
+}
+
+/// Why a response stopped: cut at the token limit or filtered when it is
+/// `incomplete` for that reason, else tool calls when it made any, else
+/// a complete stop.
+fn finish_of(response: &Value, any_call: bool) -> FinishReason {
+    match (
+        response.get("status").and_then(Value::as_str),
+        response.pointer("/incomplete_details/reason"),
+    ) {
+        (Some("incomplete"), Some(Value::String(reason))) if reason == "max_output_tokens" => {
+            FinishReason::Length
+        }
+        (Some("incomplete"), Some(Value::String(reason))) if reason == "content_filter" => {
+            FinishReason::ContentFilter
+        }
+        _ if any_call => FinishReason::ToolCalls,
+        _ => FinishReason::Stop,
+    }
 }
 
 /// Reads a `/responses` answer: the text of its `message` items, its
@@ -157,15 +197,12 @@ pub(crate) fn parse(body: &[u8]) -> Result<LlmResponse> {
             }
             Some("function_call") => {
                 let name = field("name").ok_or_else(|| invalid(format!("`output[{i}].name` is missing")))?;
-                let id = field("call_id").or_else(|| field("id")).unwrap_or_default();
                 let arguments = match item.get("arguments") {
-                    Some(Value::String(s)) => {
-                        serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.clone()))
-                    }
+                    Some(Value::String(s)) => arguments_of(s),
                     Some(other) => other.clone(),
                     None => json!({}),
                 };
-                calls.push(ToolCall::new(id, name, arguments));
+                calls.push(ToolCall::new(call_id(item), name, arguments));
             }
             Some("compaction") => {
                 edits.push(AppliedEdit::new(EditKind::Compaction));
@@ -176,24 +213,178 @@ pub(crate) fn parse(body: &[u8]) -> Result<LlmResponse> {
             _ => {}
         }
     }
-    let finish = match (
-        v.get("status").and_then(Value::as_str),
-        v.pointer("/incomplete_details/reason"),
-    ) {
-        (Some("incomplete"), Some(Value::String(reason))) if reason == "max_output_tokens" => {
-            FinishReason::Length
-        }
-        (Some("incomplete"), Some(Value::String(reason))) if reason == "content_filter" => {
-            FinishReason::ContentFilter
-        }
-        _ if !calls.is_empty() => FinishReason::ToolCalls,
-        _ => FinishReason::Stop,
-    };
+    let finish = finish_of(&v, !calls.is_empty());
     Ok(LlmResponse::new(text, usage_of(v.get("usage")))
         .with_tool_calls(calls)
         .with_provider_items(items)
         .with_context_edits(edits)
         .with_finish_reason(finish))
+}
+
+/// Turns the Responses API's streamed events into [`StreamEvent`]s
+/// (MODEL-3): text deltas, function calls as they are written, reasoning
+/// and compaction items kept verbatim when done (MODEL-7), the usage and
+/// why it stopped from `response.completed` (or `response.incomplete`).
+/// The wire-format half of the stream, apart from the HTTP body so that it
+/// can be tested and fuzzed on bytes; the assembled answer is the one
+/// [`parse`] reads from the same response unstreamed.
+#[derive(Debug, Default)]
+pub struct ResponsesDecoder {
+    calls: ToolCallBuffer,
+    /// The call index of each function call's output index.
+    call_of: Vec<(u64, usize)>,
+    any_call: bool,
+    done: bool,
+}
+
+impl ResponsesDecoder {
+    /// Decodes the `data:` of one server-sent event into `out`.
+    ///
+    /// # Errors
+    ///
+    /// [`LlmError::InvalidResponse`](strata_ctx_core::LlmError::InvalidResponse)
+    /// for data that is not an event, [`LlmError::Provider`](strata_ctx_core::LlmError::Provider)
+    /// for `error` and `response.failed` events.
+    pub fn decode(&mut self, data: &str, out: &mut VecDeque<StreamEvent>) -> Result<()> {
+        if self.done {
+            return Ok(());
+        }
+        let data = data.trim();
+        if data.is_empty() || data == "[DONE]" {
+            return Ok(());
+        }
+        let v: Value = serde_json::from_str(data).map_err(|e| {
+            invalid(format!(
+                "a streamed event is not JSON ({e}): {}",
+                body_excerpt(data.as_bytes())
+            ))
+        })?;
+        let text = |path: &str| v.pointer(path).and_then(Value::as_str).unwrap_or_default();
+        let output_index = v.get("output_index").and_then(Value::as_u64).unwrap_or(0);
+        match text("/type") {
+            "response.output_text.delta" | "response.refusal.delta" => {
+                let delta = text("/delta");
+                if !delta.is_empty() {
+                    out.push_back(StreamEvent::TextDelta(delta.to_owned()));
+                }
+            }
+            "response.output_item.added" if text("/item/type") == "function_call" => {
+                let index = self.call_of.len();
+                self.call_of.push((output_index, index));
+                let (id, name) = (call_id(&v["item"]), text("/item/name"));
+                self.calls.start(index, id, name);
+                self.any_call = true;
+                out.push_back(StreamEvent::ToolCallStarted {
+                    index,
+                    id: id.to_owned(),
+                    name: name.to_owned(),
+                });
+            }
+            "response.function_call_arguments.delta" => {
+                let delta = text("/delta");
+                if let Some(index) = self.index_of(output_index).filter(|_| !delta.is_empty()) {
+                    self.calls.append(index, delta);
+                    out.push_back(StreamEvent::ToolCallDelta {
+                        index,
+                        arguments: delta.to_owned(),
+                    });
+                }
+            }
+            "response.output_item.done" => self.item_done(&v["item"], output_index, out)?,
+            "response.completed" | "response.incomplete" => {
+                let response = &v["response"];
+                for (index, call) in self.calls.finish_all() {
+                    out.push_back(StreamEvent::ToolCallFinished { index, call });
+                }
+                out.push_back(StreamEvent::Usage(usage_of(response.get("usage"))));
+                out.push_back(StreamEvent::Done {
+                    finish_reason: finish_of(response, self.any_call),
+                });
+                self.done = true;
+            }
+            "response.failed" | "error" => {
+                let message = v
+                    .pointer("/response/error/message")
+                    .or_else(|| v.pointer("/message"))
+                    .or_else(|| v.pointer("/error/message"))
+                    .and_then(Value::as_str)
+                    .map_or_else(|| body_excerpt(data.as_bytes()), str::to_owned);
+                return Err(strata_ctx_core::LlmError::Provider {
+                    status: None,
+                    message,
+                });
+            }
+            // Created, in progress, content parts, reasoning summaries as
+            // they are written (kept whole when their item is done), …
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn index_of(&self, output_index: u64) -> Option<usize> {
+        self.call_of
+            .iter()
+            .find(|(o, _)| *o == output_index)
+            .map(|(_, i)| *i)
+    }
+
+    fn item_done(&mut self, item: &Value, output_index: u64, out: &mut VecDeque<StreamEvent>) -> Result<()> {
+        match item.get("type").and_then(Value::as_str) {
+            Some("function_call") => {
+                let index = match self.index_of(output_index) {
+                    Some(index) => index,
+                    // A call whose `added` event never came: whole now.
+                    None => {
+                        let index = self.call_of.len();
+                        self.call_of.push((output_index, index));
+                        let name = item
+                            .get("name")
+                            .and_then(Value::as_str)
+                            .ok_or_else(|| invalid("a streamed function call has no name"))?;
+                        self.calls.start(index, call_id(item), name);
+                        self.any_call = true;
+                        index
+                    }
+                };
+                if let Some(mut call) = self.calls.finish(index) {
+                    // The done item holds the whole arguments: they stand
+                    // for whatever the deltas wrote, read as `parse` reads
+                    // them.
+                    if let Some(arguments) = item
+                        .get("arguments")
+                        .and_then(Value::as_str)
+                        .filter(|a| !a.trim().is_empty())
+                    {
+                        call = ToolCall::new(call.id, call.name, arguments_of(arguments));
+                    }
+                    out.push_back(StreamEvent::ToolCallFinished { index, call });
+                }
+            }
+            Some("compaction") => {
+                out.push_back(StreamEvent::ContextEdited(vec![AppliedEdit::new(
+                    EditKind::Compaction,
+                )]));
+                out.push_back(StreamEvent::ProviderItem(ProviderItem::new(
+                    Provider::OpenAi,
+                    item.clone(),
+                )));
+            }
+            Some("reasoning") => {
+                out.push_back(StreamEvent::ProviderItem(ProviderItem::new(
+                    Provider::OpenAi,
+                    item.clone(),
+                )));
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// Whether `response.completed` (or `response.incomplete`) ended the
+    /// stream.
+    pub fn is_done(&self) -> bool {
+        self.done
+    }
 }
 
 fn usage_of(usage: Option<&Value>) -> Usage {
@@ -243,7 +434,7 @@ mod tests {
             Message::tool_text(&call.id, &call.name, "fn main() {}"),
         ])
         .with_server_context(ContextEdits::new(ServerContext::Compact, 120_000));
-        let body = super::body("gpt-5", &request);
+        let body = super::body("gpt-5", &request, false);
         assert_eq!(
             body["input"],
             json!([
@@ -273,5 +464,78 @@ mod tests {
         assert!(parse(b"not json").is_err());
         let nameless = json!({"output": [{"type": "function_call", "call_id": "c"}]});
         assert!(parse(nameless.to_string().as_bytes()).is_err());
+    }
+
+    /// MODEL-3: errors in the stream are provider errors, data that is not
+    /// JSON is an invalid answer, a cut answer says so, and nothing
+    /// follows the end.
+    #[test]
+    fn model_3_streamed_errors_and_ends() {
+        let mut d = ResponsesDecoder::default();
+        let mut out = VecDeque::new();
+        let failed = json!({"type": "response.failed", "response": {"status": "failed", "error": {"code": "server_error", "message": "The model crashed."}}});
+        match d.decode(&failed.to_string(), &mut out) {
+            Err(strata_ctx_core::LlmError::Provider { message, .. }) => {
+                assert_eq!(message, "The model crashed.")
+            }
+            other => panic!("{other:?}"),
+        }
+        let error = json!({"type": "error", "code": "rate_limit_exceeded", "message": "Slow down."});
+        assert!(matches!(
+            d.decode(&error.to_string(), &mut out),
+            Err(strata_ctx_core::LlmError::Provider { message, .. }) if message == "Slow down."
+        ));
+        assert!(matches!(
+            d.decode("{not json", &mut out),
+            Err(strata_ctx_core::LlmError::InvalidResponse { .. })
+        ));
+
+        let mut d = ResponsesDecoder::default();
+        let cut = json!({"type": "response.incomplete", "response": {"status": "incomplete",
+            "incomplete_details": {"reason": "max_output_tokens"}, "usage": {"input_tokens": 5, "output_tokens": 9}}});
+        d.decode(&cut.to_string(), &mut out).unwrap();
+        assert!(d.is_done());
+        assert!(matches!(
+            out.back(),
+            Some(StreamEvent::Done {
+                finish_reason: FinishReason::Length
+            })
+        ));
+        let before = out.len();
+        d.decode(
+            &json!({"type": "response.output_text.delta", "delta": "late"}).to_string(),
+            &mut out,
+        )
+        .unwrap();
+        assert_eq!(out.len(), before, "nothing after the end");
+    }
+
+    /// A call whose `added` event never came is taken whole from its done
+    /// item; a compaction item is an applied edit and a provider item.
+    #[test]
+    fn model_7_streamed_items_without_their_start() {
+        let mut d = ResponsesDecoder::default();
+        let mut out = VecDeque::new();
+        let call = json!({"type": "response.output_item.done", "output_index": 4,
+            "item": {"type": "function_call", "call_id": "c1", "name": "Bash", "arguments": "{\"cmd\":\"ls\"}"}});
+        d.decode(&call.to_string(), &mut out).unwrap();
+        let compaction = json!({"type": "response.output_item.done", "output_index": 5,
+            "item": {"type": "compaction", "id": "cmp_1", "encrypted_content": "enc"}});
+        d.decode(&compaction.to_string(), &mut out).unwrap();
+        let events: Vec<StreamEvent> = out.into_iter().collect();
+        assert_eq!(
+            events[0],
+            StreamEvent::ToolCallFinished {
+                index: 0,
+                call: ToolCall::new("c1", "Bash", json!({"cmd": "ls"}))
+            }
+        );
+        assert_eq!(
+            events[1],
+            StreamEvent::ContextEdited(vec![AppliedEdit::new(EditKind::Compaction)])
+        );
+        assert!(matches!(&events[2], StreamEvent::ProviderItem(item) if item.item["id"] == "cmp_1"));
+        let nameless = json!({"type": "response.output_item.done", "output_index": 6, "item": {"type": "function_call", "call_id": "c2"}});
+        assert!(d.decode(&nameless.to_string(), &mut VecDeque::new()).is_err());
     }
 }

@@ -159,3 +159,37 @@ impl ChunkDecoder {
         self.done
     }
 }
+
+/// The events of a streamed Responses API answer (MODEL-3): named events
+/// whose data carries a `type` ([`ResponsesDecoder`]).
+pub(crate) struct ResponsesEvents {
+    body: SseBody,
+    decoder: crate::responses::ResponsesDecoder,
+}
+
+impl ResponsesEvents {
+    pub(crate) fn new(body: SseBody) -> Self {
+        ResponsesEvents {
+            body,
+            decoder: crate::responses::ResponsesDecoder::default(),
+        }
+    }
+}
+
+#[async_trait]
+impl StreamSource for ResponsesEvents {
+    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<bool> {
+        loop {
+            if self.decoder.is_done() {
+                return Ok(false);
+            }
+            match self.body.next().await? {
+                Some(event) => self.decoder.decode(&event.data, out)?,
+                None => return Ok(false),
+            }
+            if !out.is_empty() {
+                return Ok(true);
+            }
+        }
+    }
+}

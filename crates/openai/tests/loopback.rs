@@ -272,3 +272,100 @@ async fn edge_1_refused_connections_are_retried_then_reported() {
     assert!(matches!(err, LlmError::Provider { status: None, .. }), "{err:?}");
     assert!(err.is_retryable());
 }
+
+/// MODEL-3, MODEL-7: the Responses mode streams event by event (text and
+/// argument deltas as they come, items when done, usage at the end), and
+/// the assembled answer is the one the same response gives unstreamed.
+#[tokio::test]
+async fn model_3_responses_stream_event_by_event() {
+    use strata_ctx_core::StreamEvent;
+    use strata_ctx_openai::OpenAiApi;
+
+    let reasoning = json!({"type": "reasoning", "id": "rs_1", "summary": [], "encrypted_content": "enc-r"});
+    let message = json!({"type": "message", "id": "msg_1", "role": "assistant", "status": "completed",
+        "content": [{"type": "output_text", "text": "Reading it.", "annotations": []}]});
+    let call = json!({"type": "function_call", "id": "fc_1", "call_id": "call_9", "name": "Read",
+        "arguments": "{\"path\":\"a.rs\"}", "status": "completed"});
+    let response = json!({"id": "resp_1", "object": "response", "status": "completed",
+        "output": [reasoning, message, call],
+        "usage": {"input_tokens": 900, "input_tokens_details": {"cached_tokens": 512}, "output_tokens": 30}});
+    let events = [
+        json!({"type": "response.created", "response": {"id": "resp_1", "status": "in_progress", "output": []}}),
+        json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "reasoning", "id": "rs_1", "summary": []}}),
+        json!({"type": "response.output_item.done", "output_index": 0, "item": reasoning}),
+        json!({"type": "response.output_item.added", "output_index": 1, "item": {"type": "message", "id": "msg_1", "role": "assistant", "content": []}}),
+        json!({"type": "response.output_text.delta", "output_index": 1, "content_index": 0, "delta": "Reading"}),
+        json!({"type": "response.output_text.delta", "output_index": 1, "content_index": 0, "delta": " it."}),
+        json!({"type": "response.output_item.done", "output_index": 1, "item": message}),
+        json!({"type": "response.output_item.added", "output_index": 2, "item": {"type": "function_call", "id": "fc_1", "call_id": "call_9", "name": "Read", "arguments": ""}}),
+        json!({"type": "response.function_call_arguments.delta", "output_index": 2, "item_id": "fc_1", "delta": "{\"path\":"}),
+        json!({"type": "response.function_call_arguments.delta", "output_index": 2, "item_id": "fc_1", "delta": "\"a.rs\"}"}),
+        json!({"type": "response.function_call_arguments.done", "output_index": 2, "item_id": "fc_1", "arguments": "{\"path\":\"a.rs\"}"}),
+        json!({"type": "response.output_item.done", "output_index": 2, "item": call}),
+        json!({"type": "response.completed", "response": response}),
+    ];
+    let sse_of = |events: &[Value]| -> String {
+        events
+            .iter()
+            .map(|e| format!("event: {}\ndata: {e}\n\n", e["type"].as_str().unwrap()))
+            .collect()
+    };
+    let server = Server::start(vec![
+        Reply::raw(200, sse_of(&events)).header("content-type", "text/event-stream"),
+        Reply::json(200, &response),
+    ])
+    .await;
+    let client = OpenAiClient::builder()
+        .api(OpenAiApi::Responses)
+        .base_url(server.base_url())
+        .api_key("sk-test")
+        .model("gpt-test")
+        .build()
+        .unwrap();
+
+    let mut stream = client.stream(request()).await.unwrap();
+    let mut seen = Vec::new();
+    while let Some(event) = stream.next().await {
+        seen.push(event.unwrap());
+    }
+    let deltas: Vec<&str> = seen
+        .iter()
+        .filter_map(|e| match e {
+            StreamEvent::TextDelta(t) => Some(t.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deltas, ["Reading", " it."], "text as it came");
+    assert!(seen
+        .iter()
+        .any(|e| matches!(e, StreamEvent::ToolCallDelta { arguments, .. } if arguments == "{\"path\":")));
+    assert!(matches!(seen.last(), Some(StreamEvent::Done { .. })));
+
+    let whole = client.complete(request()).await.unwrap();
+    let sent = server.received();
+    assert_eq!(sent[0].body["stream"], true);
+    assert_eq!(sent[1].body.get("stream"), None);
+
+    let again = Server::start(vec![
+        Reply::raw(200, sse_of(&events)).header("content-type", "text/event-stream")
+    ])
+    .await;
+    let assembled = OpenAiClient::builder()
+        .api(OpenAiApi::Responses)
+        .base_url(again.base_url())
+        .model("gpt-test")
+        .build()
+        .unwrap()
+        .stream(request())
+        .await
+        .unwrap()
+        .finish()
+        .await
+        .unwrap();
+    assert_eq!(assembled, whole);
+    assert_eq!(
+        whole.tool_calls,
+        [ToolCall::new("call_9", "Read", json!({"path": "a.rs"}))]
+    );
+    assert_eq!(whole.provider_items.len(), 1);
+}

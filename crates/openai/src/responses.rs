@@ -227,7 +227,7 @@ pub(crate) fn parse(body: &[u8]) -> Result<LlmResponse> {
 /// why it stopped from `response.completed` (or `response.incomplete`).
 /// The wire-format half of the stream, apart from the HTTP body so that it
 /// can be tested and fuzzed on bytes; the assembled answer is the one
-/// [`parse`] reads from the same response unstreamed.
+/// `LlmClient::complete` reads from the same response unstreamed.
 #[derive(Debug, Default)]
 pub struct ResponsesDecoder {
     calls: ToolCallBuffer,

@@ -1,14 +1,16 @@
 //! The stream decoders (MODEL-3): any bytes, cut into any chunks, through
-//! the server-sent-events decoder and both providers' event decoders give
-//! events or a typed error, never a panic; a stream they close ends with
-//! exactly one `Done`, and any chunking gives the same events.
+//! the server-sent-events decoder and the providers' event decoders (chat
+//! completions, the Responses API, Anthropic) give events or a typed
+//! error, never a panic; a stream they close ends with exactly one `Done`
+//! (the Responses decoder: at most one, and nothing after it), and any
+//! chunking gives the same events.
 #![no_main]
 
 use std::collections::VecDeque;
 
 use libfuzzer_sys::fuzz_target;
 use strata_ctx::anthropic::EventDecoder;
-use strata_ctx::openai::ChunkDecoder;
+use strata_ctx::openai::{ChunkDecoder, ResponsesDecoder};
 use strata_ctx::types::{SseDecoder, SseEvent};
 use strata_ctx::StreamEvent;
 
@@ -51,6 +53,19 @@ fuzz_target!(|data: &[u8]| {
         if !anthropic_failed {
             anthropic_failed = anthropic.decode(&e.event, &e.data, &mut b).is_err();
         }
+    }
+    let mut responses = ResponsesDecoder::default();
+    let mut c = VecDeque::new();
+    for e in &list {
+        if responses.decode(&e.data, &mut c).is_err() {
+            break;
+        }
+    }
+    let done = c.iter().filter(|e| matches!(e, StreamEvent::Done { .. })).count();
+    assert!(done <= 1);
+    if done == 1 {
+        assert!(responses.is_done());
+        assert!(matches!(c.back(), Some(StreamEvent::Done { .. })));
     }
     openai.close(&mut a);
     anthropic.close(&mut b);

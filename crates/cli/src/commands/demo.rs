@@ -275,8 +275,10 @@ async fn round(
     bar: &ProgressBar,
     pace: Duration,
 ) -> Result<(), CliError> {
-    let short: String = text.chars().take(70).collect();
-    say(bar, format!("\n▶ round {}: {short}", engine.round() + 1));
+    say(
+        bar,
+        format!("\n▶ round {}: {}", engine.round() + 1, clip(text, 70)),
+    );
     let start = engine.begin_round(text).await?;
     if !start.mentions.is_empty() {
         say(bar, "    @ read reminder added to the user's message:");
@@ -301,8 +303,7 @@ async fn round(
         tokio::time::sleep(pace).await;
         let reply = engine.complete(model, LlmOptions::new()).await?;
         if reply.tool_calls.is_empty() {
-            let short: String = reply.text.chars().take(80).collect();
-            say(bar, format!("    ✔ {short}"));
+            say(bar, format!("    ✔ {}", clip(&reply.text, 80)));
             engine.finish_round(reply.text)?;
             bar.inc(1);
             return Ok(());
@@ -312,11 +313,7 @@ async fn round(
             .iter()
             .map(|c| format!("{}[{}]", c.name, c.arguments))
             .collect();
-        let mut shown = names.join(", ");
-        if shown.chars().count() > 100 {
-            shown = shown.chars().take(99).collect::<String>() + "…";
-        }
-        say(bar, format!("    ⚙ {shown}"));
+        say(bar, format!("    ⚙ {}", clip(&names.join(", "), 100)));
         let results = reply
             .tool_calls
             .iter()
@@ -429,9 +426,76 @@ pub async fn run(args: &DemoArgs) -> Result<(), CliError> {
     let text = window.render_react();
     if let Some(at) = text.find("## Archived History Summary") {
         end.push_str("\nwhat the model now reads of the archived rounds:\n\n");
-        for line in text[at..].lines().take(8) {
-            end.push_str(&format!("  {line}\n"));
-        }
+        end.push_str(&summary_excerpt(&text[at..], SUMMARY_LINES));
     }
     super::out(&end)
+}
+
+/// The lines of the archived summary the demo shows at most.
+const SUMMARY_LINES: usize = 16;
+
+/// The first `max` lines of the summary block (it ends at the next
+/// message), never ending on a heading or a blank line, with a count of
+/// what is left out.
+fn summary_excerpt(text: &str, max: usize) -> String {
+    let block: Vec<&str> = text
+        .lines()
+        .take_while(|l| {
+            !["[user] ", "[assistant] ", "[system] ", "[tool] "]
+                .iter()
+                .any(|r| l.starts_with(r))
+        })
+        .collect();
+    let mut shown: Vec<&str> = block.iter().take(max).copied().collect();
+    while shown
+        .last()
+        .is_some_and(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+    {
+        shown.pop();
+    }
+    let mut out: String = shown.iter().map(|l| format!("  {l}\n")).collect();
+    let left = block.len() - shown.len();
+    if left > 0 {
+        out.push_str(&format!("  … ({left} more lines)\n"));
+    }
+    out
+}
+
+/// `text` on one line in at most `max` characters: cut at a word boundary
+/// with an ellipsis when longer.
+fn clip(text: &str, max: usize) -> String {
+    let line = text.lines().next().unwrap_or_default();
+    if line.chars().count() <= max && line.len() == text.trim_end().len() {
+        return line.to_owned();
+    }
+    let cut: String = line.chars().take(max.saturating_sub(1)).collect();
+    let cut = match cut.rfind(char::is_whitespace) {
+        Some(at) if at > max / 2 => cut[..at].trim_end().to_owned(),
+        _ => cut,
+    };
+    format!("{cut}…")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn clip_cuts_at_a_word() {
+        assert_eq!(
+            super::clip("How is the calculator designed, and why?", 25),
+            "How is the calculator…"
+        );
+        assert_eq!(super::clip("short", 25), "short");
+        assert_eq!(super::clip("two\nlines", 25), "two…");
+        assert_eq!(super::clip(&"x".repeat(30), 10), format!("{}…", "x".repeat(9)));
+    }
+
+    #[test]
+    fn the_summary_excerpt_never_ends_on_a_heading() {
+        let text = "## Archived History Summary\n\n## Objectives\nFix add.\n## Completed Milestones\n- add fixed\n[user] next";
+        assert_eq!(
+            super::summary_excerpt(text, 5),
+            "  ## Archived History Summary\n  \n  ## Objectives\n  Fix add.\n  … (2 more lines)\n"
+        );
+        assert!(super::summary_excerpt(text, 50).ends_with("  - add fixed\n"));
+    }
 }

@@ -70,15 +70,16 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{json, Value};
 use strata_ctx_core::{
     CountTokens, Endpoint, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmResult as Result, LlmStream,
-    ServerContext, StreamEvent, StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec,
+    ServerContext, SseEvent, StreamEvent, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec,
     Usage,
 };
-use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody};
+use strata_ctx_http::{
+    body_excerpt, event_json, invalid, read_body, Retry, SseBody, SseEvents, StreamDecoder,
+};
 
 mod context;
 mod stream;
 pub use context::{BETA_COMPACTION, BETA_CONTEXT_MANAGEMENT};
-use stream::AnthropicEvents;
 pub use stream::EventDecoder;
 
 /// The environment variable holding the base URL.
@@ -329,10 +330,10 @@ impl LlmClient for AnthropicClient {
     /// As [`LlmClient::complete`] for what fails before the stream starts.
     async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
         let (response, timeout) = self.send(&request, true).await?;
-        Ok(LlmStream::new(AnthropicEvents {
-            body: SseBody::new(response, timeout),
-            decoder: EventDecoder::default(),
-        }))
+        Ok(LlmStream::new(SseEvents::new(
+            SseBody::new(response, timeout),
+            EventDecoder::default(),
+        )))
     }
 
     /// Every mode (MODEL-7): clearing with `clear_tool_uses_20250919`

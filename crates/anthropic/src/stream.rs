@@ -1,31 +1,7 @@
-//! Streamed messages: the event decoder and the event source (MODEL-3).
+//! Streamed messages: the event decoder (MODEL-3).
 
 use crate::*;
 use strata_ctx_core::{AppliedEdit, EditKind};
-
-/// The events of a streamed message (MODEL-3).
-pub(crate) struct AnthropicEvents {
-    pub(crate) body: SseBody,
-    pub(crate) decoder: EventDecoder,
-}
-
-#[async_trait]
-impl StreamSource for AnthropicEvents {
-    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<bool> {
-        loop {
-            if self.decoder.is_done() {
-                return Ok(false);
-            }
-            match self.body.next().await? {
-                Some(event) => self.decoder.decode(&event.event, &event.data, out)?,
-                None => return Ok(false),
-            }
-            if !out.is_empty() {
-                return Ok(true);
-            }
-        }
-    }
-}
 
 /// What a content block of a streamed message is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -74,12 +50,7 @@ impl EventDecoder {
         if self.done {
             return Ok(());
         }
-        let v: Value = serde_json::from_str(data).map_err(|e| {
-            invalid(format!(
-                "a streamed event is not JSON ({e}): {}",
-                body_excerpt(data.as_bytes())
-            ))
-        })?;
+        let v = event_json(data)?;
         let kind = v.get("type").and_then(Value::as_str).unwrap_or(event);
         let index = v
             .get("index")
@@ -274,6 +245,16 @@ impl EventDecoder {
 
     /// Whether `message_stop` ended the stream.
     pub fn is_done(&self) -> bool {
+        self.done
+    }
+}
+
+impl StreamDecoder for EventDecoder {
+    fn decode(&mut self, event: &SseEvent, out: &mut VecDeque<StreamEvent>) -> Result<()> {
+        EventDecoder::decode(self, &event.event, &event.data, out)
+    }
+
+    fn is_done(&self) -> bool {
         self.done
     }
 }

@@ -19,7 +19,9 @@ use std::time::Duration;
 
 use reqwest::header::HeaderMap;
 use serde_json::Value;
-use strata_ctx_core::{LlmError, LlmResult, SseDecoder, SseEvent};
+use std::collections::VecDeque;
+
+use strata_ctx_core::{async_trait, LlmError, LlmResult, SseDecoder, SseEvent, StreamEvent, StreamSource};
 
 /// When and how long a client retries.
 #[derive(Debug, Clone)]
@@ -417,6 +419,77 @@ impl SseBody {
             }
         }
     }
+}
+
+/// A provider's decoder of a streamed answer (MODEL-3): the wire half of
+/// a stream, fed one server-sent event at a time, apart from the HTTP body
+/// so that it can be tested and fuzzed on bytes.
+pub trait StreamDecoder: Send {
+    /// Decodes `event` into `out`.
+    ///
+    /// # Errors
+    ///
+    /// What the provider's format makes of the event: an invalid answer,
+    /// a provider error sent in the stream.
+    fn decode(&mut self, event: &SseEvent, out: &mut VecDeque<StreamEvent>) -> LlmResult<()>;
+
+    /// Whether the answer is complete: nothing more is read.
+    fn is_done(&self) -> bool;
+
+    /// The body ended before the decoder was done: close what an answer
+    /// complete in all but its last marker leaves open. By default,
+    /// nothing (the stream is then cut).
+    fn at_end(&mut self, _out: &mut VecDeque<StreamEvent>) {}
+}
+
+/// The events of a streamed answer: `body`'s server-sent events through a
+/// provider's [`StreamDecoder`], as many as each read gives.
+#[derive(Debug)]
+pub struct SseEvents<D> {
+    body: SseBody,
+    decoder: D,
+}
+
+impl<D: StreamDecoder> SseEvents<D> {
+    /// `body` read through `decoder`.
+    pub fn new(body: SseBody, decoder: D) -> Self {
+        SseEvents { body, decoder }
+    }
+}
+
+#[async_trait]
+impl<D: StreamDecoder> StreamSource for SseEvents<D> {
+    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> LlmResult<bool> {
+        loop {
+            if self.decoder.is_done() {
+                return Ok(false);
+            }
+            match self.body.next().await? {
+                Some(event) => self.decoder.decode(&event, out)?,
+                None => {
+                    self.decoder.at_end(out);
+                    return Ok(!out.is_empty());
+                }
+            }
+            if !out.is_empty() {
+                return Ok(true);
+            }
+        }
+    }
+}
+
+/// The data of a streamed event as JSON.
+///
+/// # Errors
+///
+/// [`LlmError::InvalidResponse`] naming what was sent when it is not JSON.
+pub fn event_json(data: &str) -> LlmResult<Value> {
+    serde_json::from_str(data).map_err(|e| {
+        invalid(format!(
+            "a streamed event is not JSON ({e}): {}",
+            body_excerpt(data.as_bytes())
+        ))
+    })
 }
 
 #[cfg(test)]

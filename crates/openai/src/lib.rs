@@ -67,16 +67,17 @@ use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
 use serde_json::{json, Value};
 use strata_ctx_core::{
     CountTokens, Endpoint, FinishReason, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result,
-    LlmStream, ServerContext, StreamEvent, StreamSource, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice,
+    LlmStream, ServerContext, SseEvent, StreamEvent, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice,
     Usage,
 };
-use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody};
+use strata_ctx_http::{
+    body_excerpt, event_json, invalid, read_body, Retry, SseBody, SseEvents, StreamDecoder,
+};
 
 mod responses;
 mod stream;
 pub use responses::ResponsesDecoder;
 pub use stream::ChunkDecoder;
-use stream::OpenAiEvents;
 
 /// The environment variable holding the base URL.
 pub const ENV_BASE_URL: &str = "STRATA_OPENAI_BASE_URL";
@@ -314,10 +315,10 @@ impl LlmClient for OpenAiClient {
     async fn stream(&self, request: LlmRequest) -> Result<LlmStream> {
         let (response, timeout) = self.send(&request, true).await?;
         let body = SseBody::new(response, timeout);
-        if self.api == OpenAiApi::Responses {
-            return Ok(LlmStream::new(stream::ResponsesEvents::new(body)));
-        }
-        Ok(LlmStream::new(OpenAiEvents::new(body)))
+        Ok(match self.api {
+            OpenAiApi::Responses => LlmStream::new(SseEvents::new(body, ResponsesDecoder::default())),
+            _ => LlmStream::new(SseEvents::new(body, ChunkDecoder::default())),
+        })
     }
 
     /// `openai`, the endpoint requests go to, and the builder's model.

@@ -12,9 +12,9 @@ use std::collections::VecDeque;
 use serde_json::{json, Value};
 use strata_ctx_core::{
     AppliedEdit, EditKind, FinishReason, LlmRequest, LlmResponse, LlmResult as Result, Provider,
-    ProviderItem, StreamEvent, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
+    ProviderItem, SseEvent, StreamEvent, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
 };
-use strata_ctx_http::{body_excerpt, invalid};
+use strata_ctx_http::{body_excerpt, event_json, invalid, StreamDecoder};
 
 /// `request` as the Responses API's `input` items: messages with their
 /// text, each tool call a `function_call` item and each result a
@@ -253,12 +253,7 @@ impl ResponsesDecoder {
         if data.is_empty() || data == "[DONE]" {
             return Ok(());
         }
-        let v: Value = serde_json::from_str(data).map_err(|e| {
-            invalid(format!(
-                "a streamed event is not JSON ({e}): {}",
-                body_excerpt(data.as_bytes())
-            ))
-        })?;
+        let v = event_json(data)?;
         let text = |path: &str| v.pointer(path).and_then(Value::as_str).unwrap_or_default();
         let output_index = v.get("output_index").and_then(Value::as_u64).unwrap_or(0);
         match text("/type") {
@@ -383,6 +378,16 @@ impl ResponsesDecoder {
     /// Whether `response.completed` (or `response.incomplete`) ended the
     /// stream.
     pub fn is_done(&self) -> bool {
+        self.done
+    }
+}
+
+impl StreamDecoder for ResponsesDecoder {
+    fn decode(&mut self, event: &SseEvent, out: &mut VecDeque<StreamEvent>) -> Result<()> {
+        ResponsesDecoder::decode(self, &event.data, out)
+    }
+
+    fn is_done(&self) -> bool {
         self.done
     }
 }

@@ -1,44 +1,6 @@
-//! Streamed chat completions: the chunk decoder and the event source
-//! (MODEL-3).
+//! Streamed chat completions: the chunk decoder (MODEL-3).
 
 use crate::*;
-
-/// The events of a streamed chat completion (MODEL-3): `data:` chunks
-/// with `choices[0].delta`, a `finish_reason`, a usage chunk, `[DONE]`.
-pub(crate) struct OpenAiEvents {
-    body: SseBody,
-    decoder: ChunkDecoder,
-}
-
-impl OpenAiEvents {
-    pub(crate) fn new(body: SseBody) -> Self {
-        OpenAiEvents {
-            body,
-            decoder: ChunkDecoder::default(),
-        }
-    }
-}
-
-#[async_trait]
-impl StreamSource for OpenAiEvents {
-    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<bool> {
-        loop {
-            if self.decoder.done {
-                return Ok(false);
-            }
-            match self.body.next().await? {
-                Some(event) => self.decoder.decode(&event.data, out)?,
-                // Some compatible servers close without `[DONE]` after the
-                // finish reason: complete, not cut.
-                None if self.decoder.finish.is_some() => self.decoder.close(out),
-                None => return Ok(false),
-            }
-            if !out.is_empty() {
-                return Ok(true);
-            }
-        }
-    }
-}
 
 /// Turns chat-completion chunks into [`StreamEvent`]s; the wire-format
 /// half of the stream, apart from the HTTP body so that it can be tested
@@ -67,12 +29,7 @@ impl ChunkDecoder {
             self.close(out);
             return Ok(());
         }
-        let v: Value = serde_json::from_str(data).map_err(|e| {
-            invalid(format!(
-                "a streamed chunk is not JSON ({e}): {}",
-                body_excerpt(data.as_bytes())
-            ))
-        })?;
+        let v = event_json(data)?;
         if let Some(error) = v.get("error") {
             let message = error
                 .get("message")
@@ -160,36 +117,20 @@ impl ChunkDecoder {
     }
 }
 
-/// The events of a streamed Responses API answer (MODEL-3): named events
-/// whose data carries a `type` ([`ResponsesDecoder`]).
-pub(crate) struct ResponsesEvents {
-    body: SseBody,
-    decoder: crate::responses::ResponsesDecoder,
-}
-
-impl ResponsesEvents {
-    pub(crate) fn new(body: SseBody) -> Self {
-        ResponsesEvents {
-            body,
-            decoder: crate::responses::ResponsesDecoder::default(),
-        }
+impl StreamDecoder for ChunkDecoder {
+    fn decode(&mut self, event: &SseEvent, out: &mut VecDeque<StreamEvent>) -> Result<()> {
+        ChunkDecoder::decode(self, &event.data, out)
     }
-}
 
-#[async_trait]
-impl StreamSource for ResponsesEvents {
-    async fn next_events(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<bool> {
-        loop {
-            if self.decoder.is_done() {
-                return Ok(false);
-            }
-            match self.body.next().await? {
-                Some(event) => self.decoder.decode(&event.data, out)?,
-                None => return Ok(false),
-            }
-            if !out.is_empty() {
-                return Ok(true);
-            }
+    fn is_done(&self) -> bool {
+        self.done
+    }
+
+    /// Some compatible servers close without `[DONE]` after the finish
+    /// reason: complete, not cut.
+    fn at_end(&mut self, out: &mut VecDeque<StreamEvent>) {
+        if self.finish.is_some() {
+            self.close(out);
         }
     }
 }

@@ -81,6 +81,15 @@ pub fn prune_tool() -> ToolSpec {
     )
 }
 
+/// The message ids a `pin` or `prune` call names in `ids`.
+fn ids_argument(call: &ToolCall) -> Vec<String> {
+    call.arguments
+        .get("ids")
+        .and_then(Value::as_array)
+        .map(|ids| ids.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
 /// One message of the full log as recall shows it.
 fn recalled(m: &Message) -> String {
     let mut out = match (&m.role, &m.tool_name) {
@@ -151,12 +160,7 @@ impl Engine {
         if call.name != PRUNE_TOOL {
             return None;
         }
-        let ids: Vec<String> = call
-            .arguments
-            .get("ids")
-            .and_then(Value::as_array)
-            .map(|ids| ids.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-            .unwrap_or_default();
+        let ids = ids_argument(call);
         let mode = call
             .arguments
             .get("mode")
@@ -192,12 +196,7 @@ impl Engine {
         if call.name != PIN_TOOL {
             return None;
         }
-        let ids: Vec<String> = call
-            .arguments
-            .get("ids")
-            .and_then(Value::as_array)
-            .map(|ids| ids.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-            .unwrap_or_default();
+        let ids = ids_argument(call);
         if ids.is_empty() {
             return Some(ToolResult::error(
                 "invalid_arguments",

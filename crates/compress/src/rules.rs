@@ -283,7 +283,10 @@ pub(crate) fn text_rule(kind: Option<ToolKind>, text: &str, l: &RuleLimits) -> S
         Some(ToolKind::Bash) => match ShellOutput::parse(text) {
             // Codex CLI's `{"output": …, "metadata": {"exit_code": …}}`:
             // what the command printed is condensed in place.
-            Some(structured) => structured.with_output(&condense(structured.output(), &l.bash()).text),
+            Some(structured) => {
+                let condensed = condense(structured.output(), &l.bash()).text.into_owned();
+                structured.with_output(condensed)
+            }
             None => condense(text, &l.bash()).text.into_owned(),
         },
         _ => condense(text, &l.generic()).text.into_owned(),

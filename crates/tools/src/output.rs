@@ -62,13 +62,12 @@ impl ShellOutput {
             .or_else(|| beside(&self.object))
     }
 
-    /// The same object with `output` in place of what the command
-    /// printed, written as compact JSON: the rest (the exit code, the
-    /// duration) as it was.
-    pub fn with_output(&self, output: &str) -> String {
-        let mut object = self.object.clone();
-        object.insert("output".to_owned(), Value::String(output.to_owned()));
-        Value::Object(object).to_string()
+    /// The object with `output` in place of what the command printed,
+    /// written as compact JSON: the rest (the exit code, the duration) as
+    /// it was.
+    pub fn with_output(mut self, output: String) -> String {
+        self.object.insert("output".to_owned(), Value::String(output));
+        Value::Object(self.object).to_string()
     }
 }
 
@@ -84,7 +83,7 @@ mod tests {
         let out = out.unwrap();
         assert_eq!(out.output(), "ok\n");
         assert_eq!(out.exit_code(), Some(0));
-        let rewritten = out.with_output("short");
+        let rewritten = out.with_output("short".to_owned());
         assert_eq!(
             ShellOutput::parse(&rewritten).unwrap().output(),
             "short",

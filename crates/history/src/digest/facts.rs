@@ -116,24 +116,28 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
     out
 }
 
+/// Appends `text` to `out` on a line of its own; a shell's output kept as
+/// JSON gives what it printed, and its exit code to `code`.
+fn push_text(text: &str, out: &mut String, code: &mut Option<i64>) {
+    if !out.is_empty() {
+        out.push('\n');
+    }
+    match strata_ctx_tools::ShellOutput::parse(text) {
+        Some(structured) => {
+            out.push_str(structured.output());
+            *code = code.or(structured.exit_code());
+        }
+        None => out.push_str(text),
+    }
+}
+
 /// Every string of a result, joined by newlines, and the exit code a
 /// structured result reports (a result's data, or a text that is a
 /// shell's output kept as JSON, [`strata_ctx_tools::ShellOutput`]).
 pub(crate) fn output_text(message: &Message) -> (String, Option<i64>) {
     fn walk(v: &Value, out: &mut String, code: &mut Option<i64>) {
         match v {
-            Value::String(s) => {
-                if !out.is_empty() {
-                    out.push('\n');
-                }
-                match strata_ctx_tools::ShellOutput::parse(s) {
-                    Some(structured) => {
-                        out.push_str(structured.output());
-                        *code = code.or(structured.exit_code());
-                    }
-                    None => out.push_str(s),
-                }
-            }
+            Value::String(s) => push_text(s, out, code),
             Value::Array(items) => items.iter().for_each(|x| walk(x, out, code)),
             Value::Object(map) => {
                 for (k, x) in map {
@@ -153,7 +157,7 @@ pub(crate) fn output_text(message: &Message) -> (String, Option<i64>) {
     // CLI's `shell`) gives what it printed and its exit code.
     let mut out = String::new();
     let mut code = None;
-    walk(&Value::String(message.content.to_string()), &mut out, &mut code);
+    push_text(&message.content, &mut out, &mut code);
     if let Some(result) = &message.result {
         walk(&result.data, &mut out, &mut code);
         if let Some(e) = &result.error {

@@ -362,6 +362,27 @@ fn zero_failure_counts(line: &str) -> bool {
     any
 }
 
+/// Whether a failure line announces its message on the next line: it
+/// ends with a colon, as Rust's `thread 'x' panicked at src/a.rs:3:5:`
+/// above `called `Option::unwrap()` on a `None` value`. Asked of a line
+/// already known to be a failure; the history form keeps the line after
+/// it, and the digest's last error joins the two.
+///
+/// ```
+/// use strata_ctx_compress::announces_message;
+/// assert!(announces_message("thread 'main' panicked at src/main.rs:4:5:"));
+/// assert!(!announces_message("error[E0425]: cannot find value `x` in this scope"));
+/// ```
+pub fn announces_message(failure: &str) -> bool {
+    failure.trim_end().ends_with(':')
+}
+
+/// Whether `line` can be the message a failure announced: a plain line
+/// with some text ([`announces_message`]).
+pub fn is_announced_message(line: &str) -> bool {
+    !line.trim().is_empty() && line_kind(line) == LineKind::Plain
+}
+
 /// Whether a failure line is a verdict rather than a message: a test or
 /// build summary (`1 failed, 2 passed`, `BUILD FAILED in 2s`), Go's
 /// package line (`FAIL\tpkg\t0.01s`), a bare `FAIL` or an exit status.

@@ -285,8 +285,8 @@ fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize
     let announced: Vec<(usize, usize)> = spans
         .iter()
         .filter(|&&(start, stop)| {
-            let line = text.get(start..stop).unwrap_or_default().trim_end();
-            line.ends_with(':') && diagnose::line_kind(line) == LineKind::Failure
+            let line = text.get(start..stop).unwrap_or_default();
+            diagnose::announces_message(line) && diagnose::line_kind(line) == LineKind::Failure
         })
         .filter_map(|&(_, stop)| {
             let start = stop + 1;
@@ -433,14 +433,14 @@ fn choose(text: &str, budget: &Budget, head: &[Line], middle: &[Line], tail: &[L
     for (l, k) in &all {
         let near = |within: usize| anchor.is_some_and(|(n, _)| l.number > n && l.number <= n + within);
         match k {
-            LineKind::Failure => anchor = Some((l.number, line_str(text, l).trim_end().ends_with(':'))),
+            LineKind::Failure => anchor = Some((l.number, diagnose::announces_message(line_str(text, l)))),
             LineKind::Context if near(2) && diagnose::is_operand(line_str(text, l)) => {
                 attached.push(*l);
                 anchor = Some((l.number, false));
             }
             LineKind::Plain
                 if near(1)
-                    && anchor.is_some_and(|(_, colon)| colon)
+                    && anchor.is_some_and(|(_, announces)| announces)
                     && !line_str(text, l).trim().is_empty() =>
             {
                 attached.push(*l);

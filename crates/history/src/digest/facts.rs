@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use serde_json::Value;
-use strata_ctx_compress::{is_verdict, line_kind, LineKind};
+use strata_ctx_compress::{announces_message, is_announced_message, is_verdict, line_kind, LineKind};
 use strata_ctx_core::{Message, ToolCall};
 use strata_ctx_tools::{classify, command, ToolKind};
 
@@ -90,7 +90,7 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     let line = failures()
         .find(|l| !is_verdict(l))
         .or_else(|| failures().next())?;
-    if !line.ends_with(':') {
+    if !announces_message(line) {
         return Some(Cow::Borrowed(line));
     }
     // `line` is a slice of `text`: what follows it is its message.
@@ -98,8 +98,8 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     let message = text
         .get(end..)
         .and_then(|rest| rest.split('\n').nth(1))
-        .map(str::trim)
-        .filter(|m| !m.is_empty() && line_kind(m) == LineKind::Plain);
+        .filter(|m| is_announced_message(m))
+        .map(str::trim);
     Some(match message {
         Some(message) => Cow::Owned(format!("{line} {message}")),
         None => Cow::Borrowed(line),

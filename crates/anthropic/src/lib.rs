@@ -70,12 +70,9 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{json, Value};
 use strata_ctx_core::{
     CountTokens, Endpoint, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmResult as Result, LlmStream,
-    ServerContext, SseEvent, StreamEvent, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec,
-    Usage,
+    ServerContext, StreamEvent, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
 };
-use strata_ctx_http::{
-    body_excerpt, event_json, invalid, read_body, Retry, SseBody, SseEvents, StreamDecoder,
-};
+use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody, SseEvents};
 
 mod context;
 mod stream;

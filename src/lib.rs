@@ -54,14 +54,17 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-#[doc(inline)]
 pub use strata_ctx_core::{
-    from_anthropic_messages, from_openai_messages, from_openai_slice, from_openai_str, read_openai_list,
     rounds, AppliedEdit, CachedClient, CharCounter, Clock, Config, ContextEdits, Cost, CountTokens, EditKind,
     Endpoint, FinishReason, IdSource, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, LlmResult,
-    LlmStream, Message, MessageId, OpenAiList, Pairs, Price, PriceTable, Provider, ProviderItem,
-    ResultStatus, Role, RuleError, ServerContext, StreamEvent, Text, ThinkingBlock, TokenCounter, ToolCall,
-    ToolChoice, ToolResult, Usage,
+    LlmStream, Message, MessageId, Pairs, Price, PriceTable, Provider, ProviderItem, ResultStatus, Role,
+    RuleError, ServerContext, StreamEvent, Text, ThinkingBlock, TokenCounter, ToolCall, ToolChoice,
+    ToolResult, Usage,
+};
+#[doc(inline)]
+pub use strata_ctx_wire::{
+    from_anthropic_messages, from_openai_messages, from_openai_slice, from_openai_str, read_openai_list,
+    OpenAiList,
 };
 
 /// The data model, token counting, the LLM client trait and configuration

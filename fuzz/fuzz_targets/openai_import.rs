@@ -1,13 +1,12 @@
 //! The OpenAI importer and the repair of what it imports (HIST-2, REL-1):
-//! any JSON gives messages or a typed error; the fast reader gives the same
-//! messages or steps aside; repaired messages are always paired, and
+//! any JSON gives messages or a typed error; reading the bytes straight gives the
+//! same messages or steps aside; repaired messages are always paired, and
 //! repairing twice changes nothing.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use strata_ctx::history::repair;
-use strata_ctx::types::from_openai_slice;
-use strata_ctx::{from_openai_messages, Pairs};
+use strata_ctx::{from_openai_messages, from_openai_slice, Pairs};
 
 fuzz_target!(|data: &[u8]| {
     let fast = from_openai_slice(data);

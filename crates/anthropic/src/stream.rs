@@ -51,7 +51,7 @@ impl EventDecoder {
         if self.done {
             return Ok(());
         }
-        let v = event_json(data)?;
+        let v: Value = event_json(data)?;
         let kind = v.get("type").and_then(Value::as_str).unwrap_or(event);
         let index = v
             .get("index")

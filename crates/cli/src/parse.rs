@@ -9,8 +9,10 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use strata_ctx::history::Record;
-use strata_ctx::types::{from_openai_str, MessageId};
-use strata_ctx::{from_anthropic_messages, from_openai_messages, CharCounter, Config, History, Message};
+use strata_ctx::types::MessageId;
+use strata_ctx::{
+    from_anthropic_messages, from_openai_messages, from_openai_str, CharCounter, Config, History, Message,
+};
 
 /// The formats a conversation may come in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -19,8 +19,6 @@
 //! - [`LlmClient`] is the model the library calls for summaries.
 //! - [`Config`] holds the settings; [`TokenAmount`] reads `80k`, `1.5M` and
 //!   `0.8`.
-//! - [`from_openai_messages`] reads histories in the OpenAI chat-completions
-//!   form.
 //! - [`prompts`] holds the embedded prompt texts.
 //! - [`Error`] is the one error type of this crate.
 //!
@@ -58,11 +56,6 @@ pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenA
 pub use cost::{Cost, Price, PriceTable};
 pub use error::{Error, LlmError, LlmResult, Result, RuleError};
 pub use id::{fnv1a, id_hint, MessageId, ShortIds, SHORT_ID_LEN};
-pub use interop::from_openai_messages;
-pub use interop_anthropic::from_anthropic_messages;
-pub use interop_fast::{from_openai_slice, from_openai_str};
-pub use interop_stream::{read_openai_list, OpenAiList};
-pub use json_text::{write_escaped, Escapes};
 pub use llm::{CountTokens, Endpoint, FinishReason, LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
 pub use message::{
     Message, Metadata, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult, PINNED_KEY,
@@ -92,13 +85,6 @@ mod error;
 mod forward;
 pub mod fs;
 mod id;
-mod interop;
-mod interop_anthropic;
-mod interop_fast;
-mod interop_stream;
-mod json_nested;
-mod json_read;
-mod json_text;
 mod llm;
 mod message;
 pub mod prompts;

@@ -482,11 +482,13 @@ impl<D: StreamDecoder> StreamSource for SseEvents<D> {
 ///
 /// # Errors
 ///
-/// [`LlmError::InvalidResponse`] naming what was sent when it is not JSON.
-pub fn event_json(data: &str) -> LlmResult<Value> {
+/// [`LlmError::InvalidResponse`] naming what was sent when it is not JSON,
+/// or not JSON of the shape `T` reads.
+pub fn event_json<'a, T: serde::Deserialize<'a>>(data: &'a str) -> LlmResult<T> {
     serde_json::from_str(data).map_err(|e| {
+        let what = if e.is_data() { "the event expected" } else { "JSON" };
         invalid(format!(
-            "a streamed event is not JSON ({e}): {}",
+            "a streamed event is not {what} ({e}): {}",
             body_excerpt(data.as_bytes())
         ))
     })

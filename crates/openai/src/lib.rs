@@ -67,11 +67,13 @@ use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
 use serde_json::{json, Value};
 use strata_ctx_core::{
     CountTokens, Endpoint, FinishReason, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result,
-    LlmStream, ServerContext, SseEvent, StreamEvent, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice,
-    Usage,
+    LlmStream, ServerContext, SseEvent, StreamEvent, ToolCallBuffer, Usage,
 };
 use strata_ctx_http::{
     body_excerpt, event_json, invalid, read_body, Retry, SseBody, SseEvents, StreamDecoder,
+};
+use strata_ctx_wire::chat::{
+    ChatArguments, ChatCompletion, ChatContent, ChatRequest, ChatTool, ChatToolChoice, StreamOptions,
 };
 
 mod responses;
@@ -179,37 +181,39 @@ impl OpenAiClient {
     /// The request body: the model, the messages, the tools and tool
     /// choice (MODEL-1), the options, and for a stream `stream: true` with
     /// usage included.
-    fn body(&self, request: &LlmRequest, stream: bool) -> Value {
+    fn body(&self, request: &LlmRequest, stream: bool) -> Vec<u8> {
         if self.api == OpenAiApi::Responses {
-            return responses::body(&self.model, request, stream);
+            return responses::body(&self.model, request, stream)
+                .to_string()
+                .into_bytes();
         }
         let options = &request.options;
-        let mut body = json!({
-            "model": options.model.as_deref().unwrap_or(&self.model),
-            "messages": strata_ctx_prompt::openai_messages(&request.messages),
-        });
-        if !request.tools.is_empty() {
-            body["tools"] = openai_tools(&request.tools);
-            if let Some(choice) = &options.tool_choice {
-                body["tool_choice"] = openai_tool_choice(choice);
-            }
-        }
-        if let Some(max) = options.max_tokens {
-            body["max_tokens"] = json!(max);
-        }
-        if let Some(t) = options.temperature {
-            body["temperature"] = json!(t);
-        }
-        if stream {
-            body["stream"] = json!(true);
-            body["stream_options"] = json!({"include_usage": true});
-        }
-        body
+        let tools = !request.tools.is_empty();
+        let body = ChatRequest {
+            max_tokens: options.max_tokens,
+            messages: request
+                .messages
+                .iter()
+                .map(strata_ctx_prompt::chat_message)
+                .collect(),
+            model: options.model.as_deref().unwrap_or(&self.model),
+            stream: stream.then_some(true),
+            stream_options: stream.then_some(StreamOptions { include_usage: true }),
+            temperature: options.temperature,
+            tool_choice: options
+                .tool_choice
+                .as_ref()
+                .filter(|_| tools)
+                .map(ChatToolChoice::of),
+            tools: tools.then(|| request.tools.iter().map(ChatTool::of).collect()),
+        };
+        // Typed values always serialise.
+        serde_json::to_vec(&body).unwrap_or_default()
     }
 
     async fn send(&self, request: &LlmRequest, stream: bool) -> Result<(reqwest::Response, Duration)> {
         let timeout = request.options.timeout.unwrap_or(self.timeout);
-        let body = self.body(request, stream).to_string().into_bytes();
+        let body = self.body(request, stream);
         let response = strata_ctx_http::send(
             &self.http,
             &self.endpoint,
@@ -226,27 +230,7 @@ impl OpenAiClient {
 /// Tools as chat-completions function tools (MODEL-1), in the order
 /// given; byte-stable for the same specs.
 pub fn openai_tools(tools: &[strata_ctx_core::ToolSpec]) -> Value {
-    Value::Array(
-        tools
-            .iter()
-            .map(|t| {
-                json!({"type": "function", "function": {
-                    "name": t.name,
-                    "description": t.full_description(),
-                    "parameters": t.input_schema(),
-                }})
-            })
-            .collect(),
-    )
-}
-
-fn openai_tool_choice(choice: &ToolChoice) -> Value {
-    match choice {
-        ToolChoice::None => json!("none"),
-        ToolChoice::Required => json!("required"),
-        ToolChoice::Tool(name) => json!({"type": "function", "function": {"name": name}}),
-        _ => json!("auto"),
-    }
+    serde_json::to_value(tools.iter().map(ChatTool::of).collect::<Vec<_>>()).unwrap_or_default()
 }
 
 impl fmt::Debug for OpenAiClient {
@@ -505,74 +489,13 @@ impl fmt::Debug for OpenAiClientBuilder {
 }
 
 fn parse_completion(body: &[u8]) -> Result<LlmResponse> {
-    let v: Value = serde_json::from_slice(body)
-        .map_err(|e| invalid(format!("the body is not JSON ({e}): {}", body_excerpt(body))))?;
-    let message = v
-        .pointer("/choices/0/message")
-        .ok_or_else(|| invalid(format!("no `choices[0].message` in {}", body_excerpt(body))))?;
-    let text = match message.get("content") {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        // Content parts, as some compatible servers send them.
-        Some(Value::Array(parts)) => parts
-            .iter()
-            .filter_map(|p| p.get("text").and_then(Value::as_str))
-            .collect::<Vec<_>>()
-            .join(""),
-        Some(other) => return Err(invalid(format!("`choices[0].message.content` is {other}"))),
-    };
-    let mut calls = Vec::new();
-    if let Some(list) = message.get("tool_calls").and_then(Value::as_array) {
-        for (i, call) in list.iter().enumerate() {
-            let name = call
-                .pointer("/function/name")
-                .and_then(Value::as_str)
-                .ok_or_else(|| invalid(format!("`tool_calls[{i}].function.name` is missing")))?;
-            let id = call.get("id").and_then(Value::as_str).unwrap_or_default();
-            let arguments = match call.pointer("/function/arguments") {
-                Some(Value::String(s)) => {
-                    serde_json::from_str(s).unwrap_or_else(|_| Value::String(s.clone()))
-                }
-                Some(other) => other.clone(),
-                None => json!({}),
-            };
-            calls.push(ToolCall::new(id, name, arguments));
-        }
-    }
-    let thinking =
-        reasoning_text(message)
-            .filter(|t| !t.is_empty())
-            .map(|thinking| ThinkingBlock::Thinking {
-                thinking: thinking.to_owned(),
-                signature: String::new(),
-            });
-    let finish = v
-        .pointer("/choices/0/finish_reason")
-        .and_then(Value::as_str)
-        .map_or(FinishReason::Stop, FinishReason::parse);
-    Ok(LlmResponse::new(text, usage_of(v.get("usage")))
-        .with_tool_calls(calls)
-        .with_thinking(thinking.into_iter().collect())
-        .with_finish_reason(finish))
-}
-
-/// The reasoning text of a message or delta: `reasoning_content`
-/// (DeepSeek, vLLM) or `reasoning` (OpenRouter, Ollama).
-fn reasoning_text(message: &Value) -> Option<&str> {
-    message
-        .get("reasoning_content")
-        .or_else(|| message.get("reasoning"))
-        .and_then(Value::as_str)
-}
-
-fn usage_of(usage: Option<&Value>) -> Usage {
-    let number = |path: &str| usage.and_then(|u| u.pointer(path)).and_then(Value::as_u64);
-    Usage {
-        input_tokens: number("/prompt_tokens").unwrap_or(0),
-        output_tokens: number("/completion_tokens").unwrap_or(0),
-        cached_input_tokens: number("/prompt_tokens_details/cached_tokens"),
-        cache_write_tokens: None,
-    }
+    let completion: ChatCompletion<'_> = serde_json::from_slice(body).map_err(|e| {
+        let what = if e.is_data() { "a completion" } else { "JSON" };
+        invalid(format!("the body is not {what} ({e}): {}", body_excerpt(body)))
+    })?;
+    completion
+        .into_response()
+        .map_err(|why| invalid(format!("{why} in {}", body_excerpt(body))))
 }
 
 #[cfg(test)]
@@ -613,9 +536,14 @@ mod tests {
         let request = LlmRequest::new(vec![strata_ctx_core::Message::user("hi")])
             .with_tools(tools)
             .with_options(
-                strata_ctx_core::LlmOptions::new().with_tool_choice(ToolChoice::Tool("Read".into())),
+                strata_ctx_core::LlmOptions::new()
+                    .with_tool_choice(strata_ctx_core::ToolChoice::Tool("Read".into()))
+                    .with_temperature(0.2),
             );
-        let body = client().body(&request, true);
+        let bytes = client().body(&request, true);
+        let body: Value = serde_json::from_slice(&bytes).unwrap();
+        // The temperature as given, not widened to the f64 nearest 0.2f32.
+        assert!(String::from_utf8_lossy(&bytes).contains("\"temperature\":0.2,"));
         assert_eq!(
             body["tools"][0]["function"]["description"],
             "Reads.\n\nGuidelines:\n- Read first."
@@ -623,7 +551,7 @@ mod tests {
         assert_eq!(body["tools"][0]["function"]["parameters"]["type"], "object");
         assert_eq!(body["tool_choice"]["function"]["name"], "Read");
         assert_eq!(body["stream_options"]["include_usage"], true);
-        let plain = client().body(&LlmRequest::new(vec![]), false);
+        let plain: Value = serde_json::from_slice(&client().body(&LlmRequest::new(vec![]), false)).unwrap();
         assert!(plain.get("tools").is_none() && plain.get("stream").is_none());
     }
 

@@ -253,7 +253,7 @@ impl ResponsesDecoder {
         if data.is_empty() || data == "[DONE]" {
             return Ok(());
         }
-        let v = event_json(data)?;
+        let v: Value = event_json(data)?;
         let text = |path: &str| v.pointer(path).and_then(Value::as_str).unwrap_or_default();
         let output_index = v.get("output_index").and_then(Value::as_u64).unwrap_or(0);
         match text("/type") {

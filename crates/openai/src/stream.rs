@@ -29,8 +29,8 @@ impl ChunkDecoder {
             self.close(out);
             return Ok(());
         }
-        let v = event_json(data)?;
-        if let Some(error) = v.get("error") {
+        let chunk: ChatCompletion<'_> = event_json(data)?;
+        if let Some(error) = chunk.error {
             let message = error
                 .get("message")
                 .and_then(Value::as_str)
@@ -40,38 +40,30 @@ impl ChunkDecoder {
                 message,
             });
         }
-        if let Some(usage) = v.get("usage").filter(|u| !u.is_null()) {
-            self.usage = usage_of(Some(usage));
+        if let Some(usage) = chunk.usage {
+            self.usage = usage.into();
         }
-        let Some(choice) = v.pointer("/choices/0") else {
+        let Some(choice) = chunk.choices.into_iter().next() else {
             return Ok(());
         };
-        if let Some(delta) = choice.get("delta") {
-            if let Some(thinking) = reasoning_text(delta).filter(|t| !t.is_empty()) {
+        if let Some(delta) = choice.delta {
+            if let Some(thinking) = delta.reasoning_text().filter(|t| !t.is_empty()) {
                 out.push_back(StreamEvent::ThinkingDelta(thinking.to_owned()));
             }
-            if let Some(text) = delta
-                .get("content")
-                .and_then(Value::as_str)
-                .filter(|t| !t.is_empty())
-            {
-                out.push_back(StreamEvent::TextDelta(text.to_owned()));
+            if let Some(ChatContent::Text(text)) = delta.content {
+                if !text.is_empty() {
+                    out.push_back(StreamEvent::TextDelta(text.into_owned()));
+                }
             }
-            for (position, call) in delta
-                .get("tool_calls")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .enumerate()
-            {
+            for (position, call) in delta.tool_calls.into_iter().flatten().enumerate() {
                 let index = call
-                    .get("index")
-                    .and_then(Value::as_u64)
+                    .index
                     .and_then(|i| usize::try_from(i).ok())
                     .unwrap_or(position);
-                let text = |path: &str| call.pointer(path).and_then(Value::as_str).unwrap_or_default();
+                let function = call.function.unwrap_or_default();
                 if !self.calls.is_open(index) {
-                    let (id, name) = (text("/id"), text("/function/name"));
+                    let id = call.id.as_deref().unwrap_or_default();
+                    let name = function.name.as_deref().unwrap_or_default();
                     self.calls.start(index, id, name);
                     out.push_back(StreamEvent::ToolCallStarted {
                         index,
@@ -79,18 +71,19 @@ impl ChunkDecoder {
                         name: name.to_owned(),
                     });
                 }
-                let arguments = text("/function/arguments");
-                if !arguments.is_empty() {
-                    self.calls.append(index, arguments);
-                    out.push_back(StreamEvent::ToolCallDelta {
-                        index,
-                        arguments: arguments.to_owned(),
-                    });
+                if let Some(ChatArguments::Text(arguments)) = function.arguments {
+                    if !arguments.is_empty() {
+                        self.calls.append(index, &arguments);
+                        out.push_back(StreamEvent::ToolCallDelta {
+                            index,
+                            arguments: arguments.into_owned(),
+                        });
+                    }
                 }
             }
         }
-        if let Some(reason) = choice.get("finish_reason").and_then(Value::as_str) {
-            self.finish = Some(FinishReason::parse(reason));
+        if let Some(reason) = choice.finish_reason {
+            self.finish = Some(FinishReason::parse(&reason));
         }
         Ok(())
     }

@@ -34,7 +34,7 @@
 pub use layers::{Context, Prefix, SystemLayer, ToolMode};
 pub use react::{parse_step, ReactEvent, ReactStream, Step};
 pub use recap::{todo_recap, topic_anchor, RECAP_ITEMS};
-pub use render::{anthropic_messages, openai_messages, OpenAiMessages, SUMMARY_HEADING};
+pub use render::{anthropic_messages, chat_message, openai_messages, OpenAiMessages, SUMMARY_HEADING};
 pub use rules::{Rules, RulesLayer, CODE_LAW};
 pub use strata_ctx_core::ToolSpec;
 
@@ -42,7 +42,6 @@ mod layers;
 mod react;
 mod recap;
 mod render;
-mod render_json;
 mod rules;
 
 /// The error type of `strata-ctx-prompt`.

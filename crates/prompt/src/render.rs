@@ -4,6 +4,7 @@ use std::borrow::Cow;
 
 use serde_json::{json, Map, Value};
 use strata_ctx_core::{Message, Provider, ResultStatus, Role, ThinkingBlock, ToolCall};
+use strata_ctx_wire::chat::{ChatContent, ChatMessage, ChatToolCall};
 
 use crate::layers::{react_block, recap_text, Context};
 
@@ -100,16 +101,17 @@ impl Context {
     /// arguments as a JSON string, results as `role: "tool"` messages
     /// naming their `tool_call_id`, the recap as a `user` message.
     pub fn to_openai(&self) -> Value {
+        let value = |m: ChatMessage<'_>| serde_json::to_value(m).unwrap_or_default();
         let mut out = Vec::with_capacity(self.len());
-        out.push(json!({"role": "system", "content": self.system().text()}));
+        out.push(value(ChatMessage::text("system", self.system().text())));
         if let Some(rules) = self.rules() {
-            out.push(json!({"role": "system", "content": rules}));
+            out.push(value(ChatMessage::text("system", rules)));
         }
         for m in self.body() {
-            out.push(openai_message(&m));
+            out.push(value(chat_message(&m)));
         }
         for (_, text) in self.tail() {
-            out.push(json!({"role": "user", "content": text}));
+            out.push(value(ChatMessage::text("user", text)));
         }
         Value::Array(out)
     }
@@ -292,34 +294,34 @@ fn tool_input(arguments: &Value) -> Value {
 /// assert_eq!(v[1]["content"], "## Archived History Summary\n\nWe fixed the parser.");
 /// ```
 pub fn openai_messages(messages: &[Message]) -> Value {
-    Value::Array(messages.iter().map(openai_message).collect())
+    serde_json::to_value(OpenAiMessages(messages)).unwrap_or_default()
 }
 
-fn openai_message(m: &Message) -> Value {
+/// The chat-completions message `m` is rendered as: a summary as a system
+/// message under [`SUMMARY_HEADING`], an assistant's calls with their
+/// arguments as JSON text and its content `null` when it has no thought,
+/// a tool message with the call it answers.
+pub fn chat_message(m: &Message) -> ChatMessage<'_> {
+    let mut out = ChatMessage::text(m.role.as_str(), m.text());
     match m.role {
-        Role::Summary => json!({"role": "system", "content": summary_text(m)}),
-        Role::Assistant if !m.tool_calls.is_empty() => {
-            let calls: Vec<Value> = m
-                .tool_calls
-                .iter()
-                .map(|c| {
-                    json!({"id": c.id, "type": "function", "function": {"name": c.name, "arguments": arguments_text(c)}})
-                })
-                .collect();
-            let content = if m.content.is_empty() {
-                Value::Null
-            } else {
-                json!(m.content)
-            };
-            json!({"role": "assistant", "content": content, "tool_calls": calls})
+        Role::Summary => {
+            out.content = Some(ChatContent::Text(Cow::Owned(summary_text(m))));
+            out.role = Cow::Borrowed("system");
         }
-        Role::Tool => json!({
-            "role": "tool",
-            "tool_call_id": m.tool_call_id.as_deref().unwrap_or_default(),
-            "content": m.text(),
-        }),
-        role => json!({"role": role.as_str(), "content": m.text()}),
+        Role::Assistant if !m.tool_calls.is_empty() => {
+            out.content =
+                (!m.content.is_empty()).then_some(ChatContent::Text(Cow::Borrowed(m.content.as_str())));
+            let calls = m.tool_calls.iter();
+            out.tool_calls = Some(
+                calls
+                    .map(|c| ChatToolCall::function(&c.id, &c.name, arguments_text(c)))
+                    .collect(),
+            );
+        }
+        Role::Tool => out.tool_call_id = Some(Cow::Borrowed(m.tool_call_id.as_deref().unwrap_or_default())),
+        _ => {}
     }
+    out
 }
 
 /// [`openai_messages`] as a value that serialises itself, straight from
@@ -341,95 +343,32 @@ pub struct OpenAiMessages<'a>(pub &'a [Message]);
 
 impl serde::Serialize for OpenAiMessages<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(OpenAiMessage))
+        serializer.collect_seq(self.0.iter().map(chat_message))
     }
 }
 
-/// What an OpenAI message holds, in the order its keys are written
-/// (sorted, as a [`Value`] map writes them): one decision for both ways of
-/// writing it ([`OpenAiMessages`]' `Serialize` impl and
-/// [`OpenAiMessages::write_json`]).
-pub(crate) struct OpenAiParts<'a> {
-    /// `content`: text, or `null` for calls without a thought.
-    pub(crate) content: Option<Cow<'a, str>>,
-    pub(crate) role: &'static str,
-    /// `tool_calls`, for an assistant message that calls tools.
-    pub(crate) tool_calls: Option<&'a [ToolCall]>,
-    /// `tool_call_id`, for a tool message.
-    pub(crate) tool_call_id: Option<&'a str>,
-}
-
-impl<'a> OpenAiParts<'a> {
-    pub(crate) fn of(m: &'a Message) -> Self {
-        let mut parts = OpenAiParts {
-            content: Some(m.text()),
-            role: m.role.as_str(),
-            tool_calls: None,
-            tool_call_id: None,
-        };
-        match m.role {
-            Role::Summary => {
-                parts.content = Some(Cow::Owned(summary_text(m)));
-                parts.role = "system";
-            }
-            Role::Assistant if !m.tool_calls.is_empty() => {
-                parts.content = (!m.content.is_empty()).then_some(Cow::Borrowed(m.content.as_str()));
-                parts.tool_calls = Some(&m.tool_calls);
-            }
-            Role::Tool => parts.tool_call_id = Some(m.tool_call_id.as_deref().unwrap_or_default()),
-            _ => {}
-        }
-        parts
-    }
-}
-
-/// One message of [`OpenAiMessages`].
-struct OpenAiMessage<'a>(&'a Message);
-
-impl serde::Serialize for OpenAiMessage<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        let parts = OpenAiParts::of(self.0);
-        let mut map = serializer.serialize_map(None)?;
-        map.serialize_entry("content", &parts.content)?;
-        map.serialize_entry("role", parts.role)?;
-        if let Some(calls) = parts.tool_calls {
-            map.serialize_entry("tool_calls", &OpenAiCalls(calls))?;
-        }
-        if let Some(id) = parts.tool_call_id {
-            map.serialize_entry("tool_call_id", id)?;
-        }
-        map.end()
-    }
-}
-
-struct OpenAiCalls<'a>(&'a [ToolCall]);
-
-impl serde::Serialize for OpenAiCalls<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
-        serializer.collect_seq(self.0.iter().map(|c| {
-            struct Call<'a>(&'a ToolCall);
-            impl serde::Serialize for Call<'_> {
-                fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                    struct Function<'a>(&'a ToolCall);
-                    impl serde::Serialize for Function<'_> {
-                        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                            let mut map = serializer.serialize_map(Some(2))?;
-                            map.serialize_entry("arguments", &arguments_text(self.0))?;
-                            map.serialize_entry("name", &self.0.name)?;
-                            map.end()
-                        }
-                    }
-                    let mut map = serializer.serialize_map(Some(3))?;
-                    map.serialize_entry("function", &Function(self.0))?;
-                    map.serialize_entry("id", &self.0.id)?;
-                    map.serialize_entry("type", "function")?;
-                    map.end()
-                }
-            }
-            Call(c)
-        }))
+impl OpenAiMessages<'_> {
+    /// Writes the messages as a JSON array to `w`, as
+    /// `serde_json::to_writer(w, self)` does.
+    ///
+    /// # Errors
+    ///
+    /// Whatever writing to `w` returns.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use strata_ctx_core::{Message, ToolCall};
+    /// use strata_ctx_prompt::OpenAiMessages;
+    ///
+    /// let call = ToolCall::new("c1", "Read", json!({"path": "a \"b\".rs"}));
+    /// let messages = [Message::user("Hi!"), Message::assistant_with_calls("", vec![call])];
+    /// let mut out = Vec::new();
+    /// OpenAiMessages(&messages).write_json(&mut out)?;
+    /// assert_eq!(out, serde_json::to_vec(&OpenAiMessages(&messages))?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_json<W: std::io::Write>(&self, w: W) -> std::io::Result<()> {
+        serde_json::to_writer(w, self).map_err(std::io::Error::from)
     }
 }
 

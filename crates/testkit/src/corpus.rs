@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
-use strata_ctx_core::{from_openai_messages, Error, Message, Result};
+use strata_ctx_core::{Error, Message, Result};
+use strata_ctx_wire::from_openai_messages;
 
 /// A transcript: where it comes from and its messages.
 #[derive(Debug, Clone, PartialEq)]

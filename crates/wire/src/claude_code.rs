@@ -11,7 +11,9 @@
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use strata_ctx_core::{from_anthropic_messages, Message, MessageId};
+use strata_ctx_core::{Message, MessageId};
+
+use crate::anthropic::from_anthropic_messages;
 
 use crate::{lines, WireError};
 

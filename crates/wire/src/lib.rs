@@ -1,11 +1,15 @@
-//! Agents' transcript formats as serde types, read into Strata's messages
-//! (EDGE-3).
+//! The wire formats of providers and agents' transcripts as serde types,
+//! read into Strata's messages (EDGE-3).
 //!
 //! Each format lives in one module: its types derive `Deserialize`, and
 //! one function turns a file's text into [`Message`]s. Lines a format
 //! does not know (a newer agent's event kinds) are passed over, never
 //! fatal; a line that is not JSON is an error that names it.
 //!
+//! - [`chat`]: the OpenAI chat-completions form (`messages` arrays and
+//!   request bodies), read from a parsed value, from text or from a
+//!   reader a message at a time.
+//! - [`anthropic`]: the Anthropic Messages form.
 //! - [`codex`]: Codex CLI rollout files (`~/.codex/sessions/…/rollout-*.jsonl`).
 //! - [`claude_code`]: Claude Code session files
 //!   (`~/.claude/projects/…/<session>.jsonl`).
@@ -27,8 +31,13 @@
 //! # Ok::<(), strata_ctx_wire::WireError>(())
 //! ```
 
+pub mod anthropic;
+pub mod chat;
 pub mod claude_code;
 pub mod codex;
+
+pub use anthropic::from_anthropic_messages;
+pub use chat::{from_openai_messages, from_openai_slice, from_openai_str, read_openai_list, OpenAiList};
 
 pub use strata_ctx_core::Message;
 

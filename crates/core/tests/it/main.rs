@@ -14,5 +14,4 @@
 )]
 
 mod cache;
-mod fast_import;
 mod props;

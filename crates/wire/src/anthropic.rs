@@ -1,13 +1,14 @@
-//! Reading chat histories in the Anthropic Messages form.
+//! The Anthropic Messages form: histories in that form read into
+//! Strata's messages.
 
 use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::error::{Error, Result};
-use crate::id::MessageId;
-use crate::message::{Message, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult};
-use crate::server::{Provider, ProviderItem};
+use strata_ctx_core::{
+    Error, Message, MessageId, Provider, ProviderItem, Result, ResultStatus, Role, ThinkingBlock, ToolCall,
+    ToolError, ToolResult,
+};
 
 /// Reads an Anthropic Messages conversation into [`Message`]s: a request
 /// body `{"system": …, "messages": [...]}` or a `messages` array alone.
@@ -32,7 +33,8 @@ use crate::server::{Provider, ProviderItem};
 ///
 /// ```
 /// use serde_json::json;
-/// use strata_ctx_core::{from_anthropic_messages, Role};
+/// use strata_ctx_core::Role;
+/// use strata_ctx_wire::anthropic::from_anthropic_messages;
 ///
 /// let messages = from_anthropic_messages(&json!({
 ///     "system": "Be brief.",

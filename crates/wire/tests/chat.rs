@@ -1,10 +1,13 @@
-//! The fast OpenAI reader gives exactly what the general one gives, or
-//! steps aside.
+//! The chat-completions reader gives the same messages from bytes, from a
+//! reader and from a parsed value, or steps aside.
+
+// Test code: unwrapping and panicking are how it reports.
+#![allow(clippy::unwrap_used, clippy::panic)]
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use strata_ctx_core::{from_openai_messages, from_openai_slice, read_openai_list, OpenAiList};
 use strata_ctx_testkit::corpus_files;
+use strata_ctx_wire::chat::{from_openai_messages, from_openai_slice, read_openai_list, OpenAiList};
 
 fn content() -> impl Strategy<Value = Value> {
     prop_oneof![

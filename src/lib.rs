@@ -77,9 +77,14 @@ pub use strata_ctx_compress as compress;
 /// What agents' tools are: names, aliases, kinds and argument accessors
 /// (TOOL-1), as one crate decides them for all of Strata.
 pub use strata_ctx_tools as tools;
-/// Agents' transcript formats (Codex CLI rollouts, Claude Code sessions)
-/// read into messages (EDGE-3).
+/// Wire formats as serde types (OpenAI chat completions, Anthropic
+/// Messages, Codex CLI rollouts, Claude Code sessions), read into
+/// messages (EDGE-3).
 pub use strata_ctx_wire as wire;
+
+/// The prompt texts Strata sends (PROMPT-1), and [`prompts::fill`] for
+/// their placeholders.
+pub use strata_ctx_prompts as prompts;
 
 #[doc(inline)]
 pub use strata_ctx_compress::{Compressor, Truncator};

@@ -5,7 +5,8 @@ use std::fmt;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use strata_ctx_core::{prompts, Config, LlmClient, LlmOptions, LlmRequest, Message};
+use strata_ctx_core::{Config, LlmClient, LlmOptions, LlmRequest, Message};
+use strata_ctx_prompts as prompts;
 use tokio::task::JoinHandle;
 
 use crate::text;

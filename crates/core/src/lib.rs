@@ -19,7 +19,6 @@
 //! - [`LlmClient`] is the model the library calls for summaries.
 //! - [`Config`] holds the settings; [`TokenAmount`] reads `80k`, `1.5M` and
 //!   `0.8`.
-//! - [`prompts`] holds the embedded prompt texts.
 //! - [`Error`] is the one error type of this crate.
 //!
 //! Implementers of the plug-in traits depend on this crate only; agent
@@ -87,7 +86,6 @@ pub mod fs;
 mod id;
 mod llm;
 mod message;
-pub mod prompts;
 mod rounds;
 mod rule;
 mod server;

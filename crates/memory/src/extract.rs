@@ -3,7 +3,8 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use strata_ctx_core::{prompts, LlmClient, LlmRequest, Message};
+use strata_ctx_core::{LlmClient, LlmRequest, Message};
+use strata_ctx_prompts as prompts;
 
 use crate::longterm::{LongTermMemory, MemoryChange, MemoryError};
 

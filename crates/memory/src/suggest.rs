@@ -3,7 +3,8 @@
 use std::time::Duration;
 
 use serde_json::Value;
-use strata_ctx_core::{prompts, LlmClient, Message};
+use strata_ctx_core::{LlmClient, Message};
+use strata_ctx_prompts as prompts;
 
 use crate::extract::{ask, json_part};
 use crate::longterm::MemoryError;

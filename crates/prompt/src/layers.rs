@@ -3,8 +3,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use strata_ctx_core::prompts::{NATIVE_SYSTEM, REACT_SYSTEM};
 use strata_ctx_core::{fnv1a, Message, MessageId, Role, ShortIds, ToolSpec};
+use strata_ctx_prompts::{NATIVE_SYSTEM, REACT_SYSTEM};
 
 /// How the model calls tools (MODEL-1).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]

@@ -5,9 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use strata_ctx_core::{
-    async_trait, prompts, CharCounter, Config, LlmClient, LlmError, LlmOptions, LlmRequest,
-    LlmResult as Result, Message, ProgressFn, Role, Summarizer, SummaryProgress, TokenCounter,
+    async_trait, CharCounter, Config, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResult as Result,
+    Message, ProgressFn, Role, Summarizer, SummaryProgress, TokenCounter,
 };
+use strata_ctx_prompts as prompts;
 
 /// The first line of every archived summary (HIST-5).
 pub const SUMMARY_HEADER: &str = "## 📌 Archived Session Summary";

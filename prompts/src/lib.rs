@@ -1,4 +1,6 @@
-//! The prompt texts of `prompts/` (PROMPT-1), embedded at compile time.
+//! The prompt texts of Strata (PROMPT-1): the Markdown files beside this
+//! crate's `Cargo.toml`, embedded at compile time. Edit a text there and
+//! every crate that sends it sends the new one.
 //!
 //! Each crate that sends a prompt takes it as a setting whose default is
 //! the text here, so an embedder overrides a prompt by passing its own
@@ -6,28 +8,28 @@
 
 /// The archived-summary template and instructions (HIST-5):
 /// placeholders `{{start}}` and `{{end}}`, the covered time span.
-pub const SUMMARY: &str = include_str!("../prompts/summary.md");
+pub const SUMMARY: &str = include_str!("../summary.md");
 
 /// The prompt of the optional LLM summary of one tool result (TOOL-12):
 /// placeholders `{{tool}}` and `{{output}}`.
-pub const TOOL_RESULT_SUMMARY: &str = include_str!("../prompts/tool_result_summary.md");
+pub const TOOL_RESULT_SUMMARY: &str = include_str!("../tool_result_summary.md");
 
 /// The instructions of the ReAct text format (REACT-1).
-pub const REACT_SYSTEM: &str = include_str!("../prompts/react_system.md");
+pub const REACT_SYSTEM: &str = include_str!("../react_system.md");
 
 /// The system prompt for native tool calling (MODEL-1): the same working
 /// rules as [`REACT_SYSTEM`], without its text format.
-pub const NATIVE_SYSTEM: &str = include_str!("../prompts/native_system.md");
+pub const NATIVE_SYSTEM: &str = include_str!("../native_system.md");
 
 /// The prompt that extracts long-term facts about the user from a round
 /// (MEM-2): placeholder `{{facts}}`, the facts held now, one per line with
 /// its id; the round follows as messages.
-pub const MEMORY_EXTRACT: &str = include_str!("../prompts/memory_extract.md");
+pub const MEMORY_EXTRACT: &str = include_str!("../memory_extract.md");
 
 /// The prompt of follow-up suggestions after a round (MEM-3):
 /// placeholders `{{count}}` and `{{earlier}}`, the suggestions already
 /// made, one per line; the conversation follows as messages.
-pub const SUGGESTIONS: &str = include_str!("../prompts/suggestions.md");
+pub const SUGGESTIONS: &str = include_str!("../suggestions.md");
 
 /// Replaces each `{{name}}` of `template` with its value from `values`.
 /// Placeholders without a value are left as they are; values are inserted
@@ -36,7 +38,7 @@ pub const SUGGESTIONS: &str = include_str!("../prompts/suggestions.md");
 /// # Example
 ///
 /// ```
-/// use strata_ctx_core::prompts;
+/// use strata_ctx_prompts as prompts;
 ///
 /// let text = prompts::fill("Output of `{{tool}}`: {{output}}", &[("tool", "Bash"), ("output", "{{x}}")]);
 /// assert_eq!(text, "Output of `Bash`: {{x}}");

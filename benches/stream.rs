@@ -24,9 +24,10 @@ use std::collections::VecDeque;
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use serde_json::{json, Value};
 use strata_ctx::types::async_trait;
-use strata_ctx::types::{SseDecoder, StreamSource};
+use strata_ctx::types::StreamSource;
 use strata_ctx::{LlmStream, StreamEvent};
 use strata_ctx_anthropic::EventDecoder;
+use strata_ctx_http::SseDecoder;
 use strata_ctx_openai::ChunkDecoder;
 use strata_ctx_testkit::load_transcript;
 

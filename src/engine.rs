@@ -5,12 +5,13 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc};
 
+use crate::cost::{Cost, Price};
 use serde_json::Value;
 use strata_ctx_atfile::Mentions;
 use strata_ctx_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
 use strata_ctx_core::{
-    CharCounter, Clock, Config, Cost, IdSource, Message, MessageId, NoSummarizer, Price, ResultStatus, Role,
-    Summarizer, TokenCounter,
+    CharCounter, Clock, Config, IdSource, Message, MessageId, NoSummarizer, ResultStatus, Role, Summarizer,
+    TokenCounter,
 };
 use strata_ctx_history::{
     clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, ConversationLog, Digest,

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::sync::{mpsc, Arc};
 
-use strata_ctx_core::{AppliedEdit, Cost, Usage};
+use crate::cost::Cost;
+use strata_ctx_core::{AppliedEdit, Usage};
 
 use crate::engine::ServerContextStats;
 use strata_ctx_history::{CompactionStats, Repair};

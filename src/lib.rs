@@ -55,11 +55,10 @@
 //! ```
 
 pub use strata_ctx_core::{
-    rounds, AppliedEdit, CachedClient, CharCounter, Clock, Config, ContextEdits, Cost, CountTokens, EditKind,
-    Endpoint, FinishReason, IdSource, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, LlmResult,
-    LlmStream, Message, MessageId, Pairs, Price, PriceTable, Provider, ProviderItem, ResultStatus, Role,
-    RuleError, ServerContext, StreamEvent, Text, ThinkingBlock, TokenCounter, ToolCall, ToolChoice,
-    ToolResult, Usage,
+    rounds, AppliedEdit, CharCounter, Clock, Config, ContextEdits, CountTokens, EditKind, Endpoint,
+    FinishReason, IdSource, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, LlmResult, LlmStream,
+    Message, MessageId, Pairs, Provider, ProviderItem, ResultStatus, Role, RuleError, ServerContext,
+    StreamEvent, Text, ThinkingBlock, TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
 };
 #[doc(inline)]
 pub use strata_ctx_wire::{
@@ -138,7 +137,7 @@ pub use strata_ctx_anthropic as anthropic;
 pub use strata_ctx_postgres as postgres;
 
 /// The response and summary caches in Redis: a
-/// [`CacheStore`](types::CacheStore) several agent processes share (crate
+/// [`CacheStore`](cache::CacheStore) several agent processes share (crate
 /// `strata-ctx-redis`, feature `redis`).
 #[cfg(feature = "redis")]
 pub use strata_ctx_redis as redis;
@@ -171,6 +170,13 @@ pub use engine::{
 pub use error::{Error, Result};
 pub use event::{CompactionReason, Event};
 
+pub use cost::{Cost, Price, PriceTable};
+pub use strata_ctx_cache::CachedClient;
+
+/// The response cache in front of any [`LlmClient`] (MODEL-6).
+pub use strata_ctx_cache as cache;
+
+mod cost;
 mod engine;
 mod error;
 pub mod eval;

@@ -11,7 +11,7 @@ use std::collections::VecDeque;
 use libfuzzer_sys::fuzz_target;
 use strata_ctx::anthropic::EventDecoder;
 use strata_ctx::openai::{ChunkDecoder, ResponsesDecoder};
-use strata_ctx::types::{SseDecoder, SseEvent};
+use strata_ctx_http::{SseDecoder, SseEvent};
 use strata_ctx::StreamEvent;
 
 fn events(data: &[u8], size: usize) -> Result<Vec<SseEvent>, String> {

@@ -3,8 +3,9 @@
 //! (MODEL-4), the provider's count of the window (MODEL-8), and the usage
 //! and cost of each call (REACT-4, MODEL-5).
 
+use crate::cost::Cost;
 use strata_ctx_core::{
-    Cost, CountTokens, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, StreamEvent, Usage,
+    CountTokens, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, StreamEvent, Usage,
 };
 
 use super::{Engine, EngineError};

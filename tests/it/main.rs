@@ -32,6 +32,7 @@ mod reliability;
 mod replay;
 #[cfg(all(feature = "openai", feature = "anthropic"))]
 mod server_context;
+mod tool_names;
 #[cfg(feature = "tracing")]
 mod tracing_events;
 

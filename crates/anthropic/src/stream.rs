@@ -1,7 +1,8 @@
 //! Streamed messages: the event decoder (MODEL-3).
 
 use crate::*;
-use strata_ctx_core::{AppliedEdit, EditKind, SseEvent};
+use strata_ctx_core::{AppliedEdit, EditKind};
+use strata_ctx_http::SseEvent;
 use strata_ctx_http::{event_json, StreamDecoder};
 
 /// What a content block of a streamed message is.

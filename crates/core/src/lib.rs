@@ -48,11 +48,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub use cache::{
-    cache_key, cache_key_for, CacheEvent, CacheStats, CacheStore, CachedClient, DEFAULT_MEMORY_ENTRIES,
-};
 pub use config::{parse_duration, CompactionTarget, Config, ConfigBuilder, TokenAmount, CONFIG_FIELDS};
-pub use cost::{Cost, Price, PriceTable};
 pub use error::{Error, LlmError, LlmResult, Result, RuleError};
 pub use id::{fnv1a, id_hint, MessageId, ShortIds, SHORT_ID_LEN};
 pub use llm::{CountTokens, Endpoint, FinishReason, LlmClient, LlmOptions, LlmRequest, LlmResponse, Usage};
@@ -62,7 +58,6 @@ pub use message::{
 pub use rounds::{rounds, CallSite, PairIssue, Pairs};
 pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
 pub use server::{AppliedEdit, ContextEdits, EditKind, Provider, ProviderItem, ServerContext};
-pub use sse::{SseDecoder, SseEvent};
 pub use stamp::{Clock, IdSource};
 pub use stream::{LlmStream, StreamEvent, StreamSource, ToolCallBuffer};
 pub use summarizer::{NoSummarizer, ProgressFn, Summarizer, SummaryProgress};
@@ -77,19 +72,15 @@ pub use tool::{ToolChoice, ToolSpec};
 /// `async-trait` themselves.
 pub use async_trait::async_trait;
 
-mod cache;
 mod config;
-mod cost;
 mod error;
 mod forward;
-pub mod fs;
 mod id;
 mod llm;
 mod message;
 mod rounds;
 mod rule;
 mod server;
-mod sse;
 mod stamp;
 mod stream;
 mod summarizer;

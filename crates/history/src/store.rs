@@ -21,25 +21,25 @@ pub const DEFAULT_MAX_LOG_BYTES: u64 = 1024 * 1024 * 1024;
 /// Creates `dir` and its missing parents, readable by its owner only
 /// (REL-4).
 fn create_private_dir(dir: &Path) -> Result<()> {
-    strata_ctx_core::fs::create_private_dir(dir).map_err(io(dir))
+    strata_ctx_fs::create_private_dir(dir).map_err(io(dir))
 }
 
 /// Refuses `path` when it is a symbolic link (REL-4): the store never
 /// writes through one.
 fn refuse_symlink(path: &Path) -> Result<Option<std::fs::Metadata>> {
-    strata_ctx_core::fs::refuse_symlink(path).map_err(private(path))
+    strata_ctx_fs::refuse_symlink(path).map_err(private(path))
 }
 
 /// Opens (or creates) a log for reading and appending: a new file is
 /// readable by its owner only, a symbolic link is refused (REL-4).
 fn open_private(path: &Path) -> Result<File> {
-    strata_ctx_core::fs::open_private_append(path).map_err(private(path))
+    strata_ctx_fs::open_private_append(path).map_err(private(path))
 }
 
 /// The store's error for a failed private open of `path`.
-fn private(path: &Path) -> impl Fn(strata_ctx_core::fs::PrivateFileError) -> Error + '_ {
+fn private(path: &Path) -> impl Fn(strata_ctx_fs::PrivateFileError) -> Error + '_ {
     move |e| match e {
-        strata_ctx_core::fs::PrivateFileError::Io(source) => Error::Io {
+        strata_ctx_fs::PrivateFileError::Io(source) => Error::Io {
             path: path.to_owned(),
             source,
         },
@@ -50,7 +50,7 @@ fn private(path: &Path) -> impl Fn(strata_ctx_core::fs::PrivateFileError) -> Err
 }
 
 fn check_name(name: &str) -> Result<()> {
-    if strata_ctx_core::fs::is_plain_name(name) {
+    if strata_ctx_fs::is_plain_name(name) {
         Ok(())
     } else {
         Err(Error::InvalidName {

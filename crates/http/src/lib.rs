@@ -21,7 +21,10 @@ use reqwest::header::HeaderMap;
 use serde_json::Value;
 use std::collections::VecDeque;
 
-use strata_ctx_core::{async_trait, LlmError, LlmResult, SseDecoder, SseEvent, StreamEvent, StreamSource};
+use strata_ctx_core::{async_trait, LlmError, LlmResult, StreamEvent, StreamSource};
+
+mod sse;
+pub use sse::{SseDecoder, SseEvent};
 
 /// When and how long a client retries.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
-use strata_ctx_core::fs::{create_private_dir, open_private_append, PrivateFileError};
+use strata_ctx_fs::{create_private_dir, open_private_append, PrivateFileError};
 
 use crate::longterm::{MemoryError, MemoryLog};
 

@@ -444,7 +444,7 @@ fn clean(text: &str) -> Result<String> {
 }
 
 pub(crate) fn check_name(name: &str) -> Result<()> {
-    if strata_ctx_core::fs::is_plain_name(name) {
+    if strata_ctx_fs::is_plain_name(name) {
         Ok(())
     } else {
         Err(MemoryError::InvalidName {

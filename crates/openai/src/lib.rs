@@ -67,10 +67,10 @@ use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
 use serde_json::{json, Value};
 use strata_ctx_core::{
     CountTokens, Endpoint, FinishReason, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result,
-    LlmStream, ServerContext, SseEvent, StreamEvent, ToolCallBuffer, Usage,
+    LlmStream, ServerContext, StreamEvent, ToolCallBuffer, Usage,
 };
 use strata_ctx_http::{
-    body_excerpt, event_json, invalid, read_body, Retry, SseBody, SseEvents, StreamDecoder,
+    body_excerpt, event_json, invalid, read_body, Retry, SseBody, SseEvent, SseEvents, StreamDecoder,
 };
 use strata_ctx_wire::chat::{
     ChatArguments, ChatCompletion, ChatContent, ChatRequest, ChatTool, ChatToolChoice, StreamOptions,

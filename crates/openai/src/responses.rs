@@ -12,9 +12,9 @@ use std::collections::VecDeque;
 use serde_json::{json, Value};
 use strata_ctx_core::{
     AppliedEdit, EditKind, FinishReason, LlmRequest, LlmResponse, LlmResult as Result, Provider,
-    ProviderItem, SseEvent, StreamEvent, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
+    ProviderItem, StreamEvent, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
 };
-use strata_ctx_http::{body_excerpt, event_json, invalid, StreamDecoder};
+use strata_ctx_http::{body_excerpt, event_json, invalid, SseEvent, StreamDecoder};
 
 /// `request` as the Responses API's `input` items: messages with their
 /// text, each tool call a `function_call` item and each result a

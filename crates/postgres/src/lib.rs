@@ -199,7 +199,7 @@ async fn connect(url: String) -> Result<Client> {
 }
 
 pub(crate) fn check_name(name: &str) -> Result<()> {
-    if strata_ctx_core::fs::is_plain_name(name) {
+    if strata_ctx_fs::is_plain_name(name) {
         Ok(())
     } else {
         Err(Error::InvalidName {

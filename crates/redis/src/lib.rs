@@ -6,13 +6,14 @@
 //! expiry, so that several agent processes on several hosts share them.
 //! A `CachedClient` over a summariser's model is a summary cache.
 //! A cache that cannot be reached is a miss, reported as a
-//! [`CacheEvent::Failed`](strata_ctx_core::CacheEvent::Failed): the model
+//! [`CacheEvent::Failed`](strata_ctx_cache::CacheEvent::Failed): the model
 //! is asked, nothing fails.
 //!
 //! ```no_run
 //! use std::sync::Arc;
 //! use std::time::Duration;
-//! use strata_ctx_core::{CachedClient, LlmClient};
+//! use strata_ctx_cache::CachedClient;
+//! use strata_ctx_core::LlmClient;
 //! use strata_ctx_redis::RedisCache;
 //!
 //! # async fn run(model: impl LlmClient) -> Result<(), Box<dyn std::error::Error>> {
@@ -28,9 +29,9 @@ use std::time::Duration;
 use async_trait::async_trait;
 use redis::aio::MultiplexedConnection;
 use redis::AsyncCommands;
-use strata_ctx_core::CacheStore;
+use strata_ctx_cache::CacheStore;
 #[cfg(doc)]
-use strata_ctx_core::CachedClient;
+use strata_ctx_cache::CachedClient;
 
 /// The prefix of every key the cache writes.
 pub const KEY_PREFIX: &str = "strata:cache:";

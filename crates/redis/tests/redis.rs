@@ -21,7 +21,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use strata_ctx_core::{CacheEvent, CacheStore, CachedClient, LlmClient, LlmRequest, Message};
+use strata_ctx_cache::{CacheEvent, CacheStore, CachedClient};
+use strata_ctx_core::{LlmClient, LlmRequest, Message};
 use strata_ctx_redis::RedisCache;
 use strata_ctx_testkit::ScriptedClient;
 

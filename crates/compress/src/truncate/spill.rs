@@ -36,7 +36,7 @@ impl Truncator {
             }
             Ok(_) => {}
             Err(_) => {
-                if let Err(e) = strata_ctx_core::fs::create_private_dir(&dir) {
+                if let Err(e) = strata_ctx_fs::create_private_dir(&dir) {
                     return Err(Spill::Failed(format!("cannot create {}: {e}", dir.display())));
                 }
             }
@@ -49,7 +49,7 @@ impl Truncator {
             // other processes).
             let n = self.counter.fetch_add(1, Ordering::Relaxed);
             let path = dir.join(format!("{name}_{stamp}_{n}.txt"));
-            match strata_ctx_core::fs::create_private_file(&path) {
+            match strata_ctx_fs::create_private_file(&path) {
                 Ok(file) => {
                     return Ok(Sink {
                         file: io::BufWriter::with_capacity(CHUNK, file),

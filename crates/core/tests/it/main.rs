@@ -13,5 +13,4 @@
     unreachable_pub
 )]
 
-mod cache;
 mod props;

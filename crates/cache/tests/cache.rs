@@ -1,13 +1,16 @@
 //! MODEL-6: the response cache, in memory and on disk.
 
+// Test code: unwrapping and panicking are how it reports.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use proptest::prelude::*;
 use serde_json::json;
+use strata_ctx_cache::{cache_key, cache_key_for, CacheEvent, CachedClient};
 use strata_ctx_core::{
-    cache_key, cache_key_for, CacheEvent, CachedClient, Clock, Endpoint, LlmClient, LlmError, LlmOptions,
-    LlmRequest, Message, Timestamp, ToolCall, ToolResult,
+    Clock, Endpoint, LlmClient, LlmError, LlmOptions, LlmRequest, Message, Timestamp, ToolCall, ToolResult,
 };
 use strata_ctx_testkit::{strategy, ScriptedClient};
 

@@ -5,8 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
-use crate::llm::Usage;
+use strata_ctx_core::{Error, Result, Usage};
 
 /// The price table shipped with Strata (`data/prices.toml`).
 const BUILTIN: &str = include_str!("../data/prices.toml");
@@ -16,7 +15,7 @@ const BUILTIN: &str = include_str!("../data/prices.toml");
 /// # Example
 ///
 /// ```
-/// use strata_ctx_core::{Price, Usage};
+/// use strata_ctx::{Price, Usage};
 ///
 /// let price = Price::new(3.0, 15.0).with_cached_input(0.3).with_cache_write(3.75);
 /// // 10,000 tokens sent, 8,000 of them read from the cache; 500 written.
@@ -128,7 +127,7 @@ impl std::str::FromStr for Price {
 /// # Example
 ///
 /// ```
-/// use strata_ctx_core::PriceTable;
+/// use strata_ctx::PriceTable;
 ///
 /// let mut prices = PriceTable::builtin();
 /// assert!(prices.get("gpt-4o-2024-08-06").is_some());

@@ -40,7 +40,7 @@ pub fn create_private_file(path: &Path) -> io::Result<File> {
 /// bytes. Such a name never leaves its directory.
 ///
 /// ```
-/// use strata_ctx_core::fs::is_plain_name;
+/// use strata_ctx_fs::is_plain_name;
 ///
 /// assert!(is_plain_name("ada-2026.11"));
 /// assert!(!is_plain_name("../etc") && !is_plain_name(".hidden") && !is_plain_name(""));

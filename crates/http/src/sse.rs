@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use crate::error::{LlmError, LlmResult as Result};
+use strata_ctx_core::{LlmError, LlmResult as Result};
 
 /// One server-sent event: its `event:` name (empty when the server named
 /// none) and its `data:` lines joined with newlines.
@@ -28,7 +28,7 @@ pub struct SseEvent {
 /// chunked.
 ///
 /// ```
-/// use strata_ctx_core::SseDecoder;
+/// use strata_ctx_http::SseDecoder;
 ///
 /// let mut sse = SseDecoder::new();
 /// sse.push(b"event: ping\ndata: {\"a\"").unwrap();

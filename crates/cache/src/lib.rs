@@ -11,13 +11,10 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde::{Deserialize, Serialize};
 
-use crate::error::LlmResult;
-use crate::id::MessageId;
-use crate::llm::{Endpoint, LlmClient, LlmRequest, LlmResponse};
-use crate::message::{ThinkingBlock, ToolCall, ToolResult};
-use crate::stamp::Clock;
-use crate::stream::LlmStream;
-use crate::tool::{ToolChoice, ToolSpec};
+use strata_ctx_core::{
+    Clock, ContextEdits, Endpoint, LlmClient, LlmRequest, LlmResponse, LlmResult, LlmStream, MessageId,
+    ProviderItem, ServerContext, ThinkingBlock, ToolCall, ToolChoice, ToolResult, ToolSpec,
+};
 
 /// The key of a request in a response cache, when who answers is not
 /// known: [`cache_key_for`] with [`Endpoint::default`].
@@ -35,7 +32,8 @@ pub fn cache_key(request: &LlmRequest) -> String {
 /// key; two clients with different models or endpoints never do.
 ///
 /// ```
-/// use strata_ctx_core::{cache_key_for, Endpoint, LlmRequest, Message};
+/// use strata_ctx_cache::cache_key_for;
+/// use strata_ctx_core::{Endpoint, LlmRequest, Message};
 ///
 /// let ask = LlmRequest::new(vec![Message::user("2 + 2?")]);
 /// let mini = Endpoint::new("openai", "https://api.openai.com/v1/chat/completions", "gpt-4o-mini");
@@ -56,7 +54,7 @@ pub fn cache_key_for(endpoint: &Endpoint, request: &LlmRequest) -> String {
         temperature: Option<f32>,
         tool_choice: Option<&'a ToolChoice>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        server_context: Option<&'a crate::ContextEdits>,
+        server_context: Option<&'a ContextEdits>,
         // Who answers; absent when unknown, so keys made before it was
         // part of the key stay the same for clients that do not say.
         #[serde(skip_serializing_if = "unknown")]
@@ -72,7 +70,7 @@ pub fn cache_key_for(endpoint: &Endpoint, request: &LlmRequest) -> String {
         result: Option<&'a ToolResult>,
         thinking: &'a [ThinkingBlock],
         #[serde(skip_serializing_if = "<[_]>::is_empty")]
-        provider_items: &'a [crate::ProviderItem],
+        provider_items: &'a [ProviderItem],
     }
     fn unknown(endpoint: &&Endpoint) -> bool {
         endpoint.is_unknown()
@@ -204,7 +202,8 @@ type CacheEventFn = Arc<dyn Fn(&CacheEvent) + Send + Sync>;
 ///
 /// ```
 /// use std::time::Duration;
-/// use strata_ctx_core::{CachedClient, LlmClient, LlmRequest, Message};
+/// use strata_ctx_cache::CachedClient;
+/// use strata_ctx_core::{LlmClient, LlmRequest, Message};
 /// use strata_ctx_testkit::ScriptedClient;
 ///
 /// # tokio::runtime::Builder::new_current_thread().build()?.block_on(async {
@@ -453,14 +452,14 @@ fn read_entry(path: &Path) -> Result<Option<Entry>, String> {
 /// over: a reader sees the old entry or the new, never half of one.
 fn write_entry(dir: &Path, key: &str, entry: &Entry) -> Result<(), String> {
     let fail = |what: &str, e: &dyn fmt::Display| format!("cannot {what} in {}: {e}", dir.display());
-    crate::fs::create_private_dir(dir).map_err(|e| fail("create the cache directory", &e))?;
+    strata_ctx_fs::create_private_dir(dir).map_err(|e| fail("create the cache directory", &e))?;
     let bytes = serde_json::to_vec(entry).map_err(|e| fail("serialise the answer", &e))?;
     // One temporary name per write, so that two writers of one key do not
     // meet; a new file, never through a link.
     static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let tmp = dir.join(format!(".{key}.{}.{n}.tmp", std::process::id()));
-    let written = crate::fs::create_private_file(&tmp)
+    let written = strata_ctx_fs::create_private_file(&tmp)
         .and_then(|mut file| file.write_all(&bytes).and_then(|()| file.sync_all()));
     if let Err(e) = written {
         let _ = std::fs::remove_file(&tmp);
@@ -491,7 +490,7 @@ impl<C: LlmClient> LlmClient for CachedClient<C> {
         }
     }
 
-    fn manages_context(&self, mode: crate::ServerContext) -> bool {
+    fn manages_context(&self, mode: ServerContext) -> bool {
         self.inner.manages_context(mode)
     }
 

@@ -5,7 +5,6 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::{mpsc, Arc};
 
-use crate::cost::{Cost, Price};
 use serde_json::Value;
 use strata_ctx_atfile::Mentions;
 use strata_ctx_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
@@ -353,8 +352,8 @@ pub struct Engine {
     clock: Clock,
     ids: IdSource,
     /// The model's price, and what its calls cost so far (MODEL-5).
-    price: Option<Price>,
-    cost: Cost,
+    price: Option<crate::Price>,
+    cost: crate::Cost,
     /// What the provider's context management did so far (MODEL-7).
     server_stats: ServerContextStats,
     /// The session context, when it is on (MEM-1).

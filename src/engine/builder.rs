@@ -3,6 +3,7 @@
 use super::memory::{logged_suggestions, MemoryState};
 use super::session::{files_rule, SessionState};
 use super::*;
+use crate::cost::{Cost, Price};
 use strata_ctx_memory::LongTermMemory;
 use strata_ctx_memory::{SessionLimits, SessionRule};
 

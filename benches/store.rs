@@ -21,9 +21,9 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
-use strata_ctx::history::{Backend, Record, Store};
 use strata_ctx::postgres::PgBackend;
 use strata_ctx::redis::RedisCache;
+use strata_ctx::store::{Backend, Record, Store};
 use strata_ctx::{CachedClient, LlmClient, LlmRequest, Message, Usage};
 use strata_ctx_testkit::ScriptedClient;
 

@@ -52,8 +52,8 @@ use std::sync::Arc;
 
 use serde_json::{json, Value};
 use strata_ctx::anthropic::AnthropicClient;
-use strata_ctx::history::Conversation;
 use strata_ctx::openai::{OpenAiApi, OpenAiClient};
+use strata_ctx::store::Conversation;
 use strata_ctx::{
     Config, Engine, LlmClient, LlmOptions, Message, Price, PriceTable, ServerContext, StreamEvent, ToolCall,
     ToolMode, ToolResult, ToolSpec, Usage,

@@ -27,7 +27,7 @@ use std::error::Error;
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use strata_ctx::history::Conversation;
+use strata_ctx::store::Conversation;
 use strata_ctx::{
     memory_tools, Engine, LlmOptions, LlmResponse, LongTermMemory, Message, SessionLimits, ToolCall,
     ToolMode, ToolResult, ToolSpec, Usage, DEFAULT_MEMORY_TOKENS,

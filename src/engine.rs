@@ -13,8 +13,8 @@ use strata_ctx_core::{
     TokenCounter,
 };
 use strata_ctx_history::{
-    clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, ConversationLog, Digest,
-    History, PruneAction, PruneOutcome, Record,
+    clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, Digest, History, PruneAction,
+    PruneOutcome, Record,
 };
 use strata_ctx_mtime::{add_note, Freshness};
 use strata_ctx_prompt::{todo_recap, topic_anchor, Context, Prefix, Rules, SystemLayer, ToolMode, ToolSpec};
@@ -108,7 +108,7 @@ pub enum EngineError {
     /// failed (a full disk, say), the step is recorded in memory all the
     /// same and its records are written with the next successful append.
     #[error(transparent)]
-    Store(#[from] strata_ctx_history::Error),
+    Store(#[from] strata_ctx_store::Error),
 }
 
 /// How far a step of the round in progress was condensed (REACT-5).
@@ -314,7 +314,7 @@ pub struct Engine {
     /// The tokens one id hint costs, when hints are on (HIST-10).
     hint_tokens: Option<usize>,
     events: Option<EventFn>,
-    conversation: Option<Box<dyn ConversationLog>>,
+    conversation: Option<Box<dyn strata_ctx_store::ConversationLog>>,
     unsaved: Vec<Record>,
     rules_text: String,
     rules_warnings: Vec<String>,

@@ -38,9 +38,12 @@ pub enum Error {
     /// A model answer that is not a ReAct step (`strata-ctx-prompt`).
     #[error(transparent)]
     Prompt(#[from] strata_ctx_prompt::Error),
-    /// A conversation store (`strata-ctx-history`).
+    /// A conversation store (`strata-ctx-store`).
     #[error(transparent)]
-    Store(#[from] strata_ctx_history::Error),
+    Store(#[from] strata_ctx_store::Error),
+    /// A history (`strata-ctx-history`).
+    #[error(transparent)]
+    History(#[from] strata_ctx_history::Error),
     /// The engine.
     #[error(transparent)]
     Engine(#[from] EngineError),

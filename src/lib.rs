@@ -99,6 +99,10 @@ pub use strata_ctx_core::{NoSummarizer, Summarizer};
 /// trigger and round-aligned compaction (crate `strata-ctx-history`).
 pub use strata_ctx_history as history;
 
+/// Where a conversation is kept (STORE-1 … STORE-6): the JSONL store, the
+/// `Backend` trait and the contract suite every backend passes.
+pub use strata_ctx_store as store;
+
 #[doc(inline)]
 pub use strata_ctx_core::{rule_fn, CompressRule};
 #[doc(inline)]
@@ -130,7 +134,7 @@ pub use strata_ctx_openai as openai;
 #[cfg(feature = "anthropic")]
 pub use strata_ctx_anthropic as anthropic;
 
-/// Conversations in a PostgreSQL database: a [`Backend`](history::Backend)
+/// Conversations in a PostgreSQL database: a [`Backend`](store::Backend)
 /// for several agent servers sharing one database (crate
 /// `strata-ctx-postgres`, feature `postgres`).
 #[cfg(feature = "postgres")]

@@ -6,6 +6,7 @@ use super::*;
 use crate::cost::{Cost, Price};
 use strata_ctx_memory::LongTermMemory;
 use strata_ctx_memory::{SessionLimits, SessionRule};
+use strata_ctx_store::ConversationLog;
 
 /// Sets up an [`Engine`]; see [`Engine::builder`].
 pub struct EngineBuilder {
@@ -277,8 +278,8 @@ impl EngineBuilder {
     }
 
     /// Persists the conversation to `conversation` (STORE-1), resuming
-    /// what it already holds (STORE-3): a JSONL [`Conversation`](strata_ctx_history::Conversation), or a
-    /// conversation of any [`Backend`](strata_ctx_history::Backend)
+    /// what it already holds (STORE-3): a JSONL [`Conversation`](strata_ctx_store::Conversation), or a
+    /// conversation of any [`Backend`](strata_ctx_store::Backend)
     /// (STORE-4).
     pub fn conversation(mut self, conversation: impl ConversationLog + 'static) -> Self {
         self.conversation = Some(Box::new(conversation));
@@ -286,7 +287,7 @@ impl EngineBuilder {
     }
 
     /// As [`EngineBuilder::conversation`], with a conversation a
-    /// [`Backend`](strata_ctx_history::Backend) opened.
+    /// [`Backend`](strata_ctx_store::Backend) opened.
     pub fn conversation_log(mut self, conversation: Box<dyn ConversationLog>) -> Self {
         self.conversation = Some(conversation);
         self

@@ -211,7 +211,7 @@ mod tests {
         let open = || {
             Engine::builder(dir.path())
                 .session_context(SessionLimits::default())
-                .conversation(strata_ctx_history::Conversation::open(&log).unwrap())
+                .conversation(strata_ctx_store::Conversation::open(&log).unwrap())
                 .build()
                 .unwrap()
         };

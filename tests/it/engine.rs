@@ -7,7 +7,8 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::json;
 use strata_ctx::compress::{Limits, Truncator};
-use strata_ctx::history::{Conversation, PruneAction};
+use strata_ctx::history::PruneAction;
+use strata_ctx::store::Conversation;
 use strata_ctx::types::Timestamp;
 use strata_ctx::{
     CompactionReason, Config, Engine, EngineError, Event, LlmError, LlmOptions, Message, Pairs, Role,

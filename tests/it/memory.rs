@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use proptest::prelude::*;
 use serde_json::json;
-use strata_ctx::history::Conversation;
+use strata_ctx::store::Conversation;
 use strata_ctx::{
     Engine, Event, LlmOptions, LlmResponse, LongTermMemory, MemoryChange, Message, SessionLimits, ToolCall,
     ToolMode, ToolResult, Usage,

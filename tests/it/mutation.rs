@@ -14,7 +14,8 @@ use std::sync::Arc;
 
 use proptest::prelude::*;
 use serde_json::Value;
-use strata_ctx::history::{repair, Repair, Store};
+use strata_ctx::history::{repair, Repair};
+use strata_ctx::store::Store;
 use strata_ctx::{
     CharCounter, Config, Context, Engine, History, Message, MessageId, Pairs, Role, SystemLayer, Text,
 };

@@ -19,9 +19,10 @@
 //! - [`Digest`] tracks the files, commands, errors and todo state of the
 //!   steps that leave the window inside a long round (REACT-6).
 //! - [`CompactionStats`] are the figures of one compaction (HIST-9).
-//! - [`Store`] and [`Conversation`] persist [`Record`]s as JSONL with a
-//!   lock against a second writer; [`History::replay`] rebuilds the window
-//!   (STORE-1 … STORE-3).
+//! - [`Record`]s are what a history's changes are kept as (STORE-1);
+//!   [`History::replay`] rebuilds the window from them (STORE-3). Where
+//!   they are kept is `strata-ctx-store`'s concern: this crate knows no
+//!   files.
 //!
 //! # Example
 //!
@@ -54,7 +55,6 @@
 //! # }
 //! ```
 
-pub use backend::{Backend, ConversationLog};
 pub use budget::Budget;
 pub use digest::{command_argument, last_error_line, path_argument, CommandFact, Digest};
 pub use error::{Error, Result};
@@ -66,12 +66,9 @@ pub use shrink::{
     add_recall_handle, clear_result, cut_arguments, cut_thought, cut_user_message, is_cleared, recall_handle,
     CLEARED, DEGRADED_PREFIX, MAX_ARGUMENT_CHARS, MAX_THOUGHT_CHARS, MAX_USER_CHARS,
 };
-pub use store::{read_log, read_log_within, Conversation, Loaded, Store, DEFAULT_MAX_LOG_BYTES};
 pub use strata_ctx_tools::{program_word, INSPECTION_PROGRAMS};
 
-mod backend;
 mod budget;
-pub mod contract;
 mod digest;
 mod error;
 mod history;
@@ -79,4 +76,3 @@ mod prune;
 mod record;
 mod repair;
 mod shrink;
-mod store;

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use strata_ctx_history::{ConversationLog, Error, Loaded, Record, Result};
+use strata_ctx_store::{ConversationLog, Error, Loaded, Record, Result};
 use tokio_postgres::Client;
 
 use crate::{connect_locked, db, failed, last_seq, lock_key, place, Backend, PgBackend, Shared};

@@ -15,20 +15,20 @@
 //! inside any async runtime, or none.
 //!
 //! ```no_run
-//! use strata_ctx_history::Backend;
+//! use strata_ctx_store::Backend;
 //! use strata_ctx_postgres::PgBackend;
 //!
 //! let backend = PgBackend::connect("postgres://strata@db.internal/agents")?;
 //! let conversation = backend.open("ada", "2026-11-23", true)?;
 //! # drop(conversation);
-//! # Ok::<(), strata_ctx_history::Error>(())
+//! # Ok::<(), strata_ctx_store::Error>(())
 //! ```
 
 use std::future::Future;
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
-use strata_ctx_history::{Backend, ConversationLog, Error, Loaded, Record, Result};
+use strata_ctx_store::{Backend, ConversationLog, Error, Loaded, Record, Result};
 use tokio_postgres::{Client, NoTls};
 
 mod conversation;

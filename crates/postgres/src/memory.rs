@@ -2,8 +2,8 @@
 
 use std::sync::Arc;
 
-use strata_ctx_history::Error;
 use strata_ctx_memory::{LongTermMemory, MemoryError, MemoryLog};
+use strata_ctx_store::Error;
 use tokio_postgres::Client;
 
 use crate::conversation::unlock;

@@ -22,8 +22,8 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use strata_ctx_core::{Message, Usage};
-use strata_ctx_history::{contract, Backend, Error, Record};
 use strata_ctx_postgres::PgBackend;
+use strata_ctx_store::{contract, Backend, Error, Record};
 
 /// The server the tests run against. They are `#[ignore]`d: `cargo test
 /// -- --include-ignored` runs them where `STRATA_TEST_POSTGRES_URL` names

@@ -6,9 +6,9 @@ use std::sync::Arc;
 
 use clap::{Args, Subcommand};
 use serde_json::json;
-use strata_ctx::history::{Backend, Store};
 use strata_ctx::postgres::PgBackend;
 use strata_ctx::replay::{turns, Turn};
+use strata_ctx::store::{Backend, Store};
 use strata_ctx::{CharCounter, Config, History, Message, MessageId};
 
 use super::{note, out, out_json_pretty};
@@ -91,11 +91,11 @@ pub fn read_backend(spec: &str) -> Result<Box<dyn Backend>, CliError> {
     Ok(Box::new(Store::open_existing(spec)))
 }
 
-pub fn runtime(e: strata_ctx::history::Error) -> CliError {
+pub fn runtime(e: strata_ctx::store::Error) -> CliError {
     match e {
-        strata_ctx::history::Error::InvalidName { .. }
-        | strata_ctx::history::Error::CorruptRecord { .. }
-        | strata_ctx::history::Error::NotFound { .. } => CliError::Input(e.to_string()),
+        strata_ctx::store::Error::InvalidName { .. }
+        | strata_ctx::store::Error::CorruptRecord { .. }
+        | strata_ctx::store::Error::NotFound { .. } => CliError::Input(e.to_string()),
         other => CliError::Runtime(other.to_string()),
     }
 }

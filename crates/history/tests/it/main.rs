@@ -16,7 +16,6 @@
 mod compaction;
 mod props;
 mod prune;
-mod store;
 
 use std::time::Duration;
 

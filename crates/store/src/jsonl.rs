@@ -5,7 +5,7 @@ use std::io::{BufRead, BufReader, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, Result};
-use crate::record::Record;
+use strata_ctx_history::Record;
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
     move |source| Error::Io {
@@ -178,7 +178,7 @@ impl Store {
     ///
     /// ```
     /// let dir = std::env::temp_dir().join("strata-store-that-is-not-there");
-    /// let store = strata_ctx_history::Store::open_existing(&dir);
+    /// let store = strata_ctx_store::Store::open_existing(&dir);
     /// assert!(store.namespaces().unwrap().is_empty());
     /// assert!(store.list("default").unwrap().is_empty());
     /// assert!(!dir.exists());

@@ -10,8 +10,7 @@ use strata_ctx_core::{CharCounter, Config, Message, ToolCall, ToolResult};
 
 use crate::backend::Backend;
 use crate::error::Error;
-use crate::history::History;
-use crate::record::Record;
+use strata_ctx_history::{History, Record};
 
 /// Which promise of the contract a backend broke, and how.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -194,7 +193,7 @@ pub fn check_backend(backend: &dyn Backend, namespace: &str) -> Result<(), Contr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::Store;
+    use crate::jsonl::Store;
 
     /// STORE-4: the JSONL directory keeps the contract.
     #[test]

@@ -6,8 +6,8 @@
 use std::fmt;
 
 use crate::error::Result;
-use crate::record::Record;
-use crate::store::{Conversation, Loaded, Store};
+use crate::jsonl::{Conversation, Loaded, Store};
+use strata_ctx_history::Record;
 
 /// One conversation, open for appending by its one writer (STORE-1,
 /// STORE-2). A second writer of the same conversation is refused with

@@ -1,14 +1,16 @@
 //! STORE-1 … STORE-3 on real files.
 
+// Test code: unwrapping and panicking are how it reports.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::io::Write;
 use std::sync::Arc;
 
 use serde_json::json;
 use strata_ctx_core::{CharCounter, Config, Message, TokenAmount, ToolCall, Usage};
-use strata_ctx_history::{read_log, Conversation, Error, History, Store};
+use strata_ctx_history::History;
+use strata_ctx_store::{read_log, Conversation, Error, Store};
 use strata_ctx_testkit::text_of_len;
-
-use crate::Fixed;
 
 fn config() -> Config {
     Config::builder()
@@ -201,7 +203,7 @@ fn rel_2_log_size_limit() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("big.jsonl");
     std::fs::write(&path, "{}\n".repeat(1_000)).unwrap();
-    let err = strata_ctx_history::read_log_within(&path, 100).unwrap_err();
+    let err = strata_ctx_store::read_log_within(&path, 100).unwrap_err();
     assert!(
         matches!(
             err,
@@ -247,4 +249,23 @@ fn rel_4_full_disk() {
         loaded.records.len()
     );
     assert!(store.open_conversation("agent", "full", false).is_ok());
+}
+
+/// A summariser that answers at once with a fixed summary.
+struct Fixed;
+
+impl Fixed {
+    fn ok() -> Self {
+        Fixed
+    }
+}
+
+#[strata_ctx_core::async_trait]
+impl strata_ctx_core::Summarizer for Fixed {
+    async fn summarize(&self, messages: &[Message]) -> strata_ctx_core::LlmResult<String> {
+        Ok(format!(
+            "## 📌 Archived Session Summary\n{} messages archived",
+            messages.len()
+        ))
+    }
 }

@@ -424,7 +424,7 @@ impl History {
     }
 
     /// The records of everything recorded since the last call, for a
-    /// [`Conversation`](crate::Conversation) to persist (STORE-1). Keep
+    /// store (`strata-ctx-store`'s `Conversation`) to persist (STORE-1). Keep
     /// them if persisting fails: nothing is lost.
     pub fn take_records(&mut self) -> Vec<Record> {
         std::mem::take(&mut self.records)

@@ -13,7 +13,7 @@ use super::ChatMessage;
 
 /// Reads an OpenAI chat-completions `messages` array into [`Message`]s.
 ///
-/// - `system` and `developer` become [`Role::System`], `user`, `assistant`
+/// - `system` and `developer` become [`Role::System`](strata_ctx_core::Role::System), `user`, `assistant`
 ///   and `tool` keep their role; the legacy `function` role becomes a tool
 ///   message.
 /// - `content` may be a string, `null` or an array of parts; the text parts
@@ -21,7 +21,7 @@ use super::ChatMessage;
 /// - Each tool call's `function.arguments` string is decoded as JSON; text
 ///   that is not JSON is kept as a JSON string.
 /// - Ids are derived from each message's position and text
-///   ([`MessageId::imported`]), so reading the same list twice gives the
+///   ([`MessageId::imported`](strata_ctx_core::MessageId::imported)), so reading the same list twice gives the
 ///   same ids. Messages have no timestamp.
 ///
 /// # Errors

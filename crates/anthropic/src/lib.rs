@@ -70,12 +70,15 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{json, Value};
 use strata_ctx_core::{
     CountTokens, Endpoint, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmResult as Result, LlmStream,
-    ServerContext, StreamEvent, ThinkingBlock, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
+    ServerContext, StreamEvent, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
 };
-use strata_ctx_http::{body_excerpt, invalid, read_body, Retry, SseBody, SseEvents};
+use strata_ctx_http::{read_body, Retry, SseBody, SseEvents};
 
+mod answer;
 mod context;
 mod stream;
+pub use answer::parse_message;
+use answer::usage_of;
 pub use context::{BETA_COMPACTION, BETA_CONTEXT_MANAGEMENT};
 pub use stream::EventDecoder;
 
@@ -530,69 +533,4 @@ impl fmt::Debug for AnthropicClientBuilder {
             .field("max_tokens", &self.max_tokens)
             .finish_non_exhaustive()
     }
-}
-
-/// Usage in Strata's meaning (REACT-4): the whole window as
-/// `input_tokens`, the cache reads and writes as its parts.
-fn usage_of(usage: Option<&Value>, so_far: Usage) -> Usage {
-    let number = |name: &str| usage.and_then(|u| u.get(name)).and_then(Value::as_u64);
-    let read = number("cache_read_input_tokens");
-    let write = number("cache_creation_input_tokens");
-    let input = number("input_tokens").map(|n| n + read.unwrap_or(0) + write.unwrap_or(0));
-    Usage {
-        input_tokens: input.unwrap_or(so_far.input_tokens),
-        output_tokens: number("output_tokens").unwrap_or(so_far.output_tokens),
-        cached_input_tokens: read.or(so_far.cached_input_tokens),
-        cache_write_tokens: write.or(so_far.cache_write_tokens),
-    }
-}
-
-/// Reads a Messages API answer.
-///
-/// # Errors
-///
-/// [`LlmError::InvalidResponse`](strata_ctx_core::LlmError::InvalidResponse) when the body is not a message.
-pub fn parse_message(body: &[u8]) -> Result<LlmResponse> {
-    let v: Value = serde_json::from_slice(body)
-        .map_err(|e| invalid(format!("the body is not JSON ({e}): {}", body_excerpt(body))))?;
-    let content = v
-        .get("content")
-        .and_then(Value::as_array)
-        .ok_or_else(|| invalid(format!("no `content` list in {}", body_excerpt(body))))?;
-    let mut text = String::new();
-    let mut calls = Vec::new();
-    let mut thinking = Vec::new();
-    let mut items = Vec::new();
-    for (i, block) in content.iter().enumerate() {
-        let field = |name: &str| block.get(name).and_then(Value::as_str);
-        match field("type") {
-            Some("text") => text.push_str(field("text").unwrap_or_default()),
-            Some("tool_use") => {
-                let name = field("name").ok_or_else(|| invalid(format!("`content[{i}].name` is missing")))?;
-                let input = block.get("input").cloned().unwrap_or_else(|| json!({}));
-                calls.push(ToolCall::new(field("id").unwrap_or_default(), name, input));
-            }
-            Some("thinking") => thinking.push(ThinkingBlock::Thinking {
-                thinking: field("thinking").unwrap_or_default().to_owned(),
-                signature: field("signature").unwrap_or_default().to_owned(),
-            }),
-            Some("redacted_thinking") => thinking.push(ThinkingBlock::RedactedThinking {
-                data: field("data").unwrap_or_default().to_owned(),
-            }),
-            Some("compaction") => items.push(context::compaction(block).0),
-            // Blocks of features Strata does not use (server tools,
-            // citations) carry nothing it records.
-            _ => {}
-        }
-    }
-    let finish = v
-        .get("stop_reason")
-        .and_then(Value::as_str)
-        .map_or(FinishReason::Stop, FinishReason::parse);
-    let response = LlmResponse::new(text, usage_of(v.get("usage"), Usage::default()))
-        .with_tool_calls(calls)
-        .with_thinking(thinking)
-        .with_provider_items(items)
-        .with_finish_reason(finish);
-    Ok(context::read_back(&v, response))
 }

@@ -2,8 +2,9 @@
 
 use std::borrow::Cow;
 
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use strata_ctx_core::{Message, Provider, ResultStatus, Role, ThinkingBlock, ToolCall};
+use strata_ctx_wire::anthropic::{Block, CacheControl, ResultContent};
 use strata_ctx_wire::chat::{ChatContent, ChatMessage, ChatToolCall};
 
 use crate::layers::{react_block, recap_text, Context};
@@ -171,13 +172,13 @@ pub fn anthropic_messages(messages: &[Message]) -> Value {
 }
 
 fn anthropic_body<'a>(prefix: &[&str], body: impl Iterator<Item = Cow<'a, Message>>) -> Value {
-    let mut system: Vec<Value> = prefix
+    let mut system: Vec<Block<'_>> = prefix
         .iter()
         .filter(|t| !t.trim().is_empty())
-        .map(|t| json!({"type": "text", "text": t}))
+        .map(|t| Block::text(*t))
         .collect();
-    if let Some(Value::Object(last)) = system.last_mut() {
-        last.insert("cache_control".into(), json!({"type": "ephemeral"}));
+    if let Some(Block::Text { cache_control, .. }) = system.last_mut() {
+        *cache_control = Some(CacheControl::EPHEMERAL);
     }
     let body: Vec<Cow<'a, Message>> = body.collect();
     // The round in progress: after the user message that precedes the
@@ -186,81 +187,122 @@ fn anthropic_body<'a>(prefix: &[&str], body: impl Iterator<Item = Cow<'a, Messag
     let current_round = last_answer
         .and_then(|end| body[..end].iter().rposition(|m| m.role == Role::User))
         .map_or(0, |i| i + 1);
-    let mut messages: Vec<(&'static str, Vec<Value>)> = Vec::new();
-    let mut push = |role: &'static str, blocks: Vec<Value>| {
-        if blocks.is_empty() {
-            return;
-        }
-        match messages.last_mut() {
-            Some((r, content)) if *r == role => content.extend(blocks),
-            _ => messages.push((role, blocks)),
-        }
-    };
+    let mut messages: Vec<SentMessage<'_>> = Vec::new();
     for (i, m) in body.iter().enumerate() {
         let m = &**m;
         match m.role {
-            Role::Summary => system.push(json!({"type": "text", "text": summary_text(m)})),
+            Role::Summary => system.push(Block::text(summary_text(m))),
             // A notice inside the conversation: the API has no system
             // role there.
-            Role::System => push("user", text_block(&recap_text(&m.text()))),
-            Role::User => push("user", text_block(&m.text())),
+            Role::System => push(&mut messages, "user", text_block(recap_text(&m.text()))),
+            Role::User => push(&mut messages, "user", text_block(m.text())),
             Role::Assistant => {
                 // The provider's own blocks first (MODEL-7): a compaction
                 // block stands for everything before it.
-                let mut blocks: Vec<Value> = m
+                let mut blocks: Vec<Sent<'_>> = m
                     .provider_items
                     .iter()
                     .filter(|item| item.provider == Provider::Anthropic)
-                    .map(|item| item.item.clone())
+                    .map(|item| Sent::Item(&item.item))
                     .collect();
                 if i >= current_round {
                     blocks.extend(m.thinking.iter().filter_map(thinking_block));
                 }
-                blocks.extend(text_block(&m.content));
+                blocks.extend(text_block(m.content.as_str()));
                 blocks.extend(m.tool_calls.iter().map(|c| {
-                    json!({"type": "tool_use", "id": c.id, "name": c.name, "input": tool_input(&c.arguments)})
+                    Sent::Block(Block::ToolUse {
+                        id: Some(Cow::Borrowed(&c.id)),
+                        name: Some(Cow::Borrowed(&c.name)),
+                        input: Some(tool_input(&c.arguments)),
+                    })
                 }));
-                push("assistant", blocks);
+                push(&mut messages, "assistant", blocks);
             }
             Role::Tool => {
-                let mut block = Map::new();
-                block.insert("type".into(), json!("tool_result"));
-                block.insert(
-                    "tool_use_id".into(),
-                    json!(m.tool_call_id.as_deref().unwrap_or_default()),
+                let failed = m.result.as_ref().is_some_and(|r| r.status == ResultStatus::Error);
+                push(
+                    &mut messages,
+                    "user",
+                    vec![Sent::Block(Block::ToolResult {
+                        tool_use_id: Cow::Borrowed(m.tool_call_id.as_deref().unwrap_or_default()),
+                        content: Some(ResultContent::Text(m.text())),
+                        is_error: failed.then_some(true),
+                    })],
                 );
-                block.insert("content".into(), json!(m.text()));
-                if m.result.as_ref().is_some_and(|r| r.status == ResultStatus::Error) {
-                    block.insert("is_error".into(), json!(true));
-                }
-                push("user", vec![Value::Object(block)]);
             }
         }
     }
-    if messages.first().is_some_and(|(role, _)| *role == "assistant") {
-        messages.insert(0, ("user", text_block("(conversation continues)")));
+    if messages.first().is_some_and(|m| m.role == "assistant") {
+        messages.insert(
+            0,
+            SentMessage {
+                content: text_block("(conversation continues)"),
+                role: "user",
+            },
+        );
     }
-    let messages: Vec<Value> = messages
-        .into_iter()
-        .map(|(role, content)| json!({"role": role, "content": content}))
-        .collect();
-    json!({"system": system, "messages": messages})
+    serde_json::to_value(SentBody { messages, system }).unwrap_or_default()
+}
+
+/// Appends `blocks` to the last message when it has `role` (the API
+/// wants roles to alternate), else as a new message; nothing for none.
+fn push<'a>(messages: &mut Vec<SentMessage<'a>>, role: &'static str, blocks: Vec<Sent<'a>>) {
+    if blocks.is_empty() {
+        return;
+    }
+    match messages.last_mut() {
+        Some(last) if last.role == role => last.content.extend(blocks),
+        _ => messages.push(SentMessage {
+            content: blocks,
+            role,
+        }),
+    }
+}
+
+/// A body's conversation as sent.
+#[derive(serde::Serialize)]
+struct SentBody<'a> {
+    messages: Vec<SentMessage<'a>>,
+    system: Vec<Block<'a>>,
+}
+
+/// A message as sent: its role and blocks.
+#[derive(serde::Serialize)]
+struct SentMessage<'a> {
+    content: Vec<Sent<'a>>,
+    role: &'static str,
+}
+
+/// A block as sent: one of the form's, or the provider's own item
+/// verbatim (MODEL-7).
+#[derive(serde::Serialize)]
+#[serde(untagged)]
+enum Sent<'a> {
+    Block(Block<'a>),
+    Item(&'a Value),
 }
 
 /// A reasoning block as the API takes it back: signed thinking and
 /// redacted thinking; unsigned reasoning (another provider's) is left out.
-fn thinking_block(block: &ThinkingBlock) -> Option<Value> {
+fn thinking_block(block: &ThinkingBlock) -> Option<Sent<'_>> {
     match block {
         ThinkingBlock::Thinking { signature, .. } if signature.is_empty() => None,
-        other => serde_json::to_value(other).ok(),
+        ThinkingBlock::Thinking { thinking, signature } => Some(Sent::Block(Block::Thinking {
+            thinking: Cow::Borrowed(thinking),
+            signature: Cow::Borrowed(signature),
+        })),
+        ThinkingBlock::RedactedThinking { data } => Some(Sent::Block(Block::RedactedThinking {
+            data: Cow::Borrowed(data),
+        })),
     }
 }
 
-fn text_block(text: &str) -> Vec<Value> {
+fn text_block<'a>(text: impl Into<Cow<'a, str>>) -> Vec<Sent<'a>> {
+    let text = text.into();
     if text.trim().is_empty() {
         Vec::new()
     } else {
-        vec![json!({"type": "text", "text": text})]
+        vec![Sent::Block(Block::text(text))]
     }
 }
 

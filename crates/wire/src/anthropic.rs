@@ -1,14 +1,160 @@
-//! The Anthropic Messages form: histories in that form read into
-//! Strata's messages.
+//! The Anthropic Messages form: its content blocks as serde types, read
+//! and sent, and histories in that form read into Strata's messages.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
-use serde_json::Value;
-
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 use strata_ctx_core::{
     Error, Message, MessageId, Provider, ProviderItem, Result, ResultStatus, Role, ThinkingBlock, ToolCall,
     ToolError, ToolResult,
 };
+
+/// One content block of a Messages API message, as read and as sent.
+///
+/// Blocks of other types (images, documents, server tools) are read as
+/// [`Block::Other`] and left out.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Block<'a> {
+    /// Text; the last block of a stable prefix carries `cache_control`.
+    Text {
+        /// The text.
+        #[serde(borrow)]
+        text: Cow<'a, str>,
+        /// Where a prompt-cache breakpoint ends (CTX-3).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cache_control: Option<CacheControl>,
+    },
+    /// A call of a tool.
+    ToolUse {
+        /// The call's id, which its result repeats.
+        #[serde(default, borrow)]
+        id: Option<Cow<'a, str>>,
+        /// The tool's name.
+        #[serde(default, borrow)]
+        name: Option<Cow<'a, str>>,
+        /// The arguments: always an object when sent.
+        #[serde(default)]
+        input: Option<Value>,
+    },
+    /// The result of a call.
+    ToolResult {
+        /// The call it answers.
+        #[serde(default, borrow)]
+        tool_use_id: Cow<'a, str>,
+        /// Its text, or text blocks.
+        #[serde(default, borrow)]
+        content: Option<ResultContent<'a>>,
+        /// Whether the call failed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        is_error: Option<bool>,
+    },
+    /// Reasoning, with its signature.
+    Thinking {
+        /// The reasoning.
+        #[serde(default, borrow)]
+        thinking: Cow<'a, str>,
+        /// The provider's signature of it.
+        #[serde(default, borrow)]
+        signature: Cow<'a, str>,
+    },
+    /// Reasoning the provider keeps encrypted.
+    RedactedThinking {
+        /// The encrypted reasoning.
+        #[serde(default, borrow)]
+        data: Cow<'a, str>,
+    },
+    /// The provider's own compaction of what came before it (MODEL-7):
+    /// its fields, kept verbatim.
+    Compaction(Map<String, Value>),
+    /// Any other block.
+    #[serde(other)]
+    Other,
+}
+
+/// A prompt-cache breakpoint: `{"type": "ephemeral"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub struct CacheControl {
+    /// Always `ephemeral`.
+    #[serde(rename = "type")]
+    pub kind: Ephemeral,
+}
+
+/// The one kind of cache breakpoint.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Ephemeral {
+    /// `ephemeral`.
+    Ephemeral,
+}
+
+impl CacheControl {
+    /// `{"type": "ephemeral"}`.
+    pub const EPHEMERAL: CacheControl = CacheControl {
+        kind: Ephemeral::Ephemeral,
+    };
+}
+
+/// A `tool_result`'s content: a string or blocks (their texts are read).
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum ResultContent<'a> {
+    /// A string.
+    Text(#[serde(borrow)] Cow<'a, str>),
+    /// Blocks.
+    Blocks(Vec<Block<'a>>),
+    /// Anything else, which holds no text.
+    Other(Value),
+}
+
+/// A message's `content`: a string, or blocks.
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[serde(untagged)]
+pub enum Content<'a> {
+    /// A string: one text block.
+    Text(#[serde(borrow)] Cow<'a, str>),
+    /// Blocks.
+    Blocks(Vec<Block<'a>>),
+}
+
+impl<'a> Block<'a> {
+    /// A text block.
+    pub fn text(text: impl Into<Cow<'a, str>>) -> Self {
+        Block::Text {
+            text: text.into(),
+            cache_control: None,
+        }
+    }
+
+    /// The block's text, for a text block.
+    pub fn as_text(&self) -> Option<&str> {
+        match self {
+            Block::Text { text, .. } => Some(text),
+            _ => None,
+        }
+    }
+}
+
+impl<'a> Content<'a> {
+    /// The blocks: a string is one text block.
+    pub fn into_blocks(self) -> Vec<Block<'a>> {
+        match self {
+            Content::Text(text) => vec![Block::text(text)],
+            Content::Blocks(blocks) => blocks,
+        }
+    }
+}
+
+/// The texts of text blocks, one per line.
+fn texts(blocks: &[Block<'_>]) -> String {
+    blocks
+        .iter()
+        .filter_map(Block::as_text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
 
 /// Reads an Anthropic Messages conversation into [`Message`]s: a request
 /// body `{"system": …, "messages": [...]}` or a `messages` array alone.
@@ -91,34 +237,33 @@ pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
             .as_object()
             .ok_or_else(|| bad(index, "expected an object".into()))?;
         let role = object.get("role").and_then(Value::as_str).unwrap_or_default();
-        let blocks: Vec<Value> = match object.get("content") {
-            Some(Value::String(s)) => vec![serde_json::json!({"type": "text", "text": s})],
-            Some(Value::Array(blocks)) => blocks.clone(),
+        let blocks: Vec<Block<'_>> = match object.get("content") {
             None | Some(Value::Null) => Vec::new(),
+            Some(content @ (Value::String(_) | Value::Array(_))) => Content::deserialize(content)
+                .map_err(|e| bad(index, format!("`content` is not text or blocks: {e}")))?
+                .into_blocks(),
             Some(other) => return Err(bad(index, format!("`content` is {other}"))),
-        };
-        let field = |b: &Value, name: &str| b.get(name).and_then(Value::as_str).map(str::to_owned);
-        let kind = |b: &Value| field(b, "type").unwrap_or_default();
-        let texts = |blocks: &[Value]| -> String {
-            blocks
-                .iter()
-                .filter(|b| kind(b) == "text")
-                .filter_map(|b| field(b, "text"))
-                .collect::<Vec<_>>()
-                .join("\n")
         };
         match role {
             "user" => {
-                for b in blocks.iter().filter(|b| kind(b) == "tool_result") {
-                    let id = field(b, "tool_use_id").unwrap_or_default();
+                for b in &blocks {
+                    let Block::ToolResult {
+                        tool_use_id,
+                        content,
+                        is_error,
+                    } = b
+                    else {
+                        continue;
+                    };
+                    let id = tool_use_id.to_string();
                     let name = names.get(&id).cloned().unwrap_or_default();
-                    let text = match b.get("content") {
-                        Some(Value::String(s)) => s.clone(),
-                        Some(Value::Array(parts)) => texts(parts),
+                    let text = match content {
+                        Some(ResultContent::Text(s)) => s.to_string(),
+                        Some(ResultContent::Blocks(parts)) => texts(parts),
                         _ => String::new(),
                     };
                     let mut message = Message::tool_text(id, name, text.clone());
-                    if b.get("is_error").and_then(Value::as_bool) == Some(true) {
+                    if *is_error == Some(true) {
                         message.result = Some(Box::new(ToolResult {
                             status: ResultStatus::Error,
                             error: Some(ToolError {
@@ -130,10 +275,10 @@ pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
                     }
                     push(Role::Tool, index, message);
                 }
-                let text = texts(&blocks);
-                let only_results = !blocks.is_empty() && blocks.iter().all(|b| kind(b) == "tool_result");
+                let only_results =
+                    !blocks.is_empty() && blocks.iter().all(|b| matches!(b, Block::ToolResult { .. }));
                 if !only_results {
-                    push(Role::User, index, Message::user(text));
+                    push(Role::User, index, Message::user(texts(&blocks)));
                 }
             }
             "assistant" => {
@@ -141,26 +286,30 @@ pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
                 let mut thinking = Vec::new();
                 let mut items = Vec::new();
                 for b in &blocks {
-                    match kind(b).as_str() {
-                        "tool_use" => {
-                            let (Some(id), Some(name)) = (field(b, "id"), field(b, "name")) else {
+                    match b {
+                        Block::ToolUse { id, name, input } => {
+                            let (Some(id), Some(name)) = (id, name) else {
                                 return Err(bad(index, "a `tool_use` block has no `id` or `name`".into()));
                             };
-                            names.insert(id.clone(), name.clone());
-                            let input = b
-                                .get("input")
-                                .cloned()
-                                .unwrap_or(Value::Object(Default::default()));
-                            calls.push(ToolCall::new(id, name, input));
+                            names.insert(id.to_string(), name.to_string());
+                            let input = input.clone().unwrap_or(Value::Object(Map::new()));
+                            calls.push(ToolCall::new(id.as_ref(), name.as_ref(), input));
                         }
-                        "thinking" => thinking.push(ThinkingBlock::Thinking {
-                            thinking: field(b, "thinking").unwrap_or_default(),
-                            signature: field(b, "signature").unwrap_or_default(),
+                        Block::Thinking {
+                            thinking: text,
+                            signature,
+                        } => thinking.push(ThinkingBlock::Thinking {
+                            thinking: text.to_string(),
+                            signature: signature.to_string(),
                         }),
-                        "redacted_thinking" => thinking.push(ThinkingBlock::RedactedThinking {
-                            data: field(b, "data").unwrap_or_default(),
+                        Block::RedactedThinking { data } => thinking.push(ThinkingBlock::RedactedThinking {
+                            data: data.to_string(),
                         }),
-                        "compaction" => items.push(ProviderItem::new(Provider::Anthropic, b.clone())),
+                        Block::Compaction(fields) => {
+                            let mut item = fields.clone();
+                            item.insert("type".into(), Value::from("compaction"));
+                            items.push(ProviderItem::new(Provider::Anthropic, Value::Object(item)));
+                        }
                         _ => {}
                     }
                 }

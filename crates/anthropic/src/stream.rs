@@ -1,9 +1,16 @@
 //! Streamed messages: the event decoder (MODEL-3).
 
 use crate::*;
+use serde::Deserialize;
 use strata_ctx_core::{AppliedEdit, EditKind};
 use strata_ctx_http::SseEvent;
-use strata_ctx_http::{event_json, StreamDecoder};
+use strata_ctx_http::{body_excerpt, event_json, invalid, StreamDecoder};
+use strata_ctx_wire::anthropic::{Block as FormBlock, Delta};
+
+/// The start of `data`, for an error message.
+fn excerpt(data: &str) -> String {
+    body_excerpt(data.as_bytes())
+}
 
 /// What a content block of a streamed message is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,12 +66,6 @@ impl EventDecoder {
             .and_then(Value::as_u64)
             .and_then(|i| usize::try_from(i).ok())
             .unwrap_or(0);
-        let text = |v: &Value, path: &str| {
-            v.pointer(path)
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned()
-        };
         match kind {
             "message_start" => {
                 self.usage = usage_of(v.pointer("/message/usage"), self.usage);
@@ -74,31 +75,38 @@ impl EventDecoder {
             }
             "content_block_start" => {
                 let block = v.get("content_block").unwrap_or(&Value::Null);
-                let kind = match block.get("type").and_then(Value::as_str) {
-                    Some("text") => {
-                        let start = text(block, "/text");
-                        if !start.is_empty() {
-                            out.push_back(StreamEvent::TextDelta(start));
+                let block = FormBlock::deserialize(block).map_err(|e| {
+                    invalid(format!(
+                        "a streamed content block is not one ({e}): {}",
+                        excerpt(data)
+                    ))
+                })?;
+                let kind = match block {
+                    FormBlock::Text { text, .. } => {
+                        if !text.is_empty() {
+                            out.push_back(StreamEvent::TextDelta(text.into_owned()));
                         }
                         Block::Text
                     }
-                    Some("thinking") => {
-                        let start = text(block, "/thinking");
-                        if !start.is_empty() {
-                            out.push_back(StreamEvent::ThinkingDelta(start));
+                    FormBlock::Thinking { thinking, .. } => {
+                        if !thinking.is_empty() {
+                            out.push_back(StreamEvent::ThinkingDelta(thinking.into_owned()));
                         }
                         Block::Thinking
                     }
-                    Some("redacted_thinking") => {
+                    FormBlock::RedactedThinking { data } => {
                         out.push_back(StreamEvent::RedactedThinking {
-                            data: text(block, "/data"),
+                            data: data.into_owned(),
                         });
                         Block::Other
                     }
-                    Some("tool_use") => {
+                    FormBlock::ToolUse { id, name, .. } => {
                         let call = self.next_call;
                         self.next_call += 1;
-                        let (id, name) = (text(block, "/id"), text(block, "/name"));
+                        let (id, name) = (
+                            id.unwrap_or_default().into_owned(),
+                            name.unwrap_or_default().into_owned(),
+                        );
                         self.calls.start(call, &id, &name);
                         out.push_back(StreamEvent::ToolCallStarted {
                             index: call,
@@ -107,8 +115,9 @@ impl EventDecoder {
                         });
                         Block::Tool(call)
                     }
-                    Some("compaction") => {
-                        self.compactions.insert(index, block.clone());
+                    FormBlock::Compaction(mut fields) => {
+                        fields.insert("type".into(), Value::from("compaction"));
+                        self.compactions.insert(index, Value::Object(fields));
                         Block::Compaction
                     }
                     _ => Block::Other,
@@ -117,38 +126,40 @@ impl EventDecoder {
             }
             "content_block_delta" => {
                 let delta = v.get("delta").unwrap_or(&Value::Null);
-                match delta.get("type").and_then(Value::as_str) {
-                    Some("text_delta") => out.push_back(StreamEvent::TextDelta(text(delta, "/text"))),
-                    Some("thinking_delta") => {
-                        out.push_back(StreamEvent::ThinkingDelta(text(delta, "/thinking")))
+                let delta = Delta::deserialize(delta)
+                    .map_err(|e| invalid(format!("a streamed delta is not one ({e}): {}", excerpt(data))))?;
+                match delta {
+                    Delta::TextDelta { text } => out.push_back(StreamEvent::TextDelta(text.into_owned())),
+                    Delta::ThinkingDelta { thinking } => {
+                        out.push_back(StreamEvent::ThinkingDelta(thinking.into_owned()))
                     }
-                    Some("signature_delta") => self
-                        .signatures
-                        .entry(index)
-                        .or_default()
-                        .push_str(&text(delta, "/signature")),
-                    Some("input_json_delta") => {
+                    Delta::SignatureDelta { signature } => {
+                        self.signatures.entry(index).or_default().push_str(&signature)
+                    }
+                    Delta::InputJsonDelta { partial_json } => {
                         if let Some(Block::Tool(call)) = self.blocks.get(&index) {
-                            let part = text(delta, "/partial_json");
-                            if !part.is_empty() {
-                                self.calls.append(*call, &part);
+                            if !partial_json.is_empty() {
+                                self.calls.append(*call, &partial_json);
                                 out.push_back(StreamEvent::ToolCallDelta {
                                     index: *call,
-                                    arguments: part,
+                                    arguments: partial_json.into_owned(),
                                 });
                             }
                         }
                     }
-                    Some("compaction_delta") => {
+                    Delta::CompactionDelta {
+                        content,
+                        encrypted_content,
+                    } => {
                         // The summary arrives in pieces; the opaque part,
                         // when there is one, whole in the latest delta.
                         if let Some(block) = self.compactions.get_mut(&index) {
-                            if let Some(piece) = delta.get("content").and_then(Value::as_str) {
+                            if let Some(piece) = content {
                                 let so_far = block.get("content").and_then(Value::as_str).unwrap_or_default();
                                 block["content"] = Value::String(format!("{so_far}{piece}"));
                             }
-                            if let Some(opaque) = delta.get("encrypted_content").filter(|v| !v.is_null()) {
-                                block["encrypted_content"] = opaque.clone();
+                            if let Some(opaque) = encrypted_content.filter(|v| !v.is_null()) {
+                                block["encrypted_content"] = opaque;
                             }
                         }
                     }

@@ -74,6 +74,49 @@ pub enum Block<'a> {
     Other,
 }
 
+/// The `delta` of a streamed `content_block_delta` event.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Delta<'a> {
+    /// More text.
+    TextDelta {
+        /// The piece.
+        #[serde(default, borrow)]
+        text: Cow<'a, str>,
+    },
+    /// More reasoning.
+    ThinkingDelta {
+        /// The piece.
+        #[serde(default, borrow)]
+        thinking: Cow<'a, str>,
+    },
+    /// The reasoning's signature, or a piece of it.
+    SignatureDelta {
+        /// The piece.
+        #[serde(default, borrow)]
+        signature: Cow<'a, str>,
+    },
+    /// A piece of a call's input, as JSON text.
+    InputJsonDelta {
+        /// The piece.
+        #[serde(default, borrow)]
+        partial_json: Cow<'a, str>,
+    },
+    /// A piece of a compaction block (MODEL-7): its summary, and the
+    /// opaque part whole in the latest delta that has one.
+    CompactionDelta {
+        /// A piece of the summary.
+        #[serde(default, borrow)]
+        content: Option<Cow<'a, str>>,
+        /// The opaque part.
+        #[serde(default)]
+        encrypted_content: Option<Value>,
+    },
+    /// Any other delta.
+    #[serde(other)]
+    Other,
+}
+
 /// A prompt-cache breakpoint: `{"type": "ephemeral"}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 pub struct CacheControl {

@@ -9,12 +9,14 @@
 
 use std::collections::VecDeque;
 
+use serde::Deserialize;
 use serde_json::{json, Value};
 use strata_ctx_core::{
     AppliedEdit, EditKind, FinishReason, LlmRequest, LlmResponse, LlmResult as Result, Provider,
     ProviderItem, StreamEvent, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
 };
 use strata_ctx_http::{body_excerpt, event_json, invalid, SseEvent, StreamDecoder};
+use strata_ctx_wire::responses::{arguments_value, Item, Part};
 
 /// `request` as the Responses API's `input` items: messages with their
 /// text, each tool call a `function_call` item and each result a
@@ -129,12 +131,6 @@ fn call_id(item: &Value) -> &str {
         .unwrap_or_default()
 }
 
-/// A function call's arguments text as JSON; text that is not JSON is
-/// kept as a string.
-fn arguments_of(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned()))
-}
-
 /// Why a response stopped: cut at the token limit or filtered when it is
 /// `incomplete` for that reason, else tool calls when it made any, else
 /// a complete stop.
@@ -168,47 +164,41 @@ pub(crate) fn parse(body: &[u8]) -> Result<LlmResponse> {
         .map_err(|e| invalid(format!("the body is not JSON ({e}): {}", body_excerpt(body))))?;
     let output = v
         .get("output")
-        .and_then(Value::as_array)
+        .filter(|o| o.is_array())
         .ok_or_else(|| invalid(format!("no `output` list in {}", body_excerpt(body))))?;
+    let output = Vec::<Item>::deserialize(output).map_err(|e| {
+        invalid(format!(
+            "`output` is not a list of items ({e}): {}",
+            body_excerpt(body)
+        ))
+    })?;
     let mut text = String::new();
     let mut calls = Vec::new();
     let mut items = Vec::new();
     let mut edits = Vec::new();
-    for (i, item) in output.iter().enumerate() {
-        let field = |name: &str| item.get(name).and_then(Value::as_str);
-        match field("type") {
-            Some("message") => {
-                for part in item
-                    .get("content")
-                    .and_then(Value::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    match part.get("type").and_then(Value::as_str) {
-                        Some("output_text") => {
-                            text.push_str(part.get("text").and_then(Value::as_str).unwrap_or_default())
-                        }
-                        Some("refusal") => {
-                            text.push_str(part.get("refusal").and_then(Value::as_str).unwrap_or_default())
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            Some("function_call") => {
-                let name = field("name").ok_or_else(|| invalid(format!("`output[{i}].name` is missing")))?;
-                let arguments = match item.get("arguments") {
-                    Some(Value::String(s)) => arguments_of(s),
-                    Some(other) => other.clone(),
-                    None => json!({}),
-                };
-                calls.push(ToolCall::new(call_id(item), name, arguments));
-            }
-            Some("compaction") => {
+    for (i, item) in output.into_iter().enumerate() {
+        if let Some(verbatim) = item.verbatim() {
+            if matches!(item, Item::Compaction(_)) {
                 edits.push(AppliedEdit::new(EditKind::Compaction));
-                items.push(ProviderItem::new(Provider::OpenAi, item.clone()));
             }
-            Some("reasoning") => items.push(ProviderItem::new(Provider::OpenAi, item.clone())),
+            items.push(ProviderItem::new(Provider::OpenAi, verbatim));
+            continue;
+        }
+        match item {
+            Item::Message { content, .. } => content
+                .iter()
+                .filter_map(Part::answer_text)
+                .for_each(|t| text.push_str(t)),
+            Item::FunctionCall {
+                name,
+                arguments,
+                call_id,
+                id,
+            } => {
+                let name = name.ok_or_else(|| invalid(format!("`output[{i}].name` is missing")))?;
+                let id = call_id.or(id).unwrap_or_default();
+                calls.push(ToolCall::new(id, name, arguments_value(arguments)));
+            }
             // Items of tools Strata does not run (web search, …).
             _ => {}
         }
@@ -324,53 +314,53 @@ impl ResponsesDecoder {
     }
 
     fn item_done(&mut self, item: &Value, output_index: u64, out: &mut VecDeque<StreamEvent>) -> Result<()> {
-        match item.get("type").and_then(Value::as_str) {
-            Some("function_call") => {
-                let index = match self.index_of(output_index) {
-                    Some(index) => index,
-                    // A call whose `added` event never came: whole now.
-                    None => {
-                        let index = self.call_of.len();
-                        self.call_of.push((output_index, index));
-                        let name = item
-                            .get("name")
-                            .and_then(Value::as_str)
-                            .ok_or_else(|| invalid("a streamed function call has no name"))?;
-                        self.calls.start(index, call_id(item), name);
-                        self.any_call = true;
-                        index
-                    }
-                };
-                if let Some(mut call) = self.calls.finish(index) {
-                    // The done item holds the whole arguments: they stand
-                    // for whatever the deltas wrote, read as `parse` reads
-                    // them.
-                    if let Some(arguments) = item
-                        .get("arguments")
-                        .and_then(Value::as_str)
-                        .filter(|a| !a.trim().is_empty())
-                    {
-                        call = ToolCall::new(call.id, call.name, arguments_of(arguments));
-                    }
-                    out.push_back(StreamEvent::ToolCallFinished { index, call });
-                }
-            }
-            Some("compaction") => {
+        let item = Item::deserialize(item).map_err(|e| {
+            invalid(format!(
+                "a streamed item is not one ({e}): {}",
+                body_excerpt(item.to_string().as_bytes())
+            ))
+        })?;
+        if let Some(verbatim) = item.verbatim() {
+            if matches!(item, Item::Compaction(_)) {
                 out.push_back(StreamEvent::ContextEdited(vec![AppliedEdit::new(
                     EditKind::Compaction,
                 )]));
-                out.push_back(StreamEvent::ProviderItem(ProviderItem::new(
-                    Provider::OpenAi,
-                    item.clone(),
-                )));
             }
-            Some("reasoning") => {
-                out.push_back(StreamEvent::ProviderItem(ProviderItem::new(
-                    Provider::OpenAi,
-                    item.clone(),
-                )));
+            out.push_back(StreamEvent::ProviderItem(ProviderItem::new(
+                Provider::OpenAi,
+                verbatim,
+            )));
+            return Ok(());
+        }
+        let Item::FunctionCall {
+            name,
+            arguments,
+            call_id,
+            id,
+        } = item
+        else {
+            return Ok(());
+        };
+        let index = match self.index_of(output_index) {
+            Some(index) => index,
+            // A call whose `added` event never came: whole now.
+            None => {
+                let index = self.call_of.len();
+                self.call_of.push((output_index, index));
+                let name = name.ok_or_else(|| invalid("a streamed function call has no name"))?;
+                let id = call_id.or(id).unwrap_or_default();
+                self.calls.start(index, &id, &name);
+                self.any_call = true;
+                index
             }
-            _ => {}
+        };
+        if let Some(mut call) = self.calls.finish(index) {
+            // The done item holds the whole arguments: they stand for
+            // whatever the deltas wrote, read as `parse` reads them.
+            if let Some(arguments) = arguments.filter(|a| a.as_str().is_some_and(|a| !a.trim().is_empty())) {
+                call = ToolCall::new(call.id, call.name, arguments_value(Some(arguments)));
+            }
+            out.push_back(StreamEvent::ToolCallFinished { index, call });
         }
         Ok(())
     }

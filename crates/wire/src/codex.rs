@@ -14,6 +14,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use strata_ctx_core::{Message, MessageId, Role, ToolCall, ToolResult};
 
+use crate::responses::{Item, Output};
 use crate::{lines, WireError};
 
 /// One line of a rollout file.
@@ -22,66 +23,6 @@ struct Line {
     #[serde(rename = "type")]
     kind: Option<String>,
     payload: Option<Value>,
-}
-
-/// An item of the conversation, as Codex CLI records it.
-#[derive(Debug, Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum Item {
-    Message {
-        role: String,
-        #[serde(default)]
-        content: Vec<Part>,
-    },
-    FunctionCall {
-        name: String,
-        #[serde(default)]
-        arguments: String,
-        call_id: String,
-    },
-    CustomToolCall {
-        name: String,
-        #[serde(default)]
-        input: String,
-        call_id: String,
-    },
-    LocalShellCall {
-        call_id: Option<String>,
-        id: Option<String>,
-        action: Value,
-    },
-    FunctionCallOutput {
-        call_id: String,
-        output: Output,
-    },
-    CustomToolCallOutput {
-        call_id: String,
-        output: Output,
-    },
-    #[serde(other)]
-    Other,
-}
-
-/// A part of a message's content.
-#[derive(Debug, Deserialize)]
-struct Part {
-    #[serde(default)]
-    text: Option<String>,
-}
-
-/// A tool's output: a string (plain, or Codex's JSON with `output` and
-/// `metadata.exit_code`), content parts, or `{content, success}`.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum Output {
-    Text(String),
-    Parts(Vec<Part>),
-    Payload {
-        #[serde(default)]
-        content: String,
-        #[serde(default)]
-        success: Option<bool>,
-    },
 }
 
 /// Codex's structured exec output: `{"output": …, "metadata": {"exit_code": …}}`.
@@ -177,11 +118,13 @@ impl Builder {
                 self.add(Message::new(role, text));
             }
             Item::FunctionCall {
-                name,
+                name: Some(name),
                 arguments,
-                call_id,
+                call_id: Some(call_id),
+                ..
             } => {
-                let args = serde_json::from_str(&arguments).unwrap_or(Value::String(arguments));
+                let args =
+                    crate::responses::arguments_value(Some(arguments.unwrap_or_else(|| Value::from(""))));
                 self.call(ToolCall::new(call_id, name, args));
             }
             Item::CustomToolCall { name, input, call_id } => {
@@ -198,7 +141,9 @@ impl Builder {
             Item::FunctionCallOutput { call_id, output } | Item::CustomToolCallOutput { call_id, output } => {
                 self.output(call_id, output);
             }
-            Item::Other => {}
+            // A call without its name or id, reasoning, compaction and
+            // other items carry no step.
+            _ => {}
         }
     }
 

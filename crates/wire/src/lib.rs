@@ -10,6 +10,8 @@
 //!   request bodies), read from a parsed value, from text or from a
 //!   reader a message at a time.
 //! - [`anthropic`]: the Anthropic Messages form.
+//! - [`responses`]: the OpenAI Responses form's items, as the API answers
+//!   with them and as Codex CLI records them.
 //! - [`codex`]: Codex CLI rollout files (`~/.codex/sessions/…/rollout-*.jsonl`).
 //! - [`claude_code`]: Claude Code session files
 //!   (`~/.claude/projects/…/<session>.jsonl`).
@@ -35,6 +37,7 @@ pub mod anthropic;
 pub mod chat;
 pub mod claude_code;
 pub mod codex;
+pub mod responses;
 
 pub use anthropic::from_anthropic_messages;
 pub use chat::{from_openai_messages, from_openai_slice, from_openai_str, read_openai_list, OpenAiList};

@@ -264,11 +264,10 @@ pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
     };
     match system {
         Some(Value::String(s)) if !s.trim().is_empty() => push(Role::System, 0, Message::system(s.clone())),
-        Some(Value::Array(blocks)) => {
-            for text in blocks
-                .iter()
-                .filter_map(|b| b.get("text").and_then(Value::as_str))
-            {
+        Some(blocks @ Value::Array(_)) => {
+            let blocks = Vec::<Block<'_>>::deserialize(blocks)
+                .map_err(|e| bad(0, format!("`system` is not text blocks: {e}")))?;
+            for text in blocks.iter().filter_map(Block::as_text) {
                 push(Role::System, 0, Message::system(text));
             }
         }
@@ -419,5 +418,16 @@ mod tests {
         assert_eq!(from_anthropic_messages(&body).unwrap(), back, "ids are stable");
         assert!(from_anthropic_messages(&json!([{"role": "tool"}])).is_err());
         assert!(from_anthropic_messages(&json!(3)).is_err());
+        // Blocks of the wrong shape are named, not read as empty text.
+        let err =
+            from_anthropic_messages(&json!({"system": [{"type": "text"}], "messages": []})).unwrap_err();
+        assert!(err.to_string().contains("`system` is not text blocks"), "{err}");
+        let err = from_anthropic_messages(&json!([{"role": "user", "content": [{"text": "no type"}]}]))
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("message 0: `content` is not text or blocks"),
+            "{err}"
+        );
     }
 }

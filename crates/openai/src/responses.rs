@@ -10,13 +10,16 @@
 use std::collections::VecDeque;
 
 use serde::Deserialize;
+use std::borrow::Cow;
+
 use serde_json::{json, Value};
 use strata_ctx_core::{
     AppliedEdit, EditKind, FinishReason, LlmRequest, LlmResponse, LlmResult as Result, Provider,
-    ProviderItem, StreamEvent, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
+    ProviderItem, Role, StreamEvent, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
 };
 use strata_ctx_http::{body_excerpt, event_json, invalid, SseEvent, StreamDecoder};
-use strata_ctx_wire::responses::{arguments_value, Item, Part};
+use strata_ctx_wire::chat::ChatContent;
+use strata_ctx_wire::responses::{arguments_value, InputItem, Item, Part};
 
 /// `request` as the Responses API's `input` items: messages with their
 /// text, each tool call a `function_call` item and each result a
@@ -24,10 +27,8 @@ use strata_ctx_wire::responses::{arguments_value, Item, Part};
 /// message carries (MODEL-7) go before its own, without their `id` (the
 /// requests are not stored, so ids would name nothing).
 pub(crate) fn input_items(request: &LlmRequest) -> Value {
-    let chat = strata_ctx_prompt::openai_messages(&request.messages);
     let mut items = Vec::new();
-    // `openai_messages` gives one entry per message, in order.
-    for (m, message) in chat.as_array().into_iter().flatten().zip(&request.messages) {
+    for message in &request.messages {
         for item in message
             .provider_items
             .iter()
@@ -37,32 +38,43 @@ pub(crate) fn input_items(request: &LlmRequest) -> Value {
             if let Value::Object(map) = &mut item {
                 map.remove("id");
             }
-            items.push(item);
+            items.push(InputItem::Verbatim(item));
         }
-        let role = m["role"].as_str().unwrap_or("user");
-        match role {
-            "tool" => items.push(json!({
-                "type": "function_call_output",
-                "call_id": m["tool_call_id"],
-                "output": m["content"],
-            })),
-            "assistant" => {
-                if let Some(text) = m["content"].as_str().filter(|t| !t.is_empty()) {
-                    items.push(json!({"role": "assistant", "content": text}));
+        // The chat rendering decides each message's text and role.
+        let chat = strata_ctx_prompt::chat_message(message);
+        let content = match chat.content {
+            Some(ChatContent::Text(text)) => text,
+            _ => Cow::Borrowed(""),
+        };
+        match message.role {
+            Role::Tool => items.push(InputItem::FunctionCallOutput {
+                call_id: message.tool_call_id.as_deref().unwrap_or_default(),
+                output: content,
+                kind: "function_call_output",
+            }),
+            Role::Assistant => {
+                if !content.is_empty() {
+                    items.push(InputItem::Message {
+                        content,
+                        role: chat.role,
+                    });
                 }
-                for call in m["tool_calls"].as_array().into_iter().flatten() {
-                    items.push(json!({
-                        "type": "function_call",
-                        "call_id": call["id"],
-                        "name": call["function"]["name"],
-                        "arguments": call["function"]["arguments"],
-                    }));
+                for call in &message.tool_calls {
+                    items.push(InputItem::FunctionCall {
+                        arguments: strata_ctx_prompt::arguments_text(call),
+                        call_id: &call.id,
+                        name: &call.name,
+                        kind: "function_call",
+                    });
                 }
             }
-            _ => items.push(json!({"role": role, "content": m["content"]})),
+            _ => items.push(InputItem::Message {
+                content,
+                role: chat.role,
+            }),
         }
     }
-    Value::Array(items)
+    serde_json::to_value(items).unwrap_or_default()
 }
 
 /// `tools` as the Responses API's function tools (flat, not nested under

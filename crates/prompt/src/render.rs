@@ -26,7 +26,7 @@ fn summary_text(m: &Message) -> String {
 
 /// Arguments as the JSON text of a call: a string argument (arguments that
 /// were not JSON, or were cut to save tokens) is written as it is.
-pub(crate) fn arguments_text(call: &ToolCall) -> Cow<'_, str> {
+pub fn arguments_text(call: &ToolCall) -> Cow<'_, str> {
     match &*call.arguments {
         Value::String(s) => Cow::Borrowed(s),
         // `serde_json::to_string` writes bytes straight to a buffer, where

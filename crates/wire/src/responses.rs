@@ -1,7 +1,9 @@
 //! The OpenAI Responses form: its items as serde types, as the API answers
 //! with them and as Codex CLI records them in its rollouts.
 
-use serde::Deserialize;
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// One item of a response's `output` (or of a conversation's `input`).
@@ -80,6 +82,47 @@ pub enum Item {
     /// Any other item.
     #[serde(other)]
     Other,
+}
+
+/// One item of a request's `input`, as sent. Fields are declared in the
+/// order `serde_json` writes a map's keys.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum InputItem<'a> {
+    /// A message: `{"content": …, "role": …}`.
+    Message {
+        /// Its text.
+        content: Cow<'a, str>,
+        /// `user`, `assistant`, `system` or `developer`.
+        role: Cow<'a, str>,
+    },
+    /// A call the model made: `{"arguments", "call_id", "name", "type":
+    /// "function_call"}`.
+    FunctionCall {
+        /// The arguments as JSON text.
+        arguments: Cow<'a, str>,
+        /// What its output answers.
+        call_id: &'a str,
+        /// The tool's name.
+        name: &'a str,
+        /// Always `function_call`.
+        #[serde(rename = "type")]
+        kind: &'static str,
+    },
+    /// A call's output: `{"call_id", "output", "type":
+    /// "function_call_output"}`.
+    FunctionCallOutput {
+        /// The call it answers.
+        call_id: &'a str,
+        /// What the tool returned.
+        output: Cow<'a, str>,
+        /// Always `function_call_output`.
+        #[serde(rename = "type")]
+        kind: &'static str,
+    },
+    /// An item the provider sent (reasoning, compaction), sent back
+    /// verbatim (MODEL-7).
+    Verbatim(Value),
 }
 
 /// A content part of a message.

@@ -70,9 +70,10 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::{json, Value};
 use strata_ctx_core::{
     CountTokens, Endpoint, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmResult as Result, LlmStream,
-    ServerContext, StreamEvent, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
+    ServerContext, StreamEvent, ToolCallBuffer, ToolSpec, Usage,
 };
 use strata_ctx_http::{read_body, Retry, SseBody, SseEvents};
+use strata_ctx_wire::anthropic;
 
 mod answer;
 mod context;
@@ -183,16 +184,11 @@ impl AnthropicClient {
         if !request.tools.is_empty() {
             body["tools"] = anthropic_tools(&request.tools);
             if let Some(choice) = &options.tool_choice {
-                body["tool_choice"] = match choice {
-                    ToolChoice::None => json!({"type": "none"}),
-                    ToolChoice::Required => json!({"type": "any"}),
-                    ToolChoice::Tool(name) => json!({"type": "tool", "name": name}),
-                    _ => json!({"type": "auto"}),
-                };
+                body["tool_choice"] = to_value(anthropic::ToolChoice::of(choice));
             }
         }
         if let Some(budget) = self.thinking_budget {
-            body["thinking"] = json!({"type": "enabled", "budget_tokens": budget});
+            body["thinking"] = to_value(anthropic::Thinking::enabled(budget));
         } else if let Some(t) = options.temperature {
             // The API refuses a temperature with thinking on.
             body["temperature"] = json!(t);
@@ -255,7 +251,10 @@ fn mark_last_block(body: &mut Value) {
     if let Some(Value::Object(block)) = last {
         let kind = block.get("type").and_then(Value::as_str).unwrap_or_default();
         if !matches!(kind, "thinking" | "redacted_thinking") {
-            block.insert("cache_control".into(), json!({"type": "ephemeral"}));
+            block.insert(
+                "cache_control".into(),
+                to_value(anthropic::CacheControl::EPHEMERAL),
+            );
         }
     }
 }
@@ -263,12 +262,12 @@ fn mark_last_block(body: &mut Value) {
 /// Tools as Messages API tools with `input_schema` (MODEL-1), in the order
 /// given; byte-stable for the same specs.
 pub fn anthropic_tools(tools: &[ToolSpec]) -> Value {
-    Value::Array(
-        tools
-            .iter()
-            .map(|t| json!({"name": t.name, "description": t.full_description(), "input_schema": t.input_schema()}))
-            .collect(),
-    )
+    to_value(tools.iter().map(anthropic::Tool::of).collect::<Vec<_>>())
+}
+
+/// A typed value of the form as JSON (typed values always serialise).
+fn to_value(typed: impl serde::Serialize) -> Value {
+    serde_json::to_value(typed).unwrap_or_default()
 }
 
 impl fmt::Debug for AnthropicClient {
@@ -532,5 +531,54 @@ impl fmt::Debug for AnthropicClientBuilder {
             .field("model", &self.model)
             .field("max_tokens", &self.max_tokens)
             .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strata_ctx_core::{LlmOptions, Message, ToolCall, ToolChoice, ToolResult};
+
+    /// MODEL-2: the body's typed parts are written as the API names them.
+    #[test]
+    fn model_2_the_body_names_tools_choice_thinking_and_the_breakpoint() {
+        let client = AnthropicClient::builder()
+            .api_key("k")
+            .model("claude-test")
+            .thinking_budget(2_048)
+            .cache_conversation(true)
+            .build()
+            .unwrap();
+        let call = ToolCall::new("t1", "Read", json!({"path": "a.rs"}));
+        let request = LlmRequest::new(vec![
+            Message::system("Be brief."),
+            Message::user("Read a.rs"),
+            Message::assistant_with_calls("", vec![call.clone()]),
+            Message::tool_result(&call, ToolResult::success("fn main() {}")),
+        ])
+        .with_tools(vec![ToolSpec::new("Read", "Reads a file.", Value::Null)])
+        .with_options(
+            LlmOptions::new()
+                .with_tool_choice(ToolChoice::Tool("Read".into()))
+                .with_temperature(0.5),
+        );
+        let body = client.body(&request, false);
+        assert_eq!(
+            body["thinking"],
+            json!({"type": "enabled", "budget_tokens": 2048})
+        );
+        assert!(
+            body.get("temperature").is_none(),
+            "the API refuses one with thinking on"
+        );
+        assert_eq!(body["tool_choice"], json!({"type": "tool", "name": "Read"}));
+        assert_eq!(body["tools"][0]["name"], "Read");
+        assert_eq!(body["tools"][0]["input_schema"]["type"], "object");
+        let last = &body["messages"][2]["content"][0];
+        assert_eq!(last["type"], "tool_result");
+        assert_eq!(last["cache_control"], json!({"type": "ephemeral"}));
+        let required = LlmOptions::new().with_tool_choice(ToolChoice::Required);
+        let body = client.body(&request.clone().with_options(required), false);
+        assert_eq!(body["tool_choice"], json!({"type": "any"}));
     }
 }

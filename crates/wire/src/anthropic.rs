@@ -117,6 +117,75 @@ pub enum Delta<'a> {
     Other,
 }
 
+/// A tool as the Messages API takes it: `{"description", "input_schema",
+/// "name"}`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Tool<'a> {
+    /// What it does, its usage rules and examples.
+    pub description: String,
+    /// The JSON Schema of its input.
+    pub input_schema: Value,
+    /// Its name.
+    pub name: &'a str,
+}
+
+impl<'a> Tool<'a> {
+    /// `spec` as a Messages API tool.
+    pub fn of(spec: &'a strata_ctx_core::ToolSpec) -> Self {
+        Tool {
+            description: spec.full_description(),
+            input_schema: spec.input_schema(),
+            name: &spec.name,
+        }
+    }
+}
+
+/// `tool_choice`: `{"type": "auto" | "any" | "none"}` or `{"name": …,
+/// "type": "tool"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ToolChoice<'a> {
+    /// The tool to call, for `tool`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<&'a str>,
+    /// `auto`, `any`, `none` or `tool`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+}
+
+impl<'a> ToolChoice<'a> {
+    /// The tool choice `choice` is in this API (`required` is `any`).
+    pub fn of(choice: &'a strata_ctx_core::ToolChoice) -> Self {
+        let (kind, name) = match choice {
+            strata_ctx_core::ToolChoice::None => ("none", None),
+            strata_ctx_core::ToolChoice::Required => ("any", None),
+            strata_ctx_core::ToolChoice::Tool(name) => ("tool", Some(name.as_str())),
+            _ => ("auto", None),
+        };
+        ToolChoice { name, kind }
+    }
+}
+
+/// Extended thinking switched on, with its budget:
+/// `{"budget_tokens": …, "type": "enabled"}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Thinking {
+    /// The most tokens the reasoning may take.
+    pub budget_tokens: u32,
+    /// Always `enabled`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+}
+
+impl Thinking {
+    /// Thinking with `budget_tokens`.
+    pub fn enabled(budget_tokens: u32) -> Self {
+        Thinking {
+            budget_tokens,
+            kind: "enabled",
+        }
+    }
+}
+
 /// A prompt-cache breakpoint: `{"type": "ephemeral"}`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 pub struct CacheControl {

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use strata_ctx::history::read_log;
+use strata_ctx::store::read_log;
 use strata_ctx::{CharCounter, Config, History, Pairs};
 
 fuzz_target!(|data: &[u8]| {

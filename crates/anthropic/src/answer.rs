@@ -2,7 +2,7 @@
 
 use serde::Deserialize;
 use serde_json::{json, Value};
-use strata_ctx_core::{FinishReason, LlmResponse, LlmResult as Result, ThinkingBlock, ToolCall, Usage};
+use strata_ctx_core::{FinishReason, LlmResponse, LlmResult as Result, ToolCall, Usage};
 use strata_ctx_http::{body_excerpt, invalid};
 use strata_ctx_wire::anthropic::Block;
 
@@ -53,19 +53,11 @@ pub fn parse_message(body: &[u8]) -> Result<LlmResponse> {
                 let input = input.unwrap_or_else(|| json!({}));
                 calls.push(ToolCall::new(id.unwrap_or_default(), name, input));
             }
-            Block::Thinking {
-                thinking: t,
-                signature,
-            } => thinking.push(ThinkingBlock::Thinking {
-                thinking: t.into_owned(),
-                signature: signature.into_owned(),
-            }),
-            Block::RedactedThinking { data } => thinking.push(ThinkingBlock::RedactedThinking {
-                data: data.into_owned(),
-            }),
-            Block::Compaction(mut fields) => {
-                fields.insert("type".into(), Value::from("compaction"));
-                items.push(context::compaction(&Value::Object(fields)).0);
+            Block::Thinking { .. } | Block::RedactedThinking { .. } => thinking.extend(block.thinking()),
+            Block::Compaction(_) => {
+                if let Some(item) = block.verbatim() {
+                    items.push(context::compaction(&item).0);
+                }
             }
             // Blocks of features Strata does not use (server tools,
             // citations) carry nothing it records.

@@ -115,9 +115,10 @@ impl EventDecoder {
                         });
                         Block::Tool(call)
                     }
-                    FormBlock::Compaction(mut fields) => {
-                        fields.insert("type".into(), Value::from("compaction"));
-                        self.compactions.insert(index, Value::Object(fields));
+                    compaction @ FormBlock::Compaction(_) => {
+                        if let Some(item) = compaction.verbatim() {
+                            self.compactions.insert(index, item);
+                        }
                         Block::Compaction
                     }
                     _ => Block::Other,

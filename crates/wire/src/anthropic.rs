@@ -247,6 +247,31 @@ impl<'a> Block<'a> {
             _ => None,
         }
     }
+
+    /// The reasoning a `thinking` or `redacted_thinking` block holds.
+    pub fn thinking(&self) -> Option<ThinkingBlock> {
+        match self {
+            Block::Thinking { thinking, signature } => Some(ThinkingBlock::Thinking {
+                thinking: thinking.to_string(),
+                signature: signature.to_string(),
+            }),
+            Block::RedactedThinking { data } => Some(ThinkingBlock::RedactedThinking {
+                data: data.to_string(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// A compaction block as the provider sent it (MODEL-7): its fields
+    /// with its `type`. `None` for other blocks.
+    pub fn verbatim(&self) -> Option<Value> {
+        let Block::Compaction(fields) = self else {
+            return None;
+        };
+        let mut item = fields.clone();
+        item.insert("type".into(), Value::from("compaction"));
+        Some(Value::Object(item))
+    }
 }
 
 impl<'a> Content<'a> {
@@ -406,20 +431,14 @@ pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
                             let input = input.clone().unwrap_or(Value::Object(Map::new()));
                             calls.push(ToolCall::new(id.as_ref(), name.as_ref(), input));
                         }
-                        Block::Thinking {
-                            thinking: text,
-                            signature,
-                        } => thinking.push(ThinkingBlock::Thinking {
-                            thinking: text.to_string(),
-                            signature: signature.to_string(),
-                        }),
-                        Block::RedactedThinking { data } => thinking.push(ThinkingBlock::RedactedThinking {
-                            data: data.to_string(),
-                        }),
-                        Block::Compaction(fields) => {
-                            let mut item = fields.clone();
-                            item.insert("type".into(), Value::from("compaction"));
-                            items.push(ProviderItem::new(Provider::Anthropic, Value::Object(item)));
+                        Block::Thinking { .. } | Block::RedactedThinking { .. } => {
+                            thinking.extend(b.thinking());
+                        }
+                        Block::Compaction(_) => {
+                            items.extend(
+                                b.verbatim()
+                                    .map(|item| ProviderItem::new(Provider::Anthropic, item)),
+                            );
                         }
                         _ => {}
                     }

@@ -291,6 +291,38 @@ fn joined(parts: Vec<ChatPart<'_>>) -> String {
     out
 }
 
+/// The `visit_*` methods of a value read as `$text` where it is a string
+/// and as `$other` where it is a number, a boolean or `null`: what a
+/// lenient field of this form does with each scalar.
+macro_rules! text_or_other {
+    ($text:expr, $other:expr) => {
+        fn visit_borrowed_str<E>(self, v: &'de str) -> std::result::Result<Self::Value, E> {
+            Ok($text(Cow::Borrowed(v)))
+        }
+        fn visit_str<E>(self, v: &str) -> std::result::Result<Self::Value, E> {
+            Ok($text(Cow::Owned(v.to_owned())))
+        }
+        fn visit_string<E>(self, v: String) -> std::result::Result<Self::Value, E> {
+            Ok($text(Cow::Owned(v)))
+        }
+        fn visit_unit<E>(self) -> std::result::Result<Self::Value, E> {
+            Ok($other)
+        }
+        fn visit_bool<E>(self, _: bool) -> std::result::Result<Self::Value, E> {
+            Ok($other)
+        }
+        fn visit_i64<E>(self, _: i64) -> std::result::Result<Self::Value, E> {
+            Ok($other)
+        }
+        fn visit_u64<E>(self, _: u64) -> std::result::Result<Self::Value, E> {
+            Ok($other)
+        }
+        fn visit_f64<E>(self, _: f64) -> std::result::Result<Self::Value, E> {
+            Ok($other)
+        }
+    };
+}
+
 impl<'de: 'a, 'a> Deserialize<'de> for ChatContent<'a> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
         struct ContentVisitor<'a>(PhantomData<&'a ()>);
@@ -299,15 +331,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for ChatContent<'a> {
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a string or an array of content parts")
             }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> std::result::Result<Self::Value, E> {
-                Ok(ChatContent::Text(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> std::result::Result<Self::Value, E> {
-                Ok(ChatContent::Text(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E>(self, v: String) -> std::result::Result<Self::Value, E> {
-                Ok(ChatContent::Text(Cow::Owned(v)))
-            }
+            text_or_other!(ChatContent::Text, ChatContent::Other);
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> std::result::Result<Self::Value, A::Error> {
                 let mut parts = Vec::with_capacity(seq.size_hint().unwrap_or(1).min(16));
                 while let Some(part) = seq.next_element()? {
@@ -317,18 +341,6 @@ impl<'de: 'a, 'a> Deserialize<'de> for ChatContent<'a> {
             }
             fn visit_map<A: MapAccess<'de>>(self, map: A) -> std::result::Result<Self::Value, A::Error> {
                 IgnoredAny.visit_map(map).map(|_| ChatContent::Other)
-            }
-            fn visit_bool<E>(self, _: bool) -> std::result::Result<Self::Value, E> {
-                Ok(ChatContent::Other)
-            }
-            fn visit_i64<E>(self, _: i64) -> std::result::Result<Self::Value, E> {
-                Ok(ChatContent::Other)
-            }
-            fn visit_u64<E>(self, _: u64) -> std::result::Result<Self::Value, E> {
-                Ok(ChatContent::Other)
-            }
-            fn visit_f64<E>(self, _: f64) -> std::result::Result<Self::Value, E> {
-                Ok(ChatContent::Other)
             }
         }
         deserializer.deserialize_any(ContentVisitor(PhantomData))
@@ -345,20 +357,28 @@ enum PartKey {
     Other,
 }
 
-/// A part's `text`: its string, or nothing for any other value.
+/// A part's `text` or `type`: its string, or nothing for any other value.
 struct MaybeText<'a>(Option<Cow<'a, str>>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for MaybeText<'a> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Self, D::Error> {
+        struct TextVisitor<'a>(PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for TextVisitor<'a> {
+            type Value = Option<Cow<'a, str>>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            text_or_other!(Some, None);
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> std::result::Result<Self::Value, A::Error> {
+                IgnoredAny.visit_seq(seq).map(|_| None)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> std::result::Result<Self::Value, A::Error> {
+                IgnoredAny.visit_map(map).map(|_| None)
+            }
+        }
         deserializer
-            .deserialize_any(PartVisitor(PhantomData))
-            .map(|part| {
-                MaybeText(if let ChatPart::Text(t) = part {
-                    Some(t)
-                } else {
-                    None
-                })
-            })
+            .deserialize_any(TextVisitor(PhantomData))
+            .map(MaybeText)
     }
 }
 
@@ -369,15 +389,7 @@ impl<'de: 'a, 'a> Visitor<'de> for PartVisitor<'a> {
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a content part")
     }
-    fn visit_borrowed_str<E>(self, v: &'de str) -> std::result::Result<Self::Value, E> {
-        Ok(ChatPart::Text(Cow::Borrowed(v)))
-    }
-    fn visit_str<E>(self, v: &str) -> std::result::Result<Self::Value, E> {
-        Ok(ChatPart::Text(Cow::Owned(v.to_owned())))
-    }
-    fn visit_string<E>(self, v: String) -> std::result::Result<Self::Value, E> {
-        Ok(ChatPart::Text(Cow::Owned(v)))
-    }
+    text_or_other!(ChatPart::Text, ChatPart::Other);
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> std::result::Result<Self::Value, A::Error> {
         let mut text: Option<Option<Cow<'a, str>>> = None;
         let mut anthropic = false;
@@ -405,21 +417,6 @@ impl<'de: 'a, 'a> Visitor<'de> for PartVisitor<'a> {
     }
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> std::result::Result<Self::Value, A::Error> {
         IgnoredAny.visit_seq(seq).map(|_| ChatPart::Other)
-    }
-    fn visit_unit<E>(self) -> std::result::Result<Self::Value, E> {
-        Ok(ChatPart::Other)
-    }
-    fn visit_bool<E>(self, _: bool) -> std::result::Result<Self::Value, E> {
-        Ok(ChatPart::Other)
-    }
-    fn visit_i64<E>(self, _: i64) -> std::result::Result<Self::Value, E> {
-        Ok(ChatPart::Other)
-    }
-    fn visit_u64<E>(self, _: u64) -> std::result::Result<Self::Value, E> {
-        Ok(ChatPart::Other)
-    }
-    fn visit_f64<E>(self, _: f64) -> std::result::Result<Self::Value, E> {
-        Ok(ChatPart::Other)
     }
 }
 

@@ -271,7 +271,7 @@ mod tests {
     #[test]
     fn reads_parts_and_bad_arguments() {
         let list = json!([
-            {"role": "developer", "content": [{"type": "text", "text": "a"}, "b", {"type": "image_url"}, {"text": 3}]},
+            {"role": "developer", "content": [{"type": "text", "text": "a"}, "b", {"type": "image_url"}, {"text": 3}, {"type": "text", "text": {"text": "nested"}}, {"type": {"type": "tool_use"}}]},
             {"role": "assistant", "tool_calls": [{"id": "x", "function": {"name": "f", "arguments": "{not json"}}]},
             {"role": "function", "name": "f", "content": 7},
         ]);

@@ -520,6 +520,10 @@ fn cut_point(head: &[u8], limits: Limits, newlines: Option<usize>) -> (usize, us
         while end > 0 && (head[end] & 0xC0) == 0x80 && window.len() - end < 4 {
             end -= 1;
         }
+        // Half of a `\r\n` line end is no text of the line.
+        if end > 0 && head[end - 1] == b'\r' && head[end] == b'\n' {
+            end -= 1;
+        }
     }
     (end, 0, end > 0)
 }
@@ -582,6 +586,8 @@ mod tests {
         assert_eq!(cut_point(b"abcdefgh", l, None), (5, 0, true));
         // "é" is two bytes: never split.
         assert_eq!(cut_point("abcdéfg".as_bytes(), l, None), (4, 0, true));
+        // Nor a `\r\n` line end: the `\r` goes with its `\n`.
+        assert_eq!(cut_point(b"abcd\r\n", l, None), (4, 0, true));
         assert_eq!(sanitize("mcp/server.tool"), "mcp_server_tool");
         assert_eq!(sanitize(""), "tool");
     }

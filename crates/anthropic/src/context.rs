@@ -3,8 +3,9 @@
 //! what the answer says was applied.
 
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
-use serde_json::{json, Value};
+use serde_json::Value;
 use strata_ctx_core::{AppliedEdit, ContextEdits, EditKind, LlmResponse, Provider, ProviderItem};
+use strata_ctx_wire::anthropic::{Amount, ContextEdit, ContextManagement, ContextReport};
 
 /// The beta flag of context editing (`clear_tool_uses`, `clear_thinking`).
 pub const BETA_CONTEXT_MANAGEMENT: &str = "context-management-2025-06-27";
@@ -18,36 +19,33 @@ const MIN_COMPACTION_TRIGGER: u64 = 50_000;
 /// needs, or `None` when nothing is delegated. `thinking` says whether
 /// extended thinking is on: only then is `clear_thinking_20251015` sent
 /// (first, as the API requires).
-pub(crate) fn context_management(edits: &ContextEdits, thinking: bool) -> Option<(Value, Vec<&'static str>)> {
+pub(crate) fn context_management(
+    edits: &ContextEdits,
+    thinking: bool,
+) -> Option<(ContextManagement, Vec<&'static str>)> {
     let mut list = Vec::new();
     let mut betas = Vec::new();
-    let trigger = json!({"type": "input_tokens", "value": edits.trigger_tokens});
     if edits.mode.clears() {
         if thinking {
-            list.push(
-                json!({"type": "clear_thinking_20251015", "keep": {"type": "thinking_turns", "value": 1}}),
-            );
+            list.push(ContextEdit::ClearThinking {
+                keep: Amount::thinking_turns(1),
+            });
         }
-        let mut clear = json!({
-            "type": "clear_tool_uses_20250919",
-            "trigger": trigger,
-            "keep": {"type": "tool_uses", "value": edits.keep_tool_uses},
+        list.push(ContextEdit::ClearToolUses {
+            clear_at_least: edits.clear_at_least.map(Amount::input_tokens),
+            exclude_tools: edits.exclude_tools.clone(),
+            keep: Amount::tool_uses(u64::from(edits.keep_tool_uses)),
+            trigger: Amount::input_tokens(edits.trigger_tokens),
         });
-        if let Some(n) = edits.clear_at_least {
-            clear["clear_at_least"] = json!({"type": "input_tokens", "value": n});
-        }
-        if !edits.exclude_tools.is_empty() {
-            clear["exclude_tools"] = json!(edits.exclude_tools);
-        }
-        list.push(clear);
         betas.push(BETA_CONTEXT_MANAGEMENT);
     }
     if edits.mode.compacts() {
-        let at = edits.trigger_tokens.max(MIN_COMPACTION_TRIGGER);
-        list.push(json!({"type": "compact_20260112", "trigger": {"type": "input_tokens", "value": at}}));
+        list.push(ContextEdit::Compact {
+            trigger: Amount::input_tokens(edits.trigger_tokens.max(MIN_COMPACTION_TRIGGER)),
+        });
         betas.push(BETA_COMPACTION);
     }
-    (!list.is_empty()).then(|| (json!({"edits": list}), betas))
+    (!list.is_empty()).then_some((ContextManagement { edits: list }, betas))
 }
 
 /// `headers` with `betas` added to `anthropic-beta` (each once, after
@@ -73,29 +71,20 @@ pub(crate) fn with_betas(headers: &HeaderMap, betas: &[&str]) -> HeaderMap {
     headers
 }
 
-/// The edits the answer reports in `context_management.applied_edits`.
-pub(crate) fn applied_edits(message: &Value) -> Vec<AppliedEdit> {
-    message
-        .pointer("/context_management/applied_edits")
-        .and_then(Value::as_array)
-        .map(|edits| edits.iter().map(AppliedEdit::from_anthropic).collect())
-        .unwrap_or_default()
-}
-
 /// A `compaction` block as the item to send back, and the edit it stands
 /// for.
-pub(crate) fn compaction(block: &Value) -> (ProviderItem, AppliedEdit) {
+pub(crate) fn compaction(block: Value) -> (ProviderItem, AppliedEdit) {
     (
-        ProviderItem::new(Provider::Anthropic, block.clone()),
+        ProviderItem::new(Provider::Anthropic, block),
         AppliedEdit::new(EditKind::Compaction),
     )
 }
 
-/// Adds what a non-streamed answer's body says of context management to
+/// Adds what a non-streamed answer says of context management to
 /// `response`: its applied edits, and a compaction edit for each
-/// compaction block when the body does not list one.
-pub(crate) fn read_back(body: &Value, mut response: LlmResponse) -> LlmResponse {
-    let mut edits = applied_edits(body);
+/// compaction block when the answer does not list one.
+pub(crate) fn read_back(report: Option<&ContextReport>, mut response: LlmResponse) -> LlmResponse {
+    let mut edits = report.map(ContextReport::edits).unwrap_or_default();
     let compacted =
         !response.provider_items.is_empty() && !edits.iter().any(|e| e.kind == EditKind::Compaction);
     if compacted {
@@ -114,6 +103,7 @@ pub(crate) fn read_back(body: &Value, mut response: LlmResponse) -> LlmResponse 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use strata_ctx_core::ServerContext;
 
     /// MODEL-7: the documented wire form of each mode.
@@ -125,7 +115,7 @@ mod tests {
             .with_exclude_tools(vec!["todo".into()]);
         let (value, betas) = context_management(&edits, false).unwrap();
         assert_eq!(
-            value,
+            serde_json::to_value(value).unwrap(),
             json!({"edits": [{
                 "type": "clear_tool_uses_20250919",
                 "trigger": {"type": "input_tokens", "value": 30000},
@@ -137,6 +127,7 @@ mod tests {
         assert_eq!(betas, [BETA_CONTEXT_MANAGEMENT]);
         let (value, betas) =
             context_management(&ContextEdits::new(ServerContext::Both, 160_000), true).unwrap();
+        let value = serde_json::to_value(value).unwrap();
         let kinds: Vec<&str> = value["edits"]
             .as_array()
             .unwrap()
@@ -154,7 +145,11 @@ mod tests {
         assert_eq!(betas, [BETA_CONTEXT_MANAGEMENT, BETA_COMPACTION]);
         let (value, _) =
             context_management(&ContextEdits::new(ServerContext::Compact, 1_000), false).unwrap();
-        assert_eq!(value["edits"][0]["trigger"]["value"], 50_000, "the API's floor");
+        assert_eq!(
+            serde_json::to_value(value).unwrap()["edits"][0]["trigger"]["value"],
+            50_000,
+            "the API's floor"
+        );
         assert!(context_management(&ContextEdits::new(ServerContext::Off, 1_000), true).is_none());
         let mut own = HeaderMap::new();
         own.insert("anthropic-beta", HeaderValue::from_static("files-api-2025-04-14"));

@@ -67,7 +67,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
-use serde_json::{json, Value};
+use serde_json::Value;
 use strata_ctx_core::{
     CountTokens, Endpoint, FinishReason, LlmClient, LlmRequest, LlmResponse, LlmResult as Result, LlmStream,
     ServerContext, StreamEvent, ToolCallBuffer, ToolSpec, Usage,
@@ -79,7 +79,6 @@ mod answer;
 mod context;
 mod stream;
 pub use answer::parse_message;
-use answer::usage_of;
 pub use context::{BETA_COMPACTION, BETA_CONTEXT_MANAGEMENT};
 pub use stream::EventDecoder;
 
@@ -172,43 +171,37 @@ impl AnthropicClient {
     }
 
     /// The request body (MODEL-2): model, answer limit, system blocks,
-    /// messages, tools and tool choice, thinking, temperature, stream.
-    pub fn body(&self, request: &LlmRequest, stream: bool) -> Value {
+    /// messages, tools and tool choice, thinking, temperature,
+    /// context management (MODEL-7), stream; as it is sent, typed
+    /// (`serde_json::to_value` shows it as JSON).
+    pub fn body<'a>(&'a self, request: &'a LlmRequest, stream: bool) -> anthropic::Request<'a> {
         let options = &request.options;
-        let mut body = strata_ctx_prompt::anthropic_messages(&request.messages);
+        let mut conversation = strata_ctx_prompt::anthropic_conversation(&request.messages);
         if self.cache_conversation {
-            mark_last_block(&mut body);
+            conversation.cache_through_last_block();
         }
-        body["model"] = json!(options.model.as_deref().unwrap_or(&self.model));
-        body["max_tokens"] = json!(options.max_tokens.unwrap_or(self.max_tokens));
+        let model = options.model.as_deref().unwrap_or(&self.model);
+        let mut body = anthropic::Request::new(model, conversation);
+        body.max_tokens = Some(options.max_tokens.unwrap_or(self.max_tokens));
         if !request.tools.is_empty() {
-            body["tools"] = anthropic_tools(&request.tools);
-            if let Some(choice) = &options.tool_choice {
-                body["tool_choice"] = to_value(anthropic::ToolChoice::of(choice));
-            }
+            body.tools = request.tools.iter().map(anthropic::Tool::of).collect();
+            body.tool_choice = options.tool_choice.as_ref().map(anthropic::ToolChoice::of);
         }
-        if let Some(budget) = self.thinking_budget {
-            body["thinking"] = to_value(anthropic::Thinking::enabled(budget));
-        } else if let Some(t) = options.temperature {
+        match self.thinking_budget {
+            Some(budget) => body.thinking = Some(anthropic::Thinking::enabled(budget)),
             // The API refuses a temperature with thinking on.
-            body["temperature"] = json!(t);
+            None => body.temperature = options.temperature,
         }
-        if body["system"].as_array().is_some_and(Vec::is_empty) {
-            if let Value::Object(map) = &mut body {
-                map.remove("system");
-            }
-        }
-        if let Some((management, _)) = self.context_management(request) {
-            body["context_management"] = management;
-        }
-        if stream {
-            body["stream"] = json!(true);
-        }
+        body.context_management = self.context_management(request).map(|(edits, _)| edits);
+        body.stream = stream.then_some(true);
         body
     }
 
     /// The request's `context_management` (MODEL-7) and its beta flags.
-    fn context_management(&self, request: &LlmRequest) -> Option<(Value, Vec<&'static str>)> {
+    fn context_management(
+        &self,
+        request: &LlmRequest,
+    ) -> Option<(anthropic::ContextManagement, Vec<&'static str>)> {
         let edits = request.server_context.as_ref()?;
         context::context_management(edits, self.thinking_budget.is_some())
     }
@@ -223,7 +216,7 @@ impl AnthropicClient {
 
     async fn send(&self, request: &LlmRequest, stream: bool) -> Result<(reqwest::Response, Duration)> {
         let timeout = request.options.timeout.unwrap_or(self.timeout);
-        let body = self.body(request, stream).to_string().into_bytes();
+        let body = to_json(&self.body(request, stream));
         let response = strata_ctx_http::send(
             &self.http,
             &self.endpoint,
@@ -237,37 +230,15 @@ impl AnthropicClient {
     }
 }
 
-/// Puts a `cache_control` breakpoint on the last block of the last
-/// message: the next call reads the conversation up to here from the
-/// cache.
-fn mark_last_block(body: &mut Value) {
-    let last = body
-        .get_mut("messages")
-        .and_then(Value::as_array_mut)
-        .and_then(|m| m.last_mut())
-        .and_then(|m| m.get_mut("content"))
-        .and_then(Value::as_array_mut)
-        .and_then(|c| c.last_mut());
-    if let Some(Value::Object(block)) = last {
-        let kind = block.get("type").and_then(Value::as_str).unwrap_or_default();
-        if !matches!(kind, "thinking" | "redacted_thinking") {
-            block.insert(
-                "cache_control".into(),
-                to_value(anthropic::CacheControl::EPHEMERAL),
-            );
-        }
-    }
-}
-
 /// Tools as Messages API tools with `input_schema` (MODEL-1), in the order
 /// given; byte-stable for the same specs.
 pub fn anthropic_tools(tools: &[ToolSpec]) -> Value {
-    to_value(tools.iter().map(anthropic::Tool::of).collect::<Vec<_>>())
+    serde_json::to_value(tools.iter().map(anthropic::Tool::of).collect::<Vec<_>>()).unwrap_or_default()
 }
 
-/// A typed value of the form as JSON (typed values always serialise).
-fn to_value(typed: impl serde::Serialize) -> Value {
-    serde_json::to_value(typed).unwrap_or_default()
+/// A typed body as JSON bytes (typed values always serialise).
+fn to_json(body: &anthropic::Request<'_>) -> Vec<u8> {
+    serde_json::to_vec(body).unwrap_or_default()
 }
 
 impl fmt::Debug for AnthropicClient {
@@ -290,16 +261,14 @@ impl CountTokens for AnthropicClient {
     async fn count_tokens(&self, request: &LlmRequest) -> Result<u64> {
         let timeout = request.options.timeout.unwrap_or(self.timeout);
         let mut body = self.body(request, false);
-        if let Value::Object(map) = &mut body {
-            for key in ["max_tokens", "temperature", "stream", "context_management"] {
-                map.remove(key);
-            }
-        }
+        body.max_tokens = None;
+        body.temperature = None;
+        body.context_management = None;
         strata_ctx_http::count_tokens(
             &self.http,
             &self.count_endpoint,
             &self.headers,
-            &body,
+            &to_json(&body),
             timeout,
             &self.retry,
         )
@@ -537,6 +506,7 @@ impl fmt::Debug for AnthropicClientBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use strata_ctx_core::{LlmOptions, Message, ToolCall, ToolChoice, ToolResult};
 
     /// MODEL-2: the body's typed parts are written as the API names them.
@@ -562,7 +532,7 @@ mod tests {
                 .with_tool_choice(ToolChoice::Tool("Read".into()))
                 .with_temperature(0.5),
         );
-        let body = client.body(&request, false);
+        let body = serde_json::to_value(client.body(&request, false)).unwrap();
         assert_eq!(
             body["thinking"],
             json!({"type": "enabled", "budget_tokens": 2048})
@@ -578,7 +548,8 @@ mod tests {
         assert_eq!(last["type"], "tool_result");
         assert_eq!(last["cache_control"], json!({"type": "ephemeral"}));
         let required = LlmOptions::new().with_tool_choice(ToolChoice::Required);
-        let body = client.body(&request.clone().with_options(required), false);
+        let required = request.clone().with_options(required);
+        let body = serde_json::to_value(client.body(&required, false)).unwrap();
         assert_eq!(body["tool_choice"], json!({"type": "any"}));
     }
 }

@@ -1,16 +1,10 @@
 //! Streamed messages: the event decoder (MODEL-3).
 
 use crate::*;
-use serde::Deserialize;
 use strata_ctx_core::{AppliedEdit, EditKind};
 use strata_ctx_http::SseEvent;
-use strata_ctx_http::{body_excerpt, event_json, invalid, StreamDecoder};
-use strata_ctx_wire::anthropic::{Block as FormBlock, Delta};
-
-/// The start of `data`, for an error message.
-fn excerpt(data: &str) -> String {
-    body_excerpt(data.as_bytes())
-}
+use strata_ctx_http::{event_json, StreamDecoder};
+use strata_ctx_wire::anthropic::{Block as FormBlock, ContextReport, Delta, Event};
 
 /// What a content block of a streamed message is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -47,148 +41,45 @@ pub struct EventDecoder {
 }
 
 impl EventDecoder {
-    /// Decodes one server-sent event (its name and data) into `out`.
+    /// Decodes one server-sent event into `out`. Its data's `type` says
+    /// what it is; the event's name, which repeats it, is not read.
     ///
     /// # Errors
     ///
-    /// [`LlmError::InvalidResponse`](strata_ctx_core::LlmError::InvalidResponse) for data that is not JSON; for an
+    /// [`LlmError::InvalidResponse`](strata_ctx_core::LlmError::InvalidResponse) for data that is not JSON or
+    /// not an event of the API (a known event of the wrong shape); for an
     /// `error` event, the variant its error type maps to (an overload is
     /// a retryable [`LlmError::Provider`](strata_ctx_core::LlmError::Provider) with status 529, a too-long prompt
     /// [`LlmError::ContextTooLong`](strata_ctx_core::LlmError::ContextTooLong)).
-    pub fn decode(&mut self, event: &str, data: &str, out: &mut VecDeque<StreamEvent>) -> Result<()> {
+    pub fn decode(&mut self, _event: &str, data: &str, out: &mut VecDeque<StreamEvent>) -> Result<()> {
         if self.done {
             return Ok(());
         }
-        let v: Value = event_json(data)?;
-        let kind = v.get("type").and_then(Value::as_str).unwrap_or(event);
-        let index = v
-            .get("index")
-            .and_then(Value::as_u64)
-            .and_then(|i| usize::try_from(i).ok())
-            .unwrap_or(0);
-        match kind {
-            "message_start" => {
-                self.usage = usage_of(v.pointer("/message/usage"), self.usage);
-                if let Some(message) = v.get("message") {
-                    self.edits(message, out);
-                }
+        match event_json::<Event<'_>>(data)? {
+            Event::MessageStart { message } => {
+                self.usage = message.usage.unwrap_or_default().over(self.usage);
+                self.edits(message.context_management.as_ref(), out);
             }
-            "content_block_start" => {
-                let block = v.get("content_block").unwrap_or(&Value::Null);
-                let block = FormBlock::deserialize(block).map_err(|e| {
-                    invalid(format!(
-                        "a streamed content block is not one ({e}): {}",
-                        excerpt(data)
-                    ))
-                })?;
-                let kind = match block {
-                    FormBlock::Text { text, .. } => {
-                        if !text.is_empty() {
-                            out.push_back(StreamEvent::TextDelta(text.into_owned()));
-                        }
-                        Block::Text
-                    }
-                    FormBlock::Thinking { thinking, .. } => {
-                        if !thinking.is_empty() {
-                            out.push_back(StreamEvent::ThinkingDelta(thinking.into_owned()));
-                        }
-                        Block::Thinking
-                    }
-                    FormBlock::RedactedThinking { data } => {
-                        out.push_back(StreamEvent::RedactedThinking {
-                            data: data.into_owned(),
-                        });
-                        Block::Other
-                    }
-                    FormBlock::ToolUse { id, name, .. } => {
-                        let call = self.next_call;
-                        self.next_call += 1;
-                        let (id, name) = (
-                            id.unwrap_or_default().into_owned(),
-                            name.unwrap_or_default().into_owned(),
-                        );
-                        self.calls.start(call, &id, &name);
-                        out.push_back(StreamEvent::ToolCallStarted {
-                            index: call,
-                            id,
-                            name,
-                        });
-                        Block::Tool(call)
-                    }
-                    compaction @ FormBlock::Compaction(_) => {
-                        if let Some(item) = compaction.verbatim() {
-                            self.compactions.insert(index, item);
-                        }
-                        Block::Compaction
-                    }
-                    _ => Block::Other,
-                };
+            Event::ContentBlockStart { index, content_block } => {
+                let kind = self.open_block(index, content_block, out);
                 self.blocks.insert(index, kind);
             }
-            "content_block_delta" => {
-                let delta = v.get("delta").unwrap_or(&Value::Null);
-                let delta = Delta::deserialize(delta)
-                    .map_err(|e| invalid(format!("a streamed delta is not one ({e}): {}", excerpt(data))))?;
-                match delta {
-                    Delta::TextDelta { text } => out.push_back(StreamEvent::TextDelta(text.into_owned())),
-                    Delta::ThinkingDelta { thinking } => {
-                        out.push_back(StreamEvent::ThinkingDelta(thinking.into_owned()))
-                    }
-                    Delta::SignatureDelta { signature } => {
-                        self.signatures.entry(index).or_default().push_str(&signature)
-                    }
-                    Delta::InputJsonDelta { partial_json } => {
-                        if let Some(Block::Tool(call)) = self.blocks.get(&index) {
-                            if !partial_json.is_empty() {
-                                self.calls.append(*call, &partial_json);
-                                out.push_back(StreamEvent::ToolCallDelta {
-                                    index: *call,
-                                    arguments: partial_json.into_owned(),
-                                });
-                            }
-                        }
-                    }
-                    Delta::CompactionDelta {
-                        content,
-                        encrypted_content,
-                    } => {
-                        // The summary arrives in pieces; the opaque part,
-                        // when there is one, whole in the latest delta.
-                        if let Some(block) = self.compactions.get_mut(&index) {
-                            if let Some(piece) = content {
-                                let so_far = block.get("content").and_then(Value::as_str).unwrap_or_default();
-                                block["content"] = Value::String(format!("{so_far}{piece}"));
-                            }
-                            if let Some(opaque) = encrypted_content.filter(|v| !v.is_null()) {
-                                block["encrypted_content"] = opaque;
-                            }
-                        }
-                    }
-                    _ => {}
+            Event::ContentBlockDelta { index, delta } => self.delta(index, delta, out),
+            Event::ContentBlockStop { index } => self.close_block(index, out),
+            Event::MessageDelta {
+                delta,
+                usage,
+                context_management,
+            } => {
+                self.edits(context_management.as_ref(), out);
+                if let Some(reason) = delta.stop_reason {
+                    self.finish = Some(FinishReason::parse(&reason));
                 }
+                self.usage = usage.unwrap_or_default().over(self.usage);
             }
-            "content_block_stop" => self.close_block(index, out),
-            "message_delta" => {
-                self.edits(&v, out);
-                if let Some(reason) = v.pointer("/delta/stop_reason").and_then(Value::as_str) {
-                    self.finish = Some(FinishReason::parse(reason));
-                }
-                self.usage = usage_of(v.get("usage"), self.usage);
-            }
-            "message_stop" => self.close(out),
-            "error" => {
-                let error = v.get("error").unwrap_or(&v);
-                let status = match error.get("type").and_then(Value::as_str) {
-                    Some("overloaded_error") => 529,
-                    Some("rate_limit_error") => 429,
-                    Some("api_error") => 500,
-                    Some("request_too_large") => 413,
-                    Some("authentication_error") => 401,
-                    Some("permission_error") => 403,
-                    Some("not_found_error") => 404,
-                    _ => 400,
-                };
-                return Err(strata_ctx_http::classify(status, data.as_bytes(), None).error);
+            Event::MessageStop => self.close(out),
+            Event::Error { error } => {
+                return Err(strata_ctx_http::classify(error.status(), data.as_bytes(), None).error);
             }
             // `ping` and types added after this client.
             _ => {}
@@ -196,9 +87,96 @@ impl EventDecoder {
         Ok(())
     }
 
-    /// Reports the applied edits `object` lists (MODEL-7).
-    fn edits(&mut self, object: &Value, out: &mut VecDeque<StreamEvent>) {
-        let edits = context::applied_edits(object);
+    /// What the block opening at `index` is; its first text, if any.
+    fn open_block(&mut self, index: usize, block: FormBlock<'_>, out: &mut VecDeque<StreamEvent>) -> Block {
+        match block {
+            FormBlock::Text { text, .. } => {
+                if !text.is_empty() {
+                    out.push_back(StreamEvent::TextDelta(text.into_owned()));
+                }
+                Block::Text
+            }
+            FormBlock::Thinking { thinking, .. } => {
+                if !thinking.is_empty() {
+                    out.push_back(StreamEvent::ThinkingDelta(thinking.into_owned()));
+                }
+                Block::Thinking
+            }
+            FormBlock::RedactedThinking { data } => {
+                out.push_back(StreamEvent::RedactedThinking {
+                    data: data.into_owned(),
+                });
+                Block::Other
+            }
+            FormBlock::ToolUse { id, name, .. } => {
+                let call = self.next_call;
+                self.next_call += 1;
+                let (id, name) = (
+                    id.unwrap_or_default().into_owned(),
+                    name.unwrap_or_default().into_owned(),
+                );
+                self.calls.start(call, &id, &name);
+                out.push_back(StreamEvent::ToolCallStarted {
+                    index: call,
+                    id,
+                    name,
+                });
+                Block::Tool(call)
+            }
+            compaction @ FormBlock::Compaction(_) => {
+                if let Some(item) = compaction.verbatim() {
+                    self.compactions.insert(index, item);
+                }
+                Block::Compaction
+            }
+            _ => Block::Other,
+        }
+    }
+
+    /// A piece of the block open at `index`.
+    fn delta(&mut self, index: usize, delta: Delta<'_>, out: &mut VecDeque<StreamEvent>) {
+        match delta {
+            Delta::TextDelta { text } => out.push_back(StreamEvent::TextDelta(text.into_owned())),
+            Delta::ThinkingDelta { thinking } => {
+                out.push_back(StreamEvent::ThinkingDelta(thinking.into_owned()))
+            }
+            Delta::SignatureDelta { signature } => {
+                self.signatures.entry(index).or_default().push_str(&signature)
+            }
+            Delta::InputJsonDelta { partial_json } => {
+                if let Some(Block::Tool(call)) = self.blocks.get(&index) {
+                    if !partial_json.is_empty() {
+                        self.calls.append(*call, &partial_json);
+                        out.push_back(StreamEvent::ToolCallDelta {
+                            index: *call,
+                            arguments: partial_json.into_owned(),
+                        });
+                    }
+                }
+            }
+            Delta::CompactionDelta {
+                content,
+                encrypted_content,
+            } => {
+                // The summary arrives in pieces; the opaque part, when
+                // there is one, whole in the latest delta.
+                if let Some(block) = self.compactions.get_mut(&index) {
+                    if let Some(piece) = content {
+                        let so_far = block.get("content").and_then(Value::as_str).unwrap_or_default();
+                        block["content"] = Value::String(format!("{so_far}{piece}"));
+                    }
+                    if let Some(opaque) = encrypted_content.filter(|v| !v.is_null()) {
+                        block["encrypted_content"] = opaque;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Reports the applied edits a message's start or end lists (MODEL-7).
+    fn edits(&mut self, report: Option<&ContextReport>, out: &mut VecDeque<StreamEvent>) {
+        let edits = report.map(ContextReport::edits).unwrap_or_default();
         // The start and the end of a message may both list them.
         if !edits.is_empty() && edits != self.reported {
             self.listed_compaction |= edits.iter().any(|e| e.kind == EditKind::Compaction);
@@ -222,7 +200,7 @@ impl EventDecoder {
             }),
             Some(Block::Compaction) => {
                 if let Some(block) = self.compactions.remove(&index) {
-                    let (item, edit) = context::compaction(&block);
+                    let (item, edit) = context::compaction(block);
                     out.push_back(StreamEvent::ProviderItem(item));
                     self.compacted.push(edit);
                 }

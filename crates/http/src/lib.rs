@@ -254,19 +254,11 @@ pub async fn count_tokens(
     http: &reqwest::Client,
     endpoint: &str,
     headers: &HeaderMap,
-    body: &serde_json::Value,
+    body: &[u8],
     timeout: Duration,
     retry: &Retry,
 ) -> LlmResult<u64> {
-    let response = send(
-        http,
-        endpoint,
-        headers,
-        &body.to_string().into_bytes(),
-        timeout,
-        retry,
-    )
-    .await?;
+    let response = send(http, endpoint, headers, body, timeout, retry).await?;
     input_tokens_of(&read_body(response, timeout).await?)
 }
 

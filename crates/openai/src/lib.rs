@@ -64,7 +64,7 @@ use std::time::Duration;
 
 use async_trait::async_trait;
 use reqwest::header::{HeaderMap, HeaderValue, AUTHORIZATION};
-use serde_json::{json, Value};
+use serde_json::Value;
 use strata_ctx_core::{
     CountTokens, Endpoint, FinishReason, LlmClient, LlmError, LlmRequest, LlmResponse, LlmResult as Result,
     LlmStream, ServerContext, StreamEvent, ToolCallBuffer, Usage,
@@ -183,9 +183,8 @@ impl OpenAiClient {
     /// usage included.
     fn body(&self, request: &LlmRequest, stream: bool) -> Vec<u8> {
         if self.api == OpenAiApi::Responses {
-            return responses::body(&self.model, request, stream)
-                .to_string()
-                .into_bytes();
+            // Typed values always serialise.
+            return serde_json::to_vec(&responses::body(&self.model, request, stream)).unwrap_or_default();
         }
         let options = &request.options;
         let tools = !request.tools.is_empty();
@@ -253,13 +252,8 @@ impl fmt::Debug for OpenAiClient {
 impl CountTokens for OpenAiClient {
     async fn count_tokens(&self, request: &LlmRequest) -> Result<u64> {
         let timeout = request.options.timeout.unwrap_or(self.timeout);
-        let mut body = json!({
-            "model": request.options.model.as_deref().unwrap_or(&self.model),
-            "input": responses::input_items(request),
-        });
-        if !request.tools.is_empty() {
-            body["tools"] = responses::tools(&request.tools);
-        }
+        // Typed values always serialise.
+        let body = serde_json::to_vec(&responses::count_body(&self.model, request)).unwrap_or_default();
         strata_ctx_http::count_tokens(
             &self.http,
             &self.count_endpoint,
@@ -502,6 +496,7 @@ fn parse_completion(body: &[u8]) -> Result<LlmResponse> {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+    use serde_json::json;
     use strata_ctx_testkit::strategy;
 
     proptest! {

@@ -9,24 +9,26 @@
 
 use std::collections::VecDeque;
 
-use serde::Deserialize;
 use std::borrow::Cow;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use strata_ctx_core::{
-    AppliedEdit, EditKind, FinishReason, LlmRequest, LlmResponse, LlmResult as Result, Provider,
-    ProviderItem, Role, StreamEvent, ToolCall, ToolCallBuffer, ToolChoice, ToolSpec, Usage,
+    AppliedEdit, EditKind, LlmRequest, LlmResponse, LlmResult as Result, Provider, ProviderItem, Role,
+    StreamEvent, ToolCall, ToolCallBuffer,
 };
 use strata_ctx_http::{body_excerpt, event_json, invalid, SseEvent, StreamDecoder};
 use strata_ctx_wire::chat::ChatContent;
-use strata_ctx_wire::responses::{arguments_value, InputItem, Item, Part};
+use strata_ctx_wire::responses::{
+    arguments_value, ApiError, Compaction, Event, FunctionTool, InputItem, Item, Part, Request, Response,
+    ToolChoice,
+};
 
 /// `request` as the Responses API's `input` items: messages with their
 /// text, each tool call a `function_call` item and each result a
 /// `function_call_output` item, in order; the OpenAI items an assistant
 /// message carries (MODEL-7) go before its own, without their `id` (the
 /// requests are not stored, so ids would name nothing).
-pub(crate) fn input_items(request: &LlmRequest) -> Value {
+pub(crate) fn input_items(request: &LlmRequest) -> Vec<InputItem<'_>> {
     let mut items = Vec::new();
     for message in &request.messages {
         for item in message
@@ -74,92 +76,41 @@ pub(crate) fn input_items(request: &LlmRequest) -> Value {
             }),
         }
     }
-    serde_json::to_value(items).unwrap_or_default()
+    items
 }
 
-/// `tools` as the Responses API's function tools (flat, not nested under
-/// `function` as in chat completions).
-pub(crate) fn tools(tools: &[ToolSpec]) -> Value {
-    Value::Array(
-        tools
-            .iter()
-            .map(|t| {
-                json!({
-                    "type": "function",
-                    "name": t.name,
-                    "description": t.full_description(),
-                    "parameters": t.input_schema(),
-                })
-            })
-            .collect(),
-    )
+/// The `/responses/input_tokens` body (MODEL-8): the model, the input
+/// items and the tools.
+pub(crate) fn count_body<'a>(model: &'a str, request: &'a LlmRequest) -> Request<'a> {
+    let mut body = Request::new(
+        request.options.model.as_deref().unwrap_or(model),
+        input_items(request),
+    );
+    body.tools = request.tools.iter().map(FunctionTool::of).collect();
+    body
 }
 
 /// The `/responses` body: the model, the input items, the tools and tool
 /// choice, the options, `store: false` with encrypted reasoning included,
 /// `context_management` when compaction is delegated (MODEL-7), and
 /// `stream: true` for a streamed answer (MODEL-3).
-pub(crate) fn body(model: &str, request: &LlmRequest, stream: bool) -> Value {
+pub(crate) fn body<'a>(model: &'a str, request: &'a LlmRequest, stream: bool) -> Request<'a> {
     let options = &request.options;
-    let mut body = json!({
-        "model": options.model.as_deref().unwrap_or(model),
-        "input": input_items(request),
-        "store": false,
-        "include": ["reasoning.encrypted_content"],
-    });
-    if !request.tools.is_empty() {
-        body["tools"] = tools(&request.tools);
-        if let Some(choice) = &options.tool_choice {
-            body["tool_choice"] = match choice {
-                ToolChoice::None => json!("none"),
-                ToolChoice::Required => json!("required"),
-                ToolChoice::Tool(name) => json!({"type": "function", "name": name}),
-                _ => json!("auto"),
-            };
-        }
+    let mut body = count_body(model, request);
+    body.store = Some(false);
+    body.include = vec!["reasoning.encrypted_content"];
+    if !body.tools.is_empty() {
+        body.tool_choice = options.tool_choice.as_ref().map(ToolChoice::of);
     }
-    if let Some(max) = options.max_tokens {
-        body["max_output_tokens"] = json!(max);
-    }
-    if let Some(t) = options.temperature {
-        body["temperature"] = json!(t);
-    }
-    if let Some(edits) = request.server_context.as_ref().filter(|e| e.mode.compacts()) {
-        body["context_management"] =
-            json!([{"type": "compaction", "compact_threshold": edits.trigger_tokens}]);
-    }
-    if stream {
-        body["stream"] = json!(true);
-    }
+    body.max_output_tokens = options.max_tokens;
+    body.temperature = options.temperature;
+    body.context_management = request
+        .server_context
+        .as_ref()
+        .filter(|e| e.mode.compacts())
+        .map(|edits| vec![Compaction::at(edits.trigger_tokens)]);
+    body.stream = stream.then_some(true);
     body
-}
-
-/// A function call item's id: its `call_id` (what the output answers),
-/// else its item `id`.
-fn call_id(item: &Value) -> &str {
-    item.get("call_id")
-        .or_else(|| item.get("id"))
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-}
-
-/// Why a response stopped: cut at the token limit or filtered when it is
-/// `incomplete` for that reason, else tool calls when it made any, else
-/// a complete stop.
-fn finish_of(response: &Value, any_call: bool) -> FinishReason {
-    match (
-        response.get("status").and_then(Value::as_str),
-        response.pointer("/incomplete_details/reason"),
-    ) {
-        (Some("incomplete"), Some(Value::String(reason))) if reason == "max_output_tokens" => {
-            FinishReason::Length
-        }
-        (Some("incomplete"), Some(Value::String(reason))) if reason == "content_filter" => {
-            FinishReason::ContentFilter
-        }
-        _ if any_call => FinishReason::ToolCalls,
-        _ => FinishReason::Stop,
-    }
 }
 
 /// Reads a `/responses` answer: the text of its `message` items, its
@@ -172,18 +123,14 @@ fn finish_of(response: &Value, any_call: bool) -> FinishReason {
 /// [`LlmError::InvalidResponse`](strata_ctx_core::LlmError::InvalidResponse)
 /// for a body that is not a response, or a call without a name.
 pub(crate) fn parse(body: &[u8]) -> Result<LlmResponse> {
-    let v: Value = serde_json::from_slice(body)
-        .map_err(|e| invalid(format!("the body is not JSON ({e}): {}", body_excerpt(body))))?;
-    let output = v
-        .get("output")
-        .filter(|o| o.is_array())
-        .ok_or_else(|| invalid(format!("no `output` list in {}", body_excerpt(body))))?;
-    let output = Vec::<Item>::deserialize(output).map_err(|e| {
-        invalid(format!(
-            "`output` is not a list of items ({e}): {}",
-            body_excerpt(body)
-        ))
+    let mut response: Response = serde_json::from_slice(body).map_err(|e| {
+        let what = if e.is_data() { "a response" } else { "JSON" };
+        invalid(format!("the body is not {what} ({e}): {}", body_excerpt(body)))
     })?;
+    let output = response
+        .output
+        .take()
+        .ok_or_else(|| invalid(format!("no `output` list in {}", body_excerpt(body))))?;
     let mut text = String::new();
     let mut calls = Vec::new();
     let mut items = Vec::new();
@@ -215,8 +162,8 @@ pub(crate) fn parse(body: &[u8]) -> Result<LlmResponse> {
             _ => {}
         }
     }
-    let finish = finish_of(&v, !calls.is_empty());
-    Ok(LlmResponse::new(text, usage_of(v.get("usage")))
+    let finish = response.finish_reason(!calls.is_empty());
+    Ok(LlmResponse::new(text, response.usage())
         .with_tool_calls(calls)
         .with_provider_items(items)
         .with_context_edits(edits)
@@ -255,61 +202,47 @@ impl ResponsesDecoder {
         if data.is_empty() || data == "[DONE]" {
             return Ok(());
         }
-        let v: Value = event_json(data)?;
-        let text = |path: &str| v.pointer(path).and_then(Value::as_str).unwrap_or_default();
-        let output_index = v.get("output_index").and_then(Value::as_u64).unwrap_or(0);
-        match text("/type") {
-            "response.output_text.delta" | "response.refusal.delta" => {
-                let delta = text("/delta");
-                if !delta.is_empty() {
-                    out.push_back(StreamEvent::TextDelta(delta.to_owned()));
-                }
+        match event_json::<Event<'_>>(data)? {
+            Event::TextDelta { delta } if !delta.is_empty() => {
+                out.push_back(StreamEvent::TextDelta(delta.into_owned()));
             }
-            "response.output_item.added" if text("/item/type") == "function_call" => {
+            Event::ItemAdded {
+                output_index,
+                item: Item::FunctionCall {
+                    name, call_id, id, ..
+                },
+            } => {
                 let index = self.call_of.len();
                 self.call_of.push((output_index, index));
-                let (id, name) = (call_id(&v["item"]), text("/item/name"));
-                self.calls.start(index, id, name);
+                let (id, name) = (call_id.or(id).unwrap_or_default(), name.unwrap_or_default());
+                self.calls.start(index, &id, &name);
                 self.any_call = true;
-                out.push_back(StreamEvent::ToolCallStarted {
-                    index,
-                    id: id.to_owned(),
-                    name: name.to_owned(),
-                });
+                out.push_back(StreamEvent::ToolCallStarted { index, id, name });
             }
-            "response.function_call_arguments.delta" => {
-                let delta = text("/delta");
+            Event::ArgumentsDelta { output_index, delta } => {
                 if let Some(index) = self.index_of(output_index).filter(|_| !delta.is_empty()) {
-                    self.calls.append(index, delta);
+                    self.calls.append(index, &delta);
                     out.push_back(StreamEvent::ToolCallDelta {
                         index,
-                        arguments: delta.to_owned(),
+                        arguments: delta.into_owned(),
                     });
                 }
             }
-            "response.output_item.done" => self.item_done(&v["item"], output_index, out)?,
-            "response.completed" | "response.incomplete" => {
-                let response = &v["response"];
+            Event::ItemDone { output_index, item } => self.item_done(item, output_index, out)?,
+            Event::Completed { response } => {
                 for (index, call) in self.calls.finish_all() {
                     out.push_back(StreamEvent::ToolCallFinished { index, call });
                 }
-                out.push_back(StreamEvent::Usage(usage_of(response.get("usage"))));
+                out.push_back(StreamEvent::Usage(response.usage()));
                 out.push_back(StreamEvent::Done {
-                    finish_reason: finish_of(response, self.any_call),
+                    finish_reason: response.finish_reason(self.any_call),
                 });
                 self.done = true;
             }
-            "response.failed" | "error" => {
-                let message = v
-                    .pointer("/response/error/message")
-                    .or_else(|| v.pointer("/message"))
-                    .or_else(|| v.pointer("/error/message"))
-                    .and_then(Value::as_str)
-                    .map_or_else(|| body_excerpt(data.as_bytes()), str::to_owned);
-                return Err(strata_ctx_core::LlmError::Provider {
-                    status: None,
-                    message,
-                });
+            Event::Failed { response } => return Err(provider_error(response.error, data)),
+            Event::Error { message, error } => {
+                let message = message.or_else(|| error.and_then(|e| e.message));
+                return Err(provider_error(Some(ApiError { message }), data));
             }
             // Created, in progress, content parts, reasoning summaries as
             // they are written (kept whole when their item is done), …
@@ -325,13 +258,7 @@ impl ResponsesDecoder {
             .map(|(_, i)| *i)
     }
 
-    fn item_done(&mut self, item: &Value, output_index: u64, out: &mut VecDeque<StreamEvent>) -> Result<()> {
-        let item = Item::deserialize(item).map_err(|e| {
-            invalid(format!(
-                "a streamed item is not one ({e}): {}",
-                body_excerpt(item.to_string().as_bytes())
-            ))
-        })?;
+    fn item_done(&mut self, item: Item, output_index: u64, out: &mut VecDeque<StreamEvent>) -> Result<()> {
         if let Some(verbatim) = item.verbatim() {
             if matches!(item, Item::Compaction(_)) {
                 out.push_back(StreamEvent::ContextEdited(vec![AppliedEdit::new(
@@ -394,19 +321,22 @@ impl StreamDecoder for ResponsesDecoder {
     }
 }
 
-fn usage_of(usage: Option<&Value>) -> Usage {
-    let number = |path: &str| usage.and_then(|u| u.pointer(path)).and_then(Value::as_u64);
-    Usage {
-        input_tokens: number("/input_tokens").unwrap_or(0),
-        output_tokens: number("/output_tokens").unwrap_or(0),
-        cached_input_tokens: number("/input_tokens_details/cached_tokens"),
-        cache_write_tokens: None,
+/// A failed response or an error event as a provider error, with the
+/// server's message (or the event's start when it gave none).
+fn provider_error(error: Option<ApiError>, data: &str) -> strata_ctx_core::LlmError {
+    strata_ctx_core::LlmError::Provider {
+        status: None,
+        message: error
+            .and_then(|e| e.message)
+            .unwrap_or_else(|| body_excerpt(data.as_bytes())),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+    use strata_ctx_core::FinishReason;
     use strata_ctx_core::{ContextEdits, Message, ServerContext};
 
     /// MODEL-7: a response's items read back; sent again before the
@@ -441,7 +371,7 @@ mod tests {
             Message::tool_text(&call.id, &call.name, "fn main() {}"),
         ])
         .with_server_context(ContextEdits::new(ServerContext::Compact, 120_000));
-        let body = super::body("gpt-5", &request, false);
+        let body = serde_json::to_value(super::body("gpt-5", &request, false)).unwrap();
         assert_eq!(
             body["input"],
             json!([

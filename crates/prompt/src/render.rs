@@ -1,10 +1,12 @@
 //! The three renderings of a window (CTX-4).
 
-use std::borrow::Cow;
+use std::borrow::{Borrow, Cow};
 
 use serde_json::{json, Value};
 use strata_ctx_core::{Message, Provider, ResultStatus, Role, ThinkingBlock, ToolCall};
-use strata_ctx_wire::anthropic::{Block, CacheControl, ResultContent};
+use strata_ctx_wire::anthropic::{
+    Block, CacheControl, Conversation, MessageParam, Part, ResultContent, Role as Speaker,
+};
 use strata_ctx_wire::chat::{ChatContent, ChatMessage, ChatToolCall};
 
 use crate::layers::{react_block, recap_text, Context};
@@ -137,25 +139,15 @@ impl Context {
         let tail = self
             .tail()
             .map(|(_, text)| Cow::Owned(Message::user(text).with_created_at(None)));
-        anthropic_body(&prefix, self.body().chain(tail))
+        let body: Vec<Cow<'_, Message>> = self.body().chain(tail).collect();
+        serde_json::to_value(conversation(&prefix, &body)).unwrap_or_default()
     }
 }
 
 /// A list of messages as the Anthropic Messages body without the model
 /// settings, `{"system": [blocks], "messages": [...]}`, rendered as
-/// [`Context::to_anthropic`] renders the window's: the leading `system`
-/// messages (L1 and L2) are the system blocks, the last of them marked
-/// with `cache_control` (the end of the stable prefix, CTX-3); summaries
-/// follow as system blocks; a later `system` message becomes a user block
-/// inside `<system-reminder>` tags.
-///
-/// The reasoning blocks of the assistant messages after the last user
-/// message (the round in progress) are sent first in their message, as
-/// the API requires during a tool loop; earlier ones are left out, as
-/// the API drops them anyway.
-///
-/// This is what a client for the Anthropic Messages API sends for the
-/// messages of an [`LlmRequest`](strata_ctx_core::LlmRequest).
+/// [`Context::to_anthropic`] renders the window's; see
+/// [`anthropic_conversation`] for the rules.
 ///
 /// ```
 /// use strata_ctx_prompt::anthropic_messages;
@@ -166,13 +158,40 @@ impl Context {
 /// assert_eq!(v["messages"][0]["content"][0]["text"], "Hi");
 /// ```
 pub fn anthropic_messages(messages: &[Message]) -> Value {
-    let lead = messages.iter().take_while(|m| m.role == Role::System).count();
-    let prefix: Vec<&str> = messages[..lead].iter().map(|m| m.content.as_str()).collect();
-    anthropic_body(&prefix, messages[lead..].iter().map(Cow::Borrowed))
+    serde_json::to_value(anthropic_conversation(messages)).unwrap_or_default()
 }
 
-fn anthropic_body<'a>(prefix: &[&str], body: impl Iterator<Item = Cow<'a, Message>>) -> Value {
-    let mut system: Vec<Block<'_>> = prefix
+/// A list of messages as the Anthropic Messages conversation, typed: the
+/// leading `system` messages (L1 and L2) are the system blocks, the last
+/// of them marked with `cache_control` (the end of the stable prefix,
+/// CTX-3); summaries follow as system blocks; a later `system` message
+/// becomes a user block inside `<system-reminder>` tags.
+///
+/// The reasoning blocks of the assistant messages after the last user
+/// message (the round in progress) are sent first in their message, as
+/// the API requires during a tool loop; earlier ones are left out, as
+/// the API drops them anyway.
+///
+/// This is what a client for the Anthropic Messages API sends for the
+/// messages of an [`LlmRequest`](strata_ctx_core::LlmRequest).
+///
+/// ```
+/// use strata_ctx_prompt::anthropic_conversation;
+/// use strata_ctx_core::Message;
+///
+/// let messages = [Message::system("Be brief."), Message::user("Hi")];
+/// let conversation = anthropic_conversation(&messages);
+/// assert_eq!(conversation.system.len(), 1);
+/// assert_eq!(conversation.messages.len(), 1);
+/// ```
+pub fn anthropic_conversation(messages: &[Message]) -> Conversation<'_> {
+    let lead = messages.iter().take_while(|m| m.role == Role::System).count();
+    let prefix: Vec<&str> = messages[..lead].iter().map(|m| m.content.as_str()).collect();
+    conversation(&prefix, &messages[lead..])
+}
+
+fn conversation<'a, M: Borrow<Message>>(prefix: &[&'a str], body: &'a [M]) -> Conversation<'a> {
+    let mut system: Vec<Block<'a>> = prefix
         .iter()
         .filter(|t| !t.trim().is_empty())
         .map(|t| Block::text(*t))
@@ -180,129 +199,107 @@ fn anthropic_body<'a>(prefix: &[&str], body: impl Iterator<Item = Cow<'a, Messag
     if let Some(Block::Text { cache_control, .. }) = system.last_mut() {
         *cache_control = Some(CacheControl::EPHEMERAL);
     }
-    let body: Vec<Cow<'a, Message>> = body.collect();
     // The round in progress: after the user message that precedes the
     // last assistant message (a recap may follow that as a user message).
-    let last_answer = body.iter().rposition(|m| m.role == Role::Assistant);
+    let last_answer = body.iter().rposition(|m| m.borrow().role == Role::Assistant);
     let current_round = last_answer
-        .and_then(|end| body[..end].iter().rposition(|m| m.role == Role::User))
+        .and_then(|end| body[..end].iter().rposition(|m| m.borrow().role == Role::User))
         .map_or(0, |i| i + 1);
-    let mut messages: Vec<SentMessage<'_>> = Vec::new();
+    let mut messages: Vec<MessageParam<'a>> = Vec::new();
     for (i, m) in body.iter().enumerate() {
-        let m = &**m;
+        let m: &'a Message = m.borrow();
         match m.role {
             Role::Summary => system.push(Block::text(summary_text(m))),
             // A notice inside the conversation: the API has no system
             // role there.
-            Role::System => push(&mut messages, "user", text_block(recap_text(&m.text()))),
-            Role::User => push(&mut messages, "user", text_block(m.text())),
+            Role::System => push(&mut messages, Speaker::User, text_block(recap_text(&m.text()))),
+            Role::User => push(&mut messages, Speaker::User, text_block(m.text())),
             Role::Assistant => {
                 // The provider's own blocks first (MODEL-7): a compaction
                 // block stands for everything before it.
-                let mut blocks: Vec<Sent<'_>> = m
+                let mut blocks: Vec<Part<'a>> = m
                     .provider_items
                     .iter()
                     .filter(|item| item.provider == Provider::Anthropic)
-                    .map(|item| Sent::Item(&item.item))
+                    .map(|item| Part::Verbatim(Cow::Borrowed(&item.item)))
                     .collect();
                 if i >= current_round {
                     blocks.extend(m.thinking.iter().filter_map(thinking_block));
                 }
                 blocks.extend(text_block(m.content.as_str()));
                 blocks.extend(m.tool_calls.iter().map(|c| {
-                    Sent::Block(Block::ToolUse {
+                    Part::Block(Block::ToolUse {
                         id: Some(Cow::Borrowed(&c.id)),
                         name: Some(Cow::Borrowed(&c.name)),
                         input: Some(tool_input(&c.arguments)),
+                        cache_control: None,
                     })
                 }));
-                push(&mut messages, "assistant", blocks);
+                push(&mut messages, Speaker::Assistant, blocks);
             }
             Role::Tool => {
                 let failed = m.result.as_ref().is_some_and(|r| r.status == ResultStatus::Error);
                 push(
                     &mut messages,
-                    "user",
-                    vec![Sent::Block(Block::ToolResult {
+                    Speaker::User,
+                    vec![Part::Block(Block::ToolResult {
                         tool_use_id: Cow::Borrowed(m.tool_call_id.as_deref().unwrap_or_default()),
                         content: Some(ResultContent::Text(m.text())),
                         is_error: failed.then_some(true),
+                        cache_control: None,
                     })],
                 );
             }
         }
     }
-    if messages.first().is_some_and(|m| m.role == "assistant") {
+    if messages.first().is_some_and(|m| m.role == Speaker::Assistant) {
         messages.insert(
             0,
-            SentMessage {
+            MessageParam {
                 content: text_block("(conversation continues)"),
-                role: "user",
+                role: Speaker::User,
             },
         );
     }
-    serde_json::to_value(SentBody { messages, system }).unwrap_or_default()
+    Conversation { messages, system }
 }
 
 /// Appends `blocks` to the last message when it has `role` (the API
 /// wants roles to alternate), else as a new message; nothing for none.
-fn push<'a>(messages: &mut Vec<SentMessage<'a>>, role: &'static str, blocks: Vec<Sent<'a>>) {
+fn push<'a>(messages: &mut Vec<MessageParam<'a>>, role: Speaker, blocks: Vec<Part<'a>>) {
     if blocks.is_empty() {
         return;
     }
     match messages.last_mut() {
         Some(last) if last.role == role => last.content.extend(blocks),
-        _ => messages.push(SentMessage {
+        _ => messages.push(MessageParam {
             content: blocks,
             role,
         }),
     }
 }
 
-/// A body's conversation as sent.
-#[derive(serde::Serialize)]
-struct SentBody<'a> {
-    messages: Vec<SentMessage<'a>>,
-    system: Vec<Block<'a>>,
-}
-
-/// A message as sent: its role and blocks.
-#[derive(serde::Serialize)]
-struct SentMessage<'a> {
-    content: Vec<Sent<'a>>,
-    role: &'static str,
-}
-
-/// A block as sent: one of the form's, or the provider's own item
-/// verbatim (MODEL-7).
-#[derive(serde::Serialize)]
-#[serde(untagged)]
-enum Sent<'a> {
-    Block(Block<'a>),
-    Item(&'a Value),
-}
-
 /// A reasoning block as the API takes it back: signed thinking and
 /// redacted thinking; unsigned reasoning (another provider's) is left out.
-fn thinking_block(block: &ThinkingBlock) -> Option<Sent<'_>> {
+fn thinking_block(block: &ThinkingBlock) -> Option<Part<'_>> {
     match block {
         ThinkingBlock::Thinking { signature, .. } if signature.is_empty() => None,
-        ThinkingBlock::Thinking { thinking, signature } => Some(Sent::Block(Block::Thinking {
+        ThinkingBlock::Thinking { thinking, signature } => Some(Part::Block(Block::Thinking {
             thinking: Cow::Borrowed(thinking),
             signature: Cow::Borrowed(signature),
         })),
-        ThinkingBlock::RedactedThinking { data } => Some(Sent::Block(Block::RedactedThinking {
+        ThinkingBlock::RedactedThinking { data } => Some(Part::Block(Block::RedactedThinking {
             data: Cow::Borrowed(data),
         })),
     }
 }
 
-fn text_block<'a>(text: impl Into<Cow<'a, str>>) -> Vec<Sent<'a>> {
+fn text_block<'a>(text: impl Into<Cow<'a, str>>) -> Vec<Part<'a>> {
     let text = text.into();
     if text.trim().is_empty() {
         Vec::new()
     } else {
-        vec![Sent::Block(Block::text(text))]
+        vec![Part::Block(Block::text(text))]
     }
 }
 

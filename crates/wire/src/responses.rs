@@ -1,10 +1,18 @@
 //! The OpenAI Responses form: its items as serde types, as the API answers
-//! with them and as Codex CLI records them in its rollouts.
+//! with them and as Codex CLI records them in its rollouts, and the API's
+//! request body, answer and streamed events.
 
 use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+mod api;
+
+pub use api::{
+    ApiError, Compaction, Event, FunctionTool, IncompleteDetails, InputTokensDetails, Request, Response,
+    ToolChoice, Usage,
+};
 
 /// One item of a response's `output` (or of a conversation's `input`).
 ///

@@ -9,9 +9,12 @@
 //! - [`chat`]: the OpenAI chat-completions form (`messages` arrays and
 //!   request bodies), read from a parsed value, from text or from a
 //!   reader a message at a time.
-//! - [`anthropic`]: the Anthropic Messages form.
-//! - [`responses`]: the OpenAI Responses form's items, as the API answers
-//!   with them and as Codex CLI records them.
+//! - [`anthropic`]: the Anthropic Messages form: content blocks, the
+//!   request body with its context management, the answer and the
+//!   streamed events, and histories in that form.
+//! - [`responses`]: the OpenAI Responses form: its items, as the API
+//!   answers with them and as Codex CLI records them, the request body,
+//!   the response and the streamed events.
 //! - [`codex`]: Codex CLI rollout files (`~/.codex/sessions/…/rollout-*.jsonl`).
 //! - [`claude_code`]: Claude Code session files
 //!   (`~/.claude/projects/…/<session>.jsonl`).

@@ -243,6 +243,71 @@ mod tests {
         assert!(b.compaction_due(9_000, 10, 21));
     }
 
+    /// HIST-14: each number of the policy at its boundary, so that a
+    /// policy that always or never fits, or that drops a term, fails.
+    #[test]
+    fn hist_14_every_number_at_its_boundary() {
+        let mut b = budget("context_window = 16000");
+        assert_eq!(b.clear_batch(), 1_600, "an eighth of the threshold");
+        assert!(b.fits(12_800) && !b.fits(12_801), "the threshold is the most");
+        assert!((b.usage_fraction(4_000) - 0.25).abs() < 1e-9);
+        b.set_clear_batch(800);
+        assert_eq!((b.clear_batch(), b.shed_target()), (800, 12_000));
+        b.set_outside(3_000);
+        assert_eq!((b.outside(), b.history_room()), (3_000, 9_800));
+        // The estimate is the report plus the growth, and never negative.
+        b.record_usage(10_000, 9_000);
+        assert!(b.has_usage());
+        assert_eq!(b.estimate(9_500), 10_500);
+        assert_eq!(b.estimate(12_300), 13_300);
+        assert!(
+            b.fits(11_800) && !b.fits(11_801),
+            "the report, not the count, decides"
+        );
+        b.record_usage(100, 5_000);
+        assert_eq!(b.estimate(0), 0);
+        assert_eq!(b.scaled(7), 7, "no overflow: the count itself");
+    }
+
+    /// HIST-4, HIST-13: compaction is due only when every condition holds.
+    #[test]
+    fn hist_13_compaction_due_needs_every_condition() {
+        let b = budget("context_window = 10000\nmin_messages_to_compact = 4");
+        assert!(
+            b.compaction_due(8_000, 4, 1),
+            "the estimate reaches the threshold"
+        );
+        assert!(!b.compaction_due(7_999, 4, 1), "under the threshold");
+        assert!(!b.compaction_due(8_000, 3, 1), "too few messages");
+        let off = budget("context_window = 10000\nauto_compact = false");
+        assert!(!off.compaction_due(9_000, 100, 1), "switched off");
+    }
+
+    /// HIST-12: what an overflow teaches is kept (a later, larger
+    /// rejection does not lower it), an empty window counts as one token,
+    /// and the scale reaches every count made after it.
+    ///
+    /// `cargo mutants` on this file, with this crate's tests, catches every
+    /// mutant but one, which is equivalent: `window > sent * ratio` made
+    /// `>=` sets, when the two are equal, the ratio to `window / sent`,
+    /// which is the ratio it has.
+    #[test]
+    fn hist_12_overflow_ratio_only_grows() {
+        let mut b = budget("context_window = 10000");
+        assert!(b.overflowed(5_000, 1));
+        assert_eq!((b.scaled(3), b.scaled(1_001)), (6, 2_002));
+        assert!(b.overflowed(6_000, 2));
+        assert_eq!(b.estimate(5_000), 10_000, "the ratio stays 2");
+        assert!(b.overflowed(4_000, 3));
+        assert_eq!(b.estimate(4_000), 10_000, "the ratio grows to 2.5");
+        assert_eq!(b.history_room(), 3_200);
+        let mut empty = budget("context_window = 10000");
+        assert!(empty.overflowed(0, 1));
+        assert_eq!(empty.estimate(1), 10_000);
+        b.record_usage(9_000, 3_000);
+        assert_eq!(b.estimate(3_100), 9_250, "growth since the report is scaled too");
+    }
+
     #[test]
     fn hist_12_overflow_scales_and_never_loops() {
         let mut b = budget("context_window = 10000");

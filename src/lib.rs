@@ -175,6 +175,7 @@ pub use error::{Error, Result};
 pub use event::{CompactionReason, Event};
 
 pub use cost::{Cost, Price, PriceTable};
+pub use prompt_cache::{CacheRule, CacheUse, PromptCache, MIN_CACHED_TOKENS};
 pub use strata_ctx_cache::CachedClient;
 
 /// The response cache in front of any [`LlmClient`] (MODEL-6).
@@ -185,6 +186,7 @@ mod engine;
 mod error;
 pub mod eval;
 mod event;
+mod prompt_cache;
 pub mod replay;
 #[cfg(feature = "tracing")]
 mod trace;

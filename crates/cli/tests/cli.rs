@@ -429,6 +429,83 @@ fn replay_reports_every_step_and_a_summary() {
     assert!(text.contains("in history form"), "{text}");
 }
 
+/// What each call of a replay would cost with prompt caching: every step's
+/// cache figures add up to the summary's, the dumped bodies are the
+/// requests they price, and a price turns them into dollars.
+#[test]
+fn replay_prices_each_call_with_the_prompt_cache_and_dumps_its_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let dump = dir.path().join("calls");
+    let o = run(&[
+        "replay",
+        "--window",
+        "16000",
+        "--json",
+        "--format",
+        "anthropic",
+        "--price",
+        "3,15",
+        "--dump",
+        path(&dump),
+        path(&corpus(DJANGO)),
+    ]);
+    let text = ok(&o);
+    let lines: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (last, steps) = lines.split_last().unwrap();
+    let sum = |key: &str| {
+        steps
+            .iter()
+            .map(|s| s["cache"][key].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    let total = &last["summary"]["cache"];
+    for key in ["calls", "input_tokens", "cache_read_tokens", "cache_write_tokens"] {
+        assert_eq!(total[key].as_u64().unwrap(), sum(key), "{key}");
+    }
+    assert_eq!(total["calls"], 16);
+    let (input, read, written) = (
+        sum("input_tokens"),
+        sum("cache_read_tokens"),
+        sum("cache_write_tokens"),
+    );
+    assert!(
+        read > input / 2,
+        "a growing window is mostly read from the cache: {total}"
+    );
+    assert_eq!(read + written, input, "Anthropic writes what it does not read");
+    let usd = last["summary"]["cost_usd"].as_f64().unwrap();
+    let expected = 3.0 * input as f64 / 1e6;
+    assert!(
+        (usd - expected).abs() < 1e-9,
+        "--price has no cache prices: {usd} vs {expected}"
+    );
+    let mut files: Vec<_> = std::fs::read_dir(&dump)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 16);
+    assert_eq!(files[0], "000001.json");
+    let body: Value = serde_json::from_slice(&std::fs::read(dump.join("000016.json")).unwrap()).unwrap();
+    assert_eq!(body["system"][0]["cache_control"]["type"], "ephemeral");
+    assert!(body["messages"].as_array().is_some_and(|m| !m.is_empty()));
+
+    let openai = ok(&run(&[
+        "replay",
+        "--window",
+        "16000",
+        "--model",
+        "gpt-4o",
+        path(&corpus(DJANGO)),
+    ]));
+    assert!(
+        openai.contains("model calls: 16;") && openai.contains("at gpt-4o"),
+        "{openai}"
+    );
+    let unknown = run(&["replay", "--model", "no-such-model", path(&corpus(DJANGO))]);
+    assert_eq!(unknown.status.code(), Some(2), "{}", stderr(&unknown));
+}
+
 #[test]
 fn render_in_three_formats() {
     let file = data("cli/chat.openai.json");

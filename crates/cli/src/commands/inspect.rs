@@ -70,21 +70,25 @@ fn memory_of(args: &InspectArgs, records: &[Record]) -> Result<Value, CliError> 
     Ok(report)
 }
 
-/// The price `--price` or `--model` asks for, if any.
-fn price_of(args: &InspectArgs) -> Result<Option<(String, Price)>, CliError> {
-    if let Some(text) = &args.price {
+/// The price `--price` or `--model` asks for, if any: the price given,
+/// or the model's from Strata's price table.
+pub(super) fn price_of(
+    model: Option<&str>,
+    price: Option<&str>,
+) -> Result<Option<(String, Price)>, CliError> {
+    if let Some(text) = price {
         let price: Price = text.parse().map_err(|_| {
             CliError::Input(format!(
                 "--price {text}: expected INPUT,OUTPUT in dollars per million tokens"
             ))
         })?;
-        let name = args.model.clone().unwrap_or_else(|| "the given price".into());
+        let name = model.map_or_else(|| "the given price".into(), str::to_owned);
         return Ok(Some((name, price)));
     }
-    match &args.model {
+    match model {
         Some(model) => PriceTable::builtin()
             .get(model)
-            .map(|p| Some((model.clone(), p)))
+            .map(|p| Some((model.to_owned(), p)))
             .ok_or_else(|| {
                 CliError::Input(format!(
                     "--model {model}: no price is known for it; give --price IN,OUT"
@@ -152,7 +156,7 @@ pub fn describe(issue: &PairIssue, messages: &[Message]) -> (String, Value) {
 
 /// Runs `strata-ctx inspect`.
 pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliError> {
-    let price = price_of(args)?;
+    let price = price_of(args.model.as_deref(), args.price.as_deref())?;
     let conversation = read_conversation(args.file.as_ref())?;
     let messages = &conversation.messages;
     let counts: Vec<usize> = messages.iter().map(|m| counter.count_message(m)).collect();

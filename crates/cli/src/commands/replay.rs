@@ -1,12 +1,13 @@
 //! `strata-ctx replay`: a recorded transcript through the turn engine, step by
 //! step (REACT-2..5, HIST-3..12).
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 use strata_ctx::replay::{replay, ReplayStep, ReplaySummary};
-use strata_ctx::{Engine, Role, TokenCounter};
+use strata_ctx::{CacheRule, CacheUse, Engine, Price, PromptCache, Role, TokenCounter, Window};
 
 use super::compact::{summarizer, SummarizerKind};
 use super::{out, out_json};
@@ -28,10 +29,77 @@ pub struct ReplayArgs {
     /// window, instead of text.
     #[arg(long)]
     json: bool,
+    /// The provider whose prompt cache prices each call, and whose request
+    /// body `--dump` writes.
+    #[arg(long, value_enum, default_value_t = Provider::Openai)]
+    format: Provider,
+    /// Prices each call at this model's price (from Strata's price table),
+    /// cache reads and writes at theirs.
+    #[arg(long, value_name = "NAME")]
+    model: Option<String>,
+    /// The price to use instead, in US dollars per million input and
+    /// output tokens (`3,15`); cache reads and writes are then priced as
+    /// plain input.
+    #[arg(long, value_name = "IN,OUT")]
+    price: Option<String>,
+    /// Writes each call's request body as sent to this directory
+    /// (`000001.json`, …): the OpenAI chat-completions body, an object with
+    /// `messages`, or with `--format anthropic` the Anthropic Messages body.
+    #[arg(long, value_name = "DIR")]
+    dump: Option<PathBuf>,
 }
 
-fn step_json(s: &ReplayStep) -> Value {
+/// A provider, for its prompt cache and its request body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Provider {
+    /// OpenAI chat completions: cache reads from 1,024 shared tokens at
+    /// half price.
+    Openai,
+    /// Anthropic Messages, the conversation cached to its last block:
+    /// cache reads at 0.1×, writes at 1.25×.
+    Anthropic,
+}
+
+impl Provider {
+    fn rule(self) -> CacheRule {
+        match self {
+            Provider::Openai => CacheRule::OpenAi,
+            Provider::Anthropic => CacheRule::Anthropic,
+        }
+    }
+
+    /// The request body of `window` as this provider takes it (model
+    /// settings aside).
+    fn body(self, window: &Window) -> Value {
+        match self {
+            Provider::Openai => json!({"messages": window.to_openai()}),
+            Provider::Anthropic => window.to_anthropic(),
+        }
+    }
+}
+
+/// Writes the body of call `n` to `dir`.
+fn dump(dir: &Path, n: usize, body: &Value) -> Result<(), CliError> {
+    let path = dir.join(format!("{n:06}.json"));
+    let bytes =
+        serde_json::to_vec(body).map_err(|e| CliError::Runtime(format!("{}: {e}", path.display())))?;
+    std::fs::write(&path, bytes)
+        .map_err(|e| CliError::Runtime(format!("cannot write {}: {e}", path.display())))
+}
+
+fn cache_json(c: &CacheUse, rule: CacheRule) -> Value {
     json!({
+        "calls": c.calls,
+        "input_tokens": c.input_tokens,
+        "cache_read_tokens": c.cache_read_tokens,
+        "cache_write_tokens": c.cache_write_tokens,
+        "input_units": rule.units(c),
+    })
+}
+
+fn step_json(s: &ReplayStep, cache: &CacheUse, rule: CacheRule) -> Value {
+    json!({
+        "cache": cache_json(cache, rule),
         "step": s.step,
         "round": s.round,
         "window_tokens": s.window_tokens,
@@ -45,10 +113,14 @@ fn step_json(s: &ReplayStep) -> Value {
     })
 }
 
-fn step_text(s: &ReplayStep) -> String {
+fn step_text(s: &ReplayStep, cache: &CacheUse) -> String {
     let mut line = format!(
-        "step {:>4}  round {:>3}  {:>7} / {} tokens",
-        s.step, s.round, s.window_tokens, s.threshold_tokens
+        "step {:>4}  round {:>3}  {:>7} / {} tokens  {:>3.0}% cached",
+        s.step,
+        s.round,
+        s.window_tokens,
+        s.threshold_tokens,
+        100.0 * cache.hit_rate()
     );
     if s.truncated {
         line.push_str("  truncated");
@@ -72,8 +144,16 @@ fn step_text(s: &ReplayStep) -> String {
     line
 }
 
-fn summary_json(s: &ReplaySummary) -> Value {
+fn summary_json(
+    s: &ReplaySummary,
+    cache: &CacheUse,
+    rule: CacheRule,
+    price: Option<&(String, Price)>,
+) -> Value {
     json!({
+        "cache": cache_json(cache, rule),
+        "cost_usd": price.map(|(_, p)| p.cost(&cache.usage())),
+        "priced_as": price.map(|(name, _)| name),
         "steps": s.steps,
         "rounds": s.rounds,
         "max_window_tokens": s.max_window_tokens,
@@ -89,6 +169,11 @@ fn summary_json(s: &ReplaySummary) -> Value {
 /// Runs `strata-ctx replay`.
 pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<(), CliError> {
     let config = args.budget.config()?;
+    let price = super::inspect::price_of(args.model.as_deref(), args.price.as_deref())?;
+    if let Some(dir) = &args.dump {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::Input(format!("--dump {}: cannot create it: {e}", dir.display())))?;
+    }
     let summarizer = summarizer(args.summarizer, counter.clone(), &config)?;
     let conversation = read_conversation(args.file.as_ref())?;
     // Spill files and the rules layer live in a scratch project.
@@ -96,7 +181,7 @@ pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<()
         .map_err(|e| CliError::Runtime(format!("cannot create a scratch directory: {e}")))?;
     let mut engine = Engine::builder(project.path())
         .config(config)
-        .counter(counter)
+        .counter(counter.clone())
         .summarizer(summarizer)
         .system_prompt(
             conversation
@@ -112,16 +197,29 @@ pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<()
     let bar = crate::progress::bar(total as u64, "replaying");
     let mut failed: Option<CliError> = None;
     let json = args.json;
-    let summary = replay(&mut engine, &conversation.messages, |step, _| {
+    let rule = args.format.rule();
+    let mut cache = PromptCache::new(rule);
+    let mut calls = CacheUse::default();
+    let cache_counter = counter;
+    let summary = replay(&mut engine, &conversation.messages, |step, window| {
         bar.inc(1);
         if failed.is_some() {
             return;
         }
-        let written = if json {
-            out_json(&step_json(step))
-        } else {
-            bar.suspend(|| out(&step_text(step)))
+        // The model is called with the window after each step.
+        let call = cache.call_window(window, &*cache_counter);
+        calls += call;
+        let dumped = match &args.dump {
+            Some(dir) => dump(dir, step.step, &args.format.body(window)),
+            None => Ok(()),
         };
+        let written = dumped.and_then(|()| {
+            if json {
+                out_json(&step_json(step, &call, rule))
+            } else {
+                bar.suspend(|| out(&step_text(step, &call)))
+            }
+        });
         failed = written.err();
     })
     .await?;
@@ -131,7 +229,8 @@ pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<()
     }
     let window = engine.window();
     if json {
-        return out_json(&json!({"summary": summary_json(&summary), "window": window.messages()}));
+        let summary = summary_json(&summary, &calls, rule, price.as_ref());
+        return out_json(&json!({"summary": summary, "window": window.messages()}));
     }
     let saved = summary
         .tool_output_tokens_raw
@@ -139,7 +238,8 @@ pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<()
     out(&format!(
         "\n{} steps in {} rounds; largest window {} tokens (threshold {}); {} step(s) over budget; {} compaction(s)\n\
          tool output: {} tokens as returned, {} in history form ({:.0}% saved)\n\
-         final window: {} messages, {} tokens\n",
+         final window: {} messages, {} tokens\n\
+         model calls: {}; input {} tokens, {} read from the prompt cache ({:.0}%), {} written; {:.0} input-price units{}\n",
         summary.steps,
         summary.rounds,
         summary.max_window_tokens,
@@ -151,6 +251,16 @@ pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<()
         100.0 * super::share(saved, summary.tool_output_tokens_raw),
         window.messages().len(),
         window.tokens,
+        calls.calls,
+        calls.input_tokens,
+        calls.cache_read_tokens,
+        100.0 * calls.hit_rate(),
+        calls.cache_write_tokens,
+        rule.units(&calls),
+        price
+            .as_ref()
+            .map(|(name, p)| format!("; ${:.4} at {name}", p.cost(&calls.usage())))
+            .unwrap_or_default(),
     ))?;
     if summary.broken_steps > 0 {
         return Err(CliError::Runtime(format!(

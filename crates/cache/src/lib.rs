@@ -337,37 +337,25 @@ impl<C: LlmClient> CachedClient<C> {
 
     /// The fresh stored answer of `key`, if any.
     async fn lookup(&self, key: &str) -> Option<LlmResponse> {
-        let found = match &self.backend {
-            Backend::Memory(cache) => cache.get(key),
-            Backend::Disk(dir) => match read_entry(&entry_path(dir, key)) {
-                Ok(entry) => entry.map(|e| (e.stored_at_ms, e.response)),
-                Err(reason) => {
-                    self.emit(CacheEvent::Failed {
-                        key: key.to_owned(),
-                        reason,
-                    });
-                    None
-                }
-            },
-            Backend::Shared(store) => {
-                let entry = store.get(key).await.and_then(|bytes| match bytes {
-                    Some(b) => serde_json::from_slice::<Entry>(&b)
-                        .map(Some)
-                        .map_err(|e| format!("not a cached answer: {e}")),
-                    None => Ok(None),
-                });
-                match entry {
-                    Ok(entry) => entry.map(|e| (e.stored_at_ms, e.response)),
-                    Err(reason) => {
-                        self.emit(CacheEvent::Failed {
-                            key: key.to_owned(),
-                            reason,
-                        });
-                        None
-                    }
-                }
+        let entry = match &self.backend {
+            Backend::Memory(cache) => Ok(cache.get(key)),
+            Backend::Disk(dir) => {
+                read_entry(&entry_path(dir, key)).map(|entry| entry.map(|e| (e.stored_at_ms, e.response)))
             }
+            Backend::Shared(store) => store.get(key).await.and_then(|bytes| match bytes {
+                Some(b) => serde_json::from_slice::<Entry>(&b)
+                    .map(|e| Some((e.stored_at_ms, e.response)))
+                    .map_err(|e| format!("not a cached answer: {e}")),
+                None => Ok(None),
+            }),
         };
+        let found = entry.unwrap_or_else(|reason| {
+            self.emit(CacheEvent::Failed {
+                key: key.to_owned(),
+                reason,
+            });
+            None
+        });
         found.filter(|(at, _)| self.fresh(*at)).map(|(_, r)| r)
     }
 

@@ -195,19 +195,22 @@ impl PromptCache {
     /// chat-completions messages and counted by `counter` (the same
     /// messages render the same bytes in the Anthropic form).
     pub fn call_window(&mut self, window: &Window, counter: &dyn TokenCounter) -> CacheUse {
-        let messages: Vec<Vec<u8>> = match window.to_openai() {
-            Value::Array(items) => items
-                .iter()
-                // A value always serialises.
-                .map(|item| serde_json::to_vec(item).unwrap_or_default())
-                .collect(),
-            _ => Vec::new(),
-        };
-        let counted: Vec<usize> = messages
+        match window.to_openai() {
+            Value::Array(messages) => self.call_rendered(&messages, counter),
+            _ => self.call([]),
+        }
+    }
+
+    /// One call whose request holds `messages` as rendered for the
+    /// provider, each counted by `counter`.
+    pub fn call_rendered(&mut self, messages: &[Value], counter: &dyn TokenCounter) -> CacheUse {
+        // A value always serialises.
+        let bytes: Vec<String> = messages
             .iter()
-            .map(|bytes| counter.count_text(&String::from_utf8_lossy(bytes)))
+            .map(|m| serde_json::to_string(m).unwrap_or_default())
             .collect();
-        self.call(messages.iter().map(Vec::as_slice).zip(counted))
+        let counted: Vec<usize> = bytes.iter().map(|b| counter.count_text(b)).collect();
+        self.call(bytes.iter().map(String::as_bytes).zip(counted))
     }
 }
 
@@ -269,6 +272,32 @@ mod tests {
             (5, 100 + 1_200 + 1_500 + 1_620 + 1_150)
         );
         assert!((CacheRule::Anthropic.units(&grown) - (0.1 * 1_200.0 + 1.25 * 300.0)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn a_window_is_priced_as_its_openai_messages() {
+        let project = tempfile::tempdir().unwrap();
+        let mut engine = crate::Engine::builder(project.path())
+            .system_prompt("sys ".repeat(2_000))
+            .build()
+            .unwrap();
+        let window = engine.window();
+        let rendered = match window.to_openai() {
+            Value::Array(messages) => messages,
+            other => panic!("{other}"),
+        };
+        let mut by_window = PromptCache::new(CacheRule::Anthropic);
+        let mut by_messages = PromptCache::new(CacheRule::Anthropic);
+        for _ in 0..2 {
+            let a = by_window.call_window(&window, engine.counter());
+            let b = by_messages.call_rendered(&rendered, engine.counter());
+            assert_eq!(a, b);
+            assert!(a.input_tokens > MIN_CACHED_TOKENS, "{a:?}");
+        }
+        assert_eq!(
+            by_window.call_window(&window, engine.counter()).cache_read_tokens,
+            by_window.call_window(&window, engine.counter()).input_tokens
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 use strata_ctx::replay::{replay, ReplayStep, ReplaySummary};
-use strata_ctx::{CacheRule, CacheUse, Engine, Price, PromptCache, Role, TokenCounter, Window};
+use strata_ctx::{CacheRule, CacheUse, Engine, Price, PromptCache, Role, TokenCounter};
 
 use super::compact::{summarizer, SummarizerKind};
 use super::{out, out_json};
@@ -65,15 +65,6 @@ impl Provider {
         match self {
             Provider::Openai => CacheRule::OpenAi,
             Provider::Anthropic => CacheRule::Anthropic,
-        }
-    }
-
-    /// The request body of `window` as this provider takes it (model
-    /// settings aside).
-    fn body(self, window: &Window) -> Value {
-        match self {
-            Provider::Openai => json!({"messages": window.to_openai()}),
-            Provider::Anthropic => window.to_anthropic(),
         }
     }
 }
@@ -206,12 +197,18 @@ pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<()
         if failed.is_some() {
             return;
         }
-        // The model is called with the window after each step.
-        let call = cache.call_window(window, &*cache_counter);
+        // The model is called with the window after each step; both
+        // providers' messages are the same, rendered once for the cache.
+        let rendered = match window.to_openai() {
+            Value::Array(messages) => messages,
+            _ => Vec::new(),
+        };
+        let call = cache.call_rendered(&rendered, &*cache_counter);
         calls += call;
-        let dumped = match &args.dump {
-            Some(dir) => dump(dir, step.step, &args.format.body(window)),
-            None => Ok(()),
+        let dumped = match (&args.dump, args.format) {
+            (Some(dir), Provider::Openai) => dump(dir, step.step, &json!({"messages": rendered})),
+            (Some(dir), Provider::Anthropic) => dump(dir, step.step, &window.to_anthropic()),
+            (None, _) => Ok(()),
         };
         let written = dumped.and_then(|()| {
             if json {

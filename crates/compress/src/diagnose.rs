@@ -118,6 +118,21 @@ fn ansi() -> &'static Regex {
     compiled(&RE, r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
 }
 
+/// `text` without its colour codes and cursor moves (ANSI escape
+/// sequences): how a tool printed, not what it said. Borrowed when there
+/// are none.
+///
+/// ```
+/// assert_eq!(strata_ctx_compress::without_colours("\x1b[31merror\x1b[0m: x"), "error: x");
+/// ```
+pub fn without_colours(text: &str) -> std::borrow::Cow<'_, str> {
+    if text.contains('\x1b') {
+        ansi().replace_all(text, "")
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 /// Lines that look like code or a diff rather than output: a diff's `+`
 /// and `-` lines, `raise`, `throw`, `def`, imports, comments (`# …`,
 /// `// …`) and calls of error helpers.
@@ -167,6 +182,10 @@ const FAILURE: &str = concat!(
     r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|×|❌|●)\s",
     // A test runner's failing test, go's FAIL.
     r"|^(?:FAIL|FAILED|ERROR)\b|--- FAIL|\bFAIL:|\bFAILED\b|\b\d+ (?:failing|failed|errors?)\b",
+    // A linter's finding under its rule code, as ruff prints it above the
+    // location (`F401 [*] `os` imported but unused`, `UP035 `typing.Dict`
+    // is deprecated`).
+    r"|^[A-Z]{1,4}\d{3,4} (?:\[\*\] )?\S",
     // make, linkers, shells, the kernel.
     r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
     // git's merge conflicts, the kernel's and Kubernetes' OOM kills.

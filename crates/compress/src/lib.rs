@@ -49,7 +49,9 @@
 //! ```
 
 pub use compressor::{Compressed, Compressor, RuleFailure, MARKERS};
-pub use diagnose::{announces_message, is_announced_message, is_verdict, last_failure, line_kind, LineKind};
+pub use diagnose::{
+    announces_message, is_announced_message, is_verdict, last_failure, line_kind, without_colours, LineKind,
+};
 pub use kind::{canonical, canonical_call, ToolKind};
 pub use rules::{GenericRule, RuleLimits};
 pub use summary::{extract, PendingSummaries, SummarySource, ToolSummarizer, ToolSummary};

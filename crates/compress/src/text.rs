@@ -2,11 +2,13 @@
 //! byte budget (TOOL-8, TOOL-10).
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 use memchr::{memchr, memrchr};
 
 use crate::diagnose::{self, LineKind};
+
+mod choose;
+use choose::choose;
 
 /// Budgets of [`condense`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -312,16 +314,68 @@ fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize
 /// and the head and tail; noise (passing tests, progress, downloads,
 /// library frames) last. The room is `budget.max_bytes`, grown by what the
 /// diagnostic lines cost up to `budget.grow` more. A text already within
-/// the budget is returned unchanged, so condensing is idempotent.
+/// the budget is returned unchanged, so condensing is idempotent. Lines
+/// are judged without their colour codes (how a tool printed, not what it
+/// said) and kept as the tool printed them, but for a line cut for length,
+/// which loses its colours.
 pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
+    let plain = diagnose::without_colours(text);
+    let (chosen, total_lines) = match plan(&plain, budget) {
+        Plan::Within(n) => {
+            return Condensed {
+                text: Cow::Borrowed(text),
+                total_lines: n,
+                kept_lines: n,
+            }
+        }
+        Plan::Keep(chosen, total) => (chosen, total),
+    };
+    let shown: Vec<(usize, &str)> = match &plain {
+        Cow::Borrowed(_) => chosen.iter().map(|l| (l.number, line_str(text, l))).collect(),
+        Cow::Owned(plain) => {
+            // Colour codes hold no newline, so line `n` of the plain text
+            // is line `n` of `text`.
+            let printed: Vec<&str> = text
+                .split('\n')
+                .map(|l| l.strip_suffix('\r').unwrap_or(l))
+                .collect();
+            chosen
+                .iter()
+                .map(|l| {
+                    let plain_line = line_str(plain, l);
+                    let line = printed.get(l.number).copied().unwrap_or(plain_line);
+                    // A line too long to show whole is cut from its plain text.
+                    (
+                        l.number,
+                        if line.len() <= budget.max_line_bytes {
+                            line
+                        } else {
+                            plain_line
+                        },
+                    )
+                })
+                .collect()
+        }
+    };
+    Condensed {
+        text: Cow::Owned(render(budget, &shown, total_lines)),
+        total_lines,
+        kept_lines: chosen.len(),
+    }
+}
+
+/// What [`condense`] does with a text: leave it as it is (it has this many
+/// lines), or keep these lines of so many.
+enum Plan {
+    Within(usize),
+    Keep(Vec<Line>, usize),
+}
+
+/// The [`Plan`] for a text without colour codes.
+fn plan(text: &str, budget: &Budget) -> Plan {
     let bytes = text.as_bytes();
     if within(text, budget) {
-        let n = line_count(bytes);
-        return Condensed {
-            text: Cow::Borrowed(text),
-            total_lines: n,
-            kept_lines: n,
-        };
+        return Plan::Within(line_count(bytes));
     }
 
     // Head: the first lines, walking forward.
@@ -386,165 +440,21 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
         .collect();
     let total_lines = head.len() + middle_lines + tail.len();
 
-    let chosen = choose(text, budget, &head, &middle, &tail);
-    let kept_lines = chosen.len();
-    Condensed {
-        text: Cow::Owned(render(text, budget, &chosen, total_lines)),
-        total_lines,
-        kept_lines,
-    }
-}
-
-/// The lines to keep, in order, within the room: by priority, with the
-/// diagnostic lines paid from the grown room and the rest from
-/// `budget.max_bytes`.
-fn choose(text: &str, budget: &Budget, head: &[Line], middle: &[Line], tail: &[Line]) -> Vec<Line> {
-    let kind = |l: &Line| diagnose::line_kind(line_str(text, l));
-    let all: Vec<(Line, LineKind)> = head
-        .iter()
-        .chain(middle)
-        .chain(tail)
-        .map(|l| (*l, kind(l)))
-        .collect();
-    let of = |wanted: &[LineKind]| -> Vec<Line> {
-        all.iter()
-            .filter(|(_, k)| wanted.contains(k))
-            .map(|(l, _)| *l)
-            .collect()
-    };
-    let failures = of(&[LineKind::Failure]);
-    let summaries = of(&[LineKind::Summary]);
-    let warnings = of(&[LineKind::Warning]);
-    // The context of a failure: a location or frame right before or after it.
-    let contexts: Vec<Line> = all
-        .windows(2)
-        .filter_map(|w| match (w[0].1, w[1].1) {
-            (LineKind::Context, LineKind::Failure) if w[1].0.number == w[0].0.number + 1 => Some(w[0].0),
-            (LineKind::Failure, LineKind::Context) if w[1].0.number == w[0].0.number + 1 => Some(w[1].0),
-            _ => None,
-        })
-        .collect();
-    // The message of a failure: an assertion's operand (`Expected: 3`,
-    // `left: 3`) or matcher at most two lines after the failure or after
-    // the previous such line, and the plain line after a failure that
-    // ends with a colon (`… panicked at src/a.rs:3:5:`).
-    let mut attached: Vec<Line> = Vec::new();
-    let mut anchor: Option<(usize, bool)> = None;
-    for (l, k) in &all {
-        let near = |within: usize| anchor.is_some_and(|(n, _)| l.number > n && l.number <= n + within);
-        match k {
-            LineKind::Failure => anchor = Some((l.number, diagnose::announces_message(line_str(text, l)))),
-            LineKind::Context if near(2) && diagnose::is_operand(line_str(text, l)) => {
-                attached.push(*l);
-                anchor = Some((l.number, false));
-            }
-            LineKind::Plain
-                if near(1)
-                    && anchor.is_some_and(|(_, announces)| announces)
-                    && !line_str(text, l).trim().is_empty() =>
-            {
-                attached.push(*l);
-                anchor = Some((l.number, false));
-            }
-            _ => {}
-        }
-    }
-    let noise: HashSet<usize> = all
-        .iter()
-        .filter(|(_, k)| *k == LineKind::Noise)
-        .map(|(l, _)| l.number)
-        .collect();
-    let quiet = |l: &&Line| !noise.contains(&l.number);
-
-    // The first line of each run of failure lines (one other line may
-    // stand between two of a run) says what failed (`E   AssertionError:
-    // …` above its `E   [left]: …` details, `npm ERR! code E404` above
-    // its log lines); the others detail it.
-    let headlines: Vec<Line> = failures
-        .iter()
-        .enumerate()
-        .filter(|(i, l)| *i == 0 || failures[i - 1].number + 2 < l.number)
-        .map(|(_, l)| *l)
-        .collect();
-
-    // In order of priority.
-    let mut diagnostic: Vec<Line> = Vec::new();
-    diagnostic.extend(failures.last());
-    diagnostic.extend(summaries.iter().rev().take(3));
-    diagnostic.extend(failures.first());
-    diagnostic.extend(headlines.iter().rev());
-    diagnostic.extend(attached.iter().rev());
-    diagnostic.extend(failures.iter().rev().skip(1));
-    diagnostic.extend(summaries.iter().rev().skip(3));
-    diagnostic.extend(warnings.iter());
-    diagnostic.extend(contexts.iter());
-    let mut rest: Vec<Line> = Vec::new();
-    rest.extend(head.iter().take(1).filter(quiet));
-    rest.extend(tail.iter().rev().take(2).filter(quiet));
-    // Spare room: the innermost locations and frames of the project's
-    // code, where a failure happened.
-    rest.extend(of(&[LineKind::Context]).iter().rev().take(INNERMOST_FRAMES));
-    rest.extend(head.iter().skip(1).filter(quiet));
-    rest.extend(tail.iter().rev().skip(2).filter(quiet));
-
-    // Diagnostic lines, each once by its text, grow the room.
-    let mut seen = HashSet::new();
-    diagnostic.retain(|l| seen.insert(line_str(text, l)));
-    let diagnostic_numbers: HashSet<usize> = diagnostic.iter().map(|l| l.number).collect();
-    let diagnostic_cost: usize = diagnostic.iter().map(|l| cost(line_str(text, l), budget)).sum();
-    let room = room(budget, diagnostic_cost).min(cap(text, budget));
-    let mut used = MARKER_RESERVE;
-    let mut kept: Vec<Line> = Vec::new();
-    let mut kept_numbers: HashSet<usize> = HashSet::new();
-    // The first and last lines open and close the text, whatever else.
-    let ends: Vec<Line> = head
-        .iter()
-        .take(1)
-        .chain(tail.last())
-        .filter(quiet)
-        .copied()
-        .collect();
-    let mut keep = |line: &Line, limit: usize| {
-        let c = cost(line_str(text, line), budget);
-        let fits = used + c <= limit && kept_numbers.insert(line.number);
-        if fits {
-            used += c;
-            kept.push(*line);
-        }
-        fits
-    };
-    let mut any = false;
-    for line in ends.iter().chain(&diagnostic).chain(&rest) {
-        // Lines that carry no diagnostic get no more than the base room.
-        let limit = if diagnostic_numbers.contains(&line.number) {
-            room
-        } else {
-            room.min(budget.max_bytes)
-        };
-        any |= keep(line, limit);
-    }
-    if !any {
-        // All noise: its first and last lines say what it was.
-        for line in head.iter().take(1).chain(tail.last()) {
-            keep(line, room);
-        }
-    }
-    kept.sort_by_key(|l| l.number);
-    kept
+    Plan::Keep(choose(text, budget, &head, &middle, &tail), total_lines)
 }
 
 /// The kept lines with a gap marker for each run left out.
-fn render(text: &str, budget: &Budget, kept: &[Line], total_lines: usize) -> String {
+fn render(budget: &Budget, kept: &[(usize, &str)], total_lines: usize) -> String {
     let mut out = String::new();
     let mut next = 0;
-    for line in kept {
-        if line.number > next {
-            out.push_str(&gap_marker(line.number - next));
+    for &(number, line) in kept {
+        if number > next {
+            out.push_str(&gap_marker(number - next));
             out.push('\n');
         }
-        out.push_str(&cap_line(line_str(text, line), budget.max_line_bytes));
+        out.push_str(&cap_line(line, budget.max_line_bytes));
         out.push('\n');
-        next = line.number + 1;
+        next = number + 1;
     }
     if total_lines > next {
         out.push_str(&gap_marker(total_lines - next));

@@ -3,21 +3,43 @@
 
 use serde_json::{Map, Value};
 
-/// A shell's output that an agent recorded as a JSON object rather than as
-/// plain text: Codex CLI's `shell` and `local_shell` calls answer
-/// `{"output": "…", "metadata": {"exit_code": 1, "duration_seconds":
-/// 0.5}}`, and transcripts in OpenAI chat form carry that object as the
-/// tool message's text.
+/// A shell's output that an agent recorded with an envelope around what
+/// the command printed, rather than as plain text:
+///
+/// - as a JSON object: Codex CLI's `shell` and `local_shell` calls answer
+///   `{"output": "…", "metadata": {"exit_code": 1, "duration_seconds":
+///   0.5}}`, and transcripts in OpenAI chat form carry that object as the
+///   tool message's text;
+/// - under a header of `Name: value` lines that ends with `Output:`: Codex
+///   CLI's `exec_command` and `write_stdin` answer `Chunk ID: …`, `Wall
+///   time: … seconds`, `Process exited with code 1` (or `Process running
+///   with session ID 7`), `Original token count: …`, and its `apply_patch`
+///   answers `Exit code: 0` and `Wall time: …`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShellOutput {
-    object: Map<String, Value>,
+    shape: Shape,
 }
 
+#[derive(Debug, Clone, PartialEq)]
+enum Shape {
+    Json(Map<String, Value>),
+    /// The header, up to and with its `Output:` line, and what follows.
+    Headed {
+        header: String,
+        output: String,
+        exit_code: Option<i64>,
+    },
+}
+
+/// The most lines of a header before its `Output:` line.
+const HEADER_LINES: usize = 8;
+
 impl ShellOutput {
-    /// Reads `text` as a shell's structured output: a JSON object with an
-    /// `output` string, and perhaps an exit code (`metadata.exit_code`,
-    /// or `exit_code`/`exitCode` beside the output). `None` for anything
-    /// else, plain text included; only text that opens with `{` is parsed.
+    /// Reads `text` as a shell's output in an envelope: a JSON object with
+    /// an `output` string, and perhaps an exit code (`metadata.exit_code`,
+    /// or `exit_code`/`exitCode` beside the output); or a header of known
+    /// `Name: value` lines ending with a line `Output:`. `None` for
+    /// anything else, plain text included.
     ///
     /// ```
     /// use strata_ctx_tools::ShellOutput;
@@ -26,49 +48,113 @@ impl ShellOutput {
     /// let out = ShellOutput::parse(text).unwrap();
     /// assert_eq!(out.output(), "error: could not compile `app`\n");
     /// assert_eq!(out.exit_code(), Some(101));
+    ///
+    /// let text = "Chunk ID: 3f2a1c\nWall time: 1.2031 seconds\nProcess exited with code 1\nOriginal token count: 12\nOutput:\nFAILED tests/test_a.py::test_x\n";
+    /// let out = ShellOutput::parse(text).unwrap();
+    /// assert_eq!(out.output(), "FAILED tests/test_a.py::test_x\n");
+    /// assert_eq!(out.exit_code(), Some(1));
+    ///
     /// assert!(ShellOutput::parse("plain text").is_none());
     /// ```
     pub fn parse(text: &str) -> Option<ShellOutput> {
-        if !text.trim_start().starts_with('{') {
-            return None;
-        }
-        match serde_json::from_str::<Value>(text).ok()? {
-            Value::Object(object) if object.get("output").is_some_and(Value::is_string) => {
-                Some(ShellOutput { object })
+        let shape = if text.trim_start().starts_with('{') {
+            match serde_json::from_str::<Value>(text).ok()? {
+                Value::Object(object) if object.get("output").is_some_and(Value::is_string) => {
+                    Shape::Json(object)
+                }
+                _ => return None,
             }
-            _ => None,
-        }
+        } else {
+            headed(text)?
+        };
+        Some(ShellOutput { shape })
     }
 
     /// What the command printed.
     pub fn output(&self) -> &str {
-        self.object
-            .get("output")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
+        match &self.shape {
+            Shape::Json(object) => object.get("output").and_then(Value::as_str).unwrap_or_default(),
+            Shape::Headed { output, .. } => output,
+        }
     }
 
-    /// The command's exit code, when the object reports one.
+    /// The command's exit code, when the envelope reports one.
     pub fn exit_code(&self) -> Option<i64> {
         let beside = |o: &Map<String, Value>| {
             ["exit_code", "exitCode"]
                 .iter()
                 .find_map(|k| o.get(*k).and_then(Value::as_i64))
         };
-        self.object
-            .get("metadata")
-            .and_then(Value::as_object)
-            .and_then(beside)
-            .or_else(|| beside(&self.object))
+        match &self.shape {
+            Shape::Json(object) => object
+                .get("metadata")
+                .and_then(Value::as_object)
+                .and_then(beside)
+                .or_else(|| beside(object)),
+            Shape::Headed { exit_code, .. } => *exit_code,
+        }
     }
 
-    /// The object with `output` in place of what the command printed,
-    /// written as compact JSON: the rest (the exit code, the duration) as
-    /// it was.
-    pub fn with_output(mut self, output: String) -> String {
-        self.object.insert("output".to_owned(), Value::String(output));
-        Value::Object(self.object).to_string()
+    /// The envelope with `output` in place of what the command printed:
+    /// the rest (the exit code, the duration) as it was, a JSON object as
+    /// compact JSON.
+    pub fn with_output(self, output: String) -> String {
+        match self.shape {
+            Shape::Json(mut object) => {
+                object.insert("output".to_owned(), Value::String(output));
+                Value::Object(object).to_string()
+            }
+            Shape::Headed { mut header, .. } => {
+                header.push_str(&output);
+                header
+            }
+        }
     }
+}
+
+/// A header of known lines ending with `Output:`, and what follows it.
+fn headed(text: &str) -> Option<Shape> {
+    let mut exit_code = None;
+    let mut at = 0;
+    for known in 0..=HEADER_LINES {
+        let rest = &text[at..];
+        let (line, next) = match rest.find('\n') {
+            Some(i) => (&rest[..i], at + i + 1),
+            None => (rest, text.len()),
+        };
+        let line = line.trim_end_matches('\r');
+        if line == "Output:" {
+            return (known > 0).then(|| Shape::Headed {
+                header: text[..next].to_owned(),
+                output: text[next..].to_owned(),
+                exit_code,
+            });
+        }
+        let code = |prefix: &str| {
+            line.strip_prefix(prefix)
+                .and_then(|n| n.trim().parse::<i64>().ok())
+        };
+        if let Some(n) = code("Process exited with code ").or_else(|| code("Exit code: ")) {
+            exit_code = Some(n);
+        } else if ![
+            "Chunk ID: ",
+            "Wall time: ",
+            "Wall time ",
+            "Process running with session ID ",
+            "Original token count: ",
+            "Command: ",
+        ]
+        .iter()
+        .any(|p| line.starts_with(p))
+        {
+            return None;
+        }
+        if next >= text.len() {
+            return None;
+        }
+        at = next;
+    }
+    None
 }
 
 #[cfg(test)]
@@ -103,6 +189,30 @@ mod tests {
     }
 
     #[test]
+    fn codex_exec_output_under_its_header_is_read() {
+        let text = "Chunk ID: dd3e4e\nWall time: 0.1823 seconds\nProcess exited with code 2\nOriginal token count: 9\nOutput:\nerror: x\nmore\n";
+        let out = ShellOutput::parse(text).unwrap();
+        assert_eq!(out.output(), "error: x\nmore\n");
+        assert_eq!(out.exit_code(), Some(2));
+        assert_eq!(
+            out.clone().with_output(out.output().to_owned()),
+            text,
+            "the header is kept as it was"
+        );
+        assert_eq!(
+            out.with_output("short".to_owned()),
+            "Chunk ID: dd3e4e\nWall time: 0.1823 seconds\nProcess exited with code 2\nOriginal token count: 9\nOutput:\nshort"
+        );
+        // A process still running has no exit code yet; apply_patch's header.
+        let running =
+            ShellOutput::parse("Chunk ID: 1\nProcess running with session ID 7\nOutput:\n").unwrap();
+        assert_eq!((running.output(), running.exit_code()), ("", None));
+        let patch =
+            ShellOutput::parse("Exit code: 0\r\nWall time: 0.5 seconds\r\nOutput:\r\nSuccess.").unwrap();
+        assert_eq!((patch.output(), patch.exit_code()), ("Success.", Some(0)));
+    }
+
+    #[test]
     fn other_text_is_not_a_shell_output() {
         for text in [
             "",
@@ -112,6 +222,10 @@ mod tests {
             r#"{"output": 3}"#,
             r#"["output"]"#,
             "{\"output\": \"x\"} trailing",
+            "Output:\nno header above it",
+            "Wall time: 1 seconds\nno output line",
+            "Wall time: 1 seconds\nSomething else: 2\nOutput:\nx",
+            "Chunk ID: 1\n\n\n\n\n\n\n\n\nOutput:\nx",
         ] {
             assert!(ShellOutput::parse(text).is_none(), "{text}");
         }

@@ -15,6 +15,11 @@ fn line() -> impl Strategy<Value = String> {
         1 => Just("warning: unused variable `x`".to_owned()),
         1 => "[a-zé✓ ]{0,30}",
         1 => "[a-z]{1,10}".prop_map(|w| w.repeat(200)),
+        // Coloured as a terminal shows it, long enough to be cut, or with
+        // an escape that is no colour code.
+        1 => "[a-z ]{0,20}".prop_map(|w| format!("\x1b[1;31merror\x1b[0m: {w}")),
+        1 => "[a-z]{1,10}".prop_map(|w| format!("\x1b[32m{}\x1b[0m", w.repeat(60))),
+        1 => "[a-z\x1b\\[0-9;m]{0,20}",
     ]
 }
 

@@ -260,3 +260,106 @@ fn tool_8_a_clean_run_keeps_its_summary_small() {
         form.len()
     );
 }
+
+/// Real outputs, as the tools printed them (`outputs/`): each failure line
+/// of the tool's own shape in `output`, without its colour codes.
+fn failure_lines(output: &str, shape: &regex::Regex) -> Vec<String> {
+    output
+        .lines()
+        .map(|l| strata_ctx_compress::without_colours(l).trim().to_owned())
+        .filter(|l| shape.is_match(l))
+        .collect()
+}
+
+/// TOOL-8: output a tool coloured for a terminal (tsc `--pretty`, vitest)
+/// is judged by what it says: its failures are found under the colour
+/// codes and kept as printed.
+#[test]
+fn tool_8_coloured_failures_are_found_and_kept_as_printed() {
+    let c = Compressor::new();
+    let tsc = include_str!("outputs/tsc-pretty.txt");
+    let (form, _) = c.compress_text("Bash", &json!({"command": "npx tsc --pretty"}), tsc);
+    let plain = strata_ctx_compress::without_colours(&form);
+    let errors = failure_lines(tsc, &regex::Regex::new(r"error TS\d+").unwrap());
+    let kept = errors.iter().filter(|e| plain.contains(e.as_str())).count();
+    assert_eq!(errors.len(), 40);
+    assert!(kept >= 20, "{kept} of 40 errors kept\n{form}");
+    assert!(plain.contains("Found 40 errors in 13 files."), "{form}");
+    assert!(form.contains("\x1b["), "kept lines keep their colours");
+    // The room is paid in plain bytes; the colour codes of kept lines
+    // come on top.
+    assert!(
+        plain.len() * 4 < tsc.len(),
+        "{} of {} bytes",
+        plain.len(),
+        tsc.len()
+    );
+    assert!(
+        form.len() * 3 < tsc.len(),
+        "{} of {} bytes",
+        form.len(),
+        tsc.len()
+    );
+
+    let vitest = include_str!("outputs/vitest-colour.txt");
+    let (form, _) = c.compress_text("Bash", &json!({"command": "npx vitest run"}), vitest);
+    let plain = strata_ctx_compress::without_colours(&form);
+    let failures = failure_lines(vitest, &regex::Regex::new(r"^FAIL |Tests .* failed").unwrap());
+    assert_eq!(failures.len(), 5, "{failures:?}");
+    for failure in &failures {
+        assert!(plain.contains(failure.as_str()), "lost {failure:?}\n{form}");
+    }
+    assert!(
+        form.len() * 6 < vitest.len(),
+        "{} of {} bytes",
+        form.len(),
+        vitest.len()
+    );
+    for form in [&form, &c.compress_text("Bash", &json!({"command": "tsc"}), tsc).0] {
+        assert_eq!(
+            &c.compress_text("Bash", &json!({"command": "run"}), form).0,
+            form,
+            "TOOL-11"
+        );
+    }
+}
+
+/// TOOL-8: a linter's findings under their rule codes, as ruff prints
+/// them above their locations, are failures.
+#[test]
+fn tool_8_ruff_findings_under_their_rule_codes_are_kept() {
+    let ruff = include_str!("outputs/ruff-full.txt");
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "ruff check ."}), ruff);
+    let findings = failure_lines(ruff, &regex::Regex::new(r"^[A-Z]+\d+ ").unwrap());
+    assert_eq!(findings.len(), 6);
+    for finding in &findings {
+        assert!(form.contains(finding.as_str()), "lost {finding:?}\n{form}");
+    }
+    assert_eq!(line_kind("F401 [*] `os` imported but unused"), LineKind::Failure);
+    assert!(form.contains("Found 6 errors."), "{form}");
+}
+
+/// TOOL-8: Codex CLI's `exec_command` answers with a header (`Chunk ID`,
+/// `Wall time`, `Process exited with code 1`, `Original token count`,
+/// `Output:`) above what the command printed: the header stays whole and
+/// only the printed output is condensed.
+#[test]
+fn tool_8_a_codex_exec_header_stays_whole_above_the_condensed_output() {
+    let case = cases().into_iter().find(|c| c.name == "cargo test").unwrap();
+    let header = "Chunk ID: 9f2c1a\nWall time: 2.4127 seconds\nProcess exited with code 101\nOriginal token count: 5120\nOutput:\n";
+    let text = format!("{header}{}", case.output);
+    let c = Compressor::new();
+    let (form, _) = c.compress_text("exec_command", &json!({"cmd": "cargo test"}), &text);
+    assert!(form.starts_with(header), "{form}");
+    for failure in case.failures {
+        assert!(form.contains(failure), "lost {failure:?}\n{form}");
+    }
+    // What follows the header is the form of the output alone.
+    let (alone, _) = c.compress_text("Bash", &json!({"command": "cargo test"}), &case.output);
+    assert_eq!(&form[header.len()..], alone);
+    assert_eq!(
+        c.compress_text("exec_command", &json!({"cmd": "x"}), &form).0,
+        form,
+        "TOOL-11"
+    );
+}

@@ -351,7 +351,7 @@ async fn react_6_change_tracker_feeds_the_summary() {
         }
     }
     let build = || {
-        let mut h = History::new(config(2_500, 1), Arc::new(CharCounter));
+        let mut h = History::new(config(1_500, 1), Arc::new(CharCounter));
         for n in 0..6 {
             h.begin_round(Message::user(format!("task {n}")));
             let call = ToolCall::new(
@@ -364,9 +364,12 @@ async fn react_6_change_tracker_feeds_the_summary() {
                 vec![Message::tool_text(
                     &call.id,
                     "bash",
+                    // Plain lines above the error: the filler of
+                    // `text_of_len` is all failure lines, and each would
+                    // compete to be the last error.
                     format!(
                         "{}\nValueError: round {n} failed here",
-                        text_of_len(2_000, n as u64)
+                        text_of_len(2_000, n as u64).replace("error", "entry")
                     ),
                 )],
             );
@@ -386,7 +389,11 @@ async fn react_6_change_tracker_feeds_the_summary() {
         "{}",
         facts.content
     );
-    assert!(facts.content.contains("src/m0.py") && facts.content.contains("ValueError: round 0 failed here"));
+    assert!(
+        facts.content.contains("src/m0.py") && facts.content.contains("ValueError: round 0 failed here"),
+        "{}",
+        facts.content
+    );
 
     let mut h = build();
     h.compact(&Fixed {

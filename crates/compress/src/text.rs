@@ -236,22 +236,33 @@ fn diagnostic_spans(
         let end = memchr(b'\n', &bytes[pos..]).map_or(to, |i| pos + i);
         (start, end)
     };
+    // Only failures, warnings and summaries count toward a quota: the
+    // locations and code excerpts between them (a compiler's `-->` and `|`
+    // lines) come along, up to as many again as the quota.
+    let counts = |span: (usize, usize)| diagnose::line_kind(&text[span.0..span.1]).is_diagnostic();
     let mut spans: Vec<(usize, usize)> = Vec::new();
+    let (mut counted, mut others) = (0, 0);
     let mut scanned_to = from;
-    while spans.len() < first_quota && scanned_to < to {
+    while counted < first_quota && others < first_quota * CONTEXT_PER_DIAGNOSTIC && scanned_to < to {
         let Some(m) = find_diagnostic(middle, scanned_to) else {
             scanned_to = to;
             break;
         };
-        let (start, end) = line_at(m.max(from));
-        spans.push((start, end));
-        scanned_to = end + 1;
+        let span = line_at(m.max(from));
+        if counts(span) {
+            counted += 1;
+        } else {
+            others += 1;
+        }
+        spans.push(span);
+        scanned_to = span.1 + 1;
     }
     let scanned_to = scanned_to.min(to);
     let mut last: Vec<(usize, usize)> = Vec::new();
+    let (mut counted, mut others) = (0, 0);
     let mut window_end = to;
     let mut window = 64 * 1024;
-    while last.len() < last_quota && window_end > scanned_to {
+    while counted < last_quota && others < last_quota * CONTEXT_PER_DIAGNOSTIC && window_end > scanned_to {
         // A window of whole lines ending at `window_end`.
         let mut start = window_end.saturating_sub(window).max(scanned_to);
         if start > scanned_to {
@@ -267,8 +278,17 @@ fn diagnostic_spans(
             found.push(span);
             at = span.1 + 1;
         }
-        let need = last_quota - last.len();
-        last.extend(found.into_iter().rev().take(need));
+        for span in found.into_iter().rev() {
+            if counted >= last_quota || others >= last_quota * CONTEXT_PER_DIAGNOSTIC {
+                break;
+            }
+            if counts(span) {
+                counted += 1;
+            } else {
+                others += 1;
+            }
+            last.push(span);
+        }
         window_end = start;
         window *= 2;
     }
@@ -277,6 +297,11 @@ fn diagnostic_spans(
     spans.dedup();
     spans
 }
+
+/// How many lines that carry no diagnostic (locations, frames, code
+/// excerpts) the search for diagnostic lines takes along per line of its
+/// quota.
+const CONTEXT_PER_DIAGNOSTIC: usize = 3;
 
 /// Adds to `spans` the line after each failure line that ends with a
 /// colon and so announces its message on the next line: Rust's `thread

@@ -337,6 +337,23 @@ fn tool_8_ruff_findings_under_their_rule_codes_are_kept() {
     }
     assert_eq!(line_kind("F401 [*] `os` imported but unused"), LineKind::Failure);
     assert!(form.contains("Found 6 errors."), "{form}");
+
+    // Sixty-one findings, each above its location and a code excerpt: the
+    // excerpts do not crowd the findings out of the search.
+    let all = include_str!("outputs/ruff-select-all.txt");
+    let (form, _) =
+        Compressor::new().compress_text("Bash", &json!({"command": "ruff check --select ALL ."}), all);
+    let findings = failure_lines(all, &regex::Regex::new(r"^[A-Z]+\d+ ").unwrap());
+    assert_eq!(findings.len(), 61);
+    for finding in &findings {
+        assert!(form.contains(finding.as_str()), "lost {finding:?}\n{form}");
+    }
+    assert!(
+        form.len() * 3 < all.len(),
+        "{} of {} bytes",
+        form.len(),
+        all.len()
+    );
 }
 
 /// TOOL-8: Codex CLI's `exec_command` answers with a header (`Chunk ID`,

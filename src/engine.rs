@@ -9,12 +9,10 @@ use serde_json::Value;
 use strata_ctx_atfile::Mentions;
 use strata_ctx_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
 use strata_ctx_core::{
-    CharCounter, Clock, Config, IdSource, Message, MessageId, NoSummarizer, ResultStatus, Role, Summarizer,
-    TokenCounter,
+    CharCounter, Clock, Config, IdSource, Message, NoSummarizer, ResultStatus, Role, Summarizer, TokenCounter,
 };
 use strata_ctx_history::{
-    clear_result, cut_arguments, cut_thought, path_argument, CompactionStats, Digest, History, PruneAction,
-    PruneOutcome, Record,
+    path_argument, CompactionStats, Digest, History, PruneAction, PruneOutcome, Record,
 };
 use strata_ctx_mtime::{add_note, Freshness};
 use strata_ctx_prompt::{todo_recap, topic_anchor, Context, Prefix, Rules, SystemLayer, ToolMode, ToolSpec};
@@ -27,9 +25,12 @@ mod intake;
 mod memory;
 mod meter;
 mod round;
+mod scratchpad;
 mod server;
 mod session;
 mod tools;
+
+use scratchpad::{Level, Scratch, Scratchpad};
 
 pub use builder::EngineBuilder;
 pub use call::{WindowCount, DEFAULT_MAX_CONTINUATIONS};
@@ -109,59 +110,6 @@ pub enum EngineError {
     /// same and its records are written with the next successful append.
     #[error(transparent)]
     Store(#[from] strata_ctx_store::Error),
-}
-
-/// How far a step of the round in progress was condensed (REACT-5).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Level {
-    Full,
-    History,
-    Cleared,
-    Omitted,
-}
-
-/// One step of the round in progress, in each form the window can show.
-#[derive(Debug, Clone)]
-struct Scratch {
-    /// The assistant message, then its results as the model saw them.
-    full: Vec<Message>,
-    /// The same in history form.
-    history: Vec<Message>,
-    /// The history form with results cleared and long arguments cut, once
-    /// made.
-    cleared: Option<Vec<Message>>,
-    level: Level,
-    tokens: [usize; 4],
-    /// What the step did, for the digest once its results leave the
-    /// window (REACT-6).
-    facts: Digest,
-    /// Whether a result of the step comes from a protected tool
-    /// (HIST-15): it is shown in history form, never cleared.
-    protected: bool,
-    /// Whether the step is pinned (#30.7): it stays as it is.
-    pinned: bool,
-}
-
-impl Scratch {
-    fn messages(&self) -> &[Message] {
-        match (self.level, &self.cleared) {
-            (Level::Full, _) => &self.full,
-            (Level::Omitted, _) => &[],
-            (Level::Cleared, Some(cleared)) => cleared,
-            _ => &self.history,
-        }
-    }
-
-    fn tokens(&self) -> usize {
-        self.tokens[self.level as usize]
-    }
-
-    fn id(&self) -> MessageId {
-        self.full
-            .first()
-            .map(|m| m.id)
-            .unwrap_or_else(|| MessageId::from_u128(0))
-    }
 }
 
 /// What [`Engine::begin_round`] did.
@@ -324,23 +272,8 @@ pub struct Engine {
     input: Option<Message>,
     input_tokens: usize,
     previous_input: Option<String>,
-    steps: Vec<Scratch>,
-    /// Tokens of the steps at their levels, hidden ones left out.
-    scratch_tokens: usize,
-    next_condense: usize,
-    next_clear: usize,
-    next_omit: usize,
-    /// The facts of the round's steps whose results left the window
-    /// (REACT-6), and its rendering at the top of the scratchpad.
-    digest: Digest,
-    digest_message: Option<Message>,
-    digest_tokens: usize,
-    /// Steps the digest covers, in the order they joined it; the first
-    /// `summarized` of them went to the summariser, whose rolling summary
-    /// is `rolling` (REACT-6).
-    covered: Vec<usize>,
-    summarized: usize,
-    rolling: Option<String>,
+    /// The round's steps and the digest of those that left the window.
+    pad: Scratchpad,
     recap: Option<String>,
     recap_tokens: usize,
     /// The count of the last window handed out: what a usage report
@@ -371,7 +304,7 @@ impl fmt::Debug for Engine {
         f.debug_struct("Engine")
             .field("root", &self.root)
             .field("round", &self.round)
-            .field("steps", &self.steps.len())
+            .field("steps", &self.pad.len())
             .field("history", &self.history)
             .field("over_budget", &self.over_budget)
             .finish_non_exhaustive()
@@ -438,7 +371,7 @@ impl Engine {
 
     /// Steps recorded in the round in progress.
     pub fn steps(&self) -> usize {
-        self.steps.len()
+        self.pad.len()
     }
 
     /// Whether a round is in progress.
@@ -506,8 +439,7 @@ impl Engine {
         self.prefix_tokens
             + l3
             + self.input_tokens
-            + self.digest_tokens
-            + self.scratch_tokens
+            + self.pad.tokens()
             + self.recap_tokens
             + self.session_tokens()
             + self.memory_tokens()
@@ -520,19 +452,11 @@ impl Engine {
     }
 
     fn push_step(&mut self, step: Scratch) {
-        if !self.history.is_hidden(&step.id()) {
-            self.scratch_tokens += step.tokens();
-        }
-        self.steps.push(step);
+        self.pad.push(step, &self.history);
     }
 
     fn recount_scratch(&mut self) {
-        self.scratch_tokens = self
-            .steps
-            .iter()
-            .filter(|s| !self.history.is_hidden(&s.id()))
-            .map(Scratch::tokens)
-            .sum();
+        self.pad.recount(&self.history);
     }
 
     /// Writes what was recorded to the conversation, keeping it on failure.
@@ -565,17 +489,7 @@ impl Engine {
     pub fn window(&mut self) -> Window {
         self.refresh_prefix();
         self.condense(Level::Omitted);
-        let mut scratchpad = Vec::new();
-        scratchpad.extend(self.digest_message.clone());
-        // Steps left out are a prefix: start after them (REL-3), but for
-        // the pinned ones among them, which stay (#30.7).
-        let omitted = self.next_omit.min(self.steps.len());
-        let pinned = self.steps[..omitted].iter().filter(|s| s.pinned);
-        for step in pinned.chain(&self.steps[omitted..]) {
-            if !self.history.is_hidden(&step.id()) {
-                scratchpad.extend_from_slice(step.messages());
-            }
-        }
+        let scratchpad = self.pad.messages(&self.history);
         let mut context = Context::new(self.system.clone())
             .with_rules(self.rules_text.clone())
             .with_history(self.history.retained().into_owned())

@@ -81,7 +81,7 @@ impl Engine {
             self.emit(Event::Repaired(repairs));
         }
         let mut report = StepReport {
-            step: self.steps.len() + 1,
+            step: self.pad.len() + 1,
             ..StepReport::default()
         };
         // The results of one step share one cap (HIST-14).
@@ -122,22 +122,11 @@ impl Engine {
         }
         // The history form was counted as it was recorded.
         report.history_result_tokens = self.history.newest_tokens(history.len().saturating_sub(1));
-        let tokens = [
+        let tokens = (
             self.counter.count_messages(&full),
             self.history.newest_tokens(history.len()),
-            0,
-            0,
-        ];
-        self.push_step(Scratch {
-            full,
-            history,
-            cleared: None,
-            level: Level::Full,
-            tokens,
-            facts,
-            protected,
-            pinned,
-        });
+        );
+        self.push_step(Scratch::new(full, history, tokens, facts, protected, pinned));
         if let Some(recap) = todo_recap(std::slice::from_ref(&assistant)) {
             self.recap = Some(recap);
             self.recap_tokens = self.recap_tokens_of();

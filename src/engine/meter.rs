@@ -5,15 +5,6 @@
 use super::*;
 
 impl Engine {
-    pub(super) fn reset_digest(&mut self) {
-        self.digest = Digest::new();
-        self.digest_message = None;
-        self.digest_tokens = 0;
-        self.covered.clear();
-        self.summarized = 0;
-        self.rolling = None;
-    }
-
     /// Compacts the history now, whatever the trigger says.
     ///
     /// # Errors
@@ -108,8 +99,7 @@ impl Engine {
             }
         }
         let (d, e, f) = self.condense(Level::Omitted);
-        if self.summarize_steps && self.covered.len() > self.summarized {
-            self.summarize_covered().await;
+        if self.summarize_steps && self.summarize_covered().await {
             // The summary took room: condense again if needed (its steps
             // join at the next batch).
             let (g, h, i) = self.condense(Level::Omitted);
@@ -122,29 +112,23 @@ impl Engine {
     /// summary so far, go to the summariser under the summary timeout; its
     /// answer becomes the rolling summary. On an error or a timeout the
     /// digest alone stands for them (HIST-7), and they are not sent again.
-    pub(super) async fn summarize_covered(&mut self) {
-        let mut input = Vec::new();
-        if let Some(rolling) = &self.rolling {
-            input.push(Message::summary(rolling.clone()));
-        }
-        for &i in &self.covered[self.summarized..] {
-            input.extend(self.steps[i].history.iter().cloned());
-        }
-        let steps = self.covered.len() - self.summarized;
-        self.summarized = self.covered.len();
+    /// Returns whether there were such steps.
+    pub(super) async fn summarize_covered(&mut self) -> bool {
+        let Some((input, steps)) = self.pad.take_unsummarized() else {
+            return false;
+        };
         if !self.summarizer.summarizes() {
             self.emit(Event::StepsSummarized {
                 steps,
                 degraded: Some("no summariser is configured".to_owned()),
             });
-            return;
+            return true;
         }
         let answer =
             tokio::time::timeout(self.config.summary_timeout, self.summarizer.summarize(&input)).await;
         let degraded = match answer {
             Ok(Ok(text)) if !text.trim().is_empty() => {
-                self.rolling = Some(text);
-                self.render_digest();
+                self.pad.set_rolling(text, &*self.counter, self.digest_chars());
                 None
             }
             Ok(Ok(_)) => Some("the summary was empty".to_owned()),
@@ -152,6 +136,13 @@ impl Engine {
             Err(_) => Some("timed out".to_owned()),
         };
         self.emit(Event::StepsSummarized { steps, degraded });
+        true
+    }
+
+    /// The digest's share of the budget, in characters: a sixth of the
+    /// threshold, at most 4,000 tokens, about three characters a token.
+    pub(super) fn digest_chars(&self) -> usize {
+        (self.threshold_tokens() / 6).min(4_000) * 3
     }
 
     /// REACT-5, HIST-14, HIST-15: once the window is over the threshold,
@@ -168,7 +159,7 @@ impl Engine {
         let threshold = self.threshold_tokens();
         let mut counts = (0, 0, 0);
         if self.window_tokens() > threshold {
-            let n = self.steps.len();
+            let n = self.pad.len();
             let preferred = n.saturating_sub(self.config.keep_full_steps);
             let stages = [
                 (preferred, self.history.budget().shed_target()),
@@ -213,101 +204,18 @@ impl Engine {
         deepest: Level,
         counts: &mut (usize, usize, usize),
     ) {
-        while self.window_tokens() > target {
-            // A pinned step stays as it is (#30.7): every cursor passes it.
-            let pinned = |cursor: usize| cursor < eligible && self.steps[cursor].pinned;
-            if pinned(self.next_condense) {
-                self.next_condense += 1;
-            } else if pinned(self.next_clear) && self.next_clear < self.next_condense {
-                self.next_clear += 1;
-            } else if pinned(self.next_omit) && self.next_omit < self.next_clear {
-                self.next_omit += 1;
-            } else if self.next_condense < eligible {
-                let i = self.next_condense;
-                self.set_level(i, Level::History);
-                self.next_condense += 1;
-                counts.0 += 1;
-            } else if deepest == Level::History {
-                break;
-            } else if self.next_clear < eligible {
-                let i = self.next_clear;
-                let protected = self.steps[i].protected;
-                let mut form = self.steps[i].history.clone();
-                for m in &mut form {
-                    if !protected {
-                        clear_result(m);
-                    }
-                    cut_arguments(m);
-                    cut_thought(m);
-                }
-                self.steps[i].tokens[Level::Cleared as usize] = self.counter.count_messages(&form);
-                self.steps[i].cleared = Some(form);
-                self.set_level(i, Level::Cleared);
-                if !protected {
-                    self.cover(i);
-                }
-                self.next_clear += 1;
-                counts.1 += 1;
-            } else if self.next_omit < eligible {
-                let i = self.next_omit;
-                self.set_level(i, Level::Omitted);
-                if self.steps[i].protected {
-                    self.cover(i);
-                }
-                self.next_omit += 1;
-                counts.2 += 1;
-            } else {
-                break;
-            }
-        }
-    }
-
-    /// Adds what step `i` did to the digest, now that its results left
-    /// the window, and renders the digest again (REACT-6).
-    pub(super) fn cover(&mut self, i: usize) {
-        self.digest.merge(&self.steps[i].facts);
-        self.covered.push(i);
-        self.render_digest();
-    }
-
-    /// The digest message: the facts, and the rolling summary when there
-    /// is one, within the digest's share of the budget (a sixth of the
-    /// threshold, at most 4,000 tokens, about three characters a token).
-    pub(super) fn render_digest(&mut self) {
-        let budget = (self.threshold_tokens() / 6).min(4_000) * 3;
-        let mut text = match &self.rolling {
-            Some(rolling) => {
-                let facts = self.digest.render(budget / 2);
-                let room = budget.saturating_sub(facts.chars().count() + 40);
-                let mut summary: String = rolling.chars().take(room).collect();
-                if summary.len() < rolling.len() {
-                    summary.push('…');
-                }
-                format!("{facts}\n\nSummary of those steps:\n{summary}")
-            }
-            None => self.digest.render(budget),
-        };
-        if text.is_empty() {
-            text = self.digest.render(budget);
-        }
-        let message = Message::system(text)
-            .with_id(MessageId::derived(&format!(
-                "strata:digest:{}",
-                self.digest.steps()
-            )))
-            .with_created_at(None);
-        self.digest_tokens = self.counter.count_message(&message);
-        self.digest_message = Some(message);
-    }
-
-    pub(super) fn set_level(&mut self, i: usize, level: Level) {
-        let hidden = self.history.is_hidden(&self.steps[i].id());
-        let step = &mut self.steps[i];
-        if !hidden {
-            self.scratch_tokens =
-                self.scratch_tokens.saturating_sub(step.tokens()) + step.tokens[level as usize];
-        }
-        step.level = level;
+        // Only the scratchpad changes while it is condensed.
+        let outside = self.counted() - self.pad.tokens();
+        let budget = self.history.budget();
+        let over = |scratchpad: usize| budget.estimate(outside + scratchpad) > target;
+        let digest_chars = self.digest_chars();
+        self.pad.condense(
+            eligible,
+            deepest,
+            &over,
+            (&self.history, &*self.counter, digest_chars),
+            counts,
+        );
     }
 
     pub(super) fn window_changed(&self) -> usize {

@@ -31,16 +31,14 @@ impl Engine {
             }
             let protected = self.is_protected(&step);
             let pinned = step.iter().any(Message::is_pinned);
-            self.push_step(Scratch {
-                full: step.clone(),
-                history: step,
-                cleared: None,
-                level: Level::Full,
-                tokens: [tokens, tokens, tokens, 0],
+            self.push_step(Scratch::new(
+                step.clone(),
+                step,
+                (tokens, tokens),
                 facts,
                 protected,
                 pinned,
-            });
+            ));
         }
     }
 
@@ -87,12 +85,7 @@ impl Engine {
         self.input_tokens = input_tokens;
         self.input = Some(input);
         self.previous_input = Some(text.to_owned());
-        self.steps.clear();
-        self.scratch_tokens = 0;
-        self.next_condense = 0;
-        self.next_clear = 0;
-        self.next_omit = 0;
-        self.reset_digest();
+        self.pad.clear();
         self.over_budget = false;
         self.round += 1;
         self.cost.new_round();
@@ -177,12 +170,9 @@ impl Engine {
         self.history.finish_round(self.stamp(answer));
         self.emit(Event::RoundFinished {
             round: self.round,
-            steps: self.steps.len(),
+            steps: self.pad.len(),
         });
-        self.steps.clear();
-        self.scratch_tokens = 0;
-        self.reset_digest();
-        self.next_omit = 0;
+        self.pad.clear();
         self.input = None;
         self.input_tokens = 0;
         self.over_budget = false;

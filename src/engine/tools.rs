@@ -134,21 +134,7 @@ impl Engine {
     /// stays as it is.
     pub fn pin(&mut self, ids: &[String], pinned: bool) -> PinOutcome {
         let outcome = self.history.pin(ids, pinned);
-        for i in 0..self.steps.len() {
-            let step = &mut self.steps[i];
-            if !step.full.iter().any(|m| outcome.changed.contains(&m.id)) {
-                continue;
-            }
-            step.pinned = pinned;
-            for m in step.full.iter_mut().chain(step.history.iter_mut()) {
-                m.set_pinned(pinned);
-            }
-            // A pinned step is shown whole again, however condensed it was.
-            if pinned {
-                self.set_level(i, super::Level::Full);
-            }
-        }
-        self.recount_scratch();
+        self.pad.pin(&outcome.changed, pinned, &self.history);
         outcome
     }
 

@@ -30,6 +30,7 @@ mod server;
 mod session;
 mod tools;
 
+use round::RoundState;
 use scratchpad::{Level, Scratch, Scratchpad};
 
 pub use builder::EngineBuilder;
@@ -268,19 +269,13 @@ pub struct Engine {
     rules_warnings: Vec<String>,
     /// Tokens of L1 and L2.
     prefix_tokens: usize,
-    /// The current input as rendered (with the topic anchor).
-    input: Option<Message>,
-    input_tokens: usize,
-    previous_input: Option<String>,
-    /// The round's steps and the digest of those that left the window.
-    pad: Scratchpad,
+    /// The round in progress: its input and scratchpad.
+    round: RoundState,
     recap: Option<String>,
     recap_tokens: usize,
     /// The count of the last window handed out: what a usage report
     /// measured.
     last_counted: Option<usize>,
-    over_budget: bool,
-    round: usize,
     /// The time and ids of the messages the engine makes (CORE-2).
     clock: Clock,
     ids: IdSource,
@@ -303,10 +298,10 @@ impl fmt::Debug for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Engine")
             .field("root", &self.root)
-            .field("round", &self.round)
-            .field("steps", &self.pad.len())
+            .field("round", &self.round.number)
+            .field("steps", &self.round.pad.len())
             .field("history", &self.history)
-            .field("over_budget", &self.over_budget)
+            .field("over_budget", &self.round.over_budget)
             .finish_non_exhaustive()
     }
 }
@@ -366,12 +361,12 @@ impl Engine {
 
     /// Rounds begun so far, the one in progress included.
     pub fn round(&self) -> usize {
-        self.round
+        self.round.number
     }
 
     /// Steps recorded in the round in progress.
     pub fn steps(&self) -> usize {
-        self.pad.len()
+        self.round.pad.len()
     }
 
     /// Whether a round is in progress.
@@ -397,7 +392,7 @@ impl Engine {
     /// Whether the window is over the threshold though everything that can
     /// be condensed was.
     pub fn over_budget(&self) -> bool {
-        self.over_budget
+        self.round.over_budget
     }
 
     /// Re-reads the rule files when they changed and recounts L1+L2.
@@ -438,8 +433,7 @@ impl Engine {
         let hints = self.hint_tokens.map_or(0, |n| n * self.history.window_len());
         self.prefix_tokens
             + l3
-            + self.input_tokens
-            + self.pad.tokens()
+            + self.round.tokens()
             + self.recap_tokens
             + self.session_tokens()
             + self.memory_tokens()
@@ -452,11 +446,11 @@ impl Engine {
     }
 
     fn push_step(&mut self, step: Scratch) {
-        self.pad.push(step, &self.history);
+        self.round.pad.push(step, &self.history);
     }
 
     fn recount_scratch(&mut self) {
-        self.pad.recount(&self.history);
+        self.round.pad.recount(&self.history);
     }
 
     /// Writes what was recorded to the conversation, keeping it on failure.
@@ -489,7 +483,7 @@ impl Engine {
     pub fn window(&mut self) -> Window {
         self.refresh_prefix();
         self.condense(Level::Omitted);
-        let scratchpad = self.pad.messages(&self.history);
+        let scratchpad = self.round.pad.messages(&self.history);
         let mut context = Context::new(self.system.clone())
             .with_rules(self.rules_text.clone())
             .with_history(self.history.retained().into_owned())
@@ -498,7 +492,7 @@ impl Engine {
             .with_session(self.session_text())
             .with_recap(self.recap.clone())
             .with_id_hints(self.hint_tokens.map(|_| self.history.short_ids()));
-        if let Some(input) = &self.input {
+        if let Some(input) = &self.round.input {
             context = context.with_input(input.clone());
         }
         let counted = self.counted();
@@ -508,7 +502,7 @@ impl Engine {
             tokens: self.estimate(counted),
             counted,
             threshold: self.threshold_tokens(),
-            over_budget: self.over_budget,
+            over_budget: self.round.over_budget,
         }
     }
 }

@@ -423,15 +423,10 @@ impl EngineBuilder {
             rules_text: String::new(),
             rules_warnings: Vec::new(),
             prefix_tokens: 0,
-            input: None,
-            input_tokens: 0,
-            previous_input: None,
-            pad: Scratchpad::default(),
+            round: RoundState::after(rounds),
             recap: None,
             recap_tokens: 0,
             last_counted: None,
-            over_budget: false,
-            round: rounds,
             clock,
             ids,
             price,
@@ -450,7 +445,7 @@ impl EngineBuilder {
         engine.render_session();
         engine.recap = todo_recap(engine.history.full_log());
         engine.recap_tokens = engine.recap_tokens_of();
-        engine.previous_input = engine
+        engine.round.previous_input = engine
             .history
             .full_log()
             .iter()

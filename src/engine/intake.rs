@@ -81,7 +81,7 @@ impl Engine {
             self.emit(Event::Repaired(repairs));
         }
         let mut report = StepReport {
-            step: self.pad.len() + 1,
+            step: self.round.pad.len() + 1,
             ..StepReport::default()
         };
         // The results of one step share one cap (HIST-14).
@@ -132,7 +132,7 @@ impl Engine {
             self.recap_tokens = self.recap_tokens_of();
         }
         self.emit(Event::StepRecorded {
-            round: self.round,
+            round: self.round.number,
             step: report.step,
             calls: assistant.tool_calls.len(),
         });
@@ -149,7 +149,7 @@ impl Engine {
         report.compaction = forced.or(report.compaction);
         (report.condensed, report.cleared, report.omitted) = counts;
         report.window_tokens = self.window_changed();
-        report.over_budget = self.over_budget;
+        report.over_budget = self.round.over_budget;
         self.persist()?;
         Ok(report)
     }

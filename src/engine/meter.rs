@@ -114,7 +114,7 @@ impl Engine {
     /// digest alone stands for them (HIST-7), and they are not sent again.
     /// Returns whether there were such steps.
     pub(super) async fn summarize_covered(&mut self) -> bool {
-        let Some((input, steps)) = self.pad.take_unsummarized() else {
+        let Some((input, steps)) = self.round.pad.take_unsummarized() else {
             return false;
         };
         if !self.summarizer.summarizes() {
@@ -128,7 +128,9 @@ impl Engine {
             tokio::time::timeout(self.config.summary_timeout, self.summarizer.summarize(&input)).await;
         let degraded = match answer {
             Ok(Ok(text)) if !text.trim().is_empty() => {
-                self.pad.set_rolling(text, &*self.counter, self.digest_chars());
+                self.round
+                    .pad
+                    .set_rolling(text, &*self.counter, self.digest_chars());
                 None
             }
             Ok(Ok(_)) => Some("the summary was empty".to_owned()),
@@ -159,7 +161,7 @@ impl Engine {
         let threshold = self.threshold_tokens();
         let mut counts = (0, 0, 0);
         if self.window_tokens() > threshold {
-            let n = self.pad.len();
+            let n = self.round.pad.len();
             let preferred = n.saturating_sub(self.config.keep_full_steps);
             let stages = [
                 (preferred, self.history.budget().shed_target()),
@@ -174,14 +176,14 @@ impl Engine {
             }
         }
         let over = self.window_tokens() > threshold;
-        if over && deepest == Level::Omitted && !self.over_budget {
+        if over && deepest == Level::Omitted && !self.round.over_budget {
             self.emit(Event::OverBudget {
                 tokens: self.window_tokens(),
                 threshold,
             });
         }
         if deepest == Level::Omitted || !over {
-            self.over_budget = over;
+            self.round.over_budget = over;
         }
         let (condensed, cleared, omitted) = counts;
         if condensed + cleared + omitted > 0 {
@@ -205,11 +207,11 @@ impl Engine {
         counts: &mut (usize, usize, usize),
     ) {
         // Only the scratchpad changes while it is condensed.
-        let outside = self.counted() - self.pad.tokens();
+        let outside = self.counted() - self.round.pad.tokens();
         let budget = self.history.budget();
         let over = |scratchpad: usize| budget.estimate(outside + scratchpad) > target;
         let digest_chars = self.digest_chars();
-        self.pad.condense(
+        self.round.pad.condense(
             eligible,
             deepest,
             &over,

@@ -3,6 +3,63 @@
 
 use super::*;
 
+/// The round in progress: its number, its input as rendered, the
+/// scratchpad of its steps, and whether its window is over budget though
+/// everything that can be condensed was.
+#[derive(Debug, Default)]
+pub(super) struct RoundState {
+    /// Rounds begun so far, the one in progress included.
+    pub(super) number: usize,
+    /// The current input as rendered (with the topic anchor), and its
+    /// tokens.
+    pub(super) input: Option<Message>,
+    input_tokens: usize,
+    /// The user's text of the latest round, for the topic anchor.
+    pub(super) previous_input: Option<String>,
+    pub(super) over_budget: bool,
+    /// The round's steps and the digest of those that left the window.
+    pub(super) pad: Scratchpad,
+}
+
+impl RoundState {
+    /// The state after `rounds` rounds, none in progress.
+    pub(super) fn after(rounds: usize) -> RoundState {
+        RoundState {
+            number: rounds,
+            ..RoundState::default()
+        }
+    }
+
+    /// A new round with `input` (counted `tokens`), given as `text`.
+    fn begin(&mut self, input: Message, tokens: usize, text: &str) {
+        self.number += 1;
+        self.input = Some(input);
+        self.input_tokens = tokens;
+        self.previous_input = Some(text.to_owned());
+        self.over_budget = false;
+        self.pad.clear();
+    }
+
+    /// A round resumed from the log, with `input` counted `tokens`.
+    fn resume(&mut self, input: Message, tokens: usize) {
+        self.input = Some(input);
+        self.input_tokens = tokens;
+    }
+
+    /// The round ended: no input, an empty scratchpad.
+    fn finish(&mut self) {
+        self.input = None;
+        self.input_tokens = 0;
+        self.over_budget = false;
+        self.pad.clear();
+    }
+
+    /// What the round costs in the window: its input and its scratchpad.
+    pub(super) fn tokens(&self) -> usize {
+        self.input_tokens + self.pad.tokens()
+    }
+}
+
 impl Engine {
     /// Rebuilds the scratchpad of a round that was in progress when the
     /// conversation was saved, from its history form.
@@ -14,8 +71,8 @@ impl Engine {
         let Some(start) = window.iter().rposition(|m| m.role == Role::User) else {
             return;
         };
-        self.input = Some(window[start].clone());
-        self.input_tokens = self.counter.count_message(&window[start]);
+        let tokens = self.counter.count_message(&window[start]);
+        self.round.resume(window[start].clone(), tokens);
         let mut steps: Vec<Vec<Message>> = Vec::new();
         for m in &window[start + 1..] {
             match (m.role, steps.last_mut()) {
@@ -61,7 +118,7 @@ impl Engine {
         let user = self.stamp(Message::user(applied.text));
         let mut input = user.clone();
         if self.topic_anchor {
-            let anchor = topic_anchor(self.previous_input.as_deref(), text);
+            let anchor = topic_anchor(self.round.previous_input.as_deref(), text);
             input.content = format!("{}\n\n{anchor}", input.content).into();
         }
         let input_tokens = self.counter.count_message(&input);
@@ -82,15 +139,10 @@ impl Engine {
             });
         }
         self.history.begin_round(user.clone());
-        self.input_tokens = input_tokens;
-        self.input = Some(input);
-        self.previous_input = Some(text.to_owned());
-        self.pad.clear();
-        self.over_budget = false;
-        self.round += 1;
+        self.round.begin(input, input_tokens, text);
         self.cost.new_round();
         self.emit(Event::RoundStarted {
-            round: self.round,
+            round: self.round.number,
             mentions: applied.paths.clone(),
             ignored: applied.ignored.clone(),
         });
@@ -169,13 +221,10 @@ impl Engine {
         }
         self.history.finish_round(self.stamp(answer));
         self.emit(Event::RoundFinished {
-            round: self.round,
-            steps: self.pad.len(),
+            round: self.round.number,
+            steps: self.round.pad.len(),
         });
-        self.pad.clear();
-        self.input = None;
-        self.input_tokens = 0;
-        self.over_budget = false;
+        self.round.finish();
         self.window_changed();
         self.persist()
     }
@@ -191,6 +240,22 @@ mod tests {
             .build()
             .unwrap()
             .block_on(f)
+    }
+
+    /// A round's state: numbered from the rounds before it, its input
+    /// counted until it ends, the topic anchor's text kept across rounds.
+    #[test]
+    fn round_state_begins_and_finishes() {
+        let mut r = RoundState::after(3);
+        assert_eq!((r.number, r.tokens(), r.input.is_none()), (3, 0, true));
+        r.over_budget = true;
+        r.begin(Message::user("fix it"), 7, "fix it");
+        assert_eq!((r.number, r.tokens(), r.over_budget), (4, 7, false));
+        r.finish();
+        assert_eq!((r.number, r.tokens(), r.input.is_none()), (4, 0, true));
+        assert_eq!(r.previous_input.as_deref(), Some("fix it"));
+        r.resume(Message::user("again"), 5);
+        assert_eq!(r.tokens(), 5);
     }
 
     /// CORE-4: one round at a time; a step or an answer needs one.

@@ -134,7 +134,7 @@ impl Engine {
     /// stays as it is.
     pub fn pin(&mut self, ids: &[String], pinned: bool) -> PinOutcome {
         let outcome = self.history.pin(ids, pinned);
-        self.pad.pin(&outcome.changed, pinned, &self.history);
+        self.round.pad.pin(&outcome.changed, pinned, &self.history);
         outcome
     }
 

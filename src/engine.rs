@@ -15,13 +15,14 @@ use strata_ctx_history::{
     path_argument, CompactionStats, Digest, History, PruneAction, PruneOutcome, Record,
 };
 use strata_ctx_mtime::{add_note, Freshness};
-use strata_ctx_prompt::{todo_recap, topic_anchor, Context, Prefix, Rules, SystemLayer, ToolMode, ToolSpec};
+use strata_ctx_prompt::{todo_recap, Context, Prefix, Rules, SystemLayer, ToolMode, ToolSpec};
 
 use crate::event::{channel_sink, CompactionReason, Event, EventFn};
 
 mod builder;
 mod call;
 mod intake;
+mod layers;
 mod memory;
 mod meter;
 mod round;
@@ -30,6 +31,7 @@ mod server;
 mod session;
 mod tools;
 
+use layers::Layers;
 use round::RoundState;
 use scratchpad::{Level, Scratch, Scratchpad};
 
@@ -255,24 +257,15 @@ pub struct Engine {
     history: History,
     truncator: Truncator,
     mentions: Mentions,
-    rules: Rules,
     freshness: Freshness,
-    system: SystemLayer,
+    /// L1, L2, the todo recap and the id hints.
+    layers: Layers,
     max_continuations: u32,
-    topic_anchor: bool,
-    /// The tokens one id hint costs, when hints are on (HIST-10).
-    hint_tokens: Option<usize>,
     events: Option<EventFn>,
     conversation: Option<Box<dyn strata_ctx_store::ConversationLog>>,
     unsaved: Vec<Record>,
-    rules_text: String,
-    rules_warnings: Vec<String>,
-    /// Tokens of L1 and L2.
-    prefix_tokens: usize,
     /// The round in progress: its input and scratchpad.
     round: RoundState,
-    recap: Option<String>,
-    recap_tokens: usize,
     /// The count of the last window handed out: what a usage report
     /// measured.
     last_counted: Option<usize>,
@@ -397,30 +390,10 @@ impl Engine {
 
     /// Re-reads the rule files when they changed and recounts L1+L2.
     fn refresh_prefix(&mut self) {
-        let layer = self.rules.build();
-        if layer.warnings != self.rules_warnings {
-            for w in &layer.warnings {
-                self.emit(Event::RulesWarning(w.clone()));
+        if let Some(warnings) = self.layers.refresh(&*self.counter) {
+            for w in warnings {
+                self.emit(Event::RulesWarning(w));
             }
-            self.rules_warnings = layer.warnings;
-        }
-        if layer.text != self.rules_text || self.prefix_tokens == 0 {
-            self.rules_text = layer.text;
-            let prefix = Context::new(self.system.clone()).with_rules(self.rules_text.clone());
-            // In native mode the tools travel beside the messages and
-            // count as much (MODEL-1).
-            let tools: usize = self
-                .system
-                .request_tools()
-                .iter()
-                .map(|t| {
-                    let schema = t.input_schema().to_string();
-                    self.counter.count_text(&t.name)
-                        + self.counter.count_text(&t.full_description())
-                        + self.counter.count_text(&schema)
-                })
-                .sum();
-            self.prefix_tokens = self.counter.count_messages(&prefix.messages()) + tools;
         }
     }
 
@@ -430,11 +403,11 @@ impl Engine {
         // Every message of the history's window shows in the window, in
         // one form or another, with its hint (summaries included: a
         // slight over-count, on the safe side).
-        let hints = self.hint_tokens.map_or(0, |n| n * self.history.window_len());
-        self.prefix_tokens
+        let hints = self.layers.hint_tokens(self.history.window_len());
+        self.layers.prefix_tokens()
             + l3
             + self.round.tokens()
-            + self.recap_tokens
+            + self.layers.recap_tokens()
             + self.session_tokens()
             + self.memory_tokens()
             + hints
@@ -484,14 +457,14 @@ impl Engine {
         self.refresh_prefix();
         self.condense(Level::Omitted);
         let scratchpad = self.round.pad.messages(&self.history);
-        let mut context = Context::new(self.system.clone())
-            .with_rules(self.rules_text.clone())
+        let mut context = self
+            .layers
+            .context()
             .with_history(self.history.retained().into_owned())
             .with_scratchpad(scratchpad)
             .with_memory(self.memory_text())
             .with_session(self.session_text())
-            .with_recap(self.recap.clone())
-            .with_id_hints(self.hint_tokens.map(|_| self.history.short_ids()));
+            .with_id_hints(self.layers.hints_on().then(|| self.history.short_ids()));
         if let Some(input) = &self.round.input {
             context = context.with_input(input.clone());
         }

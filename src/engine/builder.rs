@@ -400,11 +400,15 @@ impl EngineBuilder {
         history.set_protected_tools(&protected_tools);
         history.set_recording(conversation.is_some());
         let rounds = strata_ctx_core::rounds(history.full_log()).len();
-        let hint_tokens = id_hints.then(|| counter.count_text("\n\n[message_id: 0123abcd]"));
         let mut engine = Engine {
             truncator: truncator.unwrap_or_else(|| default_truncator(&root, &config, &clock)),
             mentions: mentions.unwrap_or_else(|| Mentions::new(&root)),
-            rules: rules.unwrap_or_else(|| Rules::new(&root).with_max_bytes(config.rules_max_bytes)),
+            layers: Layers::new(
+                system,
+                rules.unwrap_or_else(|| Rules::new(&root).with_max_bytes(config.rules_max_bytes)),
+                topic_anchor,
+                id_hints.then(|| counter.count_text("\n\n[message_id: 0123abcd]")),
+            ),
             freshness: Freshness::with_root(&root),
             root,
             config,
@@ -413,19 +417,11 @@ impl EngineBuilder {
             summarize_steps,
             max_logged_bytes,
             history,
-            system,
             max_continuations,
-            topic_anchor,
-            hint_tokens,
             events,
             conversation,
             unsaved: Vec::new(),
-            rules_text: String::new(),
-            rules_warnings: Vec::new(),
-            prefix_tokens: 0,
             round: RoundState::after(rounds),
-            recap: None,
-            recap_tokens: 0,
             last_counted: None,
             clock,
             ids,
@@ -443,8 +439,8 @@ impl EngineBuilder {
             suggestion_timeout,
         };
         engine.render_session();
-        engine.recap = todo_recap(engine.history.full_log());
-        engine.recap_tokens = engine.recap_tokens_of();
+        let recap = todo_recap(engine.history.full_log());
+        engine.layers.set_recap(recap, &*engine.counter);
         engine.round.previous_input = engine
             .history
             .full_log()
@@ -488,10 +484,10 @@ mod tests {
     fn defaults_and_the_mode_survive_a_custom_prompt() {
         let dir = tempfile::tempdir().unwrap();
         let engine = Engine::builder(dir.path()).tools(vec![read()]).build().unwrap();
-        assert_eq!(engine.system.mode(), ToolMode::React);
+        assert_eq!(engine.layers.system().mode(), ToolMode::React);
         assert_eq!(engine.max_continuations, DEFAULT_MAX_CONTINUATIONS);
-        assert!(engine.system.text().contains("## Read"));
-        assert!(engine.system.request_tools().is_empty());
+        assert!(engine.layers.system().text().contains("## Read"));
+        assert!(engine.layers.system().request_tools().is_empty());
         // MODEL-1: the prompt is replaced, the mode and the tools kept.
         let engine = Engine::builder(dir.path())
             .tool_mode(ToolMode::Native)
@@ -500,8 +496,8 @@ mod tests {
             .max_continuations(0)
             .build()
             .unwrap();
-        assert_eq!(engine.system.text(), "Be terse.");
-        assert_eq!(engine.system.request_tools(), &[read()]);
+        assert_eq!(engine.layers.system().text(), "Be terse.");
+        assert_eq!(engine.layers.system().request_tools(), &[read()]);
         assert_eq!(engine.max_continuations, 0);
     }
 

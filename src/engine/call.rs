@@ -64,7 +64,7 @@ impl Engine {
     pub async fn count_window(&mut self, counter: &dyn CountTokens, options: LlmOptions) -> WindowCount {
         let window = self.window();
         let request = LlmRequest::new(window.messages())
-            .with_tools(self.system.request_tools().to_vec())
+            .with_tools(self.layers.system().request_tools().to_vec())
             .with_options(options);
         match counter.count_tokens(&request).await {
             Ok(tokens) => {
@@ -163,7 +163,7 @@ impl Engine {
                 None => messages,
             };
             let mut request = LlmRequest::new(messages)
-                .with_tools(self.system.request_tools().to_vec())
+                .with_tools(self.layers.system().request_tools().to_vec())
                 .with_options(options.clone());
             request.server_context = server_context.clone();
             #[cfg(feature = "tracing")]

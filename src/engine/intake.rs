@@ -128,8 +128,7 @@ impl Engine {
         );
         self.push_step(Scratch::new(full, history, tokens, facts, protected, pinned));
         if let Some(recap) = todo_recap(std::slice::from_ref(&assistant)) {
-            self.recap = Some(recap);
-            self.recap_tokens = self.recap_tokens_of();
+            self.layers.set_recap(Some(recap), &*self.counter);
         }
         self.emit(Event::StepRecorded {
             round: self.round.number,

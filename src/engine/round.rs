@@ -117,23 +117,22 @@ impl Engine {
         let applied = self.mentions.apply(text);
         let user = self.stamp(Message::user(applied.text));
         let mut input = user.clone();
-        if self.topic_anchor {
-            let anchor = topic_anchor(self.round.previous_input.as_deref(), text);
+        if let Some(anchor) = self.layers.anchor(self.round.previous_input.as_deref(), text) {
             input.content = format!("{}\n\n{anchor}", input.content).into();
         }
         let input_tokens = self.counter.count_message(&input);
         self.recall(text);
         let threshold = self.threshold_tokens();
         if self.history.budget().scaled(
-            self.prefix_tokens
+            self.layers.prefix_tokens()
                 + input_tokens
-                + self.recap_tokens
+                + self.layers.recap_tokens()
                 + self.session_tokens()
                 + self.memory_tokens(),
         ) > threshold
         {
             return Err(EngineError::DoesNotFit {
-                fixed_tokens: self.prefix_tokens,
+                fixed_tokens: self.layers.prefix_tokens(),
                 input_tokens,
                 threshold,
             });

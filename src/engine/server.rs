@@ -66,7 +66,8 @@ impl Engine {
             return None;
         }
         let exclude: Vec<String> = self
-            .system
+            .layers
+            .system()
             .tools()
             .iter()
             .filter(|t| self.history.is_protected_tool(&t.name))

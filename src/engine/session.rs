@@ -159,14 +159,6 @@ impl Engine {
         state.tokens = tokens;
     }
 
-    /// The recap layer's tokens.
-    pub(super) fn recap_tokens_of(&self) -> usize {
-        tail_tokens(
-            &*self.counter,
-            Context::new(SystemLayer::new("")).with_recap(self.recap.clone()),
-        )
-    }
-
     /// The session layer's text, when there is one.
     pub(super) fn session_text(&self) -> Option<String> {
         self.session.as_ref().and_then(|s| s.text.clone())

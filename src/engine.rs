@@ -11,9 +11,7 @@ use strata_ctx_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
 use strata_ctx_core::{
     CharCounter, Clock, Config, IdSource, Message, NoSummarizer, ResultStatus, Role, Summarizer, TokenCounter,
 };
-use strata_ctx_history::{
-    path_argument, CompactionStats, Digest, History, PruneAction, PruneOutcome, Record,
-};
+use strata_ctx_history::{path_argument, CompactionStats, Digest, History, PruneAction, PruneOutcome};
 use strata_ctx_mtime::{add_note, Freshness};
 use strata_ctx_prompt::{todo_recap, Context, Prefix, Rules, SystemLayer, ToolMode, ToolSpec};
 
@@ -25,6 +23,7 @@ mod intake;
 mod layers;
 mod memory;
 mod meter;
+mod parts;
 mod round;
 mod scratchpad;
 mod server;
@@ -32,6 +31,7 @@ mod session;
 mod tools;
 
 use layers::Layers;
+use parts::{Journal, ModelCalls, Stamps};
 use round::RoundState;
 use scratchpad::{Level, Scratch, Scratchpad};
 
@@ -260,23 +260,15 @@ pub struct Engine {
     freshness: Freshness,
     /// L1, L2, the todo recap and the id hints.
     layers: Layers,
-    max_continuations: u32,
     events: Option<EventFn>,
-    conversation: Option<Box<dyn strata_ctx_store::ConversationLog>>,
-    unsaved: Vec<Record>,
     /// The round in progress: its input and scratchpad.
     round: RoundState,
-    /// The count of the last window handed out: what a usage report
-    /// measured.
-    last_counted: Option<usize>,
+    /// The model calls' cost, provider-side edits and last window count.
+    calls: ModelCalls,
+    /// The conversation log and what is not written to it yet.
+    journal: Journal,
     /// The time and ids of the messages the engine makes (CORE-2).
-    clock: Clock,
-    ids: IdSource,
-    /// The model's price, and what its calls cost so far (MODEL-5).
-    price: Option<crate::Price>,
-    cost: crate::Cost,
-    /// What the provider's context management did so far (MODEL-7).
-    server_stats: ServerContextStats,
+    stamps: Stamps,
     /// The session context, when it is on (MEM-1).
     session: Option<session::SessionState>,
     /// Long-term memory, when the engine has one (MEM-2).
@@ -322,9 +314,7 @@ impl Engine {
     /// [`EngineBuilder::clock`] and [`EngineBuilder::ids`] is
     /// byte-identical from one run to the next.
     pub fn stamp(&self, message: Message) -> Message {
-        message
-            .with_id(self.ids.next())
-            .with_created_at(Some(self.clock.now()))
+        self.stamps.stamp(message)
     }
 
     /// The project root.
@@ -429,16 +419,7 @@ impl Engine {
     /// Writes what was recorded to the conversation, keeping it on failure.
     fn persist(&mut self) -> Result<(), EngineError> {
         let records = self.history.take_records();
-        let Some(conversation) = &mut self.conversation else {
-            return Ok(());
-        };
-        self.unsaved.extend(records);
-        if self.unsaved.is_empty() {
-            return Ok(());
-        }
-        conversation.append(&self.unsaved)?;
-        self.unsaved.clear();
-        Ok(())
+        Ok(self.journal.append(records)?)
     }
 
     /// Applies the model's pruning request (HIST-10); see
@@ -469,7 +450,7 @@ impl Engine {
             context = context.with_input(input.clone());
         }
         let counted = self.counted();
-        self.last_counted = Some(counted);
+        self.calls.handed_out(counted);
         Window {
             context,
             tokens: self.estimate(counted),

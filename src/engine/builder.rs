@@ -3,7 +3,7 @@
 use super::memory::{logged_suggestions, MemoryState};
 use super::session::{files_rule, SessionState};
 use super::*;
-use crate::cost::{Cost, Price};
+use crate::cost::Price;
 use strata_ctx_memory::LongTermMemory;
 use strata_ctx_memory::{SessionLimits, SessionRule};
 use strata_ctx_store::ConversationLog;
@@ -417,17 +417,11 @@ impl EngineBuilder {
             summarize_steps,
             max_logged_bytes,
             history,
-            max_continuations,
             events,
-            conversation,
-            unsaved: Vec::new(),
             round: RoundState::after(rounds),
-            last_counted: None,
-            clock,
-            ids,
-            price,
-            cost: Cost::default(),
-            server_stats: ServerContextStats::default(),
+            calls: ModelCalls::new(price, max_continuations),
+            journal: Journal::new(conversation),
+            stamps: Stamps::new(clock, ids),
             session,
             memory: long_term.map(|(store, max_tokens)| MemoryState {
                 store,
@@ -485,7 +479,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let engine = Engine::builder(dir.path()).tools(vec![read()]).build().unwrap();
         assert_eq!(engine.layers.system().mode(), ToolMode::React);
-        assert_eq!(engine.max_continuations, DEFAULT_MAX_CONTINUATIONS);
+        assert_eq!(engine.calls.max_continuations, DEFAULT_MAX_CONTINUATIONS);
         assert!(engine.layers.system().text().contains("## Read"));
         assert!(engine.layers.system().request_tools().is_empty());
         // MODEL-1: the prompt is replaced, the mode and the tools kept.
@@ -498,7 +492,7 @@ mod tests {
             .unwrap();
         assert_eq!(engine.layers.system().text(), "Be terse.");
         assert_eq!(engine.layers.system().request_tools(), &[read()]);
-        assert_eq!(engine.max_continuations, 0);
+        assert_eq!(engine.calls.max_continuations, 0);
     }
 
     #[test]

@@ -32,7 +32,7 @@ impl Engine {
     /// the model's price ([`EngineBuilder::price`](crate::EngineBuilder::price)): the last call, the
     /// round and every call since the engine was built (MODEL-5).
     pub fn cost(&self) -> Option<Cost> {
-        self.price.map(|_| self.cost)
+        self.calls.cost()
     }
 
     /// Records the usage the provider reported for the last window sent
@@ -43,14 +43,13 @@ impl Engine {
     /// measurement and leaves the estimate to the token counter.
     pub fn record_usage(&mut self, usage: Usage) {
         self.emit(Event::UsageRecorded(usage));
-        if let Some(price) = self.price {
-            self.cost.add(price.cost(&usage));
-            self.emit(Event::CostRecorded(self.cost));
+        if let Some(cost) = self.calls.add_usage(&usage) {
+            self.emit(Event::CostRecorded(cost));
         }
         if usage.input_tokens == 0 {
             return;
         }
-        let at = self.last_counted.unwrap_or_else(|| self.counted());
+        let at = self.calls.last_counted().unwrap_or_else(|| self.counted());
         self.history.record_usage_at(usage, at);
         // Persisting usage can wait for the next step's append.
     }
@@ -68,7 +67,7 @@ impl Engine {
             .with_options(options);
         match counter.count_tokens(&request).await {
             Ok(tokens) => {
-                let at = self.last_counted.unwrap_or_else(|| self.counted());
+                let at = self.calls.last_counted().unwrap_or_else(|| self.counted());
                 self.history.record_usage_at(Usage::new(tokens, 0), at);
                 WindowCount {
                     tokens: self.window_tokens(),
@@ -212,7 +211,7 @@ impl Engine {
                 }
                 return Ok(joined);
             }
-            if continuations >= self.max_continuations {
+            if continuations >= self.calls.max_continuations {
                 return Err(EngineError::Model(LlmError::StillCut { continuations }));
             }
             continuations += 1;

@@ -30,7 +30,7 @@ impl Engine {
     /// (no loop). [`EngineError::Store`] when persisting failed.
     pub async fn handle_overflow(&mut self) -> Result<CompactionStats, EngineError> {
         let log_len = self.history.full_log().len();
-        let sent = self.last_counted.unwrap_or_else(|| self.counted());
+        let sent = self.calls.last_counted().unwrap_or_else(|| self.counted());
         if !self.history.budget_mut().overflowed(sent, log_len) {
             return Err(EngineError::StillTooLong {
                 tokens: self.window_tokens(),

@@ -139,7 +139,7 @@ impl Engine {
         }
         self.history.begin_round(user.clone());
         self.round.begin(input, input_tokens, text);
-        self.cost.new_round();
+        self.calls.new_round();
         self.emit(Event::RoundStarted {
             round: self.round.number,
             mentions: applied.paths.clone(),

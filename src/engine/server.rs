@@ -83,7 +83,7 @@ impl Engine {
 
     /// What the provider's context management did so far (MODEL-7).
     pub fn server_context_stats(&self) -> ServerContextStats {
-        self.server_stats
+        self.calls.server_stats()
     }
 
     /// The edits to send with a request to `client`.
@@ -110,10 +110,10 @@ impl Engine {
         if edits.is_empty() {
             return;
         }
-        self.server_stats.add(edits);
+        let totals = self.calls.add_edits(edits);
         self.emit(Event::ServerContextEdited {
             edits: edits.to_vec(),
-            totals: self.server_stats,
+            totals,
         });
     }
 }

@@ -245,19 +245,12 @@ impl Window {
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub struct Engine {
-    root: PathBuf,
     config: Config,
     counter: Arc<dyn TokenCounter>,
     summarizer: Arc<dyn Summarizer>,
-    /// Whether a summariser was given, so that steps leaving the window
-    /// are summarised too (REACT-6).
-    summarize_steps: bool,
-    /// The most bytes of one output the full log keeps (REL-2).
-    max_logged_bytes: usize,
     history: History,
-    truncator: Truncator,
-    mentions: Mentions,
-    freshness: Freshness,
+    /// The root, truncation, mentions and freshness of what comes in.
+    intake: intake::Intake,
     /// L1, L2, the todo recap and the id hints.
     layers: Layers,
     events: Option<EventFn>,
@@ -269,20 +262,14 @@ pub struct Engine {
     journal: Journal,
     /// The time and ids of the messages the engine makes (CORE-2).
     stamps: Stamps,
-    /// The session context, when it is on (MEM-1).
-    session: Option<session::SessionState>,
-    /// Long-term memory, when the engine has one (MEM-2).
-    memory: Option<memory::MemoryState>,
-    /// The conversation's follow-up suggestions so far, and their time
-    /// limit (MEM-3).
-    suggested: Vec<String>,
-    suggestion_timeout: std::time::Duration,
+    /// The session context, long-term memory and suggestions (MEM-*).
+    memories: memory::Memories,
 }
 
 impl fmt::Debug for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Engine")
-            .field("root", &self.root)
+            .field("root", &self.intake.root)
             .field("round", &self.round.number)
             .field("steps", &self.round.pad.len())
             .field("history", &self.history)
@@ -319,7 +306,7 @@ impl Engine {
 
     /// The project root.
     pub fn root(&self) -> &Path {
-        &self.root
+        &self.intake.root
     }
 
     /// The configuration.
@@ -334,7 +321,7 @@ impl Engine {
 
     /// The file freshness tracker (MTIME-*).
     pub fn freshness(&self) -> &Freshness {
-        &self.freshness
+        &self.intake.freshness
     }
 
     /// The token counter the engine estimates with.
@@ -398,8 +385,7 @@ impl Engine {
             + l3
             + self.round.tokens()
             + self.layers.recap_tokens()
-            + self.session_tokens()
-            + self.memory_tokens()
+            + self.memories.tokens()
             + hints
     }
 

@@ -1,6 +1,7 @@
 //! Setting up an [`Engine`]: [`EngineBuilder`] and its defaults.
 
-use super::memory::{logged_suggestions, MemoryState};
+use super::intake::Intake;
+use super::memory::{logged_suggestions, Memories, MemoryState};
 use super::session::{files_rule, SessionState};
 use super::*;
 use crate::cost::Price;
@@ -401,36 +402,39 @@ impl EngineBuilder {
         history.set_recording(conversation.is_some());
         let rounds = strata_ctx_core::rounds(history.full_log()).len();
         let mut engine = Engine {
-            truncator: truncator.unwrap_or_else(|| default_truncator(&root, &config, &clock)),
-            mentions: mentions.unwrap_or_else(|| Mentions::new(&root)),
             layers: Layers::new(
                 system,
                 rules.unwrap_or_else(|| Rules::new(&root).with_max_bytes(config.rules_max_bytes)),
                 topic_anchor,
                 id_hints.then(|| counter.count_text("\n\n[message_id: 0123abcd]")),
             ),
-            freshness: Freshness::with_root(&root),
-            root,
+            intake: Intake {
+                truncator: truncator.unwrap_or_else(|| default_truncator(&root, &config, &clock)),
+                mentions: mentions.unwrap_or_else(|| Mentions::new(&root)),
+                freshness: Freshness::with_root(&root),
+                max_logged_bytes,
+                root,
+            },
             config,
             counter,
             summarizer,
-            summarize_steps,
-            max_logged_bytes,
             history,
             events,
-            round: RoundState::after(rounds),
+            round: RoundState::after(rounds, summarize_steps),
             calls: ModelCalls::new(price, max_continuations),
             journal: Journal::new(conversation),
             stamps: Stamps::new(clock, ids),
-            session,
-            memory: long_term.map(|(store, max_tokens)| MemoryState {
-                store,
-                max_tokens,
-                text: None,
-                tokens: 0,
-            }),
-            suggested,
-            suggestion_timeout,
+            memories: Memories {
+                session,
+                long_term: long_term.map(|(store, max_tokens)| MemoryState {
+                    store,
+                    max_tokens,
+                    text: None,
+                    tokens: 0,
+                }),
+                suggested,
+                suggestion_timeout,
+            },
         };
         engine.render_session();
         let recap = todo_recap(engine.history.full_log());

@@ -46,6 +46,20 @@ pub(super) fn cap_logged(message: &mut Message, max: usize, spill: Option<&str>)
     }
 }
 
+/// Where a step's results come in (TRUNC-1, REL-2, MENTION-*, MTIME-*):
+/// the project root, the truncator that cuts what the model sees, the
+/// mentions of the user's text, the freshness of the files read, and how
+/// much of one output the full log keeps.
+#[derive(Debug)]
+pub(super) struct Intake {
+    pub(super) root: std::path::PathBuf,
+    pub(super) truncator: Truncator,
+    pub(super) mentions: Mentions,
+    pub(super) freshness: Freshness,
+    /// The most bytes of one output the full log keeps (REL-2).
+    pub(super) max_logged_bytes: usize,
+}
+
 impl Engine {
     /// Records one step of the round: the assistant's message with its
     /// tool calls, and the tools' results (REACT-2). Each result is cut
@@ -85,7 +99,7 @@ impl Engine {
             ..StepReport::default()
         };
         // The results of one step share one cap (HIST-14).
-        let truncator = self.truncator.shared_by(results.len());
+        let truncator = self.intake.truncator.shared_by(results.len());
         let mut view = Vec::with_capacity(results.len());
         let mut raw = Vec::with_capacity(results.len());
         for m in results {
@@ -210,7 +224,7 @@ impl Engine {
         }
         cap_logged(
             &mut raw,
-            self.max_logged_bytes,
+            self.intake.max_logged_bytes,
             m.result.as_ref().and_then(|r| r.full_output_path.as_deref()),
         );
         let Some(call) = call else { return (m, raw) };
@@ -220,7 +234,7 @@ impl Engine {
         let failed = m.result.as_ref().is_some_and(|r| r.status == ResultStatus::Error);
         match canonical_call(&call.name, &call.arguments) {
             Some(ToolKind::Read) if !failed => {
-                if let Some(note) = self.freshness.read(&path) {
+                if let Some(note) = self.intake.freshness.read(&path) {
                     for target in [&mut m, &mut raw] {
                         match &mut target.result {
                             Some(result) if target.content.is_empty() => add_note(result, &note),
@@ -233,7 +247,7 @@ impl Engine {
                     report.modified.push(path);
                 }
             }
-            Some(kind) if kind.writes() && !failed => self.freshness.wrote(&path),
+            Some(kind) if kind.writes() && !failed => self.intake.freshness.wrote(&path),
             _ => {}
         }
         (m, raw)

@@ -26,6 +26,23 @@ pub(super) struct MemoryState {
     pub(super) tokens: usize,
 }
 
+/// What the engine remembers beyond the window (MEM-1 … MEM-3): the
+/// session context, long-term memory and what it recalled this round,
+/// and the follow-up suggestions made so far with their time limit.
+pub(super) struct Memories {
+    pub(super) session: Option<super::session::SessionState>,
+    pub(super) long_term: Option<MemoryState>,
+    pub(super) suggested: Vec<String>,
+    pub(super) suggestion_timeout: Duration,
+}
+
+impl Memories {
+    /// What the session layer and the recalled memory cost in the window.
+    pub(super) fn tokens(&self) -> usize {
+        self.session.as_ref().map_or(0, |s| s.tokens) + self.long_term.as_ref().map_or(0, |m| m.tokens)
+    }
+}
+
 /// The suggestions a conversation's log holds, for deduplication.
 pub(super) fn logged_suggestions(loaded: &[Record]) -> Vec<String> {
     loaded
@@ -42,7 +59,7 @@ impl Engine {
     /// The long-term memory, when the engine has one
     /// ([`EngineBuilder::long_term_memory`](crate::EngineBuilder::long_term_memory)).
     pub fn long_term_memory(&self) -> Option<&LongTermMemory> {
-        self.memory.as_ref().map(|m| &m.store)
+        self.memories.long_term.as_ref().map(|m| &m.store)
     }
 
     /// Saves `text` as a fact of long-term memory (MEM-2): a fact already
@@ -102,11 +119,17 @@ impl Engine {
     /// ([`EngineBuilder::suggestion_timeout`](crate::EngineBuilder::suggestion_timeout)).
     pub async fn suggest_followups(&mut self, client: &dyn LlmClient, count: usize) -> Vec<String> {
         let round = self.last_round();
-        let result =
-            strata_ctx_memory::suggest(client, &round, &self.suggested, count, self.suggestion_timeout).await;
+        let result = strata_ctx_memory::suggest(
+            client,
+            &round,
+            &self.memories.suggested,
+            count,
+            self.memories.suggestion_timeout,
+        )
+        .await;
         match result {
             Ok(items) if !items.is_empty() => {
-                self.suggested.extend(items.iter().cloned());
+                self.memories.suggested.extend(items.iter().cloned());
                 self.history.record_suggestions(items.clone());
                 self.emit(Event::Suggested { items: items.clone() });
                 // Persisting can wait for the next append, as usage does.
@@ -125,11 +148,12 @@ impl Engine {
 
     /// The suggestions made so far in this conversation (MEM-3).
     pub fn suggestions(&self) -> &[String] {
-        &self.suggested
+        &self.memories.suggested
     }
 
     fn store_mut(&mut self) -> Result<&mut LongTermMemory, EngineError> {
-        self.memory
+        self.memories
+            .long_term
             .as_mut()
             .map(|m| &mut m.store)
             .ok_or(EngineError::NoLongTermMemory)
@@ -153,7 +177,7 @@ impl Engine {
     /// that begins (MEM-2), within its budget.
     pub(super) fn recall(&mut self, input: &str) {
         let counter = self.counter.clone();
-        let Some(memory) = self.memory.as_mut() else {
+        let Some(memory) = self.memories.long_term.as_mut() else {
             return;
         };
         memory.text = memory
@@ -167,12 +191,7 @@ impl Engine {
 
     /// What long-term memory recalled for this round.
     pub(super) fn memory_text(&self) -> Option<String> {
-        self.memory.as_ref().and_then(|m| m.text.clone())
-    }
-
-    /// The recalled memory's tokens.
-    pub(super) fn memory_tokens(&self) -> usize {
-        self.memory.as_ref().map_or(0, |m| m.tokens)
+        self.memories.long_term.as_ref().and_then(|m| m.text.clone())
     }
 }
 

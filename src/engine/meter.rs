@@ -99,7 +99,7 @@ impl Engine {
             }
         }
         let (d, e, f) = self.condense(Level::Omitted);
-        if self.summarize_steps && self.summarize_covered().await {
+        if self.round.summarize_steps && self.summarize_covered().await {
             // The summary took room: condense again if needed (its steps
             // join at the next batch).
             let (g, h, i) = self.condense(Level::Omitted);

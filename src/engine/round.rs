@@ -19,13 +19,17 @@ pub(super) struct RoundState {
     pub(super) over_budget: bool,
     /// The round's steps and the digest of those that left the window.
     pub(super) pad: Scratchpad,
+    /// Whether steps whose results leave the window go to the summariser
+    /// (REACT-6): a summariser was given.
+    pub(super) summarize_steps: bool,
 }
 
 impl RoundState {
     /// The state after `rounds` rounds, none in progress.
-    pub(super) fn after(rounds: usize) -> RoundState {
+    pub(super) fn after(rounds: usize, summarize_steps: bool) -> RoundState {
         RoundState {
             number: rounds,
+            summarize_steps,
             ..RoundState::default()
         }
     }
@@ -114,7 +118,7 @@ impl Engine {
             return Err(EngineError::RoundInProgress);
         }
         self.refresh_prefix();
-        let applied = self.mentions.apply(text);
+        let applied = self.intake.mentions.apply(text);
         let user = self.stamp(Message::user(applied.text));
         let mut input = user.clone();
         if let Some(anchor) = self.layers.anchor(self.round.previous_input.as_deref(), text) {
@@ -124,11 +128,7 @@ impl Engine {
         self.recall(text);
         let threshold = self.threshold_tokens();
         if self.history.budget().scaled(
-            self.layers.prefix_tokens()
-                + input_tokens
-                + self.layers.recap_tokens()
-                + self.session_tokens()
-                + self.memory_tokens(),
+            self.layers.prefix_tokens() + input_tokens + self.layers.recap_tokens() + self.memories.tokens(),
         ) > threshold
         {
             return Err(EngineError::DoesNotFit {
@@ -245,7 +245,7 @@ mod tests {
     /// counted until it ends, the topic anchor's text kept across rounds.
     #[test]
     fn round_state_begins_and_finishes() {
-        let mut r = RoundState::after(3);
+        let mut r = RoundState::after(3, false);
         assert_eq!((r.number, r.tokens(), r.input.is_none()), (3, 0, true));
         r.over_budget = true;
         r.begin(Message::user("fix it"), 7, "fix it");

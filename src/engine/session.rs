@@ -63,7 +63,7 @@ impl Engine {
     /// The session context (MEM-1), when it is on
     /// ([`EngineBuilder::session_context`](crate::EngineBuilder::session_context)).
     pub fn session_context(&self) -> Option<&SessionContext> {
-        self.session.as_ref().map(|s| &s.record)
+        self.memories.session.as_ref().map(|s| &s.record)
     }
 
     /// Sets `key` of the session context to `value`, as the agent. Returns
@@ -91,7 +91,7 @@ impl Engine {
     /// context and returns the result to record for it; `None` for any
     /// other call, or when the session context is off.
     pub fn memory_tool(&mut self, call: &ToolCall) -> Option<ToolResult> {
-        let state = self.session.as_mut()?;
+        let state = self.memories.session.as_mut()?;
         let (result, update) = state.record.handle_tool(call)?;
         if let Some(update) = update {
             self.session_changed(update);
@@ -100,7 +100,7 @@ impl Engine {
     }
 
     fn update_session(&mut self, update: Update) -> Result<bool, SessionError> {
-        let Some(state) = self.session.as_mut() else {
+        let Some(state) = self.memories.session.as_mut() else {
             return Ok(false);
         };
         let changed = state.record.apply(&update)?;
@@ -112,7 +112,7 @@ impl Engine {
 
     /// Runs the session rules over a step's calls and their results.
     pub(super) fn observe_session(&mut self, assistant: &Message, results: &[Message]) {
-        let Some(state) = self.session.as_mut() else {
+        let Some(state) = self.memories.session.as_mut() else {
             return;
         };
         let mut applied = Vec::new();
@@ -146,7 +146,7 @@ impl Engine {
     /// The session layer's text and tokens, within its budget.
     pub(super) fn render_session(&mut self) {
         let counter = self.counter.clone();
-        let Some(state) = self.session.as_mut() else {
+        let Some(state) = self.memories.session.as_mut() else {
             return;
         };
         state.text = state
@@ -161,12 +161,7 @@ impl Engine {
 
     /// The session layer's text, when there is one.
     pub(super) fn session_text(&self) -> Option<String> {
-        self.session.as_ref().and_then(|s| s.text.clone())
-    }
-
-    /// The session layer's tokens.
-    pub(super) fn session_tokens(&self) -> usize {
-        self.session.as_ref().map_or(0, |s| s.tokens)
+        self.memories.session.as_ref().and_then(|s| s.text.clone())
     }
 }
 

@@ -124,7 +124,12 @@ impl Engine {
             Ok(messages) => messages.iter().map(recalled).collect::<Vec<_>>().join("\n\n"),
             Err(e) => return Some(ToolResult::error("unknown_id", e)),
         };
-        Some(self.truncator.truncate(RECALL_TOOL, text.as_bytes()).result)
+        Some(
+            self.intake
+                .truncator
+                .truncate(RECALL_TOOL, text.as_bytes())
+                .result,
+        )
     }
 
     /// Pins (`pinned = true`) or unpins messages by id or short id

@@ -456,12 +456,11 @@ impl EngineBuilder {
 }
 
 /// The default truncator: the spec's limits (TRUNC-1), with the byte limit
-/// lowered to a quarter of the threshold (at 3 bytes a token) for small
-/// windows, so that one output never fills the window on its own.
+/// the budget allows one output
+/// ([`Budget::output_bytes`](strata_ctx_history::Budget::output_bytes)).
 pub(super) fn default_truncator(root: &Path, config: &Config, clock: &Clock) -> Truncator {
     let defaults = Limits::default();
-    let quarter = (config.threshold_tokens() as usize).saturating_mul(3) / 4;
-    let max_bytes = defaults.max_bytes.min(quarter.max(1024));
+    let max_bytes = strata_ctx_history::Budget::new(config).output_bytes(defaults.max_bytes);
     let clock = clock.clone();
     Truncator::builder(root)
         .limits(Limits::new(defaults.max_lines, max_bytes))

@@ -29,9 +29,8 @@ impl Engine {
     /// last overflow: a second overflow after compaction is not retried
     /// (no loop). [`EngineError::Store`] when persisting failed.
     pub async fn handle_overflow(&mut self) -> Result<CompactionStats, EngineError> {
-        let log_len = self.history.full_log().len();
         let sent = self.calls.last_counted().unwrap_or_else(|| self.counted());
-        if !self.history.budget_mut().overflowed(sent, log_len) {
+        if self.history.overflowed(sent).is_err() {
             return Err(EngineError::StillTooLong {
                 tokens: self.window_tokens(),
             });
@@ -141,10 +140,10 @@ impl Engine {
         true
     }
 
-    /// The digest's share of the budget, in characters: a sixth of the
-    /// threshold, at most 4,000 tokens, about three characters a token.
+    /// The digest's share of the budget, in characters
+    /// ([`Budget::digest_chars`](strata_ctx_history::Budget::digest_chars)).
     pub(super) fn digest_chars(&self) -> usize {
-        (self.threshold_tokens() / 6).min(4_000) * 3
+        self.history.budget().digest_chars()
     }
 
     /// REACT-5, HIST-14, HIST-15: once the window is over the threshold,
@@ -161,13 +160,10 @@ impl Engine {
         let threshold = self.threshold_tokens();
         let mut counts = (0, 0, 0);
         if self.window_tokens() > threshold {
-            let n = self.round.pad.len();
-            let preferred = n.saturating_sub(self.config.keep_full_steps);
-            let stages = [
-                (preferred, self.history.budget().shed_target()),
-                (n.saturating_sub(1), threshold),
-                (n, threshold),
-            ];
+            let stages = self
+                .history
+                .budget()
+                .condense_stages(self.round.pad.len(), self.config.keep_full_steps);
             for (eligible, target) in stages {
                 self.condense_steps(eligible, target, deepest, &mut counts);
                 if self.window_tokens() <= threshold {

@@ -126,15 +126,12 @@ impl Engine {
         }
         let input_tokens = self.counter.count_message(&input);
         self.recall(text);
-        let threshold = self.threshold_tokens();
-        if self.history.budget().scaled(
-            self.layers.prefix_tokens() + input_tokens + self.layers.recap_tokens() + self.memories.tokens(),
-        ) > threshold
-        {
+        let fixed = self.layers.prefix_tokens() + self.layers.recap_tokens() + self.memories.tokens();
+        if !self.history.budget().admits(fixed, input_tokens) {
             return Err(EngineError::DoesNotFit {
                 fixed_tokens: self.layers.prefix_tokens(),
                 input_tokens,
-                threshold,
+                threshold: self.threshold_tokens(),
             });
         }
         self.history.begin_round(user.clone());

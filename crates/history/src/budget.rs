@@ -110,6 +110,49 @@ impl Budget {
         self.threshold.saturating_sub(self.clear_batch)
     }
 
+    /// The stages of condensing a round of `steps` steps once the window
+    /// went over the threshold (REACT-5, HIST-14), in order: how many of
+    /// the oldest steps may be condensed and the count to stop at. First
+    /// all but the newest `keep_full` steps, down to the shed target; then
+    /// all but the newest step, then every step, down to the threshold.
+    pub fn condense_stages(&self, steps: usize, keep_full: usize) -> [(usize, usize); 3] {
+        [
+            (steps.saturating_sub(keep_full), self.shed_target()),
+            (steps.saturating_sub(1), self.threshold),
+            (steps, self.threshold),
+        ]
+    }
+
+    /// The characters the round's digest of condensed steps may take
+    /// (REACT-6): a sixth of the threshold, at most 4,000 tokens, at about
+    /// three characters a token.
+    pub fn digest_chars(&self) -> usize {
+        (self.threshold / 6).min(4_000) * 3
+    }
+
+    /// The room a compaction keeps for the summary it writes, out of the
+    /// `room` the history may take (HIST-5): a tenth, at most 2,000 tokens.
+    pub fn summary_reserve(room: usize) -> usize {
+        (room / 10).min(2_000)
+    }
+
+    /// The most bytes of one tool output the model sees at once, given
+    /// the truncator's own limit `max_bytes` (TRUNC-1): at most a quarter
+    /// of the threshold (at three bytes a token, never under 1 KiB), so
+    /// that one output never fills the window on its own.
+    pub fn output_bytes(&self, max_bytes: usize) -> usize {
+        let quarter = self.threshold.saturating_mul(3) / 4;
+        max_bytes.min(quarter.max(1024))
+    }
+
+    /// Whether what the window must always hold, counted `fixed` (the
+    /// system prompt, tools, rules and other layers) and `input` (the
+    /// round's input), fits under the threshold (HIST-14): when it does
+    /// not, no condensing can make the window fit.
+    pub fn admits(&self, fixed: usize, input: usize) -> bool {
+        self.scaled(fixed + input) <= self.threshold
+    }
+
     /// A count as the provider would count it, by what an overflow taught
     /// (HIST-12); the count itself until then. Unlike
     /// [`Budget::estimate`], no usage report enters it: it sizes parts of
@@ -245,6 +288,24 @@ mod tests {
 
     /// HIST-14: each number of the policy at its boundary, so that a
     /// policy that always or never fits, or that drops a term, fails.
+    #[test]
+    fn hist_14_the_shares_and_stages() {
+        let b = budget("context_window = 10000");
+        // Threshold 8,000, shed batch 1,000.
+        assert_eq!(b.condense_stages(10, 3), [(7, 7_000), (9, 8_000), (10, 8_000)]);
+        assert_eq!(b.condense_stages(2, 3), [(0, 7_000), (1, 8_000), (2, 8_000)]);
+        assert_eq!(b.condense_stages(0, 3), [(0, 7_000), (0, 8_000), (0, 8_000)]);
+        assert_eq!(b.digest_chars(), 8_000 / 6 * 3);
+        assert_eq!(budget("context_window = 200000").digest_chars(), 12_000);
+        assert_eq!(Budget::summary_reserve(5_000), 500);
+        assert_eq!(Budget::summary_reserve(50_000), 2_000);
+        assert_eq!(b.output_bytes(50 * 1024), 6_000);
+        assert_eq!(b.output_bytes(4_000), 4_000);
+        assert_eq!(budget("context_window = 100").output_bytes(50 * 1024), 1_024);
+        assert!(b.admits(5_000, 3_000));
+        assert!(!b.admits(5_000, 3_001));
+    }
+
     #[test]
     fn hist_14_every_number_at_its_boundary() {
         let mut b = budget("context_window = 16000");

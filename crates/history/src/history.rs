@@ -235,12 +235,27 @@ impl History {
         &mut self,
         summarizer: &dyn Summarizer,
     ) -> crate::Result<CompactionStats> {
-        if !self.budget.overflowed(self.counted(), self.log.len()) {
-            return Err(crate::Error::StillTooLong {
-                window_tokens: self.window_tokens(),
-            });
-        }
+        self.overflowed(self.counted())?;
         Ok(self.compact_to_fit(summarizer).await)
+    }
+
+    /// Notes the model's rejection of a window counted `sent` as too long
+    /// (HIST-12): the budget learns how far the counter was off. The one
+    /// guard of every overflow path, this history's and the engine's.
+    ///
+    /// # Errors
+    ///
+    /// [`Error::StillTooLong`](crate::Error::StillTooLong) when nothing was
+    /// recorded since the last rejection: compacting again would change
+    /// nothing, and the caller must not loop.
+    pub fn overflowed(&mut self, sent: usize) -> crate::Result<()> {
+        if self.budget.overflowed(sent, self.log.len()) {
+            Ok(())
+        } else {
+            Err(crate::Error::StillTooLong {
+                window_tokens: self.window_tokens(),
+            })
+        }
     }
 
     fn push(&mut self, message: Message, logged: Message) {

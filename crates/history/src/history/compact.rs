@@ -104,7 +104,7 @@ impl History {
             .iter()
             .map(|r| self.tally.sum(summaries + r.start..summaries + r.end))
             .collect();
-        let summary_reserve = (budget / 10).min(2_000);
+        let summary_reserve = crate::Budget::summary_reserve(budget);
         let fixed =
             self.tally.sum(0..summaries) + summary_reserve + round_tokens[complete..].iter().sum::<usize>();
         let mut keep = complete.min(min_retain);
@@ -157,7 +157,7 @@ impl History {
         let started = Instant::now();
         let budget = self.room_tokens();
         let mut stats = CompactionStats {
-            tokens_before: self.tally.total(),
+            tokens_before: self.window_tokens(),
             threshold_tokens: budget,
             ..CompactionStats::default()
         };
@@ -336,7 +336,7 @@ impl History {
             });
         }
         stats.tokens_after = self.window_tokens();
-        stats.over_budget = self.tally.total() > budget;
+        stats.over_budget = self.window_tokens() > budget;
         stats.elapsed_ms = started.elapsed().as_millis() as u64;
         // The usage figure described the old window: it is stale now.
         self.budget.compacted(self.log.len());
@@ -348,7 +348,9 @@ impl History {
     /// Returns the indices of the messages it changed, in order.
     fn fit_budget(&mut self, budget: usize, stats: &mut CompactionStats) -> Vec<usize> {
         let mut changed = Vec::new();
-        if self.tally.total() <= budget {
+        // Messages the model left out (HIST-10) are not in the window:
+        // they neither count nor shrink.
+        if self.window_tokens() <= budget {
             return changed;
         }
         let tools: Vec<usize> = self
@@ -375,10 +377,10 @@ impl History {
         stages.extend(tools[preferred..].iter().map(|&i| (i, clear as Shrink)));
         stages.extend((old_end..self.window.len()).map(|i| (i, shrink_step as Shrink)));
         for (i, shrink) in stages {
-            if self.tally.total() <= budget {
+            if self.window_tokens() <= budget {
                 break;
             }
-            if pinned.contains(&i) {
+            if pinned.contains(&i) || self.pruned.contains(&self.window[i].id) {
                 continue;
             }
             let n = shrink(&mut self.window[i]);

@@ -97,3 +97,32 @@ async fn hist_10_pruned_results_cleared_by_compaction_keep_the_size_exact() {
     assert!(stats.tool_results_cleared > 0);
     assert_eq!(h.window_tokens(), CharCounter.count_messages(&h.window()));
 }
+
+/// HIST-10, HIST-14: a message the model left out is not in the window:
+/// compaction neither counts it against the budget nor shrinks it.
+#[tokio::test]
+async fn hist_10_pruned_messages_neither_count_nor_shrink_in_compaction() {
+    let mut pruned = history();
+    let all = pruned.window_tokens();
+    let short = pruned.short_ids().short(&pruned.window()[2].id).unwrap();
+    pruned.prune(PruneAction::Create(vec![short.clone()]));
+    let shown = pruned.window_tokens();
+    // The same history under a threshold between what is shown and what
+    // the log holds.
+    let threshold = shown + (all - shown) / 2;
+    let config = Config::builder()
+        .context_window(TokenAmount::Tokens(threshold as u64 * 10 / 8 + 1))
+        .min_retain_rounds(1)
+        .build()
+        .unwrap();
+    let mut h = History::replay(config, Arc::new(CharCounter), pruned.take_records());
+    assert!(h.window_tokens() <= h.budget().threshold());
+    let stats = h.compact(&Fixed::ok()).await;
+    assert!(!stats.over_budget, "{stats:?}");
+    assert_eq!(stats.tool_results_cleared, 0, "{stats:?}");
+    h.prune(PruneAction::Delete(vec![short]));
+    assert!(
+        h.window().iter().any(|m| m.content.contains("fn x() {}")),
+        "the pruned result comes back whole"
+    );
+}

@@ -119,19 +119,11 @@ impl Engine {
             self.emit(Event::RuleFailed(failure));
         }
         // The full form pairs like the history form: one result per call,
-        // in call order, a synthetic one where the agent gave none. Each
-        // view is moved, once, to the call it answers.
-        let mut view: Vec<Option<Message>> = view.into_iter().map(Some).collect();
+        // in call order, a synthetic one where the agent gave none.
+        let (seen, _) = strata_ctx_core::answer_calls(&assistant.tool_calls, view);
         let mut full = Vec::with_capacity(history.len());
         full.push(assistant.clone());
-        for (call, form) in assistant.tool_calls.iter().zip(history.iter().skip(1)) {
-            let seen = view
-                .iter_mut()
-                .find(|m| {
-                    m.as_ref()
-                        .is_some_and(|m| m.tool_call_id.as_deref() == Some(call.id.as_str()))
-                })
-                .and_then(Option::take);
+        for (seen, form) in seen.into_iter().zip(history.iter().skip(1)) {
             full.push(seen.unwrap_or_else(|| form.clone()));
         }
         // The history form was counted as it was recorded.

@@ -55,7 +55,7 @@ pub use llm::{CountTokens, Endpoint, FinishReason, LlmClient, LlmOptions, LlmReq
 pub use message::{
     Message, Metadata, ResultStatus, Role, ThinkingBlock, ToolCall, ToolError, ToolResult, PINNED_KEY,
 };
-pub use rounds::{rounds, CallSite, PairIssue, Pairs};
+pub use rounds::{answer_calls, rounds, CallSite, PairIssue, Pairs};
 pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
 pub use server::{AppliedEdit, ContextEdits, EditKind, Provider, ProviderItem, ServerContext};
 pub use stamp::{Clock, IdSource};

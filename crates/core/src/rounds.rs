@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::message::{Message, Role};
+use crate::message::{Message, Role, ToolCall};
 
 /// Splits a history into rounds (CORE-4).
 ///
@@ -39,6 +39,43 @@ pub fn rounds(messages: &[Message]) -> Vec<Range<usize>> {
         out.push(start..end);
     }
     out
+}
+
+/// The results of one step matched to its calls by the pairing rule of
+/// [`Pairs`]: each call, in order, takes the first result that names its
+/// id; the results that answer no call (orphans, and duplicates after the
+/// first) are handed back in their order.
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_core::{answer_calls, Message, ToolCall};
+///
+/// let calls = [ToolCall::new("a", "bash", json!({})), ToolCall::new("b", "bash", json!({}))];
+/// let results = vec![
+///     Message::tool_text("b", "bash", "second"),
+///     Message::tool_text("x", "bash", "stray"),
+///     Message::tool_text("b", "bash", "again"),
+/// ];
+/// let (answers, rest) = answer_calls(&calls, results);
+/// assert!(answers[0].is_none());
+/// assert_eq!(answers[1].as_ref().map(|m| m.text()).as_deref(), Some("second"));
+/// assert_eq!(rest.len(), 2);
+/// ```
+pub fn answer_calls(calls: &[ToolCall], results: Vec<Message>) -> (Vec<Option<Message>>, Vec<Message>) {
+    let mut results: Vec<Option<Message>> = results.into_iter().map(Some).collect();
+    let answers = calls
+        .iter()
+        .map(|call| {
+            results
+                .iter_mut()
+                .find(|r| {
+                    r.as_ref()
+                        .is_some_and(|r| r.tool_call_id.as_deref() == Some(call.id.as_str()))
+                })
+                .and_then(Option::take)
+        })
+        .collect();
+    (answers, results.into_iter().flatten().collect())
 }
 
 /// Where a tool call stands: the index of its assistant message and its
@@ -85,14 +122,27 @@ pub enum PairIssue {
         /// The repeated id.
         call_id: String,
     },
+    /// A result that answers its call but does not follow it: providers
+    /// take a call's results only in the run of tool messages right after
+    /// the assistant message that made it.
+    MisplacedResult {
+        /// Index of the tool message.
+        message: usize,
+        /// The call id it answers.
+        call_id: String,
+    },
 }
 
 /// Which tool call answers which result in a history, and what does not pair
 /// up (HIST-2).
 ///
 /// A tool message pairs with the earliest earlier call of the same id that
-/// has no result yet. Everything else is reported by [`Pairs::issues`], in
-/// the order of the messages.
+/// has no result yet, and must stand in the run of tool messages right
+/// after that call's assistant message, as providers require. Everything
+/// else is reported by [`Pairs::issues`], in the order of the messages. This
+/// is the one definition of "paired": [`answer_calls`] matches a step's
+/// results by it, and the history's repair produces what it calls
+/// complete.
 ///
 /// # Example
 ///
@@ -146,7 +196,14 @@ impl Pairs {
                         }),
                         Some(id) if pairs.calls.contains_key(id) => {
                             pairs.results.insert(id.clone(), index);
-                            None
+                            let call_at = pairs.calls[id].message;
+                            // Only tool messages may stand between the call
+                            // and its result.
+                            let adjacent = messages[call_at + 1..index].iter().all(|m| m.role == Role::Tool);
+                            (!adjacent).then(|| PairIssue::MisplacedResult {
+                                message: index,
+                                call_id: id.clone(),
+                            })
                         }
                         other => Some(PairIssue::OrphanResult {
                             message: index,
@@ -202,7 +259,9 @@ impl PairIssue {
     pub fn message(&self) -> usize {
         match self {
             PairIssue::UnansweredCall { site, .. } | PairIssue::DuplicateCallId { site, .. } => site.message,
-            PairIssue::OrphanResult { message, .. } | PairIssue::DuplicateResult { message, .. } => *message,
+            PairIssue::OrphanResult { message, .. }
+            | PairIssue::DuplicateResult { message, .. }
+            | PairIssue::MisplacedResult { message, .. } => *message,
         }
     }
 
@@ -254,6 +313,54 @@ mod tests {
         assert!(p.is_complete());
         assert_eq!(p.result_of("1"), Some(3));
         assert_eq!(p.call_of("2"), Some(CallSite { message: 1, call: 1 }));
+    }
+
+    /// HIST-2: a result must stand in the run of tool messages right
+    /// after its call; parallel results may come in any order.
+    #[test]
+    fn hist_2_a_result_away_from_its_call_is_misplaced() {
+        let h = [
+            Message::user("u"),
+            Message::assistant_with_calls("", vec![call("a"), call("b")]),
+            Message::tool_text("b", "bash", "B"),
+            Message::tool_text("a", "bash", "A"),
+            Message::assistant_with_calls("", vec![call("c")]),
+            Message::user("interrupting"),
+            Message::tool_text("c", "bash", "C"),
+        ];
+        let p = Pairs::new(&h);
+        assert_eq!(p.result_of("a"), Some(3));
+        assert_eq!(
+            p.issues(),
+            &[PairIssue::MisplacedResult {
+                message: 6,
+                call_id: "c".into()
+            }]
+        );
+        assert!(!p.is_complete());
+        assert!(Pairs::new(&h[..4]).is_complete(), "any order within the run");
+    }
+
+    #[test]
+    fn answer_calls_takes_the_first_result_of_each_call() {
+        let calls = [call("a"), call("b")];
+        let (answers, rest) = answer_calls(
+            &calls,
+            vec![
+                Message::tool_text("b", "bash", "B1"),
+                Message::tool_text("a", "bash", "A"),
+                Message::tool_text("b", "bash", "B2"),
+            ],
+        );
+        let texts: Vec<Option<String>> = answers
+            .iter()
+            .map(|m| m.as_ref().map(|m| m.text().into_owned()))
+            .collect();
+        assert_eq!(texts, [Some("A".to_owned()), Some("B1".to_owned())]);
+        assert_eq!(rest.len(), 1);
+        assert_eq!(rest[0].text(), "B2");
+        let (none, rest) = answer_calls(&calls, Vec::new());
+        assert_eq!((none, rest.len()), (vec![None, None], 0));
     }
 
     #[test]

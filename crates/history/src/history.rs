@@ -292,17 +292,10 @@ impl History {
     /// then one result per call.
     pub fn record_step(&mut self, assistant: Message, results: Vec<Message>) -> &[Message] {
         let (assistant, results) = self.unique_call_ids(assistant, results);
-        let mut results: Vec<Option<Message>> = results.into_iter().map(Some).collect();
+        let (answers, rest) = strata_ctx_core::answer_calls(&assistant.tool_calls, results);
         let mut window = Vec::with_capacity(assistant.tool_calls.len());
         let mut logged = Vec::with_capacity(assistant.tool_calls.len());
-        for call in &assistant.tool_calls {
-            let found = results
-                .iter_mut()
-                .find(|r| {
-                    r.as_ref()
-                        .is_some_and(|r| r.tool_call_id.as_deref() == Some(call.id.as_str()))
-                })
-                .and_then(Option::take);
+        for (call, found) in assistant.tool_calls.iter().zip(answers) {
             match found {
                 // A pinned result enters as it is (#30.7).
                 Some(result) if result.is_pinned() || assistant.is_pinned() => {
@@ -328,7 +321,7 @@ impl History {
                 }
             }
         }
-        logged.extend(results.into_iter().flatten());
+        logged.extend(rest);
         self.record(|| Record::Step {
             assistant: assistant.clone(),
             log: logged.clone(),

@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use strata_ctx_core::{Message, MessageId, Role, ToolCall, ToolResult};
+use strata_ctx_core::{Message, MessageId, PairIssue, Pairs, Role, ToolCall, ToolResult};
 
 /// The message text of the synthetic result of an interrupted call.
 pub const INTERRUPTED_MESSAGE: &str = "the tool call was interrupted before it returned a result";
@@ -178,36 +178,31 @@ fn call_count(messages: &[Message]) -> usize {
     messages.iter().map(|m| m.tool_calls.len()).sum()
 }
 
-/// The pairing part of [`repair`], on ids that do not repeat.
+/// The pairing part of [`repair`], on ids that do not repeat: which
+/// result answers which call is [`Pairs`]' rule, the one definition of
+/// "paired"; what answers no call is dropped, and each call's result is
+/// moved right after it.
 fn pair(messages: &[Message]) -> (Vec<Message>, Vec<Repair>) {
-    // Which results answer which call: the first result after the call.
     let calls = call_count(messages);
-    let mut call_seen: HashSet<&str> = HashSet::with_capacity(calls);
-    let mut result_of: HashMap<&str, usize> = HashMap::with_capacity(calls);
-    let mut repairs = Vec::new();
-    for (i, m) in messages.iter().enumerate() {
-        match m.role {
-            Role::Assistant => {
-                for c in &m.tool_calls {
-                    call_seen.insert(c.id.as_str());
-                }
-            }
-            Role::Tool => match m.tool_call_id.as_deref() {
-                Some(id) if call_seen.contains(id) && !result_of.contains_key(id) => {
-                    result_of.insert(id, i);
-                }
-                Some(id) if result_of.contains_key(id) => {
-                    repairs.push(Repair::DuplicateDropped { message: m.id });
-                }
-                _ => repairs.push(Repair::OrphanDropped { message: m.id }),
-            },
-            _ => {}
-        }
-    }
+    let pairs = Pairs::new(messages);
+    let mut repairs: Vec<Repair> = pairs
+        .issues()
+        .iter()
+        .filter_map(|issue| match issue {
+            PairIssue::DuplicateResult { message, .. } => Some(Repair::DuplicateDropped {
+                message: messages[*message].id,
+            }),
+            PairIssue::OrphanResult { message, .. } => Some(Repair::OrphanDropped {
+                message: messages[*message].id,
+            }),
+            _ => None,
+        })
+        .collect();
+    let result_of = |id: &str| pairs.result_of(id);
 
     // Every message but the dropped results, and a synthetic result for
     // each call without one.
-    let mut out = Vec::with_capacity(messages.len() + calls.saturating_sub(result_of.len()));
+    let mut out = Vec::with_capacity(messages.len() + calls);
     for (i, m) in messages.iter().enumerate() {
         if m.role == Role::Tool {
             continue;
@@ -219,8 +214,8 @@ fn pair(messages: &[Message]) -> (Vec<Message>, Vec<Repair>) {
         let mut expected = i + 1;
         // Ids do not repeat here: each call is answered once.
         for call in &m.tool_calls {
-            match result_of.get(call.id.as_str()) {
-                Some(&r) => {
+            match result_of(call.id.as_str()) {
+                Some(r) => {
                     if r != expected {
                         repairs.push(Repair::Moved {
                             message: messages[r].id,
@@ -290,6 +285,8 @@ mod tests {
             ]
         );
         assert_eq!(repair(&fixed), (fixed.clone(), vec![]));
+        assert!(!Pairs::new(&h).is_complete(), "misplaced results are not paired");
+        assert!(Pairs::new(&fixed).is_complete(), "what repair makes is paired");
     }
 
     /// REL-1 (issue: a repeated call id left a call without its result).

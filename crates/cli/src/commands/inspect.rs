@@ -147,6 +147,10 @@ pub fn describe(issue: &PairIssue, messages: &[Message]) -> (String, Value) {
             format!("message {}: call id {call_id} used twice", site.message),
             json!({"kind": "duplicate_call_id", "message": site.message, "call_id": call_id}),
         ),
+        PairIssue::MisplacedResult { message, call_id } => (
+            format!("message {message}: result for call {call_id} does not follow its call (reading the history moves it there)"),
+            json!({"kind": "misplaced_result", "message": message, "call_id": call_id}),
+        ),
         other => (
             format!("{other:?}"),
             json!({"kind": "other", "detail": format!("{other:?}")}),

@@ -15,38 +15,109 @@ pub(super) fn choose(
     middle: &[Line],
     tail: &[Line],
 ) -> Vec<Line> {
-    let kind = |l: &Line| diagnose::line_kind(line_str(text, l));
     let all: Vec<(Line, LineKind)> = head
         .iter()
         .chain(middle)
         .chain(tail)
-        .map(|l| (*l, kind(l)))
+        .map(|l| (*l, diagnose::line_kind(line_str(text, l))))
         .collect();
-    let of = |wanted: &[LineKind]| -> Vec<Line> {
+    let noise: HashSet<usize> = all
+        .iter()
+        .filter(|(_, k)| *k == LineKind::Noise)
+        .map(|(l, _)| l.number)
+        .collect();
+    let quiet = |l: &&Line| !noise.contains(&l.number);
+    let mut diagnostic = diagnostic_lines(text, &all);
+    // Diagnostic lines, each once by its text, grow the room.
+    let mut seen = HashSet::new();
+    diagnostic.retain(|l| seen.insert(line_str(text, l)));
+
+    let mut rest: Vec<Line> = Vec::new();
+    rest.extend(head.iter().take(1).filter(quiet));
+    rest.extend(tail.iter().rev().take(2).filter(quiet));
+    // Spare room: the innermost locations and frames of the project's
+    // code, where a failure happened.
+    let frames = all
+        .iter()
+        .filter(|(_, k)| *k == LineKind::Context)
+        .map(|(l, _)| *l);
+    rest.extend(frames.rev().take(INNERMOST_FRAMES));
+    rest.extend(head.iter().skip(1).filter(quiet));
+    rest.extend(tail.iter().rev().skip(2).filter(quiet));
+    // The first and last lines open and close the text, whatever else.
+    let ends: Vec<Line> = head
+        .iter()
+        .take(1)
+        .chain(tail.last())
+        .filter(quiet)
+        .copied()
+        .collect();
+    let mut room = Room::new(text, budget, &diagnostic);
+    let mut any = false;
+    for line in ends.iter().chain(&diagnostic).chain(&rest) {
+        any |= room.keep(line, false);
+    }
+    if !any {
+        // All noise: its first and last lines say what it was.
+        for line in head.iter().take(1).chain(tail.last()) {
+            room.keep(line, true);
+        }
+    }
+    let mut kept = room.kept;
+    kept.sort_by_key(|l| l.number);
+    kept
+}
+
+/// The lines that carry a diagnostic, in order of priority: the last
+/// failure, the latest summaries, the first failure, what each run of
+/// failures says failed, their messages, the other failures, the other
+/// summaries, warnings, then the locations beside failures.
+fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
+    let of = |wanted: LineKind| -> Vec<Line> {
         all.iter()
-            .filter(|(_, k)| wanted.contains(k))
+            .filter(|(_, k)| *k == wanted)
             .map(|(l, _)| *l)
             .collect()
     };
-    let failures = of(&[LineKind::Failure]);
-    let summaries = of(&[LineKind::Summary]);
-    let warnings = of(&[LineKind::Warning]);
+    let failures = of(LineKind::Failure);
+    let summaries = of(LineKind::Summary);
     // The context of a failure: a location or frame right before or after it.
-    let contexts: Vec<Line> = all
-        .windows(2)
-        .filter_map(|w| match (w[0].1, w[1].1) {
-            (LineKind::Context, LineKind::Failure) if w[1].0.number == w[0].0.number + 1 => Some(w[0].0),
-            (LineKind::Failure, LineKind::Context) if w[1].0.number == w[0].0.number + 1 => Some(w[1].0),
-            _ => None,
-        })
-        .collect();
-    // The message of a failure: an assertion's operand (`Expected: 3`,
-    // `left: 3`) or matcher at most two lines after the failure or after
-    // the previous such line, and the plain line after a failure that
-    // ends with a colon (`… panicked at src/a.rs:3:5:`).
+    let contexts = all.windows(2).filter_map(|w| match (w[0].1, w[1].1) {
+        (LineKind::Context, LineKind::Failure) if w[1].0.number == w[0].0.number + 1 => Some(w[0].0),
+        (LineKind::Failure, LineKind::Context) if w[1].0.number == w[0].0.number + 1 => Some(w[1].0),
+        _ => None,
+    });
+    // The first line of each run of failure lines (one other line may
+    // stand between two of a run) says what failed (`E   AssertionError:
+    // …` above its `E   [left]: …` details, `npm ERR! code E404` above
+    // its log lines); the others detail it.
+    let headlines = failures
+        .iter()
+        .enumerate()
+        .filter(|(i, l)| *i == 0 || failures[i - 1].number + 2 < l.number)
+        .map(|(_, l)| *l);
+
+    let mut diagnostic: Vec<Line> = Vec::new();
+    diagnostic.extend(failures.last());
+    diagnostic.extend(summaries.iter().rev().take(3));
+    diagnostic.extend(failures.first());
+    diagnostic.extend(headlines.rev());
+    diagnostic.extend(messages_of_failures(text, all).iter().rev());
+    diagnostic.extend(failures.iter().rev().skip(1));
+    diagnostic.extend(summaries.iter().rev().skip(3));
+    diagnostic.extend(of(LineKind::Warning));
+    diagnostic.extend(contexts);
+    diagnostic
+}
+
+/// The message of each failure: an assertion's operand (`Expected: 3`,
+/// `left: 3`) or matcher at most two lines after the failure or after the
+/// previous such line, and the plain line after a failure that ends with a
+/// colon (`… panicked at src/a.rs:3:5:`).
+fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     let mut attached: Vec<Line> = Vec::new();
     let mut anchor: Option<(usize, bool)> = None;
-    for (l, k) in &all {
+    for (l, k) in all {
         let near = |within: usize| anchor.is_some_and(|(n, _)| l.number > n && l.number <= n + within);
         match k {
             LineKind::Failure => anchor = Some((l.number, diagnose::announces_message(line_str(text, l)))),
@@ -65,96 +136,61 @@ pub(super) fn choose(
             _ => {}
         }
     }
-    let noise: HashSet<usize> = all
-        .iter()
-        .filter(|(_, k)| *k == LineKind::Noise)
-        .map(|(l, _)| l.number)
-        .collect();
-    let quiet = |l: &&Line| !noise.contains(&l.number);
+    attached
+}
 
-    // The first line of each run of failure lines (one other line may
-    // stand between two of a run) says what failed (`E   AssertionError:
-    // …` above its `E   [left]: …` details, `npm ERR! code E404` above
-    // its log lines); the others detail it.
-    let headlines: Vec<Line> = failures
-        .iter()
-        .enumerate()
-        .filter(|(i, l)| *i == 0 || failures[i - 1].number + 2 < l.number)
-        .map(|(_, l)| *l)
-        .collect();
+/// The room of a history form, filled line by line: diagnostic lines may
+/// use the room they grew, other lines the base room only.
+struct Room<'a> {
+    text: &'a str,
+    budget: &'a Budget,
+    diagnostic: HashSet<usize>,
+    room: usize,
+    used: usize,
+    kept: Vec<Line>,
+    kept_numbers: HashSet<usize>,
+}
 
-    // In order of priority.
-    let mut diagnostic: Vec<Line> = Vec::new();
-    diagnostic.extend(failures.last());
-    diagnostic.extend(summaries.iter().rev().take(3));
-    diagnostic.extend(failures.first());
-    diagnostic.extend(headlines.iter().rev());
-    diagnostic.extend(attached.iter().rev());
-    diagnostic.extend(failures.iter().rev().skip(1));
-    diagnostic.extend(summaries.iter().rev().skip(3));
-    diagnostic.extend(warnings.iter());
-    diagnostic.extend(contexts.iter());
-    let mut rest: Vec<Line> = Vec::new();
-    rest.extend(head.iter().take(1).filter(quiet));
-    rest.extend(tail.iter().rev().take(2).filter(quiet));
-    // Spare room: the innermost locations and frames of the project's
-    // code, where a failure happened.
-    rest.extend(of(&[LineKind::Context]).iter().rev().take(INNERMOST_FRAMES));
-    rest.extend(head.iter().skip(1).filter(quiet));
-    rest.extend(tail.iter().rev().skip(2).filter(quiet));
+impl<'a> Room<'a> {
+    fn new(text: &'a str, budget: &'a Budget, diagnostic: &[Line]) -> Room<'a> {
+        let cost_of_diagnostics: usize = diagnostic.iter().map(|l| cost(line_str(text, l), budget)).sum();
+        Room {
+            text,
+            budget,
+            diagnostic: diagnostic.iter().map(|l| l.number).collect(),
+            room: room(budget, cost_of_diagnostics).min(cap(text, budget)),
+            used: MARKER_RESERVE,
+            kept: Vec::new(),
+            kept_numbers: HashSet::new(),
+        }
+    }
 
-    // Diagnostic lines, each once by its text, grow the room.
-    let mut seen = HashSet::new();
-    diagnostic.retain(|l| seen.insert(line_str(text, l)));
-    let diagnostic_numbers: HashSet<usize> = diagnostic.iter().map(|l| l.number).collect();
-    let diagnostic_cost: usize = diagnostic.iter().map(|l| cost(line_str(text, l), budget)).sum();
-    let room = room(budget, diagnostic_cost).min(cap(text, budget));
-    let mut used = MARKER_RESERVE;
-    let mut kept: Vec<Line> = Vec::new();
-    let mut kept_numbers: HashSet<usize> = HashSet::new();
-    // The first and last lines open and close the text, whatever else.
-    let ends: Vec<Line> = head
-        .iter()
-        .take(1)
-        .chain(tail.last())
-        .filter(quiet)
-        .copied()
-        .collect();
-    let mut keep = |line: &Line, limit: usize| {
+    /// Keeps `line` if it fits (any line in the whole room when
+    /// `anywhere`); returns whether it was kept.
+    fn keep(&mut self, line: &Line, anywhere: bool) -> bool {
+        let diagnostic = self.diagnostic.contains(&line.number);
+        // Lines that carry no diagnostic get no more than the base room.
+        let limit = if diagnostic || anywhere {
+            self.room
+        } else {
+            self.room.min(self.budget.max_bytes)
+        };
         // A diagnostic line beside a kept one joins its run and opens no
         // new gap, so it needs no room for a marker. Other lines pay for
         // one all the same: the base room stays a bound on what they add.
-        let beside = |n: usize| kept_numbers.contains(&n);
+        let beside = |n: usize| self.kept_numbers.contains(&n);
         let joins_run = (line.number > 0 && beside(line.number - 1)) || beside(line.number + 1);
-        let discount = if joins_run && diagnostic_numbers.contains(&line.number) {
+        let discount = if joins_run && diagnostic {
             MARKER_RESERVE
         } else {
             0
         };
-        let c = cost(line_str(text, line), budget) - discount;
-        let fits = used + c <= limit && kept_numbers.insert(line.number);
+        let c = cost(line_str(self.text, line), self.budget) - discount;
+        let fits = self.used + c <= limit && self.kept_numbers.insert(line.number);
         if fits {
-            used += c;
-            kept.push(*line);
+            self.used += c;
+            self.kept.push(*line);
         }
         fits
-    };
-    let mut any = false;
-    for line in ends.iter().chain(&diagnostic).chain(&rest) {
-        // Lines that carry no diagnostic get no more than the base room.
-        let limit = if diagnostic_numbers.contains(&line.number) {
-            room
-        } else {
-            room.min(budget.max_bytes)
-        };
-        any |= keep(line, limit);
     }
-    if !any {
-        // All noise: its first and last lines say what it was.
-        for line in head.iter().take(1).chain(tail.last()) {
-            keep(line, room);
-        }
-    }
-    kept.sort_by_key(|l| l.number);
-    kept
 }

@@ -162,30 +162,15 @@ impl History {
             ..CompactionStats::default()
         };
         let plan = self.plan_with(min_retain);
-        let (summaries, cut) = (plan.summaries, plan.archive_end - plan.summaries);
-        let body = &self.window[summaries..];
-        let (complete, keep) = (plan.rounds_archived + plan.rounds_retained, plan.rounds_retained);
-        // HIST-8: with a target, only that side of the old rounds is
-        // summarised; the other side stays verbatim. Steps (a call message
-        // and its results) always stay together on the assistant side.
-        let side = |m: &Message| match self.config.compaction_target {
-            CompactionTarget::All => true,
-            CompactionTarget::User => m.role == Role::User,
-            CompactionTarget::Assistant => m.role != Role::User,
-        };
-        // Which of the old rounds' messages are archived, by position in
-        // the body; nothing is copied until the summariser needs it.
-        // Pinned messages and their steps stay verbatim (#30.7).
-        let pinned = History::pinned_positions(body);
-        let archived_at: Vec<usize> = (0..cut)
-            .filter(|&i| side(&body[i]) && !pinned.contains(&i))
-            .collect();
+        let summaries = plan.summaries;
+        let archived_at = self.archived_positions(&plan);
         stats.tokens_archived = archived_at
             .iter()
             .map(|&i| self.tally.get(summaries + i).unwrap_or(0))
             .sum();
-        stats.rounds_archived = complete - keep;
-        stats.rounds_retained = keep;
+        stats.rounds_archived = plan.rounds_archived;
+        stats.rounds_retained = plan.rounds_retained;
+        let body = &self.window[summaries..];
         let archived_ids: Vec<MessageId> = archived_at.iter().map(|&i| body[i].id).collect();
         let last_created = archived_at.last().and_then(|&i| body[i].created_at);
 
@@ -193,82 +178,32 @@ impl History {
         // summaries with the archived messages and its summary replaces
         // them all; when it fails, the earlier summaries stay and one
         // notice stands for every failed attempt.
-        let earlier = &self.window[..summaries];
         let mut dropped: Vec<MessageId> = Vec::new();
         let mut keep_earlier = true;
         let mut summary = None;
         if !archived_at.is_empty() {
-            // What the archived steps did, from the full log (REACT-6): the
-            // summary replaces every earlier one, so the facts cover
-            // everything before the retained messages.
-            let end = self.window[summaries + cut..]
-                .first()
-                .and_then(|kept| self.log.iter().position(|m| m.id == kept.id))
-                .unwrap_or(self.log.len());
-            let mut digest = Digest::new();
-            digest.observe_messages(&self.log[..end]);
+            let (digest, end) = self.archived_facts(summaries + plan.archive_end - plan.summaries);
             let facts = digest
                 .has_facts()
                 .then(|| digest.render((budget / 10).clamp(200, 2_000) * 3));
-            let text = if summarizer.summarizes() {
-                let mut input: Vec<Message> = earlier.iter().filter(|m| !is_degraded(m)).cloned().collect();
-                input.extend(archived_at.iter().map(|&i| body[i].clone()));
-                // The change tracker feeds the summary's file-state section.
-                if let Some(facts) = &facts {
-                    input.push(
-                        Message::system(format!(
-                            "Facts of the archived steps, from the change tracker (ground the File System State section in them):\n{facts}"
-                        ))
-                        .with_id(MessageId::derived(&format!("strata:facts:{end}")))
-                        .with_created_at(None),
-                    );
-                }
-                match tokio::time::timeout(self.config.summary_timeout, summarizer.summarize(&input)).await {
-                    Ok(Ok(text)) => Ok(text),
-                    Ok(Err(e)) => {
-                        stats.degraded = true;
-                        stats.degraded_reason = Some(e.to_string());
-                        Err(format!(
-                            "{DEGRADED_PREFIX} failed ({e}), keeping recent history only."
-                        ))
-                    }
-                    Err(_) => {
-                        stats.degraded = true;
-                        stats.degraded_reason = Some("timed out".into());
-                        Err(format!(
-                            "{DEGRADED_PREFIX} timed out, keeping recent history only."
-                        ))
-                    }
-                }
-            } else {
-                // The degraded mode chosen with `NoSummarizer`: no call,
-                // no time limit to wait out.
-                stats.degraded = true;
-                stats.degraded_reason = Some("no summariser is configured".into());
-                Err(format!(
-                    "{DEGRADED_PREFIX} is off (no summariser is configured), keeping recent history only."
-                ))
-            };
+            let text = self
+                .summarize_archived(
+                    summarizer,
+                    &archived_at,
+                    summaries,
+                    facts.as_deref(),
+                    end,
+                    &mut stats,
+                )
+                .await;
             // The window is as it was before the summariser ran: a
             // compaction whose future is dropped changes nothing.
             let earlier = &self.window[..summaries];
             let text = match text {
-                Ok(mut text) => {
+                Ok(text) => {
                     dropped.extend(earlier.iter().map(|m| m.id));
                     keep_earlier = false;
-                    // No summary loses a working fact: what the model left
-                    // out is appended, deterministically (#30.6).
-                    stats.summary_facts = digest.fact_count();
-                    let missing = digest.missing_from(&text);
-                    stats.summary_facts_added = missing.len();
-                    if !missing.is_empty() {
-                        text.push_str(MISSING_FACTS_HEADING);
-                        for fact in &missing {
-                            text.push_str("\n- ");
-                            text.push_str(fact);
-                        }
-                    }
-                    text
+                    with_missing_facts(text, &digest, &mut stats)
                 }
                 Err(mut notice) => {
                     dropped.extend(earlier.iter().filter(|m| is_degraded(m)).map(|m| m.id));
@@ -279,50 +214,11 @@ impl History {
                     notice
                 }
             };
-            // The archived messages stay in the full log: say how to get
-            // them back (#30.5).
-            let text = match (archived_ids.first(), archived_ids.last()) {
-                (Some(first), Some(last)) => format!(
-                    "{text}\n\n[The archived messages are in the full log: {} to {}]",
-                    recall_handle(first),
-                    last.short()
-                ),
-                _ => text,
-            };
-            let first = archived_ids.first().map(ToString::to_string).unwrap_or_default();
-            let last = archived_ids.last().map(ToString::to_string).unwrap_or_default();
-            let message = Message::summary(text)
-                .with_id(MessageId::derived(&format!("strata:summary:{first}:{last}")))
-                .with_created_at(last_created);
+            let message = summary_message(text, &archived_ids, last_created);
             stats.summary_tokens = self.counter.count_message(&message);
             summary = Some(message);
         }
-        // The new window, moved out of the old one: earlier summaries (or
-        // those the summary keeps), the summary, the old rounds' side that
-        // stays verbatim (HIST-8), then the retained messages.
-        let old = std::mem::take(&mut self.window);
-        let mut window: Vec<Message> = Vec::with_capacity(old.len() + 1 - archived_at.len());
-        let mut next_archived = archived_at.iter().copied().peekable();
-        for (i, m) in old.into_iter().enumerate() {
-            if i < summaries {
-                // A summary made now replaces the earlier ones; a notice
-                // replaces only the earlier notices.
-                if summary.is_none() || (keep_earlier && !is_degraded(&m)) {
-                    window.push(m);
-                }
-                continue;
-            }
-            // Archived messages are never empty when there is a summary,
-            // so it goes before the first of the body.
-            if i == summaries {
-                window.extend(summary.clone());
-            }
-            if next_archived.peek() == Some(&(i - summaries)) {
-                next_archived.next();
-                continue;
-            }
-            window.push(m);
-        }
+        let window = self.without_archived(summaries, &archived_at, summary.clone(), keep_earlier);
         self.set_window(window);
         let changed = self.fit_budget(budget, &mut stats);
         // Clearing changed token counts that the pruned total relies on.
@@ -341,6 +237,130 @@ impl History {
         // The usage figure described the old window: it is stale now.
         self.budget.compacted(self.log.len());
         stats
+    }
+
+    /// Which of the old rounds' messages are archived, by position in the
+    /// window after its leading summaries. With a target, only that side
+    /// of the old rounds is summarised and the other side stays verbatim
+    /// (HIST-8); steps (a call message and its results) always stay
+    /// together on the assistant side; pinned messages and their steps
+    /// stay verbatim (#30.7). Nothing is copied.
+    fn archived_positions(&self, plan: &CompactionPlan) -> Vec<usize> {
+        let body = &self.window[plan.summaries..];
+        let side = |m: &Message| match self.config.compaction_target {
+            CompactionTarget::All => true,
+            CompactionTarget::User => m.role == Role::User,
+            CompactionTarget::Assistant => m.role != Role::User,
+        };
+        let pinned = History::pinned_positions(body);
+        (0..plan.archive_end - plan.summaries)
+            .filter(|&i| side(&body[i]) && !pinned.contains(&i))
+            .collect()
+    }
+
+    /// What the archived steps did, from the full log up to the first
+    /// message the window keeps after position `kept_from` (REACT-6): the
+    /// summary replaces every earlier one, so the facts cover everything
+    /// before the retained messages. Also where in the log they end.
+    fn archived_facts(&self, kept_from: usize) -> (Digest, usize) {
+        let end = self.window[kept_from..]
+            .first()
+            .and_then(|kept| self.log.iter().position(|m| m.id == kept.id))
+            .unwrap_or(self.log.len());
+        let mut digest = Digest::new();
+        digest.observe_messages(&self.log[..end]);
+        (digest, end)
+    }
+
+    /// The summariser's summary of the earlier summaries and the archived
+    /// messages (at `archived_at` after the `summaries` leading ones),
+    /// grounded in the change tracker's `facts`, under the summary
+    /// timeout; or, when it fails, times out or there is none, the notice
+    /// that stands for it, with `stats` saying why.
+    async fn summarize_archived(
+        &self,
+        summarizer: &dyn Summarizer,
+        archived_at: &[usize],
+        summaries: usize,
+        facts: Option<&str>,
+        end: usize,
+        stats: &mut CompactionStats,
+    ) -> Result<String, String> {
+        let mut degraded = |reason: String, notice: &str| {
+            stats.degraded = true;
+            stats.degraded_reason = Some(reason);
+            Err(format!(
+                "{DEGRADED_PREFIX} {notice}, keeping recent history only."
+            ))
+        };
+        if !summarizer.summarizes() {
+            // The degraded mode chosen with `NoSummarizer`: no call, no
+            // time limit to wait out.
+            return degraded(
+                "no summariser is configured".into(),
+                "is off (no summariser is configured)",
+            );
+        }
+        let body = &self.window[summaries..];
+        let mut input: Vec<Message> = self.window[..summaries]
+            .iter()
+            .filter(|m| !is_degraded(m))
+            .cloned()
+            .collect();
+        input.extend(archived_at.iter().map(|&i| body[i].clone()));
+        // The change tracker feeds the summary's file-state section.
+        if let Some(facts) = facts {
+            input.push(
+                Message::system(format!(
+                    "Facts of the archived steps, from the change tracker (ground the File System State section in them):\n{facts}"
+                ))
+                .with_id(MessageId::derived(&format!("strata:facts:{end}")))
+                .with_created_at(None),
+            );
+        }
+        match tokio::time::timeout(self.config.summary_timeout, summarizer.summarize(&input)).await {
+            Ok(Ok(text)) => Ok(text),
+            Ok(Err(e)) => degraded(e.to_string(), &format!("failed ({e})")),
+            Err(_) => degraded("timed out".into(), "timed out"),
+        }
+    }
+
+    /// The new window, moved out of the old one: earlier summaries (or
+    /// those the summary keeps), the summary, the old rounds' side that
+    /// stays verbatim (HIST-8), then the retained messages.
+    fn without_archived(
+        &mut self,
+        summaries: usize,
+        archived_at: &[usize],
+        summary: Option<Message>,
+        keep_earlier: bool,
+    ) -> Vec<Message> {
+        let old = std::mem::take(&mut self.window);
+        let mut window: Vec<Message> = Vec::with_capacity(old.len() + 1 - archived_at.len());
+        let mut next_archived = archived_at.iter().copied().peekable();
+        let new_summary = summary.is_some();
+        let mut summary = summary;
+        for (i, m) in old.into_iter().enumerate() {
+            if i < summaries {
+                // A summary made now replaces the earlier ones; a notice
+                // replaces only the earlier notices.
+                if !new_summary || (keep_earlier && !is_degraded(&m)) {
+                    window.push(m);
+                }
+                continue;
+            }
+            // Archived messages are never empty when there is a summary,
+            // so it goes before the first of the body.
+            if i == summaries {
+                window.extend(summary.take());
+            }
+            if next_archived.peek() == Some(&(i - summaries)) {
+                next_archived.next();
+                continue;
+            }
+            window.push(m);
+        }
+        window
     }
 
     /// HIST-6: clear tool results oldest first, then cut long arguments,
@@ -399,4 +419,44 @@ impl History {
         changed.dedup();
         changed
     }
+}
+
+/// `text` with the working facts it left out appended, deterministically
+/// (#30.6): no summary loses a working fact. `stats` says how many facts
+/// there were and how many were added.
+fn with_missing_facts(mut text: String, digest: &Digest, stats: &mut CompactionStats) -> String {
+    stats.summary_facts = digest.fact_count();
+    let missing = digest.missing_from(&text);
+    stats.summary_facts_added = missing.len();
+    if !missing.is_empty() {
+        text.push_str(MISSING_FACTS_HEADING);
+        for fact in &missing {
+            text.push_str("\n- ");
+            text.push_str(fact);
+        }
+    }
+    text
+}
+
+/// The summary message of `text` for the archived messages `archived`:
+/// it says how to get them back from the full log (#30.5), and its id
+/// follows from them.
+fn summary_message(
+    text: String,
+    archived: &[MessageId],
+    created: Option<strata_ctx_core::Timestamp>,
+) -> Message {
+    let text = match (archived.first(), archived.last()) {
+        (Some(first), Some(last)) => format!(
+            "{text}\n\n[The archived messages are in the full log: {} to {}]",
+            recall_handle(first),
+            last.short()
+        ),
+        _ => text,
+    };
+    let first = archived.first().map(ToString::to_string).unwrap_or_default();
+    let last = archived.last().map(ToString::to_string).unwrap_or_default();
+    Message::summary(text)
+        .with_id(MessageId::derived(&format!("strata:summary:{first}:{last}")))
+        .with_created_at(created)
 }

@@ -12,7 +12,7 @@ use strata_ctx::{
 
 use super::{out, out_json_pretty, share};
 use crate::error::CliError;
-use crate::input::read_conversation;
+use crate::input::{read_conversation, Conversation};
 
 /// Arguments of `strata-ctx inspect`.
 #[derive(Debug, Args)]
@@ -162,18 +162,134 @@ pub fn describe(issue: &PairIssue, messages: &[Message]) -> (String, Value) {
 pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliError> {
     let price = price_of(args.model.as_deref(), args.price.as_deref())?;
     let conversation = read_conversation(args.file.as_ref())?;
-    let messages = &conversation.messages;
-    let counts: Vec<usize> = messages.iter().map(|m| counter.count_message(m)).collect();
-    let total: usize = counts.iter().sum();
-    let mut by_role: BTreeMap<&str, usize> = BTreeMap::new();
-    for (m, n) in messages.iter().zip(&counts) {
-        *by_role.entry(m.role.as_str()).or_default() += n;
+    let report = Report::new(
+        &conversation,
+        counter,
+        price,
+        memory_of(args, &conversation.records)?,
+    );
+    if args.json {
+        return out_json_pretty(&report.json(args));
     }
-    let tool_tokens = by_role.get(Role::Tool.as_str()).copied().unwrap_or(0);
+    out(&report.text())
+}
+
+/// What `inspect` found in a conversation, shown as text or JSON.
+struct Report<'a> {
+    conversation: &'a Conversation,
+    total: usize,
+    by_role: BTreeMap<&'static str, usize>,
+    tool_tokens: usize,
+    rounds: Vec<Value>,
+    calls: usize,
+    price: Option<(String, Price)>,
+    session_cost: Option<f64>,
+    problems: Vec<(String, Value)>,
+    memory: Value,
+}
+
+impl<'a> Report<'a> {
+    fn new(
+        conversation: &'a Conversation,
+        counter: &dyn TokenCounter,
+        price: Option<(String, Price)>,
+        memory: Value,
+    ) -> Report<'a> {
+        let messages = &conversation.messages;
+        let counts: Vec<usize> = messages.iter().map(|m| counter.count_message(m)).collect();
+        let mut by_role: BTreeMap<&'static str, usize> = BTreeMap::new();
+        for (m, n) in messages.iter().zip(&counts) {
+            *by_role.entry(m.role.as_str()).or_default() += n;
+        }
+        let costs = price.as_ref().map(|(_, p)| call_costs(&counts, messages, p));
+        let pairs = Pairs::new(messages);
+        Report {
+            conversation,
+            total: counts.iter().sum(),
+            tool_tokens: by_role.get(Role::Tool.as_str()).copied().unwrap_or(0),
+            by_role,
+            rounds: round_rows(messages, &counts, costs.as_deref()),
+            calls: messages.iter().filter(|m| m.role == Role::Assistant).count(),
+            session_cost: costs.as_ref().map(|c| c.iter().sum()),
+            price,
+            problems: pairs.issues().iter().map(|i| describe(i, messages)).collect(),
+            memory,
+        }
+    }
+
+    fn json(&self, args: &InspectArgs) -> Value {
+        let conversation = self.conversation;
+        let mut report = json!({
+            "source": conversation.source,
+            "format": conversation.format.name(),
+            "messages": conversation.messages.len(),
+            "rounds": self.rounds.len(),
+            "tokens": self.total,
+            "tokens_by_role": self.by_role,
+            "tool_output_tokens": self.tool_tokens,
+            "tool_output_share": share(self.tool_tokens, self.total),
+            "pairing_problems": self.problems.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>(),
+            "rounds_detail": self.rounds,
+        });
+        if let (Some((model, _)), Some(total)) = (&self.price, self.session_cost) {
+            report["cost_usd"] = json!({"model": model, "calls": self.calls, "session": total});
+        }
+        if !conversation.records.is_empty() {
+            report["session_context"] = self.memory["session_context"].clone();
+            report["suggestions"] = self.memory["suggestions"].clone();
+        }
+        if args.user.is_some() {
+            report["long_term_memory"] = self.memory["long_term_memory"].clone();
+        }
+        report
+    }
+
+    fn text(&self) -> String {
+        let (conversation, total) = (self.conversation, self.total);
+        let mut text = format!(
+            "{} ({})\n{} messages, {} rounds, {total} tokens\n\n",
+            conversation.source,
+            conversation.format.name(),
+            conversation.messages.len(),
+            self.rounds.len()
+        );
+        for (role, tokens) in &self.by_role {
+            text.push_str(&format!(
+                "  {role:<10} {tokens:>9} tokens {:>6.1}%\n",
+                100.0 * share(*tokens, total)
+            ));
+        }
+        text.push_str(&format!(
+            "  tool output is {:.1}% of the tokens\n\n",
+            100.0 * share(self.tool_tokens, total)
+        ));
+        for r in &self.rounds {
+            text.push_str(&round_line(r));
+        }
+        if let (Some((model, _)), Some(total)) = (&self.price, self.session_cost) {
+            text.push_str(&format!(
+                "\nestimated cost at {model}'s price: ${total:.4} for {} calls, each sending the whole conversation before it\n",
+                self.calls
+            ));
+        }
+        text.push_str(&memory_text(&self.memory));
+        if self.problems.is_empty() {
+            text.push_str("\nevery tool call has its result\n");
+        } else {
+            text.push_str(&format!("\n{} pairing problem(s):\n", self.problems.len()));
+            for (line, _) in &self.problems {
+                text.push_str(&format!("  {line}\n"));
+            }
+        }
+        text
+    }
+}
+
+/// One row per round: its id, size, steps, tokens, tool output and first
+/// words, and its cost when `costs` (per message) are known.
+fn round_rows(messages: &[Message], counts: &[usize], costs: Option<&[f64]>) -> Vec<Value> {
     let ids = ShortIds::new(messages.iter().map(|m| m.id));
-    let round_list = rounds(messages);
-    let costs = price.as_ref().map(|(_, p)| call_costs(&counts, messages, p));
-    let detail: Vec<Value> = round_list
+    rounds(messages)
         .iter()
         .enumerate()
         .map(|(n, range)| {
@@ -195,89 +311,42 @@ pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliErro
                 "tool_output_tokens": tool,
                 "user": first.content.chars().take(80).collect::<String>(),
             });
-            if let Some(costs) = &costs {
+            if let Some(costs) = costs {
                 row["cost_usd"] = json!(costs[range.clone()].iter().sum::<f64>());
             }
             row
         })
+        .collect()
+}
+
+/// A round's row as a line of text.
+fn round_line(r: &Value) -> String {
+    let n = |k: &str| r[k].as_u64().unwrap_or(0);
+    let user: String = r["user"]
+        .as_str()
+        .unwrap_or_default()
+        .replace('\n', " ")
+        .chars()
+        .take(50)
         .collect();
-    let calls = messages.iter().filter(|m| m.role == Role::Assistant).count();
-    let session_cost: Option<f64> = costs.as_ref().map(|c| c.iter().sum());
-    let pairs = Pairs::new(messages);
-    let problems: Vec<(String, Value)> = pairs.issues().iter().map(|i| describe(i, messages)).collect();
-    let memory = memory_of(args, &conversation.records)?;
+    let cost = r["cost_usd"]
+        .as_f64()
+        .map(|usd| format!(" ${usd:>9.4}"))
+        .unwrap_or_default();
+    format!(
+        "round {:>3} [{}] {:>4} messages {:>4} steps {:>8} tokens ({:>3.0}% tool output){cost}  {user:?}\n",
+        n("round"),
+        r["id"].as_str().unwrap_or_default(),
+        n("messages"),
+        n("steps"),
+        n("tokens"),
+        100.0 * share(n("tool_output_tokens") as usize, n("tokens") as usize),
+    )
+}
 
-    if args.json {
-        let mut report = json!({
-            "source": conversation.source,
-            "format": conversation.format.name(),
-            "messages": messages.len(),
-            "rounds": round_list.len(),
-            "tokens": total,
-            "tokens_by_role": by_role,
-            "tool_output_tokens": tool_tokens,
-            "tool_output_share": share(tool_tokens, total),
-            "pairing_problems": problems.iter().map(|(_, v)| v.clone()).collect::<Vec<_>>(),
-            "rounds_detail": detail,
-        });
-        if let (Some((model, _)), Some(total)) = (&price, session_cost) {
-            report["cost_usd"] = json!({"model": model, "calls": calls, "session": total});
-        }
-        if !conversation.records.is_empty() {
-            report["session_context"] = memory["session_context"].clone();
-            report["suggestions"] = memory["suggestions"].clone();
-        }
-        if args.user.is_some() {
-            report["long_term_memory"] = memory["long_term_memory"].clone();
-        }
-        return out_json_pretty(&report);
-    }
-
-    let mut text = format!(
-        "{} ({})\n{} messages, {} rounds, {total} tokens\n\n",
-        conversation.source,
-        conversation.format.name(),
-        messages.len(),
-        round_list.len()
-    );
-    for (role, tokens) in &by_role {
-        text.push_str(&format!(
-            "  {role:<10} {tokens:>9} tokens {:>6.1}%\n",
-            100.0 * share(*tokens, total)
-        ));
-    }
-    text.push_str(&format!(
-        "  tool output is {:.1}% of the tokens\n\n",
-        100.0 * share(tool_tokens, total)
-    ));
-    for r in &detail {
-        let n = |k: &str| r[k].as_u64().unwrap_or(0);
-        let user: String = r["user"]
-            .as_str()
-            .unwrap_or_default()
-            .replace('\n', " ")
-            .chars()
-            .take(50)
-            .collect();
-        let cost = r["cost_usd"]
-            .as_f64()
-            .map(|usd| format!(" ${usd:>9.4}"))
-            .unwrap_or_default();
-        text.push_str(&format!(
-            "round {:>3} [{}] {:>4} messages {:>4} steps {:>8} tokens ({:>3.0}% tool output){cost}  {user:?}\n",
-            n("round"),
-            r["id"].as_str().unwrap_or_default(),
-            n("messages"),
-            n("steps"),
-            n("tokens"),
-            100.0 * share(n("tool_output_tokens") as usize, n("tokens") as usize),
-        ));
-    }
-    if let (Some((model, _)), Some(total)) = (&price, session_cost) {
-        text.push_str(&format!(
-            "\nestimated cost at {model}'s price: ${total:.4} for {calls} calls, each sending the whole conversation before it\n"
-        ));
-    }
+/// The session context, suggestions and long-term memory found, as text.
+fn memory_text(memory: &Value) -> String {
+    let mut text = String::new();
     if let Some(session) = memory["session_context"].as_object().filter(|s| !s.is_empty()) {
         text.push_str("\nsession context:\n");
         for (key, value) in session {
@@ -304,13 +373,5 @@ pub fn run(args: &InspectArgs, counter: &dyn TokenCounter) -> Result<(), CliErro
             ));
         }
     }
-    if problems.is_empty() {
-        text.push_str("\nevery tool call has its result\n");
-    } else {
-        text.push_str(&format!("\n{} pairing problem(s):\n", problems.len()));
-        for (line, _) in &problems {
-            text.push_str(&format!("  {line}\n"));
-        }
-    }
-    out(&text)
+    text
 }

@@ -219,6 +219,19 @@ impl Engine {
             self.intake.max_logged_bytes,
             m.result.as_ref().and_then(|r| r.full_output_path.as_deref()),
         );
+        self.with_freshness(call, m, raw, report)
+    }
+
+    /// A read's result with a note when the file changed since the agent
+    /// last read it (MTIME-1), in what the model sees and in the log; a
+    /// write makes the written file fresh.
+    fn with_freshness(
+        &mut self,
+        call: Option<&strata_ctx_core::ToolCall>,
+        mut m: Message,
+        mut raw: Message,
+        report: &mut StepReport,
+    ) -> (Message, Message) {
         let Some(call) = call else { return (m, raw) };
         let Some(path) = path_argument(&call.arguments) else {
             return (m, raw);

@@ -234,10 +234,9 @@ impl Digest {
         }
     }
 
-    fn observe_call(&mut self, call: &ToolCall, result: Option<&Message>) {
-        let failed = result
-            .and_then(|r| r.result.as_ref())
-            .is_some_and(|r| r.status == ResultStatus::Error);
+    /// Takes in a call of a tool that is not a shell (a write, a read, a
+    /// todo list); returns whether it was one.
+    fn observe_tool(&mut self, call: &ToolCall, failed: bool) -> bool {
         match classify(&call.name, &call.arguments) {
             Some(kind) if kind.writes() => {
                 if !failed {
@@ -245,13 +244,13 @@ impl Digest {
                         touch(&mut self.files_changed, path, &mut self.dropped[0]);
                     }
                 }
-                return;
+                true
             }
             Some(ToolKind::Read) => {
                 if let Some(path) = path_argument(&call.arguments) {
                     touch(&mut self.files_read, path, &mut self.dropped[1]);
                 }
-                return;
+                true
             }
             Some(ToolKind::TodoWrite) => {
                 if let Some(todos) = todos(&call.arguments) {
@@ -266,9 +265,18 @@ impl Digest {
                         .map(|t| format!("[{}] {}", t.status, cut(t.text, 80)))
                         .collect();
                 }
-                return;
+                true
             }
-            _ => {}
+            _ => false,
+        }
+    }
+
+    fn observe_call(&mut self, call: &ToolCall, result: Option<&Message>) {
+        let failed = result
+            .and_then(|r| r.result.as_ref())
+            .is_some_and(|r| r.status == ResultStatus::Error);
+        if self.observe_tool(call, failed) {
+            return;
         }
         let Some(command) = command_argument(call) else {
             return;
@@ -289,40 +297,7 @@ impl Digest {
             self.inspections += 1;
             return;
         }
-        let first_line = command.trim().lines().next().unwrap_or_default();
-        let (text, code) = result.map(output_text).unwrap_or_default();
-        let code = code.or_else(|| {
-            exit_status()
-                .captures_iter(&text)
-                .last()
-                .and_then(|c| c.get(1)?.as_str().parse().ok())
-        });
-        let summary = text
-            .lines()
-            .rev()
-            .find(|l| test_summary().is_match(l.trim()))
-            .map(str::trim);
-        let mut outcome = Vec::new();
-        match (code, failed) {
-            (Some(code), _) => outcome.push(format!("exit {code}")),
-            (None, true) => outcome.push("failed".to_owned()),
-            (None, false) => {}
-        }
-        if let Some(summary) = summary {
-            outcome.push(cut(summary, MAX_LINE_CHARS));
-        }
-        let fact = CommandFact {
-            command: cut(first_line, MAX_COMMAND_CHARS),
-            outcome: (!outcome.is_empty()).then(|| outcome.join("; ")),
-            // The summary line shows in the outcome: the error is the last
-            // other one.
-            error: last_error_line(&text, summary).map(|l| cut(&l, MAX_LINE_CHARS)),
-            earlier_errors: Vec::new(),
-            failing_summary: summary
-                .filter(|s| line_kind(s) == LineKind::Failure)
-                .map(|s| cut(s, MAX_LINE_CHARS)),
-        };
-        self.add_command(fact);
+        self.add_command(command_fact(command, result, failed));
     }
 
     /// Adds a command run, the most recent: a command run before moves to
@@ -365,6 +340,32 @@ impl Digest {
         }
     }
 
+    /// The lines of the commands that fit in `room` characters, which
+    /// they reduce: the commands that reported errors first, then the
+    /// others, newest first; shown in the order they ran, newest first.
+    fn fitting_commands(&self, room: &mut usize) -> Vec<String> {
+        let (failing, passing): (Vec<_>, Vec<_>) = self
+            .commands
+            .iter()
+            .enumerate()
+            .rev()
+            .partition(|(_, c)| c.error.is_some() || !c.earlier_errors.is_empty());
+        let mut commands: Vec<(usize, String)> = Vec::new();
+        let mut heading = 40;
+        for (i, c) in failing.into_iter().chain(passing) {
+            let line = command_line(c);
+            let n = line.chars().count() + 1 + heading;
+            if n > *room {
+                continue;
+            }
+            *room -= n;
+            heading = 0;
+            commands.push((i, line));
+        }
+        commands.sort_by_key(|c| std::cmp::Reverse(c.0));
+        commands.into_iter().map(|(_, line)| line).collect()
+    }
+
     /// The digest as text of at most `max_chars` characters (a budget of
     /// about three characters a token is safe with any tokenizer): a
     /// header naming the number of steps, then the files changed, the
@@ -393,26 +394,7 @@ impl Digest {
         let changed = take_fitting(self.files_changed.iter().rev().cloned(), &mut room, 2);
         // Commands that reported errors first, then the others; shown in
         // the order they ran, newest first.
-        let (failing, passing): (Vec<_>, Vec<_>) = self
-            .commands
-            .iter()
-            .enumerate()
-            .rev()
-            .partition(|(_, c)| c.error.is_some() || !c.earlier_errors.is_empty());
-        let mut commands: Vec<(usize, String)> = Vec::new();
-        let mut heading = 40;
-        for (i, c) in failing.into_iter().chain(passing) {
-            let line = command_line(c);
-            let n = line.chars().count() + 1 + heading;
-            if n > room {
-                continue;
-            }
-            room -= n;
-            heading = 0;
-            commands.push((i, line));
-        }
-        commands.sort_by_key(|c| std::cmp::Reverse(c.0));
-        let commands: Vec<String> = commands.into_iter().map(|(_, line)| line).collect();
+        let commands = self.fitting_commands(&mut room);
         let todo = self.todo.as_ref().map(|t| format!("Todo: {t}")).filter(|t| {
             let n = t.chars().count() + 1;
             let fits = n <= room;
@@ -501,6 +483,45 @@ fn take_fitting(items: impl Iterator<Item = String>, room: &mut usize, separator
         kept.push(item);
     }
     kept
+}
+
+/// What running `command` did, from its `result`: the command's first
+/// line, its exit code or failure and test summary, its last error line,
+/// and the summary of failing tests.
+fn command_fact(command: &str, result: Option<&Message>, failed: bool) -> CommandFact {
+    let first_line = command.trim().lines().next().unwrap_or_default();
+    let (text, code) = result.map(output_text).unwrap_or_default();
+    let code = code.or_else(|| {
+        exit_status()
+            .captures_iter(&text)
+            .last()
+            .and_then(|c| c.get(1)?.as_str().parse().ok())
+    });
+    let summary = text
+        .lines()
+        .rev()
+        .find(|l| test_summary().is_match(l.trim()))
+        .map(str::trim);
+    let mut outcome = Vec::new();
+    match (code, failed) {
+        (Some(code), _) => outcome.push(format!("exit {code}")),
+        (None, true) => outcome.push("failed".to_owned()),
+        (None, false) => {}
+    }
+    if let Some(summary) = summary {
+        outcome.push(cut(summary, MAX_LINE_CHARS));
+    }
+    CommandFact {
+        command: cut(first_line, MAX_COMMAND_CHARS),
+        outcome: (!outcome.is_empty()).then(|| outcome.join("; ")),
+        // The summary line shows in the outcome: the error is the last
+        // other one.
+        error: last_error_line(&text, summary).map(|l| cut(&l, MAX_LINE_CHARS)),
+        earlier_errors: Vec::new(),
+        failing_summary: summary
+            .filter(|s| line_kind(s) == LineKind::Failure)
+            .map(|s| cut(s, MAX_LINE_CHARS)),
+    }
 }
 
 #[cfg(test)]

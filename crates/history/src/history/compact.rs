@@ -178,46 +178,18 @@ impl History {
         // summaries with the archived messages and its summary replaces
         // them all; when it fails, the earlier summaries stay and one
         // notice stands for every failed attempt.
-        let mut dropped: Vec<MessageId> = Vec::new();
-        let mut keep_earlier = true;
-        let mut summary = None;
-        if !archived_at.is_empty() {
-            let (digest, end) = self.archived_facts(summaries + plan.archive_end - plan.summaries);
-            let facts = digest
-                .has_facts()
-                .then(|| digest.render((budget / 10).clamp(200, 2_000) * 3));
-            let text = self
-                .summarize_archived(
-                    summarizer,
-                    &archived_at,
-                    summaries,
-                    facts.as_deref(),
-                    end,
-                    &mut stats,
-                )
-                .await;
-            // The window is as it was before the summariser ran: a
-            // compaction whose future is dropped changes nothing.
-            let earlier = &self.window[..summaries];
-            let text = match text {
-                Ok(text) => {
-                    dropped.extend(earlier.iter().map(|m| m.id));
-                    keep_earlier = false;
-                    with_missing_facts(text, &digest, &mut stats)
-                }
-                Err(mut notice) => {
-                    dropped.extend(earlier.iter().filter(|m| is_degraded(m)).map(|m| m.id));
-                    if let Some(facts) = &facts {
-                        notice.push_str("\n\n");
-                        notice.push_str(facts);
-                    }
-                    notice
-                }
+        let (summary, dropped, keep_earlier) = if archived_at.is_empty() {
+            (None, Vec::new(), true)
+        } else {
+            let archived = Archived {
+                summaries,
+                kept_from: plan.archive_end,
+                at: &archived_at,
+                ids: &archived_ids,
+                last_created,
             };
-            let message = summary_message(text, &archived_ids, last_created);
-            stats.summary_tokens = self.counter.count_message(&message);
-            summary = Some(message);
-        }
+            self.summary_of(summarizer, &archived, budget, &mut stats).await
+        };
         let window = self.without_archived(summaries, &archived_at, summary.clone(), keep_earlier);
         self.set_window(window);
         let changed = self.fit_budget(budget, &mut stats);
@@ -237,6 +209,48 @@ impl History {
         // The usage figure described the old window: it is stale now.
         self.budget.compacted(self.log.len());
         stats
+    }
+
+    /// The summary message of the archived messages, the ids of the
+    /// earlier summaries it replaces, and whether the earlier summaries
+    /// stay (HIST-17: summaries merge; a failed summary's notice replaces
+    /// only the earlier notices).
+    async fn summary_of(
+        &self,
+        summarizer: &dyn Summarizer,
+        archived: &Archived<'_>,
+        budget: usize,
+        stats: &mut CompactionStats,
+    ) -> (Option<Message>, Vec<MessageId>, bool) {
+        let summaries = archived.summaries;
+        let (digest, end) = self.archived_facts(archived.kept_from);
+        let facts = digest
+            .has_facts()
+            .then(|| digest.render((budget / 10).clamp(200, 2_000) * 3));
+        let text = self
+            .summarize_archived(summarizer, archived, facts.as_deref(), end, stats)
+            .await;
+        // The window is as it was before the summariser ran: a compaction
+        // whose future is dropped changes nothing.
+        let earlier = &self.window[..summaries];
+        let (text, dropped, keep_earlier) = match text {
+            Ok(text) => (
+                with_missing_facts(text, &digest, stats),
+                earlier.iter().map(|m| m.id).collect(),
+                false,
+            ),
+            Err(mut notice) => {
+                if let Some(facts) = &facts {
+                    notice.push_str("\n\n");
+                    notice.push_str(facts);
+                }
+                let notices = earlier.iter().filter(|m| is_degraded(m)).map(|m| m.id).collect();
+                (notice, notices, true)
+            }
+        };
+        let message = summary_message(text, archived.ids, archived.last_created);
+        stats.summary_tokens = self.counter.count_message(&message);
+        (Some(message), dropped, keep_earlier)
     }
 
     /// Which of the old rounds' messages are archived, by position in the
@@ -272,20 +286,20 @@ impl History {
         (digest, end)
     }
 
-    /// The summariser's summary of the earlier summaries and the archived
-    /// messages (at `archived_at` after the `summaries` leading ones),
+    /// The summariser's summary of the earlier summaries and the
+    /// `archived` messages,
     /// grounded in the change tracker's `facts`, under the summary
     /// timeout; or, when it fails, times out or there is none, the notice
     /// that stands for it, with `stats` saying why.
     async fn summarize_archived(
         &self,
         summarizer: &dyn Summarizer,
-        archived_at: &[usize],
-        summaries: usize,
+        archived: &Archived<'_>,
         facts: Option<&str>,
         end: usize,
         stats: &mut CompactionStats,
     ) -> Result<String, String> {
+        let (archived_at, summaries) = (archived.at, archived.summaries);
         let mut degraded = |reason: String, notice: &str| {
             stats.degraded = true;
             stats.degraded_reason = Some(reason);
@@ -419,6 +433,17 @@ impl History {
         changed.dedup();
         changed
     }
+}
+
+/// The messages a compaction archives: after the window's `summaries`
+/// leading summaries, at positions `at`, with their `ids`; the window keeps
+/// what follows `kept_from`.
+struct Archived<'a> {
+    summaries: usize,
+    kept_from: usize,
+    at: &'a [usize],
+    ids: &'a [MessageId],
+    last_created: Option<strata_ctx_core::Timestamp>,
 }
 
 /// `text` with the working facts it left out appended, deterministically

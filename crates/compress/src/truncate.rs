@@ -296,13 +296,15 @@ impl Truncator {
     /// file. A read error ends the output there and is noted in the text.
     pub fn truncate_reader(&self, tool: &str, mut reader: impl Read) -> Truncated {
         let limits = self.limits_for(tool);
-        let mut head: Vec<u8> = Vec::new();
+        let mut stream = Streamed {
+            head: Vec::new(),
+            sink: None,
+            spill: Spill::NotNeeded,
+        };
         let mut newlines = 0usize;
         let mut total: u64 = 0;
         let mut last_byte = None;
         let mut read_error = None;
-        let mut sink: Option<Sink> = None;
-        let mut spill = Spill::NotNeeded;
         let mut chunk = vec![0u8; CHUNK];
         let mut limit_reached = false;
         // The output's last bytes, for the view's tail.
@@ -335,36 +337,15 @@ impl Truncator {
             }
             newlines += text::newlines(data);
             last_byte = data.last().copied();
-            if sink.is_none() && matches!(spill, Spill::NotNeeded) {
-                let room = (limits.max_bytes + 1).saturating_sub(head.len());
-                head.extend_from_slice(&data[..room.min(n)]);
-                let over = head.len() > limits.max_bytes || newlines > limits.max_lines;
-                if over {
-                    match self.open_spill(tool) {
-                        Ok(mut s) => {
-                            // Everything read so far: the head part and the
-                            // rest of this chunk.
-                            let written = s.write(&head).and_then(|_| s.write(&data[room.min(n)..]));
-                            match written {
-                                Ok(()) => sink = Some(s),
-                                Err(e) => spill = s.fail(e),
-                            }
-                        }
-                        Err(failed) => spill = failed,
-                    }
-                }
-                continue;
-            }
-            if let Some(s) = sink.as_mut() {
-                if let Err(e) = s.write(data) {
-                    if let Some(s) = sink.take() {
-                        spill = s.fail(e);
-                    }
-                }
-            }
+            stream.push(self, tool, limits, data, newlines);
         }
         let mut note = read_error;
-        if let Some(s) = sink.take() {
+        let Streamed {
+            head,
+            sink,
+            mut spill,
+        } = stream;
+        if let Some(s) = sink {
             if s.capped {
                 note = Some(capped_note(self.max_spill_bytes, note));
             }
@@ -428,21 +409,15 @@ impl Truncator {
             Value::String(view)
         });
         if truncated {
-            let unit = Unit::of(tool);
-            let mut text = match &described {
-                Some(shown) => format!(
-                    "Found {} {} (showing {shown}).",
-                    total_lines,
-                    unit.name(total_lines)
-                ),
+            let shown = match &described {
+                Some(shown) => shown.clone(),
                 None => format!(
-                    "Found {} {} (showing first {}{}).",
-                    total_lines,
-                    unit.name(total_lines),
-                    shown_lines,
+                    "first {shown_lines}{}",
                     if partial_line { " and part of the next" } else { "" }
                 ),
             };
+            let unit = Unit::of(tool).name(total_lines);
+            let mut text = format!("Found {total_lines} {unit} (showing {shown}).");
             match &spill {
                 Spill::Saved(path) => {
                     let shown = self.display_path(path);
@@ -479,6 +454,47 @@ impl Truncator {
         }
     }
 }
+/// An output being read: its head, up to one byte over the limit, and
+/// the spill file the whole output streams to once it is over the limits.
+struct Streamed {
+    head: Vec<u8>,
+    sink: Option<Sink>,
+    spill: Spill,
+}
+
+impl Streamed {
+    /// Takes the next chunk `data`, `newlines` having been read so far.
+    fn push(&mut self, truncator: &Truncator, tool: &str, limits: Limits, data: &[u8], newlines: usize) {
+        if self.sink.is_none() && matches!(self.spill, Spill::NotNeeded) {
+            let room = (limits.max_bytes + 1)
+                .saturating_sub(self.head.len())
+                .min(data.len());
+            self.head.extend_from_slice(&data[..room]);
+            if self.head.len() > limits.max_bytes || newlines > limits.max_lines {
+                match truncator.open_spill(tool) {
+                    Ok(mut s) => {
+                        // Everything read so far: the head part and the
+                        // rest of this chunk.
+                        match s.write(&self.head).and_then(|_| s.write(&data[room..])) {
+                            Ok(()) => self.sink = Some(s),
+                            Err(e) => self.spill = s.fail(e),
+                        }
+                    }
+                    Err(failed) => self.spill = failed,
+                }
+            }
+            return;
+        }
+        if let Some(s) = self.sink.as_mut() {
+            if let Err(e) = s.write(data) {
+                if let Some(s) = self.sink.take() {
+                    self.spill = s.fail(e);
+                }
+            }
+        }
+    }
+}
+
 /// What of an output can be shown: its first `max_bytes + 1` bytes (or
 /// all of it) with, when counted, the newlines of its first `max_bytes`
 /// bytes, and its last bytes from `end_offset` on.

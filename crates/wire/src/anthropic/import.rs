@@ -110,34 +110,9 @@ pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
         match role {
             "user" => {
                 for b in &blocks {
-                    let Block::ToolResult {
-                        tool_use_id,
-                        content,
-                        is_error,
-                        ..
-                    } = b
-                    else {
-                        continue;
-                    };
-                    let id = tool_use_id.to_string();
-                    let name = names.get(&id).cloned().unwrap_or_default();
-                    let text = match content {
-                        Some(ResultContent::Text(s)) => s.to_string(),
-                        Some(ResultContent::Blocks(parts)) => texts(parts),
-                        _ => String::new(),
-                    };
-                    let mut message = Message::tool_text(id, name, text.clone());
-                    if *is_error == Some(true) {
-                        message.result = Some(Box::new(ToolResult {
-                            status: ResultStatus::Error,
-                            error: Some(ToolError {
-                                code: "tool_error".into(),
-                                message: text,
-                            }),
-                            ..ToolResult::default()
-                        }));
+                    if let Some(message) = tool_result(b, &names) {
+                        push(Role::Tool, index, message);
                     }
-                    push(Role::Tool, index, message);
                 }
                 let only_results =
                     !blocks.is_empty() && blocks.iter().all(|b| matches!(b, Block::ToolResult { .. }));
@@ -146,34 +121,8 @@ pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
                 }
             }
             "assistant" => {
-                let mut calls = Vec::new();
-                let mut thinking = Vec::new();
-                let mut items = Vec::new();
-                for b in &blocks {
-                    match b {
-                        Block::ToolUse { id, name, input, .. } => {
-                            let (Some(id), Some(name)) = (id, name) else {
-                                return Err(bad(index, "a `tool_use` block has no `id` or `name`".into()));
-                            };
-                            names.insert(id.to_string(), name.to_string());
-                            let input = input.clone().unwrap_or(Value::Object(Map::new()));
-                            calls.push(ToolCall::new(id.as_ref(), name.as_ref(), input));
-                        }
-                        Block::Thinking { .. } | Block::RedactedThinking { .. } => {
-                            thinking.extend(b.thinking());
-                        }
-                        Block::Compaction(_) => {
-                            items.extend(
-                                b.verbatim()
-                                    .map(|item| ProviderItem::new(Provider::Anthropic, item)),
-                            );
-                        }
-                        _ => {}
-                    }
-                }
-                let mut message = Message::assistant_with_calls(texts(&blocks), calls);
-                message.thinking = thinking;
-                message.provider_items = items;
+                let message = assistant(&blocks, &mut names)
+                    .ok_or_else(|| bad(index, "a `tool_use` block has no `id` or `name`".into()))?;
                 push(Role::Assistant, index, message);
             }
             other => {
@@ -185,6 +134,72 @@ pub fn from_anthropic_messages(value: &Value) -> Result<Vec<Message>> {
         }
     }
     Ok(out)
+}
+
+/// The tool message of a `tool_result` block, named by the call it
+/// answers (`names`: call id to tool name); `None` for other blocks.
+fn tool_result(block: &Block<'_>, names: &HashMap<String, String>) -> Option<Message> {
+    let Block::ToolResult {
+        tool_use_id,
+        content,
+        is_error,
+        ..
+    } = block
+    else {
+        return None;
+    };
+    let id = tool_use_id.to_string();
+    let name = names.get(&id).cloned().unwrap_or_default();
+    let text = match content {
+        Some(ResultContent::Text(s)) => s.to_string(),
+        Some(ResultContent::Blocks(parts)) => texts(parts),
+        _ => String::new(),
+    };
+    let mut message = Message::tool_text(id, name, text.clone());
+    if *is_error == Some(true) {
+        message.result = Some(Box::new(ToolResult {
+            status: ResultStatus::Error,
+            error: Some(ToolError {
+                code: "tool_error".into(),
+                message: text,
+            }),
+            ..ToolResult::default()
+        }));
+    }
+    Some(message)
+}
+
+/// The assistant message of `blocks`: its text, tool calls (each named in
+/// `names` for the results that answer it), thinking and compaction
+/// items; `None` when a `tool_use` block has no id or name.
+fn assistant(blocks: &[Block<'_>], names: &mut HashMap<String, String>) -> Option<Message> {
+    let mut calls = Vec::new();
+    let mut thinking = Vec::new();
+    let mut items = Vec::new();
+    for b in blocks {
+        match b {
+            Block::ToolUse { id, name, input, .. } => {
+                let (id, name) = (id.as_ref()?, name.as_ref()?);
+                names.insert(id.to_string(), name.to_string());
+                let input = input.clone().unwrap_or(Value::Object(Map::new()));
+                calls.push(ToolCall::new(id.as_ref(), name.as_ref(), input));
+            }
+            Block::Thinking { .. } | Block::RedactedThinking { .. } => {
+                thinking.extend(b.thinking());
+            }
+            Block::Compaction(_) => {
+                items.extend(
+                    b.verbatim()
+                        .map(|item| ProviderItem::new(Provider::Anthropic, item)),
+                );
+            }
+            _ => {}
+        }
+    }
+    let mut message = Message::assistant_with_calls(texts(blocks), calls);
+    message.thinking = thinking;
+    message.provider_items = items;
+    Some(message)
 }
 
 #[cfg(test)]

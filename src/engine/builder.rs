@@ -5,6 +5,7 @@ use super::memory::{logged_suggestions, Memories, MemoryState};
 use super::session::{files_rule, SessionState};
 use super::*;
 use crate::cost::Price;
+use strata_ctx_history::Record;
 use strata_ctx_memory::LongTermMemory;
 use strata_ctx_memory::{SessionLimits, SessionRule};
 use strata_ctx_store::ConversationLog;
@@ -13,28 +14,50 @@ use strata_ctx_store::ConversationLog;
 pub struct EngineBuilder {
     root: PathBuf,
     config: Config,
-    mode: ToolMode,
-    prompt: Option<String>,
-    tools: Option<Vec<ToolSpec>>,
-    max_continuations: u32,
     counter: Arc<dyn TokenCounter>,
     summarizer: Arc<dyn Summarizer>,
     summarize_steps: bool,
-    compressor: Option<Compressor>,
-    truncator: Option<Truncator>,
-    mentions: Option<Mentions>,
+    events: Option<EventFn>,
+    prompt: PromptParts,
+    intake: IntakeParts,
+    history: HistoryParts,
+    memory: MemoryParts,
+    calls: (u32, Option<Price>),
+    stamps: (Clock, IdSource),
+}
+
+/// What the layers are made of: the tool mode, the system prompt and
+/// tools, the rules, the topic anchor and the id hints.
+struct PromptParts {
+    mode: ToolMode,
+    prompt: Option<String>,
+    tools: Option<Vec<ToolSpec>>,
     rules: Option<Rules>,
     topic_anchor: bool,
     id_hints: bool,
-    clear_batch_tokens: Option<usize>,
-    protected_tools: Vec<String>,
+}
+
+/// How results come in: the truncator, the mentions and the full log's cap
+/// of one output.
+struct IntakeParts {
+    truncator: Option<Truncator>,
+    mentions: Option<Mentions>,
     max_logged_bytes: usize,
-    events: Option<EventFn>,
+}
+
+/// Where the history starts and how it is kept: the conversation log or
+/// the messages to start from, the compressor, the shed batch and the
+/// protected tools.
+struct HistoryParts {
     conversation: Option<Box<dyn ConversationLog>>,
     messages: Option<Vec<Message>>,
-    clock: Clock,
-    ids: IdSource,
-    price: Option<Price>,
+    compressor: Option<Compressor>,
+    clear_batch_tokens: Option<usize>,
+    protected_tools: Vec<String>,
+}
+
+/// What the engine remembers beyond the window.
+struct MemoryParts {
     session_limits: Option<SessionLimits>,
     session_rules: Vec<Arc<dyn SessionRule>>,
     long_term: Option<(LongTermMemory, usize)>,
@@ -56,32 +79,38 @@ impl EngineBuilder {
         EngineBuilder {
             root,
             config: Config::default(),
-            mode: ToolMode::React,
-            prompt: None,
-            tools: None,
-            max_continuations: DEFAULT_MAX_CONTINUATIONS,
             counter: Arc::new(CharCounter),
             summarizer: Arc::new(NoSummarizer),
             summarize_steps: false,
-            compressor: None,
-            truncator: None,
-            mentions: None,
-            rules: None,
-            topic_anchor: false,
-            id_hints: false,
-            clear_batch_tokens: None,
-            protected_tools: Vec::new(),
-            max_logged_bytes: DEFAULT_MAX_LOGGED_BYTES,
             events: None,
-            conversation: None,
-            messages: None,
-            clock: Clock::system(),
-            ids: IdSource::random(),
-            price: None,
-            session_limits: None,
-            session_rules: Vec::new(),
-            long_term: None,
-            suggestion_timeout: super::memory::DEFAULT_SUGGESTION_TIMEOUT,
+            prompt: PromptParts {
+                mode: ToolMode::React,
+                prompt: None,
+                tools: None,
+                rules: None,
+                topic_anchor: false,
+                id_hints: false,
+            },
+            intake: IntakeParts {
+                truncator: None,
+                mentions: None,
+                max_logged_bytes: DEFAULT_MAX_LOGGED_BYTES,
+            },
+            history: HistoryParts {
+                conversation: None,
+                messages: None,
+                compressor: None,
+                clear_batch_tokens: None,
+                protected_tools: Vec::new(),
+            },
+            memory: MemoryParts {
+                session_limits: None,
+                session_rules: Vec::new(),
+                long_term: None,
+                suggestion_timeout: super::memory::DEFAULT_SUGGESTION_TIMEOUT,
+            },
+            calls: (DEFAULT_MAX_CONTINUATIONS, None),
+            stamps: (Clock::system(), IdSource::random()),
         }
     }
 
@@ -95,14 +124,14 @@ impl EngineBuilder {
     /// the tool mode (`prompts/react_system.md` or
     /// `prompts/native_system.md`, PROMPT-1).
     pub fn system_prompt(mut self, prompt: impl Into<String>) -> Self {
-        self.prompt = Some(prompt.into());
+        self.prompt.prompt = Some(prompt.into());
         self
     }
 
     /// Sets the tools (MODEL-1): described in L1 in ReAct mode, sent in
     /// each request's `tools` field in native mode.
     pub fn tools(mut self, tools: Vec<ToolSpec>) -> Self {
-        self.tools = Some(tools);
+        self.prompt.tools = Some(tools);
         self
     }
 
@@ -112,7 +141,7 @@ impl EngineBuilder {
     /// provider's `tools` field and the default system prompt has no
     /// ReAct format rules.
     pub fn tool_mode(mut self, mode: ToolMode) -> Self {
-        self.mode = mode;
+        self.prompt.mode = mode;
         self
     }
 
@@ -121,7 +150,7 @@ impl EngineBuilder {
     /// [`LlmError::StillCut`](strata_ctx_core::LlmError::StillCut) (MODEL-4; 0: never
     /// continue). By default, [`DEFAULT_MAX_CONTINUATIONS`].
     pub fn max_continuations(mut self, n: u32) -> Self {
-        self.max_continuations = n;
+        self.calls.0 = n;
         self
     }
 
@@ -146,7 +175,7 @@ impl EngineBuilder {
     /// Sets the compressor of the history form (TOOL-*). By default,
     /// [`Compressor::new`].
     pub fn compressor(mut self, compressor: Compressor) -> Self {
-        self.compressor = Some(compressor);
+        self.history.compressor = Some(compressor);
         self
     }
 
@@ -155,28 +184,28 @@ impl EngineBuilder {
     /// byte limit lowered to a quarter of the threshold for windows under
     /// about 68k tokens, so that one output never fills a small window.
     pub fn truncator(mut self, truncator: Truncator) -> Self {
-        self.truncator = Some(truncator);
+        self.intake.truncator = Some(truncator);
         self
     }
 
     /// Sets how `@file` mentions are read (MENTION-*). By default,
     /// [`Mentions::new`] over the project root.
     pub fn mentions(mut self, mentions: Mentions) -> Self {
-        self.mentions = Some(mentions);
+        self.intake.mentions = Some(mentions);
         self
     }
 
     /// Sets the project rules (CTX-2). By default, `CODE_LAW.md` at the
     /// project root, capped at the configuration's `rules_max_bytes`.
     pub fn rules(mut self, rules: Rules) -> Self {
-        self.rules = Some(rules);
+        self.prompt.rules = Some(rules);
         self
     }
 
     /// Appends the topic anchor (CTX-6) to the current user input. Off by
     /// default.
     pub fn topic_anchor(mut self, on: bool) -> Self {
-        self.topic_anchor = on;
+        self.prompt.topic_anchor = on;
         self
     }
 
@@ -186,7 +215,7 @@ impl EngineBuilder {
     /// [`Engine::prune`]. The hints are counted in the window's size. Off
     /// by default.
     pub fn id_hints(mut self, on: bool) -> Self {
-        self.id_hints = on;
+        self.prompt.id_hints = on;
         self
     }
 
@@ -197,7 +226,7 @@ impl EngineBuilder {
     /// once for a batch of steps rather than at every step. By default,
     /// an eighth of the threshold.
     pub fn clear_batch_tokens(mut self, tokens: usize) -> Self {
-        self.clear_batch_tokens = Some(tokens);
+        self.history.clear_batch_tokens = Some(tokens);
         self
     }
 
@@ -212,7 +241,7 @@ impl EngineBuilder {
         I: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        self.protected_tools = tools
+        self.history.protected_tools = tools
             .into_iter()
             .map(|t| strata_ctx_tools::normalize(t.as_ref()))
             .collect();
@@ -223,7 +252,7 @@ impl EngineBuilder {
     /// of a longer output it keeps the start and says where the whole is
     /// (the spill file, when one was written). By default, 8 MiB.
     pub fn max_logged_bytes(mut self, bytes: usize) -> Self {
-        self.max_logged_bytes = bytes;
+        self.intake.max_logged_bytes = bytes;
         self
     }
 
@@ -248,7 +277,7 @@ impl EngineBuilder {
     /// [`memory_tools`](strata_ctx_memory::memory_tools) and run their
     /// calls with [`Engine::memory_tool`]. By default, off.
     pub fn session_context(mut self, limits: SessionLimits) -> Self {
-        self.session_limits = Some(limits);
+        self.memory.session_limits = Some(limits);
         self
     }
 
@@ -256,7 +285,7 @@ impl EngineBuilder {
     /// step's calls and results (MEM-1), after the built-in `files` rule.
     /// Takes effect when the session context is on.
     pub fn session_rule(mut self, rule: impl SessionRule + 'static) -> Self {
-        self.session_rules.push(Arc::new(rule));
+        self.memory.session_rules.push(Arc::new(rule));
         self
     }
 
@@ -267,14 +296,14 @@ impl EngineBuilder {
     /// start); [`Engine::save_memory`], [`Engine::forget_memory`] and
     /// [`Engine::extract_memory`] write to it. By default, none.
     pub fn long_term_memory(mut self, memory: LongTermMemory, max_tokens: usize) -> Self {
-        self.long_term = Some((memory, max_tokens));
+        self.memory.long_term = Some((memory, max_tokens));
         self
     }
 
     /// Sets the time limit of [`Engine::suggest_followups`] (MEM-3). By
     /// default, 10 s.
     pub fn suggestion_timeout(mut self, timeout: std::time::Duration) -> Self {
-        self.suggestion_timeout = timeout;
+        self.memory.suggestion_timeout = timeout;
         self
     }
 
@@ -283,14 +312,14 @@ impl EngineBuilder {
     /// conversation of any [`Backend`](strata_ctx_store::Backend)
     /// (STORE-4).
     pub fn conversation(mut self, conversation: impl ConversationLog + 'static) -> Self {
-        self.conversation = Some(Box::new(conversation));
+        self.history.conversation = Some(Box::new(conversation));
         self
     }
 
     /// As [`EngineBuilder::conversation`], with a conversation a
     /// [`Backend`](strata_ctx_store::Backend) opened.
     pub fn conversation_log(mut self, conversation: Box<dyn ConversationLog>) -> Self {
-        self.conversation = Some(conversation);
+        self.history.conversation = Some(conversation);
         self
     }
 
@@ -299,7 +328,7 @@ impl EngineBuilder {
     /// reported as an event). Ignored when a conversation with records is
     /// given.
     pub fn messages(mut self, messages: Vec<Message>) -> Self {
-        self.messages = Some(messages);
+        self.history.messages = Some(messages);
         self
     }
 
@@ -307,7 +336,7 @@ impl EngineBuilder {
     /// truncator's spill file names (CORE-2). By default, the system
     /// clock; [`Clock::stepping`] makes a run reproducible.
     pub fn clock(mut self, clock: Clock) -> Self {
-        self.clock = clock;
+        self.stamps.0 = clock;
         self
     }
 
@@ -316,7 +345,7 @@ impl EngineBuilder {
     /// run reproducible. Messages you make yourself keep their ids: give
     /// them the engine's with [`Engine::stamp`].
     pub fn ids(mut self, ids: IdSource) -> Self {
-        self.ids = ids;
+        self.stamps.1 = ids;
         self
     }
 
@@ -325,7 +354,7 @@ impl EngineBuilder {
     /// [`Event::CostRecorded`]. `PriceTable::builtin().get(model)` has
     /// the price of current models. By default, none: no cost is kept.
     pub fn price(mut self, price: Price) -> Self {
-        self.price = Some(price);
+        self.calls.1 = Some(price);
         self
     }
 
@@ -338,81 +367,33 @@ impl EngineBuilder {
         let EngineBuilder {
             root,
             config,
-            mode,
-            prompt,
-            tools,
-            max_continuations,
             counter,
             summarizer,
             summarize_steps,
-            compressor,
-            truncator,
-            mentions,
-            rules,
-            topic_anchor,
-            id_hints,
-            clear_batch_tokens,
-            protected_tools,
-            max_logged_bytes,
             events,
-            conversation,
-            messages,
-            clock,
-            ids,
-            price,
-            session_limits,
-            session_rules,
-            long_term,
-            suggestion_timeout,
+            prompt,
+            intake,
+            history,
+            memory,
+            calls: (max_continuations, price),
+            stamps: (clock, ids),
         } = self;
-        let mut system = SystemLayer::for_mode(mode);
-        if let Some(prompt) = prompt {
-            system = system.with_prompt(prompt);
-        }
-        if let Some(tools) = tools {
-            system = system.with_tools(tools);
-        }
-        let loaded = match &conversation {
+        let loaded = match &history.conversation {
             Some(c) => c.load()?.records,
             None => Vec::new(),
         };
-        let session = session_limits.map(|limits| {
-            let mut rules: Vec<Arc<dyn SessionRule>> = vec![Arc::new(files_rule())];
-            rules.extend(session_rules);
-            SessionState::new(limits, rules, &loaded)
-        });
-        let suggested = logged_suggestions(&loaded);
-        let mut repairs = Vec::new();
-        let mut history = if !loaded.is_empty() {
-            History::replay(config.clone(), counter.clone(), loaded)
-        } else if let Some(messages) = messages {
-            let (h, r) = History::from_messages(config.clone(), counter.clone(), messages);
-            repairs = r;
-            h
-        } else {
-            History::new(config.clone(), counter.clone())
-        };
-        if let Some(c) = compressor {
-            history.set_compressor(c);
-        }
-        if let Some(tokens) = clear_batch_tokens {
-            history.budget_mut().set_clear_batch(tokens);
-        }
-        history.set_protected_tools(&protected_tools);
-        history.set_recording(conversation.is_some());
+        let memories = memory.build(&loaded);
+        let (history, conversation, repairs) = history.build(&config, &counter, loaded);
         let rounds = strata_ctx_core::rounds(history.full_log()).len();
         let mut engine = Engine {
-            layers: Layers::new(
-                system,
-                rules.unwrap_or_else(|| Rules::new(&root).with_max_bytes(config.rules_max_bytes)),
-                topic_anchor,
-                id_hints.then(|| counter.count_text("\n\n[message_id: 0123abcd]")),
-            ),
+            layers: prompt.build(&root, &config, &*counter),
             intake: Intake {
-                truncator: truncator.unwrap_or_else(|| default_truncator(&root, &config, &clock)),
-                mentions: mentions.unwrap_or_else(|| Mentions::new(&root)),
+                truncator: intake
+                    .truncator
+                    .unwrap_or_else(|| default_truncator(&root, &config, &clock)),
+                mentions: intake.mentions.unwrap_or_else(|| Mentions::new(&root)),
                 freshness: Freshness::with_root(&root),
-                max_logged_bytes,
+                max_logged_bytes: intake.max_logged_bytes,
                 root,
             },
             config,
@@ -424,17 +405,7 @@ impl EngineBuilder {
             calls: ModelCalls::new(price, max_continuations),
             journal: Journal::new(conversation),
             stamps: Stamps::new(clock, ids),
-            memories: Memories {
-                session,
-                long_term: long_term.map(|(store, max_tokens)| MemoryState {
-                    store,
-                    max_tokens,
-                    text: None,
-                    tokens: 0,
-                }),
-                suggested,
-                suggestion_timeout,
-            },
+            memories,
         };
         engine.render_session();
         let recap = todo_recap(engine.history.full_log());
@@ -452,6 +423,87 @@ impl EngineBuilder {
             engine.emit(Event::Repaired(repairs));
         }
         Ok(engine)
+    }
+}
+
+impl PromptParts {
+    /// The layers: the system layer of the mode, prompt and tools, and the
+    /// rules (by default `CODE_LAW.md` at `root`).
+    fn build(self, root: &Path, config: &Config, counter: &dyn TokenCounter) -> Layers {
+        let mut system = SystemLayer::for_mode(self.mode);
+        if let Some(prompt) = self.prompt {
+            system = system.with_prompt(prompt);
+        }
+        if let Some(tools) = self.tools {
+            system = system.with_tools(tools);
+        }
+        Layers::new(
+            system,
+            self.rules
+                .unwrap_or_else(|| Rules::new(root).with_max_bytes(config.rules_max_bytes)),
+            self.topic_anchor,
+            self.id_hints
+                .then(|| counter.count_text("\n\n[message_id: 0123abcd]")),
+        )
+    }
+}
+
+impl HistoryParts {
+    /// The history: replayed from the conversation's `loaded` records,
+    /// repaired from the messages to start from, or empty; and the
+    /// conversation log, and the repairs made.
+    fn build(
+        self,
+        config: &Config,
+        counter: &Arc<dyn TokenCounter>,
+        loaded: Vec<Record>,
+    ) -> (
+        History,
+        Option<Box<dyn ConversationLog>>,
+        Vec<strata_ctx_history::Repair>,
+    ) {
+        let mut repairs = Vec::new();
+        let mut history = if !loaded.is_empty() {
+            History::replay(config.clone(), counter.clone(), loaded)
+        } else if let Some(messages) = self.messages {
+            let (h, r) = History::from_messages(config.clone(), counter.clone(), messages);
+            repairs = r;
+            h
+        } else {
+            History::new(config.clone(), counter.clone())
+        };
+        if let Some(c) = self.compressor {
+            history.set_compressor(c);
+        }
+        if let Some(tokens) = self.clear_batch_tokens {
+            history.budget_mut().set_clear_batch(tokens);
+        }
+        history.set_protected_tools(&self.protected_tools);
+        history.set_recording(self.conversation.is_some());
+        (history, self.conversation, repairs)
+    }
+}
+
+impl MemoryParts {
+    /// The memories, with the session context and suggestions the
+    /// conversation's `loaded` records hold.
+    fn build(self, loaded: &[Record]) -> Memories {
+        let session = self.session_limits.map(|limits| {
+            let mut rules: Vec<Arc<dyn SessionRule>> = vec![Arc::new(files_rule())];
+            rules.extend(self.session_rules);
+            SessionState::new(limits, rules, loaded)
+        });
+        Memories {
+            session,
+            long_term: self.long_term.map(|(store, max_tokens)| MemoryState {
+                store,
+                max_tokens,
+                text: None,
+                tokens: 0,
+            }),
+            suggested: logged_suggestions(loaded),
+            suggestion_timeout: self.suggestion_timeout,
+        }
     }
 }
 

@@ -390,15 +390,7 @@ pub async fn run(args: &DemoArgs) -> Result<(), CliError> {
 
     // Someone fixes the file outside the agent.
     say(&bar, "\n(meanwhile, the user fixes src/lib.rs in their editor)");
-    let fixed = "/// Adds two numbers.\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n";
-    std::fs::write(root.join("src/lib.rs"), fixed).map_err(runtime_error)?;
-    let file = std::fs::OpenOptions::new()
-        .write(true)
-        .open(root.join("src/lib.rs"))
-        .map_err(runtime_error)?;
-    file.set_modified(SystemTime::now() + Duration::from_secs(5))
-        .map_err(runtime_error)?;
-    drop(file);
+    fix_outside(root).map_err(runtime_error)?;
     round(
         &mut engine,
         &model,
@@ -415,6 +407,23 @@ pub async fn run(args: &DemoArgs) -> Result<(), CliError> {
     round(&mut engine, &model, root, "Where are we?", &bar, pace).await?;
     bar.finish_and_clear();
 
+    super::out(&ending(&mut engine))
+}
+
+/// Fixes the sample's `src/lib.rs` as an editor would, outside the agent,
+/// with a modification time after the agent's read.
+fn fix_outside(root: &Path) -> std::io::Result<()> {
+    let fixed = "/// Adds two numbers.\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n";
+    std::fs::write(root.join("src/lib.rs"), fixed)?;
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(root.join("src/lib.rs"))?;
+    file.set_modified(SystemTime::now() + Duration::from_secs(5))
+}
+
+/// The demo's last words: the final window's size, and what the model now
+/// reads of the archived rounds.
+fn ending(engine: &mut Engine) -> String {
     let window = engine.window();
     let mut end = format!(
         "\nfinal window: {} messages, {} of {} tokens; the full log keeps all {} messages\n",
@@ -428,7 +437,7 @@ pub async fn run(args: &DemoArgs) -> Result<(), CliError> {
         end.push_str("\nwhat the model now reads of the archived rounds:\n\n");
         end.push_str(&summary_excerpt(&text[at..], SUMMARY_LINES));
     }
-    super::out(&end)
+    end
 }
 
 /// The lines of the archived summary the demo shows at most.

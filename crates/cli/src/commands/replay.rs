@@ -7,7 +7,7 @@ use std::sync::Arc;
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
 use strata_ctx::replay::{replay, ReplayStep, ReplaySummary};
-use strata_ctx::{CacheRule, CacheUse, Engine, Price, PromptCache, Role, TokenCounter};
+use strata_ctx::{CacheRule, CacheUse, Engine, Price, PromptCache, Role, TokenCounter, Window};
 
 use super::compact::{summarizer, SummarizerKind};
 use super::{out, out_json};
@@ -157,6 +157,46 @@ fn summary_json(
     })
 }
 
+/// The replay's summary as text: steps, windows, tool output, the final
+/// window and what its model calls would cost.
+fn summary_text(
+    summary: &ReplaySummary,
+    window: &Window,
+    calls: &CacheUse,
+    rule: CacheRule,
+    price: Option<&(String, Price)>,
+) -> String {
+    let saved = summary
+        .tool_output_tokens_raw
+        .saturating_sub(summary.tool_output_tokens_history);
+    format!(
+        "\n{} steps in {} rounds; largest window {} tokens (threshold {}); {} step(s) over budget; {} compaction(s)\n\
+         tool output: {} tokens as returned, {} in history form ({:.0}% saved)\n\
+         final window: {} messages, {} tokens\n\
+         model calls: {}; input {} tokens, {} read from the prompt cache ({:.0}%), {} written; {:.0} input-price units{}\n",
+        summary.steps,
+        summary.rounds,
+        summary.max_window_tokens,
+        window.threshold,
+        summary.over_budget_steps,
+        summary.compactions,
+        summary.tool_output_tokens_raw,
+        summary.tool_output_tokens_history,
+        100.0 * super::share(saved, summary.tool_output_tokens_raw),
+        window.messages().len(),
+        window.tokens,
+        calls.calls,
+        calls.input_tokens,
+        calls.cache_read_tokens,
+        100.0 * calls.hit_rate(),
+        calls.cache_write_tokens,
+        rule.units(calls),
+        price
+            .map(|(name, p)| format!("; ${:.4} at {name}", p.cost(&calls.usage())))
+            .unwrap_or_default(),
+    )
+}
+
 /// Runs `strata-ctx replay`.
 pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<(), CliError> {
     let config = args.budget.config()?;
@@ -170,15 +210,14 @@ pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<()
     // Spill files and the rules layer live in a scratch project.
     let project = tempfile::tempdir()
         .map_err(|e| CliError::Runtime(format!("cannot create a scratch directory: {e}")))?;
+    let prompt = conversation
+        .system_prompt()
+        .unwrap_or_else(|| "You are a coding agent.".to_owned());
     let mut engine = Engine::builder(project.path())
         .config(config)
         .counter(counter.clone())
         .summarizer(summarizer)
-        .system_prompt(
-            conversation
-                .system_prompt()
-                .unwrap_or_else(|| "You are a coding agent.".to_owned()),
-        )
+        .system_prompt(prompt)
         .build()?;
     let total = conversation
         .messages
@@ -229,36 +268,7 @@ pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<()
         let summary = summary_json(&summary, &calls, rule, price.as_ref());
         return out_json(&json!({"summary": summary, "window": window.messages()}));
     }
-    let saved = summary
-        .tool_output_tokens_raw
-        .saturating_sub(summary.tool_output_tokens_history);
-    out(&format!(
-        "\n{} steps in {} rounds; largest window {} tokens (threshold {}); {} step(s) over budget; {} compaction(s)\n\
-         tool output: {} tokens as returned, {} in history form ({:.0}% saved)\n\
-         final window: {} messages, {} tokens\n\
-         model calls: {}; input {} tokens, {} read from the prompt cache ({:.0}%), {} written; {:.0} input-price units{}\n",
-        summary.steps,
-        summary.rounds,
-        summary.max_window_tokens,
-        window.threshold,
-        summary.over_budget_steps,
-        summary.compactions,
-        summary.tool_output_tokens_raw,
-        summary.tool_output_tokens_history,
-        100.0 * super::share(saved, summary.tool_output_tokens_raw),
-        window.messages().len(),
-        window.tokens,
-        calls.calls,
-        calls.input_tokens,
-        calls.cache_read_tokens,
-        100.0 * calls.hit_rate(),
-        calls.cache_write_tokens,
-        rule.units(&calls),
-        price
-            .as_ref()
-            .map(|(name, p)| format!("; ${:.4} at {name}", p.cost(&calls.usage())))
-            .unwrap_or_default(),
-    ))?;
+    out(&summary_text(&summary, &window, &calls, rule, price.as_ref()))?;
     if summary.broken_steps > 0 {
         return Err(CliError::Runtime(format!(
             "{} step(s) had a split pair or lost the input",

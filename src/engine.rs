@@ -266,6 +266,52 @@ pub struct Engine {
     memories: memory::Memories,
 }
 
+/// The window's parts, in the order the window holds them: the one place
+/// that both builds the window and counts it, so that the count never
+/// drifts from what is sent.
+struct Frame<'a> {
+    layers: &'a Layers,
+    history: &'a History,
+    round: &'a RoundState,
+    memories: &'a memory::Memories,
+}
+
+impl Frame<'_> {
+    /// The window: L1, L2 and the recap, the history without the round
+    /// in progress, the input, the scratchpad, the memory and session
+    /// layers, and the id hints.
+    fn context(&self) -> Context {
+        let mut context = self
+            .layers
+            .context()
+            .with_history(self.history.retained().into_owned())
+            .with_scratchpad(self.round.pad.messages(self.history))
+            .with_memory(self.memories.memory_text())
+            .with_session(self.memories.session_text())
+            .with_id_hints(self.layers.hints_on().then(|| self.history.short_ids()));
+        if let Some(input) = &self.round.input {
+            context = context.with_input(input.clone());
+        }
+        context
+    }
+
+    /// The token counter's count of [`Frame::context`], from the parts'
+    /// counts: each part counts itself as it changes, so a step costs
+    /// what it adds.
+    fn tokens(&self) -> usize {
+        // Every message of the history's window shows in the window, in
+        // one form or another, with its hint (summaries included: a
+        // slight over-count, on the safe side).
+        let hints = self.layers.hint_tokens(self.history.window_len());
+        self.layers.prefix_tokens()
+            + self.layers.recap_tokens()
+            + self.history.retained_tokens()
+            + self.round.tokens()
+            + self.memories.tokens()
+            + hints
+    }
+}
+
 impl fmt::Debug for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Engine")
@@ -376,17 +422,17 @@ impl Engine {
 
     /// The token counter's count of the window as it would be built now.
     fn counted(&self) -> usize {
-        let l3 = self.history.retained_tokens();
-        // Every message of the history's window shows in the window, in
-        // one form or another, with its hint (summaries included: a
-        // slight over-count, on the safe side).
-        let hints = self.layers.hint_tokens(self.history.window_len());
-        self.layers.prefix_tokens()
-            + l3
-            + self.round.tokens()
-            + self.layers.recap_tokens()
-            + self.memories.tokens()
-            + hints
+        self.frame().tokens()
+    }
+
+    /// The window's parts, to build it or count it.
+    fn frame(&self) -> Frame<'_> {
+        Frame {
+            layers: &self.layers,
+            history: &self.history,
+            round: &self.round,
+            memories: &self.memories,
+        }
     }
 
     /// REACT-4: the budget's estimate of a window counted `counted`.
@@ -423,19 +469,8 @@ impl Engine {
     pub fn window(&mut self) -> Window {
         self.refresh_prefix();
         self.condense(Level::Omitted);
-        let scratchpad = self.round.pad.messages(&self.history);
-        let mut context = self
-            .layers
-            .context()
-            .with_history(self.history.retained().into_owned())
-            .with_scratchpad(scratchpad)
-            .with_memory(self.memory_text())
-            .with_session(self.session_text())
-            .with_id_hints(self.layers.hints_on().then(|| self.history.short_ids()));
-        if let Some(input) = &self.round.input {
-            context = context.with_input(input.clone());
-        }
-        let counted = self.counted();
+        let frame = self.frame();
+        let (context, counted) = (frame.context(), frame.tokens());
         self.calls.handed_out(counted);
         Window {
             context,
@@ -444,5 +479,53 @@ impl Engine {
             threshold: self.threshold_tokens(),
             over_budget: self.round.over_budget,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use strata_ctx_core::{ToolCall, ToolResult};
+
+    /// CTX-1, REACT-4: what the window is counted is what it holds: the
+    /// frame that builds it counts it, through rounds, steps, condensing
+    /// and the recap.
+    #[test]
+    fn ctx_1_the_count_is_the_windows() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = Config::from_toml_str("context_window = 4000").unwrap();
+        let mut e = Engine::builder(dir.path()).config(config).build().unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            for round in 0..3 {
+                e.begin_round(&format!("task {round}")).await.unwrap();
+                for step in 0..6 {
+                    let call = ToolCall::new(format!("c{round}{step}"), "Bash", json!({"command": "make"}));
+                    let todo = ToolCall::new(
+                        format!("t{round}{step}"),
+                        "TodoWrite",
+                        json!({"todos": [{"content": "fix it", "status": "in_progress"}]}),
+                    );
+                    let results = vec![
+                        Message::tool_result(&call, ToolResult::success("line\n".repeat(200))),
+                        Message::tool_result(&todo, ToolResult::success("ok")),
+                    ];
+                    e.record_step(Message::assistant_with_calls("run", vec![call, todo]), results)
+                        .await
+                        .unwrap();
+                    let window = e.window();
+                    assert_eq!(
+                        window.counted,
+                        CharCounter.count_messages(&window.messages()),
+                        "round {round} step {step}"
+                    );
+                }
+                e.finish_round("done").unwrap();
+            }
+        });
     }
 }

@@ -37,6 +37,16 @@ pub(super) struct Memories {
 }
 
 impl Memories {
+    /// What long-term memory recalled for this round.
+    pub(super) fn memory_text(&self) -> Option<String> {
+        self.long_term.as_ref().and_then(|m| m.text.clone())
+    }
+
+    /// The session layer's text, when there is one.
+    pub(super) fn session_text(&self) -> Option<String> {
+        self.session.as_ref().and_then(|s| s.text.clone())
+    }
+
     /// What the session layer and the recalled memory cost in the window.
     pub(super) fn tokens(&self) -> usize {
         self.session.as_ref().map_or(0, |s| s.tokens) + self.long_term.as_ref().map_or(0, |m| m.tokens)
@@ -187,11 +197,6 @@ impl Engine {
             &*counter,
             Context::new(SystemLayer::new("")).with_memory(memory.text.clone()),
         );
-    }
-
-    /// What long-term memory recalled for this round.
-    pub(super) fn memory_text(&self) -> Option<String> {
-        self.memories.long_term.as_ref().and_then(|m| m.text.clone())
     }
 }
 

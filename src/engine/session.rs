@@ -158,11 +158,6 @@ impl Engine {
         );
         state.tokens = tokens;
     }
-
-    /// The session layer's text, when there is one.
-    pub(super) fn session_text(&self) -> Option<String> {
-        self.memories.session.as_ref().and_then(|s| s.text.clone())
-    }
 }
 
 /// The tokens of the one layer after the scratchpad that `context`

@@ -146,6 +146,33 @@ mod tests {
         assert!(layers.context().render_react().contains("Never use unwrap."));
     }
 
+    /// MODEL-1: in native mode the request's tools count with the prefix,
+    /// each its name, description and schema.
+    #[test]
+    fn model_1_native_tools_count_with_the_prefix() {
+        let dir = tempfile::tempdir().unwrap();
+        let tool = strata_ctx_prompt::ToolSpec::new(
+            "Read",
+            "Reads a file.",
+            serde_json::json!({"type": "object", "properties": {"path": {"type": "string"}}}),
+        );
+        let native = || SystemLayer::for_mode(strata_ctx_prompt::ToolMode::Native).with_prompt("Be terse.");
+        let mut bare = Layers::new(native(), Rules::new(dir.path()), false, None);
+        bare.refresh(&CharCounter);
+        let mut with_tool = Layers::new(
+            native().with_tools(vec![tool.clone()]),
+            Rules::new(dir.path()),
+            false,
+            None,
+        );
+        with_tool.refresh(&CharCounter);
+        let c = CharCounter;
+        let expected = c.count_text(&tool.name)
+            + c.count_text(&tool.full_description())
+            + c.count_text(&tool.input_schema().to_string());
+        assert_eq!(with_tool.prefix_tokens() - bare.prefix_tokens(), expected);
+    }
+
     /// The recap is counted as it shows; hints cost per message; the
     /// anchor follows the switch.
     #[test]

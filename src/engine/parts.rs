@@ -190,8 +190,10 @@ mod tests {
         assert_eq!(state.lock().unwrap().1, [3]);
         journal.append(Vec::new()).unwrap();
         assert_eq!(state.lock().unwrap().1, [3], "nothing to write");
+        assert_eq!(format!("{journal:?}"), "Journal { on: true, unsaved: 0 }");
         let mut off = Journal::new(None);
         off.append(vec![record()]).unwrap();
+        assert_eq!(format!("{off:?}"), "Journal { on: false, unsaved: 0 }");
     }
 
     /// CORE-2: stamps come from the clock and the id source.

@@ -252,6 +252,8 @@ mod tests {
         assert_eq!(r.previous_input.as_deref(), Some("fix it"));
         r.resume(Message::user("again"), 5);
         assert_eq!(r.tokens(), 5);
+        assert!(RoundState::after(0, true).summarize_steps);
+        assert!(!RoundState::after(0, false).summarize_steps);
     }
 
     /// CORE-4: one round at a time; a step or an answer needs one.

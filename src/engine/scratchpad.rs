@@ -461,6 +461,67 @@ mod tests {
         assert_eq!(pad.take_unsummarized().map(|(_, n)| n), None);
     }
 
+    /// Each level shows its form: whole, history form, cleared, nothing;
+    /// a step is known by its first message.
+    #[test]
+    fn a_step_shows_the_form_of_its_level() {
+        let mut s = step(0, &"output line\n".repeat(50), false);
+        assert_eq!(s.id(), s.full[0].id);
+        assert_eq!(s.messages(), &s.full[..]);
+        s.level = Level::History;
+        assert_eq!(s.messages(), &s.history[..]);
+        s.cleared = Some(vec![Message::user("cleared")]);
+        s.level = Level::Cleared;
+        assert_eq!(s.messages()[0].content, "cleared");
+        s.level = Level::Omitted;
+        assert!(s.messages().is_empty());
+        assert_eq!(s.tokens(), 0);
+    }
+
+    /// What the scratchpad costs is counted again from its steps.
+    #[test]
+    fn recount_sums_the_steps_at_their_levels() {
+        let (mut pad, h) = pad(3, |_| false);
+        let counted = pad.tokens();
+        assert_eq!(pad.len(), 3);
+        pad.step_tokens = 0;
+        pad.recount(&h);
+        assert_eq!(pad.tokens(), counted);
+    }
+
+    /// A cursor passes a pinned step only among the eligible ones: a step
+    /// pinned beyond them, unpinned later, is still condensed in turn.
+    #[test]
+    fn a_cursor_passes_pinned_steps_only_among_the_eligible() {
+        let (mut pad, h) = pad(4, |_| false);
+        let id = pad.steps[2].full[0].id;
+        pad.pin(&[id], true, &h);
+        let mut counts = (0, 0, 0);
+        pad.condense(
+            2,
+            Level::History,
+            &|_| true,
+            (&h, &CharCounter, 3_000),
+            &mut counts,
+        );
+        assert_eq!(pad.next_condense, 2);
+        pad.pin(&[id], false, &h);
+        pad.condense(
+            4,
+            Level::History,
+            &|_| true,
+            (&h, &CharCounter, 3_000),
+            &mut counts,
+        );
+        assert_eq!(pad.steps[2].level, Level::History);
+    }
+
+    // Equivalent mutants (cargo mutants), named with the reason:
+    // - `next_clear < next_condense` -> `<=` and `next_omit < next_clear`
+    //   -> `<=` in `condense`: when the two cursors are equal and the step
+    //   under them is pinned, the branch before (the condense cursor, or
+    //   the clear cursor) has already passed it.
+
     /// A pinned step is shown whole again, however condensed it was.
     #[test]
     fn pinning_shows_a_step_whole_again() {

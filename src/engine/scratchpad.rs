@@ -339,7 +339,7 @@ mod tests {
     }
 
     /// A step of one call whose result is `text`, in history form its
-    /// first line.
+    /// first eight lines.
     fn step(n: usize, text: &str, protected: bool) -> Scratch {
         let call = ToolCall::new(
             format!("c{n}"),
@@ -348,7 +348,8 @@ mod tests {
         );
         let assistant = Message::assistant_with_calls(format!("step {n}"), vec![call.clone()]);
         let result = Message::tool_result(&call, ToolResult::success(text));
-        let short = Message::tool_result(&call, ToolResult::success(text.lines().next().unwrap_or("")));
+        let first: Vec<&str> = text.lines().take(8).collect();
+        let short = Message::tool_result(&call, ToolResult::success(first.join("\n")));
         let full = vec![assistant.clone(), result];
         let history = vec![assistant, short];
         let tokens = (
@@ -428,6 +429,11 @@ mod tests {
             &mut counts,
         );
         assert_eq!(pad.steps[0].level, Level::Full, "pinned");
+        assert_eq!(counts, (3, 3, 3), "each unpinned step cleared, then left out");
+        // The protected step keeps its result; the others show its handle.
+        let cleared = |i: usize| pad.steps[i].cleared.as_ref().unwrap()[1].text().into_owned();
+        assert!(cleared(1).contains("output line"), "{}", cleared(1));
+        assert!(cleared(2).contains("cleared"), "{}", cleared(2));
         assert!(pad.steps[1].cleared.is_none() || pad.steps[1].protected);
         assert!(pad.steps[1..].iter().all(|s| s.level == Level::Omitted));
         assert_eq!(pad.messages(&h).len(), 2 + 1, "the pinned step and the digest");
@@ -454,6 +460,17 @@ mod tests {
         assert_eq!(steps, counts.1);
         assert!(input.iter().any(|m| m.content.contains("step 0")));
         assert!(pad.take_unsummarized().is_none(), "sent once");
+        // Steps covered later go on their own.
+        let before = counts.1;
+        pad.condense(
+            3,
+            Level::Cleared,
+            &|_| true,
+            (&h, &CharCounter, 3_000),
+            &mut counts,
+        );
+        let (_, more) = pad.take_unsummarized().unwrap();
+        assert_eq!(more, counts.1 - before);
         pad.set_rolling("fixed the build".into(), &CharCounter, 3_000);
         assert!(pad.messages(&h)[0]
             .content
@@ -521,6 +538,36 @@ mod tests {
     //   -> `<=` in `condense`: when the two cursors are equal and the step
     //   under them is pinned, the branch before (the condense cursor, or
     //   the clear cursor) has already passed it.
+
+    /// The digest fits its characters: with a rolling summary, the facts
+    /// take at most half and the summary what is left, cut with an
+    /// ellipsis only when it is longer.
+    #[test]
+    fn react_6_the_digest_fits_its_share() {
+        let (mut pad, h) = pad(4, |_| false);
+        let mut counts = (0, 0, 0);
+        pad.condense(4, Level::Cleared, &|_| true, (&h, &CharCounter, 400), &mut counts);
+        let digest = |pad: &Scratchpad| pad.messages(&h)[0].text().into_owned();
+        pad.set_rolling("short".into(), &CharCounter, 400);
+        let text = digest(&pad);
+        assert!(text.ends_with("Summary of those steps:\nshort"), "{text}");
+        let facts = text
+            .split("\n\nSummary of those steps:")
+            .next()
+            .unwrap()
+            .to_owned();
+        assert!(facts.chars().count() <= 200, "{facts}");
+        pad.set_rolling("x".repeat(1_000), &CharCounter, 400);
+        let text = digest(&pad);
+        assert!(text.ends_with("x…"), "{text}");
+        let summary = text.split("Summary of those steps:\n").nth(1).unwrap();
+        let room = 400 - (facts.chars().count() + 40);
+        assert_eq!(summary.chars().count(), room + 1, "the room and the ellipsis");
+        assert_eq!(
+            pad.tokens() - pad.step_tokens,
+            CharCounter.count_message(&pad.messages(&h)[0])
+        );
+    }
 
     /// A pinned step is shown whole again, however condensed it was.
     #[test]

@@ -303,12 +303,13 @@ impl Frame<'_> {
         // one form or another, with its hint (summaries included: a
         // slight over-count, on the safe side).
         let hints = self.layers.hint_tokens(self.history.window_len());
-        self.layers.prefix_tokens()
-            + self.layers.recap_tokens()
-            + self.history.retained_tokens()
-            + self.round.tokens()
-            + self.memories.tokens()
-            + hints
+        self.fixed_tokens() + self.history.retained_tokens() + self.round.tokens() + hints
+    }
+
+    /// What the window holds whatever the history and the round: L1, L2,
+    /// the recap, and the memory and session layers (HIST-14).
+    fn fixed_tokens(&self) -> usize {
+        self.layers.prefix_tokens() + self.layers.recap_tokens() + self.memories.tokens()
     }
 }
 
@@ -487,6 +488,50 @@ mod tests {
     use super::*;
     use serde_json::json;
     use strata_ctx_core::{ToolCall, ToolResult};
+
+    /// HIST-14: what the window always holds is L1, L2, the recap and the
+    /// memory layers; the window adds the history, the round and the hints.
+    #[test]
+    fn hist_14_the_fixed_part_of_the_frame() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut layers = Layers::new(
+            SystemLayer::new("Be terse."),
+            Rules::new(dir.path()),
+            false,
+            Some(3),
+        );
+        layers.refresh(&CharCounter);
+        layers.set_recap(Some("- [ ] ship it".into()), &CharCounter);
+        let store = strata_ctx_memory::LongTermMemory::open(dir.path().join("memory"), "u").unwrap();
+        let memories = memory::Memories {
+            session: None,
+            long_term: Some(memory::MemoryState {
+                store,
+                max_tokens: 100,
+                text: Some("likes tabs".into()),
+                tokens: 7,
+            }),
+            suggested: Vec::new(),
+            suggestion_timeout: std::time::Duration::from_secs(1),
+        };
+        let mut history = History::new(Config::default(), Arc::new(CharCounter));
+        history.begin_round(Message::user("first"));
+        history.finish_round(Message::assistant("done"));
+        let round = RoundState::after(1, false);
+        let frame = Frame {
+            layers: &layers,
+            history: &history,
+            round: &round,
+            memories: &memories,
+        };
+        let fixed = layers.prefix_tokens() + layers.recap_tokens() + 7;
+        assert!(layers.recap_tokens() > 0);
+        assert_eq!(frame.fixed_tokens(), fixed);
+        assert_eq!(
+            frame.tokens(),
+            fixed + history.retained_tokens() + 3 * history.window_len()
+        );
+    }
 
     /// CTX-1, REACT-4: what the window is counted is what it holds: the
     /// frame that builds it counts it, through rounds, steps, condensing

@@ -126,7 +126,7 @@ impl Engine {
         }
         let input_tokens = self.counter.count_message(&input);
         self.recall(text);
-        let fixed = self.layers.prefix_tokens() + self.layers.recap_tokens() + self.memories.tokens();
+        let fixed = self.frame().fixed_tokens();
         if !self.history.budget().admits(fixed, input_tokens) {
             return Err(EngineError::DoesNotFit {
                 fixed_tokens: self.layers.prefix_tokens(),

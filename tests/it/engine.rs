@@ -631,6 +631,7 @@ async fn store_3_resume_gives_the_same_window() {
         .unwrap();
     assert!(resumed.round_open());
     assert_eq!(resumed.round(), 2);
+    assert_eq!(resumed.steps(), 1, "a call and its result are one step");
     let again = resumed.window();
     assert_eq!(again.messages().len(), window.len());
     assert_eq!(again.context.history(), &window[1..5]);

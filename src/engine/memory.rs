@@ -205,3 +205,36 @@ impl From<MemoryError> for EngineError {
         EngineError::Memory(e)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// MEM-1, MEM-2: the memories' layers cost what they recalled, and
+    /// nothing when off.
+    #[test]
+    fn mem_2_the_layers_cost_what_they_hold() {
+        let off = Memories {
+            session: None,
+            long_term: None,
+            suggested: Vec::new(),
+            suggestion_timeout: DEFAULT_SUGGESTION_TIMEOUT,
+        };
+        assert_eq!(
+            (off.tokens(), off.memory_text(), off.session_text()),
+            (0, None, None)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let on = Memories {
+            long_term: Some(MemoryState {
+                store: LongTermMemory::open(dir.path(), "u").unwrap(),
+                max_tokens: DEFAULT_MEMORY_TOKENS,
+                text: Some("prefers tabs".into()),
+                tokens: 5,
+            }),
+            ..off
+        };
+        assert_eq!(on.tokens(), 5);
+        assert_eq!(on.memory_text().as_deref(), Some("prefers tabs"));
+    }
+}

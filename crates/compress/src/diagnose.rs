@@ -289,13 +289,8 @@ pub fn line_kind(line: &str) -> LineKind {
     }
     let line = line[..end].trim_end_matches(['\r', '\n']);
     // Colour codes (`\x1b[31;1m`) are how tools print, not what they say.
-    let plain;
-    let line = if line.contains('\x1b') {
-        plain = ansi().replace_all(line, "");
-        plain.as_ref()
-    } else {
-        line
-    };
+    let plain = without_colours(line);
+    let line = plain.as_ref();
     if line.trim().is_empty() {
         return LineKind::Plain;
     }

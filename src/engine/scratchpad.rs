@@ -361,6 +361,12 @@ mod tests {
         Scratch::new(full, history, tokens, facts, protected, false)
     }
 
+    /// Condenses the first `eligible` steps as far as `deepest`, as if the
+    /// window never fitted.
+    fn squeeze(pad: &mut Scratchpad, h: &History, eligible: usize, deepest: Level, counts: &mut Condensed) {
+        pad.condense(eligible, deepest, &|_| true, (h, &CharCounter, 3_000), counts);
+    }
+
     fn pad(n: usize, protected: impl Fn(usize) -> bool) -> (Scratchpad, History) {
         let h = history();
         let mut pad = Scratchpad::default();
@@ -412,22 +418,10 @@ mod tests {
         let (mut pad, h) = pad(4, |i| i == 1);
         pad.steps[0].pinned = true;
         let mut counts = (0, 0, 0);
-        pad.condense(
-            4,
-            Level::History,
-            &|_| true,
-            (&h, &CharCounter, 3_000),
-            &mut counts,
-        );
+        squeeze(&mut pad, &h, 4, Level::History, &mut counts);
         assert_eq!(counts, (3, 0, 0), "history form only, the pinned step passed");
         assert_eq!(pad.steps[0].level, Level::Full);
-        pad.condense(
-            4,
-            Level::Omitted,
-            &|_| true,
-            (&h, &CharCounter, 3_000),
-            &mut counts,
-        );
+        squeeze(&mut pad, &h, 4, Level::Omitted, &mut counts);
         assert_eq!(pad.steps[0].level, Level::Full, "pinned");
         assert_eq!(counts, (3, 3, 3), "each unpinned step cleared, then left out");
         // The protected step keeps its result; the others show its handle.
@@ -462,13 +456,7 @@ mod tests {
         assert!(pad.take_unsummarized().is_none(), "sent once");
         // Steps covered later go on their own.
         let before = counts.1;
-        pad.condense(
-            3,
-            Level::Cleared,
-            &|_| true,
-            (&h, &CharCounter, 3_000),
-            &mut counts,
-        );
+        squeeze(&mut pad, &h, 3, Level::Cleared, &mut counts);
         let (_, more) = pad.take_unsummarized().unwrap();
         assert_eq!(more, counts.1 - before);
         pad.set_rolling("fixed the build".into(), &CharCounter, 3_000);
@@ -514,22 +502,10 @@ mod tests {
         let id = pad.steps[2].full[0].id;
         pad.pin(&[id], true, &h);
         let mut counts = (0, 0, 0);
-        pad.condense(
-            2,
-            Level::History,
-            &|_| true,
-            (&h, &CharCounter, 3_000),
-            &mut counts,
-        );
+        squeeze(&mut pad, &h, 2, Level::History, &mut counts);
         assert_eq!(pad.next_condense, 2);
         pad.pin(&[id], false, &h);
-        pad.condense(
-            4,
-            Level::History,
-            &|_| true,
-            (&h, &CharCounter, 3_000),
-            &mut counts,
-        );
+        squeeze(&mut pad, &h, 4, Level::History, &mut counts);
         assert_eq!(pad.steps[2].level, Level::History);
     }
 
@@ -574,13 +550,7 @@ mod tests {
     fn pinning_shows_a_step_whole_again() {
         let (mut pad, h) = pad(2, |_| false);
         let mut counts = (0, 0, 0);
-        pad.condense(
-            2,
-            Level::Omitted,
-            &|_| true,
-            (&h, &CharCounter, 3_000),
-            &mut counts,
-        );
+        squeeze(&mut pad, &h, 2, Level::Omitted, &mut counts);
         assert_eq!(pad.steps[0].level, Level::Omitted);
         let id = pad.steps[0].full[1].id;
         pad.pin(&[id], true, &h);

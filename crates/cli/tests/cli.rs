@@ -146,14 +146,19 @@ fn inspect_shows_rounds_and_the_tool_output_share() {
     assert_eq!(by_role, v["tokens"].as_u64().unwrap());
     let share = v["tool_output_share"].as_f64().unwrap();
     assert!(share > 0.3 && share < 0.7, "{share}");
-    let kinds: Vec<&str> = v["pairing_problems"]
+    let kinds = problem_kinds(&v);
+    assert_eq!(kinds, ["misplaced_result", "misplaced_result"]);
+    assert_eq!(v["rounds_detail"].as_array().unwrap().len(), 3);
+}
+
+/// The kinds of the pairing problems `inspect --json` reported.
+fn problem_kinds(report: &serde_json::Value) -> Vec<&str> {
+    report["pairing_problems"]
         .as_array()
         .unwrap()
         .iter()
         .map(|p| p["kind"].as_str().unwrap())
-        .collect();
-    assert_eq!(kinds, ["misplaced_result", "misplaced_result"]);
-    assert_eq!(v["rounds_detail"].as_array().unwrap().len(), 3);
+        .collect()
 }
 
 #[test]
@@ -162,12 +167,7 @@ fn inspect_reports_pairing_problems() {
         {"role":"assistant","content":"","tool_calls":[{"id":"c1","type":"function","function":{"name":"Bash","arguments":"{}"}}]},
         {"role":"tool","tool_call_id":"zz","content":"stray"}]"#;
     let v = json(&run_with_stdin(&["inspect", "--json"], input));
-    let kinds: Vec<&str> = v["pairing_problems"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["kind"].as_str().unwrap())
-        .collect();
+    let kinds = problem_kinds(&v);
     assert_eq!(kinds, ["unanswered_call", "orphan_result"]);
     let text = ok(&run_with_stdin(&["inspect"], input));
     assert!(text.contains("message 1: call c1 (Bash) has no result"), "{text}");

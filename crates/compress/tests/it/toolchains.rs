@@ -271,6 +271,14 @@ fn failure_lines(output: &str, shape: &regex::Regex) -> Vec<String> {
         .collect()
 }
 
+/// Asserts that `text` (a form, perhaps without its colour codes) holds
+/// each of `lines`; `form` is shown when not.
+fn assert_all_kept(text: &str, lines: &[String], form: &str) {
+    for line in lines {
+        assert!(text.contains(line.as_str()), "lost {line:?}\n{form}");
+    }
+}
+
 /// TOOL-8: output a tool coloured for a terminal (tsc `--pretty`, vitest)
 /// is judged by what it says: its failures are found under the colour
 /// codes and kept as printed.
@@ -306,9 +314,7 @@ fn tool_8_coloured_failures_are_found_and_kept_as_printed() {
     let plain = strata_ctx_compress::without_colours(&form);
     let failures = failure_lines(vitest, &regex::Regex::new(r"^FAIL |Tests .* failed").unwrap());
     assert_eq!(failures.len(), 5, "{failures:?}");
-    for failure in &failures {
-        assert!(plain.contains(failure.as_str()), "lost {failure:?}\n{form}");
-    }
+    assert_all_kept(&plain, &failures, &form);
     assert!(
         form.len() * 6 < vitest.len(),
         "{} of {} bytes",
@@ -332,9 +338,7 @@ fn tool_8_ruff_findings_under_their_rule_codes_are_kept() {
     let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "ruff check ."}), ruff);
     let findings = failure_lines(ruff, &regex::Regex::new(r"^[A-Z]+\d+ ").unwrap());
     assert_eq!(findings.len(), 6);
-    for finding in &findings {
-        assert!(form.contains(finding.as_str()), "lost {finding:?}\n{form}");
-    }
+    assert_all_kept(&form, &findings, &form);
     assert_eq!(line_kind("F401 [*] `os` imported but unused"), LineKind::Failure);
     assert!(form.contains("Found 6 errors."), "{form}");
 
@@ -345,9 +349,7 @@ fn tool_8_ruff_findings_under_their_rule_codes_are_kept() {
         Compressor::new().compress_text("Bash", &json!({"command": "ruff check --select ALL ."}), all);
     let findings = failure_lines(all, &regex::Regex::new(r"^[A-Z]+\d+ ").unwrap());
     assert_eq!(findings.len(), 61);
-    for finding in &findings {
-        assert!(form.contains(finding.as_str()), "lost {finding:?}\n{form}");
-    }
+    assert_all_kept(&form, &findings, &form);
     assert!(
         form.len() * 3 < all.len(),
         "{} of {} bytes",

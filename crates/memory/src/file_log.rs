@@ -63,25 +63,24 @@ impl MemoryLog for FileLog {
     fn lines(&mut self) -> Result<Vec<String>> {
         let mut text = String::new();
         (&self.file).read_to_string(&mut text).map_err(self.io())?;
-        let mut lines: Vec<String> = text
+        // What follows the last newline is the last line, ended or not.
+        let ended = text.rfind('\n').map_or(0, |n| n + 1);
+        let mut lines: Vec<String> = text[..ended]
             .lines()
             .filter(|l| !l.trim().is_empty())
             .map(str::to_owned)
             .collect();
-        let unended = !text.is_empty() && !text.ends_with('\n');
-        if unended {
-            let whole = lines
-                .last()
-                .is_some_and(|l| serde_json::from_str::<serde_json::Value>(l).is_ok());
-            if whole {
-                self.unended = true;
-            } else {
-                // A write cut short: the torn last line is cut off, so
-                // that the next write starts clean.
-                lines.pop();
-                let keep = text.rfind('\n').map_or(0, |n| n + 1) as u64;
-                self.file.set_len(keep).map_err(self.io())?;
-            }
+        let tail = &text[ended..];
+        if tail.trim().is_empty() {
+            // Blank: the next write starts a line of its own.
+            self.unended = !tail.is_empty();
+        } else if serde_json::from_str::<serde_json::Value>(tail).is_ok() {
+            lines.push(tail.to_owned());
+            self.unended = true;
+        } else {
+            // A write cut short: the torn last line is cut off, so that
+            // the next write starts clean.
+            self.file.set_len(ended as u64).map_err(self.io())?;
         }
         Ok(lines)
     }

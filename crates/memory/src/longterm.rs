@@ -528,6 +528,27 @@ mod tests {
             2,
             "the next write starts a line of its own"
         );
+        // A blank unended last line after a corrupt line is not a torn
+        // write: the corrupt line is reported, not cut off and left in
+        // the file (found by the memory_log fuzz target).
+        std::fs::write(
+            &path,
+            "{\"op\":\"save\",\"fact\":{\"id\":\"m1\",\"text\":\"x\":1\n\x0c\x0c",
+        )
+        .unwrap();
+        assert!(matches!(
+            LongTermMemory::open(dir.path(), "ada"),
+            Err(MemoryError::Corrupt { line: 1, .. })
+        ));
+        std::fs::write(&path, "{\"op\":\"forget\",\"id\":\"m2\"}\n \t").unwrap();
+        let mut m = open(dir.path());
+        m.save("Ada writes Rust.").unwrap();
+        drop(m);
+        assert_eq!(
+            open(dir.path()).facts().len(),
+            1,
+            "a blank unended line is ended before the next write"
+        );
         std::fs::write(&path, "garbage\n{\"op\":\"forget\",\"id\":\"m1\"}\n").unwrap();
         assert!(matches!(
             LongTermMemory::open(dir.path(), "ada"),

@@ -78,7 +78,7 @@ use strata_ctx_wire::chat::{
 
 mod responses;
 mod stream;
-pub use responses::ResponsesDecoder;
+pub use responses::{parse_response, ResponsesDecoder};
 pub use stream::ChunkDecoder;
 
 /// The environment variable holding the base URL.
@@ -279,7 +279,7 @@ impl LlmClient for OpenAiClient {
         let (response, timeout) = self.send(&request, false).await?;
         let body = read_body(response, timeout).await?;
         match self.api {
-            OpenAiApi::Responses => responses::parse(&body),
+            OpenAiApi::Responses => parse_response(&body),
             _ => parse_completion(&body),
         }
     }
@@ -482,7 +482,23 @@ impl fmt::Debug for OpenAiClientBuilder {
     }
 }
 
-fn parse_completion(body: &[u8]) -> Result<LlmResponse> {
+/// Reads a chat-completions answer (its first choice): the text, the
+/// tool calls, the usage and why it stopped. The client calls it on every
+/// non-streamed answer; it is public for answers recorded elsewhere.
+///
+/// # Errors
+///
+/// [`LlmError::InvalidResponse`] when the body is not a completion, has
+/// no choice, or a call has no name.
+///
+/// ```
+/// let body = br#"{"choices":[{"message":{"role":"assistant","content":"hi"},"finish_reason":"stop"}]}"#;
+/// let answer = strata_ctx_openai::parse_completion(body)?;
+/// assert_eq!(answer.text, "hi");
+/// assert!(strata_ctx_openai::parse_completion(b"{}").is_err());
+/// # Ok::<(), strata_ctx_core::LlmError>(())
+/// ```
+pub fn parse_completion(body: &[u8]) -> Result<LlmResponse> {
     let completion: ChatCompletion<'_> = serde_json::from_slice(body).map_err(|e| {
         let what = if e.is_data() { "a completion" } else { "JSON" };
         invalid(format!("the body is not {what} ({e}): {}", body_excerpt(body)))

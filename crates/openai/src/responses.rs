@@ -122,7 +122,7 @@ pub(crate) fn body<'a>(model: &'a str, request: &'a LlmRequest, stream: bool) ->
 ///
 /// [`LlmError::InvalidResponse`](strata_ctx_core::LlmError::InvalidResponse)
 /// for a body that is not a response, or a call without a name.
-pub(crate) fn parse(body: &[u8]) -> Result<LlmResponse> {
+pub fn parse_response(body: &[u8]) -> Result<LlmResponse> {
     let mut response: Response = serde_json::from_slice(body).map_err(|e| {
         let what = if e.is_data() { "a response" } else { "JSON" };
         invalid(format!("the body is not {what} ({e}): {}", body_excerpt(body)))
@@ -353,7 +353,7 @@ mod tests {
             ],
             "usage": {"input_tokens": 900, "input_tokens_details": {"cached_tokens": 512}, "output_tokens": 30}
         });
-        let answer = parse(body.to_string().as_bytes()).unwrap();
+        let answer = parse_response(body.to_string().as_bytes()).unwrap();
         assert_eq!(answer.text, "Reading.");
         assert_eq!(
             answer.tool_calls,
@@ -394,13 +394,13 @@ mod tests {
     fn cut_and_bad_answers() {
         let cut = json!({"status": "incomplete", "incomplete_details": {"reason": "max_output_tokens"}, "output": []});
         assert_eq!(
-            parse(cut.to_string().as_bytes()).unwrap().finish_reason,
+            parse_response(cut.to_string().as_bytes()).unwrap().finish_reason,
             FinishReason::Length
         );
-        assert!(parse(b"{}").is_err());
-        assert!(parse(b"not json").is_err());
+        assert!(parse_response(b"{}").is_err());
+        assert!(parse_response(b"not json").is_err());
         let nameless = json!({"output": [{"type": "function_call", "call_id": "c"}]});
-        assert!(parse(nameless.to_string().as_bytes()).is_err());
+        assert!(parse_response(nameless.to_string().as_bytes()).is_err());
     }
 
     /// MODEL-3: errors in the stream are provider errors, data that is not

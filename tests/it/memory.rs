@@ -27,7 +27,9 @@ fn engine(dir: &Path, log: &str, tx: std::sync::mpsc::Sender<Event>) -> Engine {
         .unwrap()
 }
 
-#[tokio::test]
+/// Time is paused: the suggestion timeout and the slow model's delay run
+/// on tokio's clock, so a loaded machine cannot make a prompt model late.
+#[tokio::test(start_paused = true)]
 async fn mem_two_conversations() {
     let dir = tempfile::tempdir().unwrap();
     let (tx, rx) = std::sync::mpsc::channel();

@@ -888,9 +888,12 @@ fn bench_reports_each_phase_and_the_peak_memory() {
             std::fs::metadata(file).unwrap().len()
         );
         assert!(row["messages"].as_u64().unwrap() > 10);
-        for phase in ["read", "parse", "count", "build", "plan", "compact", "render"] {
-            assert!(row["ms"][phase].as_f64().unwrap() >= 0.0, "{phase}");
-        }
+        let phases = ["read", "parse", "count", "build", "plan", "compact", "render"];
+        let ms: Vec<f64> = phases.iter().map(|p| row["ms"][p].as_f64().unwrap()).collect();
+        assert!(ms.iter().all(|m| m.is_finite() && *m >= 0.0), "{ms:?}");
+        // A whole transcript takes some time: a clock that was never read
+        // gives zeros.
+        assert!(ms.iter().sum::<f64>() > 0.0, "{ms:?}");
     }
     if cfg!(target_os = "linux") {
         assert!(v["peak_memory_bytes"].as_u64().unwrap() > 0);

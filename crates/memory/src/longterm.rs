@@ -592,7 +592,7 @@ mod tests {
     /// MEM-2: extraction with a scripted model: contradiction updates,
     /// new facts are saved once, forgotten ones go; garbage changes
     /// nothing.
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn mem_2_extraction() {
         let dir = tempfile::tempdir().unwrap();
         let mut m = open(dir.path());

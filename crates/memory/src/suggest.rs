@@ -98,7 +98,8 @@ mod tests {
         }
     }
 
-    #[tokio::test]
+    /// Time is paused: the timeouts run on tokio's clock, not the machine's.
+    #[tokio::test(start_paused = true)]
     async fn mem_3_suggestions_deduped_bounded_and_timed() {
         let talk = [Message::user("Fix the parser."), Message::assistant("Fixed.")];
         let earlier = vec!["Run the tests again".to_owned()];

@@ -273,6 +273,50 @@ async fn edge_1_refused_connections_are_retried_then_reported() {
     assert!(err.is_retryable());
 }
 
+/// A server that takes each connection and closes it unanswered: the
+/// client tries once and retries `max_retries` times, each a connection of
+/// its own, then reports a transport error.
+#[tokio::test]
+async fn edge_1_dropped_connections_are_retried_as_configured() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = accepted.clone();
+    let server = tokio::spawn(async move {
+        while let Ok((socket, _)) = listener.accept().await {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            drop(socket);
+        }
+    });
+    let client = OpenAiClient::builder()
+        .base_url(format!("http://{addr}/v1"))
+        .model("m")
+        .backoff(Duration::from_millis(1), Duration::from_millis(2))
+        .max_retries(2)
+        .build()
+        .unwrap();
+    let err = client.complete(request()).await.unwrap_err();
+    assert!(matches!(err, LlmError::Provider { status: None, .. }), "{err:?}");
+    assert_eq!(
+        accepted.load(std::sync::atomic::Ordering::SeqCst),
+        3,
+        "one try and two retries"
+    );
+    let once = OpenAiClient::builder()
+        .base_url(format!("http://{addr}/v1"))
+        .model("m")
+        .max_retries(0)
+        .build()
+        .unwrap();
+    once.complete(request()).await.unwrap_err();
+    assert_eq!(
+        accepted.load(std::sync::atomic::Ordering::SeqCst),
+        4,
+        "no retry when none is allowed"
+    );
+    server.abort();
+}
+
 /// MODEL-3, MODEL-7: the Responses mode streams event by event (text and
 /// argument deltas as they come, items when done, usage at the end), and
 /// the assembled answer is the one the same response gives unstreamed.

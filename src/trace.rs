@@ -187,15 +187,21 @@ pub(crate) fn call_span(options: &LlmOptions, endpoint: &Endpoint) -> Span {
     )
 }
 
+/// A token count as the conventions' `int`: `tracing-opentelemetry` makes
+/// an `i64` field an integer attribute, but a `u64` one a string.
+fn int(tokens: u64) -> i64 {
+    i64::try_from(tokens).unwrap_or(i64::MAX)
+}
+
 /// Records `answer`'s figures on its call's span.
 pub(crate) fn answered(span: &Span, answer: &LlmResponse) {
-    span.record("gen_ai.usage.input_tokens", answer.usage.input_tokens);
-    span.record("gen_ai.usage.output_tokens", answer.usage.output_tokens);
+    span.record("gen_ai.usage.input_tokens", int(answer.usage.input_tokens));
+    span.record("gen_ai.usage.output_tokens", int(answer.usage.output_tokens));
     if let Some(cached) = answer.usage.cached_input_tokens {
-        span.record("gen_ai.usage.cache_read.input_tokens", cached);
+        span.record("gen_ai.usage.cache_read.input_tokens", int(cached));
     }
     if let Some(written) = answer.usage.cache_write_tokens {
-        span.record("gen_ai.usage.cache_creation.input_tokens", written);
+        span.record("gen_ai.usage.cache_creation.input_tokens", int(written));
     }
     // An array of strings; `tracing` fields hold text, so it is written
     // as JSON, the form exporters parse string arrays from.

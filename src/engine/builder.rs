@@ -84,7 +84,7 @@ impl EngineBuilder {
             summarize_steps: false,
             events: None,
             prompt: PromptParts {
-                mode: ToolMode::React,
+                mode: ToolMode::Native,
                 prompt: None,
                 tools: None,
                 rules: None,
@@ -136,10 +136,12 @@ impl EngineBuilder {
     }
 
     /// Sets how the model calls tools (MODEL-1). By default,
-    /// [`ToolMode::React`]: the model writes actions in text. With
-    /// [`ToolMode::Native`], [`Engine::complete`] sends the tools in the
-    /// provider's `tools` field and the default system prompt has no
-    /// ReAct format rules.
+    /// [`ToolMode::Native`]: [`Engine::complete`] sends the tools in the
+    /// provider's `tools` field, the model answers with the provider's
+    /// tool calls, and the default system prompt has no format rules.
+    /// With [`ToolMode::React`], for models without tool calling, the
+    /// tools are described in the system prompt and the model writes
+    /// `Thought:`/`Action:` text that [`Engine::complete`] parses.
     pub fn tool_mode(mut self, mode: ToolMode) -> Self {
         self.prompt.mode = mode;
         self
@@ -532,14 +534,23 @@ mod tests {
     #[test]
     fn defaults_and_the_mode_survive_a_custom_prompt() {
         let dir = tempfile::tempdir().unwrap();
+        // MODEL-1: native tool calls by default, the tools in the request.
         let engine = Engine::builder(dir.path()).tools(vec![read()]).build().unwrap();
-        assert_eq!(engine.layers.system().mode(), ToolMode::React);
+        assert_eq!(engine.layers.system().mode(), ToolMode::Native);
         assert_eq!(engine.calls.max_continuations, DEFAULT_MAX_CONTINUATIONS);
+        assert!(!engine.layers.system().text().contains("## Read"));
+        assert!(!engine.layers.system().text().contains("Action:"));
+        assert_eq!(engine.layers.system().request_tools(), &[read()]);
+        // ReAct when asked for: the tools in the prompt, none in the request.
+        let engine = Engine::builder(dir.path())
+            .tool_mode(ToolMode::React)
+            .tools(vec![read()])
+            .build()
+            .unwrap();
         assert!(engine.layers.system().text().contains("## Read"));
         assert!(engine.layers.system().request_tools().is_empty());
         // MODEL-1: the prompt is replaced, the mode and the tools kept.
         let engine = Engine::builder(dir.path())
-            .tool_mode(ToolMode::Native)
             .tools(vec![read()])
             .system_prompt("Be terse.")
             .max_continuations(0)

@@ -141,7 +141,7 @@ async fn recall_gives_back_what_a_handle_stands_for() {
 
     let project = tempfile::tempdir().unwrap();
     let mut engine = Engine::builder(project.path())
-        .config(Config::from_toml_str("context_window = 4000").unwrap())
+        .config(Config::from_toml_str("context_window = 3500").unwrap())
         .build()
         .unwrap();
     engine.begin_round("Build it.").await.unwrap();

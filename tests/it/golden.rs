@@ -9,7 +9,7 @@ use std::sync::Arc;
 use serde_json::json;
 use strata_ctx::compress::{Limits, Truncator};
 use strata_ctx::types::Timestamp;
-use strata_ctx::{Clock, Config, Engine, IdSource, Message, ToolCall, Window};
+use strata_ctx::{Clock, Config, Engine, IdSource, Message, ToolCall, ToolMode, Window};
 use strata_ctx_testkit::ScriptedClient;
 
 use crate::agent::{action, finish, run_round, run_tool, sample_project, tools};
@@ -25,6 +25,8 @@ fn engine(root: &Path, toml: &str) -> Engine {
     Engine::builder(root)
         .config(Config::from_toml_str(toml).unwrap())
         .system_prompt(SYSTEM)
+        // A ReAct agent: the scripted model writes `Action:` lines.
+        .tool_mode(ToolMode::React)
         .tools(tools())
         .summarizer(Arc::new(Fixed::default()))
         .truncator(truncator)
@@ -202,6 +204,8 @@ async fn golden_whole_agent_run_is_reproducible() {
         let mut engine = Engine::builder(root)
             .config(Config::from_toml_str("context_window = 2500\nmin_retain_rounds = 1").unwrap())
             .system_prompt(SYSTEM)
+            // A ReAct agent: the scripted model writes `Action:` lines.
+            .tool_mode(ToolMode::React)
             .tools(tools())
             .summarizer(Arc::new(Fixed::default()))
             .clock(Clock::stepping(start, std::time::Duration::from_secs(1)))

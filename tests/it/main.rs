@@ -32,6 +32,8 @@ mod reliability;
 mod replay;
 #[cfg(all(feature = "openai", feature = "anthropic"))]
 mod server_context;
+#[cfg(all(feature = "openai", feature = "anthropic"))]
+mod switch;
 mod tool_names;
 #[cfg(feature = "tracing")]
 mod tracing_events;

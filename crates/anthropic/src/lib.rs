@@ -180,6 +180,7 @@ impl AnthropicClient {
         if self.cache_conversation {
             conversation.cache_through_last_block();
         }
+        let thinking = self.thinking_for(&conversation);
         let model = options.model.as_deref().unwrap_or(&self.model);
         let mut body = anthropic::Request::new(model, conversation);
         body.max_tokens = Some(options.max_tokens.unwrap_or(self.max_tokens));
@@ -187,28 +188,40 @@ impl AnthropicClient {
             body.tools = request.tools.iter().map(anthropic::Tool::of).collect();
             body.tool_choice = options.tool_choice.as_ref().map(anthropic::ToolChoice::of);
         }
-        match self.thinking_budget {
+        match thinking {
             Some(budget) => body.thinking = Some(anthropic::Thinking::enabled(budget)),
             // The API refuses a temperature with thinking on.
             None => body.temperature = options.temperature,
         }
-        body.context_management = self.context_management(request).map(|(edits, _)| edits);
+        body.context_management = self
+            .context_management(request, thinking.is_some())
+            .map(|(edits, _)| edits);
         body.stream = stream.then_some(true);
         body
+    }
+
+    /// The thinking budget of a request with `conversation`: the client's,
+    /// unless the turn in progress began without thinking (another
+    /// provider's model, or thinking off), which the API refuses to change
+    /// within a turn.
+    fn thinking_for(&self, conversation: &anthropic::Conversation<'_>) -> Option<u32> {
+        self.thinking_budget.filter(|_| conversation.allows_thinking())
     }
 
     /// The request's `context_management` (MODEL-7) and its beta flags.
     fn context_management(
         &self,
         request: &LlmRequest,
+        thinking: bool,
     ) -> Option<(anthropic::ContextManagement, Vec<&'static str>)> {
         let edits = request.server_context.as_ref()?;
-        context::context_management(edits, self.thinking_budget.is_some())
+        context::context_management(edits, thinking)
     }
 
     /// The client's headers, with the beta flags `request` needs.
     fn headers_for(&self, request: &LlmRequest) -> HeaderMap {
-        match self.context_management(request) {
+        // The flags do not depend on thinking.
+        match self.context_management(request, false) {
             Some((_, betas)) => context::with_betas(&self.headers, &betas),
             None => self.headers.clone(),
         }
@@ -520,10 +533,15 @@ mod tests {
             .build()
             .unwrap();
         let call = ToolCall::new("t1", "Read", json!({"path": "a.rs"}));
+        let mut thought = Message::assistant_with_calls("", vec![call.clone()]);
+        thought.thinking = vec![strata_ctx_core::ThinkingBlock::Thinking {
+            thinking: "Read it first.".into(),
+            signature: "sig".into(),
+        }];
         let request = LlmRequest::new(vec![
             Message::system("Be brief."),
             Message::user("Read a.rs"),
-            Message::assistant_with_calls("", vec![call.clone()]),
+            thought,
             Message::tool_result(&call, ToolResult::success("fn main() {}")),
         ])
         .with_tools(vec![ToolSpec::new("Read", "Reads a file.", Value::Null)])
@@ -547,6 +565,13 @@ mod tests {
         let last = &body["messages"][2]["content"][0];
         assert_eq!(last["type"], "tool_result");
         assert_eq!(last["cache_control"], json!({"type": "ephemeral"}));
+        // The same turn begun without thinking (another provider's call):
+        // thinking stays off until the next turn, and the temperature goes.
+        let mut unthought = request.clone();
+        unthought.messages[2].thinking.clear();
+        let body = serde_json::to_value(client.body(&unthought, false)).unwrap();
+        assert!(body.get("thinking").is_none(), "{body}");
+        assert_eq!(body["temperature"], json!(0.5));
         let required = LlmOptions::new().with_tool_choice(ToolChoice::Required);
         let required = request.clone().with_options(required);
         let body = serde_json::to_value(client.body(&required, false)).unwrap();

@@ -5,9 +5,9 @@ use std::borrow::{Borrow, Cow};
 use serde_json::{json, Value};
 use strata_ctx_core::{Message, Provider, ResultStatus, Role, ThinkingBlock, ToolCall};
 use strata_ctx_wire::anthropic::{
-    Block, CacheControl, Conversation, MessageParam, Part, ResultContent, Role as Speaker,
+    tool_use_id, Block, CacheControl, Conversation, MessageParam, Part, ResultContent, Role as Speaker,
 };
-use strata_ctx_wire::chat::{ChatContent, ChatMessage, ChatToolCall};
+use strata_ctx_wire::chat::{call_id, ChatContent, ChatMessage, ChatToolCall};
 
 use crate::layers::{react_block, recap_text, Context};
 
@@ -229,7 +229,7 @@ fn conversation<'a, M: Borrow<Message>>(prefix: &[&'a str], body: &'a [M]) -> Co
                 blocks.extend(text_block(m.content.as_str()));
                 blocks.extend(m.tool_calls.iter().map(|c| {
                     Part::Block(Block::ToolUse {
-                        id: Some(Cow::Borrowed(&c.id)),
+                        id: Some(tool_use_id(&c.id)),
                         name: Some(Cow::Borrowed(&c.name)),
                         input: Some(tool_input(&c.arguments)),
                         cache_control: None,
@@ -243,7 +243,7 @@ fn conversation<'a, M: Borrow<Message>>(prefix: &[&'a str], body: &'a [M]) -> Co
                     &mut messages,
                     Speaker::User,
                     vec![Part::Block(Block::ToolResult {
-                        tool_use_id: Cow::Borrowed(m.tool_call_id.as_deref().unwrap_or_default()),
+                        tool_use_id: tool_use_id(m.tool_call_id.as_deref().unwrap_or_default()),
                         content: Some(ResultContent::Text(m.text())),
                         is_error: failed.then_some(true),
                         cache_control: None,
@@ -357,7 +357,7 @@ pub fn chat_message(m: &Message) -> ChatMessage<'_> {
                     .collect(),
             );
         }
-        Role::Tool => out.tool_call_id = Some(Cow::Borrowed(m.tool_call_id.as_deref().unwrap_or_default())),
+        Role::Tool => out.tool_call_id = Some(call_id(m.tool_call_id.as_deref().unwrap_or_default())),
         _ => {}
     }
     out

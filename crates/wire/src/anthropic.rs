@@ -16,6 +16,33 @@ pub use api::{
 };
 pub use import::from_anthropic_messages;
 
+/// A call id as the Messages API takes it for `tool_use` and
+/// `tool_result` blocks: letters, digits, `_` and `-` only. Another
+/// provider's id with other characters (`functions.Read:0`) has each of
+/// them made `_` and ends in `_` and 8 hex digits of its hash, so two ids
+/// that differ only there stay apart; an empty one becomes `call_` and the
+/// hash of nothing.
+///
+/// ```
+/// use strata_ctx_wire::anthropic::tool_use_id;
+///
+/// assert_eq!(tool_use_id("toolu_01A"), "toolu_01A");
+/// assert_eq!(tool_use_id("call_9"), "call_9");
+/// let mapped = tool_use_id("functions.Read:0");
+/// assert!(mapped.starts_with("functions_Read_0_"));
+/// assert_ne!(mapped, tool_use_id("functions_Read:0"));
+/// ```
+pub fn tool_use_id(id: &str) -> Cow<'_, str> {
+    let allowed = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    if !id.is_empty() && id.chars().all(allowed) {
+        return Cow::Borrowed(id);
+    }
+    let kept: String = id.chars().map(|c| if allowed(c) { c } else { '_' }).collect();
+    let hash = strata_ctx_core::fnv1a(id.as_bytes()) as u32;
+    let head = if kept.is_empty() { "call" } else { kept.as_str() };
+    Cow::Owned(format!("{head}_{hash:08x}"))
+}
+
 /// One content block of a Messages API message, as read and as sent.
 ///
 /// Blocks of other types (images, documents, server tools) are read as

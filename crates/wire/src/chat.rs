@@ -29,6 +29,35 @@ pub use api::{
 };
 pub use import::{from_openai_messages, from_openai_slice, from_openai_str, read_openai_list, OpenAiList};
 
+/// The longest call id the chat-completions API takes.
+pub const MAX_CALL_ID_BYTES: usize = 40;
+
+/// A call id as the chat-completions API takes it: at most
+/// [`MAX_CALL_ID_BYTES`] bytes. A longer one (another server's: vLLM's
+/// `chatcmpl-tool-…` ids are 46) keeps its first 31 bytes and ends in
+/// `_` and 8 hex digits of its hash, so a call and its result, written
+/// apart, still name the same id and two long ids stay apart.
+///
+/// ```
+/// use strata_ctx_wire::chat::call_id;
+///
+/// assert_eq!(call_id("call_1"), "call_1");
+/// let long = "chatcmpl-tool-0123456789abcdef0123456789abcdef";
+/// assert_eq!(call_id(long).len(), 40);
+/// assert_eq!(call_id(long), call_id(long));
+/// ```
+pub fn call_id(id: &str) -> Cow<'_, str> {
+    if id.len() <= MAX_CALL_ID_BYTES {
+        return Cow::Borrowed(id);
+    }
+    let mut keep = MAX_CALL_ID_BYTES - 9;
+    while !id.is_char_boundary(keep) {
+        keep -= 1;
+    }
+    let hash = strata_ctx_core::fnv1a(id.as_bytes()) as u32;
+    Cow::Owned(format!("{}_{hash:08x}", &id[..keep]))
+}
+
 /// One message of a chat-completions `messages` array, as read and as
 /// sent.
 ///
@@ -145,7 +174,7 @@ impl<'a> ChatToolCall<'a> {
                 arguments: Some(ChatArguments::Text(arguments)),
                 name: Some(Cow::Borrowed(name)),
             }),
-            id: Some(Cow::Borrowed(id)),
+            id: Some(call_id(id)),
             kind: Some(Cow::Borrowed("function")),
         }
     }

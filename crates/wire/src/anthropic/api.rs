@@ -85,6 +85,33 @@ impl Conversation<'_> {
             part.set_cache_control(CacheControl::EPHEMERAL);
         }
     }
+
+    /// Whether extended thinking may be on for this conversation. The API
+    /// keeps one thinking setting per assistant turn, and a tool-use loop
+    /// is one turn: when the conversation ends in tool results, the
+    /// assistant message that called the tools must start with a thinking
+    /// block for thinking to be on. It does not when that turn began
+    /// without thinking, or with another provider's model: then the turn
+    /// ends without thinking, and the next one may use it again.
+    pub fn allows_thinking(&self) -> bool {
+        let Some(last) = self.messages.last() else {
+            return true;
+        };
+        let in_tool_loop =
+            last.role == Role::User && last.content.iter().any(|p| p.kind() == Some("tool_result"));
+        if !in_tool_loop {
+            return true;
+        }
+        let Some(caller) = self.messages.iter().rev().find(|m| m.role == Role::Assistant) else {
+            return true;
+        };
+        caller
+            .content
+            .iter()
+            .map(Part::kind)
+            .find(|kind| *kind != Some("compaction"))
+            .is_some_and(|kind| matches!(kind, Some("thinking" | "redacted_thinking")))
+    }
 }
 
 /// One message of a request: its role and its blocks.
@@ -118,6 +145,22 @@ pub enum Part<'a> {
 }
 
 impl Part<'_> {
+    /// The block's `type` (`text`, `tool_use`, `thinking` …); `None` for a
+    /// verbatim block without one, or a block of a type Strata does not
+    /// read.
+    pub fn kind(&self) -> Option<&str> {
+        match self {
+            Part::Block(Block::Text { .. }) => Some("text"),
+            Part::Block(Block::ToolUse { .. }) => Some("tool_use"),
+            Part::Block(Block::ToolResult { .. }) => Some("tool_result"),
+            Part::Block(Block::Thinking { .. }) => Some("thinking"),
+            Part::Block(Block::RedactedThinking { .. }) => Some("redacted_thinking"),
+            Part::Block(Block::Compaction(_)) => Some("compaction"),
+            Part::Block(Block::Other) => None,
+            Part::Verbatim(value) => value.get("type").and_then(Value::as_str),
+        }
+    }
+
     /// Marks the block as the end of a cached prefix; reasoning blocks
     /// and blocks that are not objects take no mark.
     fn set_cache_control(&mut self, mark: CacheControl) {
@@ -433,6 +476,74 @@ impl ApiError {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn message(role: Role, parts: Vec<Part<'static>>) -> MessageParam<'static> {
+        MessageParam { content: parts, role }
+    }
+
+    fn tool_use() -> Part<'static> {
+        Part::Block(Block::ToolUse {
+            id: Some("t1".into()),
+            name: Some("Read".into()),
+            input: Some(json!({})),
+            cache_control: None,
+        })
+    }
+
+    fn tool_result() -> Part<'static> {
+        Part::Block(Block::ToolResult {
+            tool_use_id: "t1".into(),
+            content: None,
+            is_error: None,
+            cache_control: None,
+        })
+    }
+
+    /// One thinking setting per assistant turn: within a tool loop, only
+    /// if the calling message starts with (possibly redacted) thinking;
+    /// a compaction block before it does not count; a new turn may.
+    #[test]
+    fn thinking_is_allowed_per_turn() {
+        let thought = Part::Block(Block::Thinking {
+            thinking: "x".into(),
+            signature: "s".into(),
+        });
+        let redacted = Part::Verbatim(Cow::Owned(json!({"type": "redacted_thinking", "data": "d"})));
+        let compaction = Part::Verbatim(Cow::Owned(json!({"type": "compaction", "content": "c"})));
+        let user = || message(Role::User, vec![Part::Block(Block::text("go"))]);
+        let turn = |caller: Vec<Part<'static>>| Conversation {
+            messages: vec![
+                user(),
+                message(Role::Assistant, caller),
+                message(Role::User, vec![tool_result()]),
+            ],
+            system: Vec::new(),
+        };
+        assert!(turn(vec![thought.clone(), tool_use()]).allows_thinking());
+        assert!(turn(vec![redacted, tool_use()]).allows_thinking());
+        assert!(turn(vec![compaction.clone(), thought, tool_use()]).allows_thinking());
+        assert!(!turn(vec![tool_use()]).allows_thinking());
+        assert!(!turn(vec![compaction, tool_use()]).allows_thinking());
+        let mut next = turn(vec![tool_use()]);
+        next.messages
+            .push(message(Role::Assistant, vec![Part::Block(Block::text("done"))]));
+        next.messages.push(user());
+        assert!(next.allows_thinking(), "a new turn");
+        assert!(Conversation::default().allows_thinking());
+    }
+
+    #[test]
+    fn a_part_names_its_type() {
+        assert_eq!(tool_use().kind(), Some("tool_use"));
+        assert_eq!(tool_result().kind(), Some("tool_result"));
+        assert_eq!(Part::Block(Block::text("x")).kind(), Some("text"));
+        assert_eq!(Part::Block(Block::Other).kind(), None);
+        assert_eq!(
+            Part::Verbatim(Cow::Owned(json!({"type": "compaction"}))).kind(),
+            Some("compaction")
+        );
+        assert_eq!(Part::Verbatim(Cow::Owned(json!(3))).kind(), None);
+    }
 
     #[test]
     fn the_body_sent_has_the_api_names_and_leaves_out_what_is_unset() {

@@ -159,6 +159,36 @@ pub struct StepReport {
     pub history_result_tokens: usize,
 }
 
+/// The token counter's count of each layer of a window (CTX-1); they add
+/// up to [`Window::counted`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+#[non_exhaustive]
+pub struct LayerTokens {
+    /// L1: the system prompt and, in native mode, the tools' definitions.
+    pub system: usize,
+    /// L2: the project rules.
+    pub rules: usize,
+    /// The history before the round in progress: archived summaries and
+    /// earlier rounds, with their id hints.
+    pub history: usize,
+    /// The round's user message.
+    pub input: usize,
+    /// The round's steps, each in the form it has now (whole, history
+    /// form, cleared).
+    pub scratchpad: usize,
+    /// The progress digest of the steps left out, and its rolling summary.
+    pub digest: usize,
+    /// The tail: the todo recap and the memory and session layers.
+    pub tail: usize,
+}
+
+impl LayerTokens {
+    /// The whole window.
+    pub fn total(&self) -> usize {
+        self.system + self.rules + self.history + self.input + self.scratchpad + self.digest + self.tail
+    }
+}
+
 /// The window to send now: the layered [`Context`] and its size.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -171,6 +201,8 @@ pub struct Window {
     pub tokens: usize,
     /// The token counter's count of the window.
     pub counted: usize,
+    /// [`Window::counted`], layer by layer.
+    pub layers: LayerTokens,
     /// The threshold the window is kept under.
     pub threshold: usize,
     /// Whether the window is over the threshold though everything that can
@@ -299,11 +331,26 @@ impl Frame<'_> {
     /// counts: each part counts itself as it changes, so a step costs
     /// what it adds.
     fn tokens(&self) -> usize {
+        self.layer_tokens().total()
+    }
+
+    /// [`Frame::tokens`] layer by layer.
+    fn layer_tokens(&self) -> LayerTokens {
         // Every message of the history's window shows in the window, in
         // one form or another, with its hint (summaries included: a
         // slight over-count, on the safe side).
         let hints = self.layers.hint_tokens(self.history.window_len());
-        self.fixed_tokens() + self.history.retained_tokens() + self.round.tokens() + hints
+        let (prefix, rules) = (self.layers.prefix_tokens(), self.layers.rules_tokens());
+        let (pad, digest) = (self.round.pad.tokens(), self.round.pad.digest_tokens());
+        LayerTokens {
+            system: prefix - rules,
+            rules,
+            history: self.history.retained_tokens() + hints,
+            input: self.round.input_tokens(),
+            scratchpad: pad - digest,
+            digest,
+            tail: self.layers.recap_tokens() + self.memories.tokens(),
+        }
     }
 
     /// What the window holds whatever the history and the round: L1, L2,
@@ -471,12 +518,14 @@ impl Engine {
         self.refresh_prefix();
         self.condense(Level::Omitted);
         let frame = self.frame();
-        let (context, counted) = (frame.context(), frame.tokens());
+        let (context, layers) = (frame.context(), frame.layer_tokens());
+        let counted = layers.total();
         self.calls.handed_out(counted);
         Window {
             context,
             tokens: self.estimate(counted),
             counted,
+            layers,
             threshold: self.threshold_tokens(),
             over_budget: self.round.over_budget,
         }
@@ -539,12 +588,14 @@ mod tests {
     #[test]
     fn ctx_1_the_count_is_the_windows() {
         let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("CODE_LAW.md"), "Run the tests before you commit.").unwrap();
         let config = Config::from_toml_str("context_window = 4000").unwrap();
         let mut e = Engine::builder(dir.path()).config(config).build().unwrap();
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_time()
             .build()
             .unwrap();
+        let mut digests = 0;
         runtime.block_on(async {
             for round in 0..3 {
                 e.begin_round(&format!("task {round}")).await.unwrap();
@@ -568,9 +619,26 @@ mod tests {
                         CharCounter.count_messages(&window.messages()),
                         "round {round} step {step}"
                     );
+                    // Layer by layer, adding up to the whole.
+                    let layers = window.layers;
+                    assert_eq!(layers.total(), window.counted);
+                    let input = window.context.input().map_or(0, |m| CharCounter.count_message(m));
+                    assert_eq!(layers.input, input);
+                    let pad = CharCounter.count_messages(window.context.scratchpad());
+                    assert_eq!(
+                        layers.scratchpad + layers.digest,
+                        pad,
+                        "round {round} step {step}"
+                    );
+                    assert!(
+                        layers.rules > 0 && layers.system > 0 && layers.tail > 0,
+                        "{layers:?}"
+                    );
+                    digests += usize::from(layers.digest > 0);
                 }
                 e.finish_round("done").unwrap();
             }
         });
+        assert!(digests > 0, "the steps left out got a digest");
     }
 }

@@ -182,9 +182,10 @@ pub use strata_ctx_prompt::{
 pub use strata_ctx_summary::LlmSummarizer;
 
 pub use engine::{
-    files_rule, pin_tool, prune_tool, recall_tool, Engine, EngineBuilder, EngineError, RoundStart,
-    ServerContextStats, StepReport, Window, WindowCount, DEFAULT_MAX_CONTINUATIONS, DEFAULT_MAX_LOGGED_BYTES,
-    DEFAULT_MEMORY_TOKENS, DEFAULT_SUGGESTION_TIMEOUT, PIN_TOOL, PRUNE_TOOL, RECALL_TOOL,
+    files_rule, pin_tool, prune_tool, recall_tool, Engine, EngineBuilder, EngineError, LayerTokens,
+    RoundStart, ServerContextStats, StepReport, Window, WindowCount, DEFAULT_MAX_CONTINUATIONS,
+    DEFAULT_MAX_LOGGED_BYTES, DEFAULT_MEMORY_TOKENS, DEFAULT_SUGGESTION_TIMEOUT, PIN_TOOL, PRUNE_TOOL,
+    RECALL_TOOL,
 };
 pub use error::{Error, Result};
 pub use event::{CompactionReason, Event};

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use strata_ctx_core::{Message, Pairs, Role};
 use strata_ctx_history::repair;
 
-use crate::engine::{Engine, EngineError, Window};
+use crate::engine::{Engine, EngineError, LayerTokens, Window};
 
 /// What the engine did at one step of a replay, and the window after it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -43,6 +43,10 @@ pub struct ReplayStep {
     pub result_tokens: usize,
     /// Tokens of the step's results in history form.
     pub history_result_tokens: usize,
+    /// The window after the step, layer by layer (they add up to the
+    /// token counter's count, which `window_tokens` may refine with the
+    /// provider's usage).
+    pub layers: LayerTokens,
 }
 
 /// The totals of a replay.
@@ -164,6 +168,7 @@ pub async fn replay(
                     input_present: window.context.input().is_some(),
                     result_tokens,
                     history_result_tokens: report.history_result_tokens,
+                    layers: window.layers,
                 };
                 summary.steps += 1;
                 summary.max_window_tokens = summary.max_window_tokens.max(step.window_tokens);

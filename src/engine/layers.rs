@@ -17,6 +17,8 @@ pub(super) struct Layers {
     /// Tokens of L1 and L2, the request's tools included; 0 until first
     /// counted.
     prefix_tokens: usize,
+    /// Tokens of L2 alone, part of `prefix_tokens`.
+    rules_tokens: usize,
     recap: Option<String>,
     recap_tokens: usize,
     topic_anchor: bool,
@@ -40,6 +42,7 @@ impl Layers {
             rules_text: String::new(),
             rules_warnings: Vec::new(),
             prefix_tokens: 0,
+            rules_tokens: 0,
             recap: None,
             recap_tokens: 0,
             topic_anchor,
@@ -78,6 +81,8 @@ impl Layers {
                 })
                 .sum();
             self.prefix_tokens = counter.count_messages(&prefix.messages()) + tools;
+            let system = counter.count_messages(&Context::new(self.system.clone()).messages()) + tools;
+            self.rules_tokens = self.prefix_tokens.saturating_sub(system);
         }
         warnings
     }
@@ -85,6 +90,12 @@ impl Layers {
     /// Tokens of L1 and L2.
     pub(super) fn prefix_tokens(&self) -> usize {
         self.prefix_tokens
+    }
+
+    /// Tokens of L2 alone (the project rules), part of
+    /// [`Layers::prefix_tokens`].
+    pub(super) fn rules_tokens(&self) -> usize {
+        self.rules_tokens
     }
 
     /// Sets the todo recap and counts it as the window's tail counts it.

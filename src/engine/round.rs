@@ -58,9 +58,10 @@ impl RoundState {
         self.pad.clear();
     }
 
-    /// What the round costs in the window: its input and its scratchpad.
-    pub(super) fn tokens(&self) -> usize {
-        self.input_tokens + self.pad.tokens()
+    /// What the round's input costs in the window (its scratchpad counts
+    /// itself).
+    pub(super) fn input_tokens(&self) -> usize {
+        self.input_tokens
     }
 }
 
@@ -243,15 +244,15 @@ mod tests {
     #[test]
     fn round_state_begins_and_finishes() {
         let mut r = RoundState::after(3, false);
-        assert_eq!((r.number, r.tokens(), r.input.is_none()), (3, 0, true));
+        assert_eq!((r.number, r.input_tokens(), r.input.is_none()), (3, 0, true));
         r.over_budget = true;
         r.begin(Message::user("fix it"), 7, "fix it");
-        assert_eq!((r.number, r.tokens(), r.over_budget), (4, 7, false));
+        assert_eq!((r.number, r.input_tokens(), r.over_budget), (4, 7, false));
         r.finish();
-        assert_eq!((r.number, r.tokens(), r.input.is_none()), (4, 0, true));
+        assert_eq!((r.number, r.input_tokens(), r.input.is_none()), (4, 0, true));
         assert_eq!(r.previous_input.as_deref(), Some("fix it"));
         r.resume(Message::user("again"), 5);
-        assert_eq!(r.tokens(), 5);
+        assert_eq!(r.input_tokens(), 5);
         assert!(RoundState::after(0, true).summarize_steps);
         assert!(!RoundState::after(0, false).summarize_steps);
     }

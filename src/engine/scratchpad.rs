@@ -126,6 +126,12 @@ impl Scratchpad {
         self.step_tokens + self.digest_tokens
     }
 
+    /// What the digest and its rolling summary cost, part of
+    /// [`Scratchpad::tokens`].
+    pub(super) fn digest_tokens(&self) -> usize {
+        self.digest_tokens
+    }
+
     /// Empties it, for a new round or when a round ends.
     pub(super) fn clear(&mut self) {
         *self = Scratchpad::default();

@@ -812,7 +812,31 @@ fn eval_measures_facts_and_retention() {
         .all(|o| o["raw_chars"].as_u64().unwrap() >= 2_000));
     let page = std::fs::read_to_string(&report).unwrap();
     assert!(page.starts_with("<!doctype html>") && page.contains("<svg") && page.contains("threshold 12800"));
-    assert_eq!(page.matches("<details>").count(), sessions.len());
+    // #33.11: one chart per session, those that lost a fact first and
+    // open; a link to the definitions; every layer in the legend; axes
+    // with scales; the terminal's figures, error lines included.
+    assert_eq!(page.matches("<details").count(), sessions.len());
+    let lost = sessions
+        .iter()
+        .filter(|s| !s["lost"].as_array().unwrap().is_empty())
+        .count();
+    assert_eq!(page.matches("<details open>").count(), lost);
+    if lost > 0 {
+        assert!(page.find("<details open>") < page.find("<details>").or(Some(usize::MAX)));
+    }
+    assert!(page.contains("/docs/eval.md\">docs/eval.md</a>"));
+    for layer in [
+        "system prompt and tools",
+        "project rules",
+        "history",
+        "scratchpad",
+        "digest",
+    ] {
+        assert!(page.contains(layer), "{layer}");
+    }
+    assert!(page.matches("<polygon").count() >= sessions.len(), "layer bands");
+    assert!(page.contains(">tokens</text>") && page.contains(">step</text>") && page.contains(">10k</text>"));
+    assert!(page.contains("<td>error lines</td>") && page.contains("<td>diagnostic lines</td>"));
 
     // A directory without transcripts is bad input.
     let empty = tempfile::tempdir().unwrap();

@@ -3,7 +3,7 @@
 //! (EVAL-1, EVAL-2).
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use clap::Args;
@@ -14,6 +14,8 @@ use strata_ctx::{Compressor, Config, Engine, Role, TokenCounter};
 use super::{out, out_json_pretty};
 use crate::error::CliError;
 use crate::input::parse;
+
+mod html;
 
 /// Arguments of `strata-ctx eval`.
 #[derive(Debug, Args)]
@@ -171,7 +173,15 @@ pub async fn run(args: &EvalArgs, counter: Arc<dyn TokenCounter>) -> Result<(), 
         .collect();
     let totals = RetentionTotals::of(outputs.iter().map(|(_, o)| o));
     if let Some(path) = &args.html {
-        write_html(path, &rows, &totals)?;
+        html::write(
+            path,
+            &html::Report {
+                rows: &rows,
+                totals: &totals,
+                skipped: &skipped,
+                min_steps: args.min_steps,
+            },
+        )?;
     }
     if args.json {
         let mut report = report_json(&rows, &outputs, &totals, args.per);
@@ -403,149 +413,4 @@ fn report_json(
             .collect();
     }
     json!({"facts": facts, "retention": retention})
-}
-
-/// Escapes text for HTML.
-fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-/// A line chart of the window's tokens at every step against the
-/// threshold, as inline SVG: compactions marked red, steps that cleared
-/// results orange, steps that left steps out grey.
-fn chart(report: &FactsReport) -> String {
-    const W: f64 = 640.0;
-    const H: f64 = 160.0;
-    let steps = &report.steps;
-    let top = steps
-        .iter()
-        .map(|s| s.window_tokens)
-        .chain([report.threshold])
-        .max()
-        .unwrap_or(1)
-        .max(1) as f64
-        * 1.1;
-    let x = |i: usize| 40.0 + (W - 50.0) * i as f64 / (steps.len().max(2) - 1) as f64;
-    let y = |t: usize| H - 20.0 - (H - 30.0) * t as f64 / top;
-    let mut svg = format!(
-        "<svg viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\"><rect width=\"{W}\" height=\"{H}\" fill=\"#fff\"/>"
-    );
-    let ty = y(report.threshold);
-    let _ = write!(
-        svg,
-        "<line x1=\"40\" x2=\"{}\" y1=\"{ty:.1}\" y2=\"{ty:.1}\" stroke=\"#c00\" stroke-dasharray=\"4 3\"/><text x=\"42\" y=\"{:.1}\" font-size=\"10\" fill=\"#c00\">threshold {}</text>",
-        W - 10.0,
-        ty - 3.0,
-        report.threshold
-    );
-    let points: Vec<String> = steps
-        .iter()
-        .enumerate()
-        .map(|(i, s)| format!("{:.1},{:.1}", x(i), y(s.window_tokens)))
-        .collect();
-    let _ = write!(
-        svg,
-        "<polyline fill=\"none\" stroke=\"#236\" stroke-width=\"1.5\" points=\"{}\"/>",
-        points.join(" ")
-    );
-    for (i, s) in steps.iter().enumerate() {
-        let color = if s.compacted {
-            Some("#c00")
-        } else if s.omitted > 0 {
-            Some("#888")
-        } else if s.cleared > 0 {
-            Some("#e80")
-        } else {
-            None
-        };
-        if let Some(color) = color {
-            let _ = write!(
-                svg,
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"2.5\" fill=\"{color}\"/>",
-                x(i),
-                y(s.window_tokens)
-            );
-        }
-    }
-    let _ = write!(
-        svg,
-        "<text x=\"40\" y=\"{}\" font-size=\"10\">step 1</text><text x=\"{}\" y=\"{}\" font-size=\"10\" text-anchor=\"end\">step {}</text></svg>",
-        H - 6.0,
-        W - 10.0,
-        H - 6.0,
-        steps.len()
-    );
-    svg
-}
-
-fn write_html(path: &Path, rows: &[Vec<Row<'_>>], totals: &RetentionTotals) -> Result<(), CliError> {
-    let mut h = String::from(
-        "<!doctype html><html><head><meta charset=\"utf-8\"><title>strata eval</title><style>\
-         body{font:14px system-ui,sans-serif;margin:2em;max-width:60em}td,th{padding:2px 8px;text-align:right}\
-         th{border-bottom:1px solid #999}details{margin:1em 0}summary{cursor:pointer}.lost{color:#a00}\
-         .legend span{margin-right:1.5em}</style></head><body><h1>strata eval</h1>",
-    );
-    h.push_str("<h2>Working facts in the final window</h2><table><tr>");
-    for heading in HEADINGS {
-        let _ = write!(h, "<th>{heading}</th>");
-    }
-    h.push_str("</tr>");
-    for at_window in rows {
-        let Some(t) = Totals::of(at_window) else { continue };
-        h.push_str("<tr>");
-        for cell in t.cells() {
-            let _ = write!(h, "<td>{cell}</td>");
-        }
-        h.push_str("</tr>");
-    }
-    let _ = write!(
-        h,
-        "</table><h2>Command outputs</h2><p>{} outputs of 2,000 characters or more, {} → {} characters ({:.1}% smaller); diagnostic lines kept: strata {:.1}%, head cut {:.1}%, head+tail cut {:.1}%.</p>",
-        totals.outputs,
-        totals.raw_chars,
-        totals.strata_chars,
-        100.0 * totals.reduction,
-        100.0 * totals.diagnostics[0],
-        100.0 * totals.diagnostics[1],
-        100.0 * totals.diagnostics[2]
-    );
-    h.push_str("<h2>Sessions</h2><p class=\"legend\"><span style=\"color:#236\">— window tokens after each step</span><span style=\"color:#c00\">- - threshold, ● compaction</span><span style=\"color:#e80\">● results cleared</span><span style=\"color:#888\">● steps left out</span></p>");
-    for at_window in rows {
-        for r in at_window {
-            let all = r.report.total();
-            let _ = write!(
-                h,
-                "<details><summary>{} at {} tokens: {}/{} facts kept (newest-first trim {})</summary>{}",
-                esc(&r.session.name),
-                r.report.window,
-                all.strata,
-                all.facts,
-                all.trim,
-                chart(&r.report)
-            );
-            if r.report.lost.is_empty() {
-                h.push_str("<p>Every fact kept.</p>");
-            } else {
-                h.push_str("<p>Lost:</p><ul>");
-                for (kind, fact) in &r.report.lost {
-                    let kind = serde_json::to_value(kind)
-                        .ok()
-                        .and_then(|v| v.as_str().map(str::to_owned));
-                    let _ = write!(
-                        h,
-                        "<li class=\"lost\">{}: <code>{}</code></li>",
-                        kind.unwrap_or_default(),
-                        esc(fact)
-                    );
-                }
-                h.push_str("</ul>");
-            }
-            h.push_str("</details>");
-        }
-    }
-    h.push_str("</body></html>\n");
-    std::fs::write(path, h).map_err(|e| CliError::Runtime(format!("cannot write {}: {e}", path.display())))
 }

@@ -42,8 +42,8 @@
 //!   OpenAI's tokenizers (crate `strata-ctx-tiktoken`).
 //! - With the feature `async-openai`, `strata_ctx::async_openai`: an
 //!   agent's history in `async-openai`'s chat request messages to Strata's
-//!   messages and a window back; with the feature `rig`,
-//!   `strata_ctx::rig`: the same for `rig-core`'s messages.
+//!   messages and a window back. The crate `strata-ctx-rig` does the same
+//!   for `rig-core`'s messages.
 //!
 //! # Example
 //!
@@ -155,11 +155,6 @@ pub use strata_ctx_redis as redis;
 /// `strata-ctx-async-openai`, feature `async-openai`).
 #[cfg(feature = "async-openai")]
 pub use strata_ctx_async_openai as async_openai;
-
-/// An agent's history in `rig-core`'s messages as Strata's messages, and
-/// a window back, one call each (crate `strata-ctx-rig`, feature `rig`).
-#[cfg(feature = "rig")]
-pub use strata_ctx_rig as rig;
 
 /// An exact [`TokenCounter`] with OpenAI's `o200k_base` and `cl100k_base`
 /// tokenizers (crate `strata-ctx-tiktoken`, feature `tiktoken`).

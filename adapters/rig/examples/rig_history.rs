@@ -5,7 +5,7 @@
 //! file, in rig's messages. Strata reads them, fits them in an 8k window
 //! (compacting older rounds, cutting the long results) and gives the
 //! window back as rig messages, ready for the agent's next chat call.
-//! Offline: `cargo run --example rig_history --features rig`.
+//! Offline: `cargo run --manifest-path adapters/rig/Cargo.toml --example rig_history`.
 
 // An example: unwrapping and printing are how it reports; the house lints
 // (Cargo.toml) are for library code.
@@ -17,8 +17,8 @@ use rig_core::message::{
     AssistantContent, AssistantMessage, CallId, Message, ToolCall, ToolFunction, ToolName,
 };
 use serde_json::json;
-use strata_ctx::rig::{from_rig, to_rig};
 use strata_ctx::{Config, Engine};
+use strata_ctx_rig::{from_rig, to_rig};
 
 /// What the agent holds: its history in rig's types.
 fn agent_history() -> Vec<Message> {

@@ -89,6 +89,9 @@ impl Engine {
     /// further ([`Engine::condense`]). Returns the compaction that ran and
     /// the steps condensed, cleared and left out.
     pub(super) async fn keep_budget(&mut self) -> (Option<CompactionStats>, (usize, usize, usize)) {
+        // Once the window went over, condensing goes on to the shed target
+        // in this one batch, whatever level it takes (HIST-15).
+        let shedding = self.window_tokens() > self.threshold_tokens();
         let (a, b, c) = self.condense(Level::History);
         let mut compaction = None;
         if self.window_tokens() > self.threshold_tokens() {
@@ -97,7 +100,7 @@ impl Engine {
                 compaction = Some(self.compact_now(CompactionReason::Threshold, true).await);
             }
         }
-        let (d, e, f) = self.condense(Level::Omitted);
+        let (d, e, f) = self.shed(Level::Omitted, shedding);
         if self.round.summarize_steps && self.summarize_covered().await {
             // The summary took room: condense again if needed (its steps
             // join at the next batch).
@@ -157,9 +160,16 @@ impl Engine {
     /// step may go. Returns how many steps went to history form, were
     /// cleared and were left out.
     pub(super) fn condense(&mut self, deepest: Level) -> (usize, usize, usize) {
+        self.shed(deepest, false)
+    }
+
+    /// [`Engine::condense`]; `started` says condensing began in this
+    /// batch, so it goes on to the shed target though the window is no
+    /// longer over the threshold.
+    pub(super) fn shed(&mut self, deepest: Level, started: bool) -> (usize, usize, usize) {
         let threshold = self.threshold_tokens();
         let mut counts = (0, 0, 0);
-        if self.window_tokens() > threshold {
+        if started || self.window_tokens() > threshold {
             let stages = self
                 .history
                 .budget()
@@ -230,6 +240,7 @@ impl Engine {
 mod tests {
     use super::*;
     use std::sync::Mutex;
+    use strata_ctx_core::{ToolCall, ToolResult};
 
     fn block_on<F: std::future::Future>(f: F) -> F::Output {
         tokio::runtime::Builder::new_current_thread()
@@ -237,6 +248,58 @@ mod tests {
             .build()
             .unwrap()
             .block_on(f)
+    }
+
+    /// HIST-15: once a step puts the window over the threshold, one batch
+    /// sheds to the shed target, though history forms alone would bring
+    /// it under the threshold; then steps only append until it is over
+    /// again.
+    #[test]
+    fn hist_15_one_batch_sheds_to_the_target() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = Config::from_toml_str(
+            "context_window = 8000
+keep_full_steps = 1",
+        )
+        .unwrap();
+        // A batch so large that history forms alone cannot shed it.
+        let mut e = Engine::builder(dir.path())
+            .config(config)
+            .clear_batch_tokens(4_600)
+            .build()
+            .unwrap();
+        let target = e.threshold_tokens() - e.history.budget().clear_batch();
+        let mut batches = 0;
+        let mut quiet = 0;
+        block_on(async {
+            e.begin_round("build it").await.unwrap();
+            for step in 0..60 {
+                let call = ToolCall::new(format!("c{step}"), "Bash", serde_json::json!({"command": "make"}));
+                let out: String = (0..60)
+                    .map(|i| format!("compiling unit {step}, part {i}\n"))
+                    .collect();
+                let result = Message::tool_result(&call, ToolResult::success(out));
+                let report = e
+                    .record_step(Message::assistant_with_calls("again", vec![call]), vec![result])
+                    .await
+                    .unwrap();
+                if report.condensed + report.cleared + report.omitted > 0 {
+                    batches += 1;
+                    assert!(
+                        e.window_tokens() <= target,
+                        "step {step}: {} after a batch, target {target}",
+                        e.window_tokens()
+                    );
+                } else {
+                    quiet += 1;
+                }
+                assert!(e.window_tokens() <= e.threshold_tokens());
+            }
+        });
+        assert!(
+            batches >= 2 && quiet > 3 * batches,
+            "{batches} batches, {quiet} quiet steps"
+        );
     }
 
     /// HIST-4, HIST-7: a window over the threshold compacts; without a

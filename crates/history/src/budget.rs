@@ -63,14 +63,13 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// The budget `config` sets; the shed batch is an eighth of the
-    /// threshold.
+    /// The budget `config` sets; the shed batch is half the threshold.
     pub fn new(config: &Config) -> Self {
         let threshold = config.threshold_tokens() as usize;
         Budget {
             context_window: config.window_tokens() as usize,
             threshold,
-            clear_batch: threshold / 8,
+            clear_batch: threshold / 2,
             auto_compact: config.auto_compact_enabled(),
             min_messages: config.min_messages_to_compact,
             anchor: None,
@@ -82,7 +81,7 @@ impl Budget {
     }
 
     /// Sets how many tokens condensing sheds at least once it must shed
-    /// any (HIST-15). By default, an eighth of the threshold.
+    /// any (HIST-15). By default, half the threshold.
     pub fn set_clear_batch(&mut self, tokens: usize) -> &mut Self {
         self.clear_batch = tokens;
         self
@@ -267,7 +266,7 @@ mod tests {
         let b = budget("context_window = 16000");
         assert_eq!(
             (b.context_window(), b.threshold(), b.shed_target()),
-            (16_000, 12_800, 11_200)
+            (16_000, 12_800, 6_400)
         );
         assert_eq!(b.estimate(100), 100);
     }
@@ -291,10 +290,10 @@ mod tests {
     #[test]
     fn hist_14_the_shares_and_stages() {
         let b = budget("context_window = 10000");
-        // Threshold 8,000, shed batch 1,000.
-        assert_eq!(b.condense_stages(10, 3), [(7, 7_000), (9, 8_000), (10, 8_000)]);
-        assert_eq!(b.condense_stages(2, 3), [(0, 7_000), (1, 8_000), (2, 8_000)]);
-        assert_eq!(b.condense_stages(0, 3), [(0, 7_000), (0, 8_000), (0, 8_000)]);
+        // Threshold 8,000, shed batch 4,000.
+        assert_eq!(b.condense_stages(10, 3), [(7, 4_000), (9, 8_000), (10, 8_000)]);
+        assert_eq!(b.condense_stages(2, 3), [(0, 4_000), (1, 8_000), (2, 8_000)]);
+        assert_eq!(b.condense_stages(0, 3), [(0, 4_000), (0, 8_000), (0, 8_000)]);
         assert_eq!(b.digest_chars(), 8_000 / 6 * 3);
         assert_eq!(budget("context_window = 200000").digest_chars(), 12_000);
         assert_eq!(Budget::summary_reserve(5_000), 500);
@@ -309,7 +308,7 @@ mod tests {
     #[test]
     fn hist_14_every_number_at_its_boundary() {
         let mut b = budget("context_window = 16000");
-        assert_eq!(b.clear_batch(), 1_600, "an eighth of the threshold");
+        assert_eq!(b.clear_batch(), 6_400, "half the threshold");
         assert!(b.fits(12_800) && !b.fits(12_801), "the threshold is the most");
         assert!((b.usage_fraction(4_000) - 0.25).abs() < 1e-9);
         b.set_clear_batch(800);

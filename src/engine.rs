@@ -423,6 +423,11 @@ impl Engine {
         &*self.counter
     }
 
+    /// The token counter, shared (for measuring beside the engine).
+    pub(crate) fn shared_counter(&self) -> Arc<dyn TokenCounter> {
+        self.counter.clone()
+    }
+
     /// Rounds begun so far, the one in progress included.
     pub fn round(&self) -> usize {
         self.round.number

@@ -33,7 +33,10 @@ use crate::replay::{replay, ReplayStep, ReplaySummary};
 /// Outputs shorter than this are not measured for retention.
 pub const MIN_OUTPUT_CHARS: usize = 2_000;
 
+mod cost;
 mod definitions;
+
+pub use cost::{baselines, Pricer, Strategy, StrategyCost};
 
 use definitions::{diagnostic, error_class, shell_writes, EDIT_TOOLS, SHELL_TOOLS};
 pub use definitions::{effective_command, is_error_line, program_of};
@@ -320,6 +323,11 @@ pub struct FactsReport {
     /// The replay's totals.
     #[serde(skip)]
     pub summary: ReplaySummary,
+    /// What the session's calls cost under Strata and under each peer's
+    /// strategy at the same budget, with the facts each one's final
+    /// window keeps ([`baselines`]).
+    #[serde(skip)]
+    pub costs: Vec<StrategyCost>,
 }
 
 impl FactsReport {
@@ -366,7 +374,15 @@ impl FactsReport {
 pub async fn facts_kept(engine: &mut Engine, messages: &[Message]) -> Result<FactsReport, EngineError> {
     let facts = Facts::of(messages);
     let mut steps = Vec::new();
-    let summary = replay(engine, messages, |step, _| steps.push(step.clone())).await?;
+    let counter = engine.shared_counter();
+    let mut strata = Pricer::new(Strategy::Strata, &*counter);
+    let summary = replay(engine, messages, |step, window| {
+        steps.push(step.clone());
+        if let Value::Array(rendered) = window.to_openai() {
+            strata.call_rendered(&rendered);
+        }
+    })
+    .await?;
     let window = engine.window();
     let ours = strings_of(&window.messages());
     let trimmed = strings_of(&trim_newest_first(messages, window.threshold, engine.counter()));
@@ -375,8 +391,15 @@ pub async fn facts_kept(engine: &mut Engine, messages: &[Message]) -> Result<Fac
         window.threshold,
         engine.counter(),
     ));
+    let size = engine.config().window_tokens() as usize;
+    let mut costs = vec![(strata.cost(), ours.clone())];
+    costs.extend(
+        baselines(messages, window.threshold, size, &*counter)
+            .into_iter()
+            .map(|(cost, last)| (cost, strings_of(&last))),
+    );
     let mut report = FactsReport {
-        window: engine.config().window_tokens() as usize,
+        window: size,
         threshold: window.threshold,
         steps,
         summary,
@@ -396,7 +419,12 @@ pub async fn facts_kept(engine: &mut Engine, messages: &[Message]) -> Result<Fac
         if !kept {
             report.lost.push((kind, fact.to_owned()));
         }
+        for (cost, text) in &mut costs {
+            cost.facts += 1;
+            cost.kept += usize::from(text.contains(fact));
+        }
     }
+    report.costs = costs.into_iter().map(|(cost, _)| cost).collect();
     Ok(report)
 }
 

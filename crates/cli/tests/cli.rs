@@ -802,6 +802,20 @@ fn eval_measures_facts_and_retention() {
     for s in sessions {
         assert_eq!(s["over_budget_steps"], 0, "{s}");
     }
+    // #32.2: each strategy's calls priced alike, Strata first.
+    let costs = at16["costs"].as_array().unwrap();
+    let names: Vec<&str> = costs.iter().map(|c| c["strategy"].as_str().unwrap()).collect();
+    assert_eq!(names, ["strata", "full", "trim", "mask", "opencode", "codex"]);
+    let units = |i: usize| costs[i]["anthropic"]["units"].as_f64().unwrap();
+    assert_eq!(costs[2]["to_trim"]["anthropic"], 1.0);
+    assert!(units(0) < units(2), "Strata costs less than trimming: {costs:?}");
+    assert!(
+        costs[1]["input_tokens"].as_u64() > costs[2]["input_tokens"].as_u64(),
+        "full sends the most"
+    );
+    assert!(costs
+        .iter()
+        .all(|c| c["facts"] == costs[0]["facts"] && c["calls"].as_u64().unwrap() > 0));
     let retention = &v["retention"];
     assert!(retention["outputs"].as_u64().unwrap() > 0);
     assert!(retention["reduction"].as_f64().unwrap() > 0.5, "{retention}");
@@ -837,6 +851,9 @@ fn eval_measures_facts_and_retention() {
     assert!(page.matches("<polygon").count() >= sessions.len(), "layer bands");
     assert!(page.contains(">tokens</text>") && page.contains(">step</text>") && page.contains(">10k</text>"));
     assert!(page.contains("<td>error lines</td>") && page.contains("<td>diagnostic lines</td>"));
+    assert!(
+        page.contains("<h2>What the calls cost at 16000</h2>") && page.contains("<td>codex-compact</td>")
+    );
 
     // A directory without transcripts is bad input.
     let empty = tempfile::tempdir().unwrap();

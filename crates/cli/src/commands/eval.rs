@@ -8,7 +8,10 @@ use std::sync::Arc;
 
 use clap::Args;
 use serde_json::{json, Value};
-use strata_ctx::eval::{facts_kept, retention, Facts, FactsReport, OutputRetention, RetentionTotals, Tally};
+use strata_ctx::eval::{
+    facts_kept, retention, Facts, FactsReport, OutputRetention, RetentionTotals, Strategy, StrategyCost,
+    Tally,
+};
 use strata_ctx::{Compressor, Config, Engine, Role, TokenCounter};
 
 use super::{out, out_json_pretty};
@@ -314,6 +317,22 @@ fn report_text(
             }
         }
     }
+    for at_window in rows {
+        let Some(t) = Totals::of(at_window) else { continue };
+        let _ = writeln!(
+            s,
+            "\nWhat the calls cost at {} (input tokens, prompt caching: Anthropic reads 0.1×, writes 1.25×; OpenAI reads 0.5×)\n",
+            t.window
+        );
+        let _ = writeln!(
+            s,
+            "{:>16}  {:>6}  {:>12}  {:>6}  {:>10}  {:>7}  {:>10}  {:>7}  {:>6}",
+            "strategy", "calls", "input", "cached", "anthropic", "×trim", "openai", "×trim", "facts"
+        );
+        for line in cost_lines(at_window) {
+            let _ = writeln!(s, "{line}");
+        }
+    }
     let _ = writeln!(
         s,
         "\nCommand outputs of 2,000 characters or more: {}, {} → {} characters ({:.1}% smaller)",
@@ -351,6 +370,74 @@ fn report_text(
     s
 }
 
+/// One strategy's calls over the sessions of one window, with their
+/// cost as a ratio to newest-first trimming's (Anthropic, OpenAI).
+struct CostRow {
+    cost: StrategyCost,
+    to_trim: (f64, f64),
+}
+
+/// Each strategy's calls over the sessions of one window, Strata first.
+fn costs(at_window: &[Row<'_>]) -> Vec<CostRow> {
+    let mut sums: Vec<StrategyCost> = Vec::new();
+    for r in at_window {
+        for cost in &r.report.costs {
+            match sums.iter_mut().find(|c| c.strategy == cost.strategy) {
+                Some(sum) => sum.add(cost),
+                None => sums.push(*cost),
+            }
+        }
+    }
+    let trim = sums.iter().find(|c| c.strategy == Strategy::Trim).copied();
+    let ratio = |ours: f64, theirs: Option<f64>| theirs.filter(|t| *t > 0.0).map_or(0.0, |t| ours / t);
+    sums.into_iter()
+        .map(|cost| CostRow {
+            to_trim: (
+                ratio(cost.anthropic_units(), trim.map(|t| t.anthropic_units())),
+                ratio(cost.openai_units(), trim.map(|t| t.openai_units())),
+            ),
+            cost,
+        })
+        .collect()
+}
+
+/// The cost table's lines: calls, input tokens, the share Anthropic's
+/// cache serves, each provider's billed units (millions) and their ratio
+/// to newest-first trimming's, the facts kept.
+fn cost_lines(at_window: &[Row<'_>]) -> Vec<String> {
+    costs(at_window)
+        .iter()
+        .map(|CostRow { cost: c, to_trim }| {
+            format!(
+                "{:>16}  {:>6}  {:>12}  {:>5.1}%  {:>9.2}M  {:>6.2}×  {:>9.2}M  {:>6.2}×  {:>5.1}%",
+                c.strategy.name(),
+                c.anthropic.calls,
+                c.anthropic.input_tokens,
+                100.0 * c.anthropic.hit_rate(),
+                c.anthropic_units() / 1e6,
+                to_trim.0,
+                c.openai_units() / 1e6,
+                to_trim.1,
+                pct(c.kept, c.facts),
+            )
+        })
+        .collect()
+}
+
+fn cost_json(row: &CostRow) -> Value {
+    let c = &row.cost;
+    json!({
+        "strategy": c.strategy,
+        "calls": c.anthropic.calls,
+        "input_tokens": c.anthropic.input_tokens,
+        "anthropic": {"cache_read_tokens": c.anthropic.cache_read_tokens, "cache_write_tokens": c.anthropic.cache_write_tokens, "units": c.anthropic_units()},
+        "openai": {"cache_read_tokens": c.openai.cache_read_tokens, "units": c.openai_units()},
+        "facts": c.facts,
+        "kept": c.kept,
+        "to_trim": {"anthropic": row.to_trim.0, "openai": row.to_trim.1},
+    })
+}
+
 fn tally_json(t: Tally) -> Value {
     json!({"facts": t.facts, "strata": t.strata, "trim": t.trim, "mask": t.mask})
 }
@@ -373,6 +460,7 @@ fn report_json(
                 "files": tally_json(t.files),
                 "commands": tally_json(t.commands),
                 "errors": tally_json(t.errors),
+                "costs": costs(at_window).iter().map(cost_json).collect::<Vec<_>>(),
             });
             if per {
                 v["per_session"] = at_window

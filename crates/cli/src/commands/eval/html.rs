@@ -8,7 +8,7 @@ use std::path::Path;
 use strata_ctx::eval::{FactsReport, RetentionTotals};
 use strata_ctx::replay::ReplayStep;
 
-use super::{Row, Skipped, Totals, HEADINGS};
+use super::{costs, Row, Skipped, Totals, HEADINGS};
 use crate::error::CliError;
 
 /// Where the report's figures are defined.
@@ -49,6 +49,7 @@ fn render(report: &Report<'_>) -> String {
          forms keep of command outputs. Definitions: <a href=\"{DEFINITIONS}\">docs/eval.md</a>.</p>"
     );
     facts_table(&mut h, report);
+    cost_tables(&mut h, report);
     outputs(&mut h, report.totals);
     skipped(&mut h, report.skipped);
     h.push_str("<h2>Sessions</h2><p>Sessions that lost a fact come first, opened.</p>");
@@ -97,6 +98,33 @@ fn facts_table(h: &mut String, report: &Report<'_>) {
         h.push_str("</tr>");
     }
     h.push_str("</table>");
+}
+
+fn cost_tables(h: &mut String, report: &Report<'_>) {
+    for at_window in report.rows {
+        let Some(t) = Totals::of(at_window) else { continue };
+        let _ = write!(
+            h,
+            "<h2>What the calls cost at {}</h2><p>Input tokens of one call after every step, each              strategy's request rendered and counted alike; Anthropic's cache reads at 0.1× and writes              at 1.25× the input price, OpenAI's reads at 0.5×. Units are millions of plain input tokens.</p>             <table><tr><th>strategy</th><th>calls</th><th>input tokens</th><th>cached (Anthropic)</th>             <th>Anthropic</th><th>× newest-first</th><th>OpenAI</th><th>× newest-first</th><th>facts kept</th></tr>",
+            t.window
+        );
+        for super::CostRow { cost: c, to_trim } in costs(at_window) {
+            let _ = write!(
+                h,
+                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1}%</td><td>{:.2}</td><td>{:.2}×</td><td>{:.2}</td><td>{:.2}×</td><td>{:.1}%</td></tr>",
+                c.strategy.name(),
+                c.anthropic.calls,
+                c.anthropic.input_tokens,
+                100.0 * c.anthropic.hit_rate(),
+                c.anthropic_units() / 1e6,
+                to_trim.0,
+                c.openai_units() / 1e6,
+                to_trim.1,
+                super::pct(c.kept, c.facts),
+            );
+        }
+        h.push_str("</table>");
+    }
 }
 
 fn outputs(h: &mut String, totals: &RetentionTotals) {

@@ -170,7 +170,11 @@ mod tests {
             "the provider acts at compact_threshold"
         );
         assert_eq!(edits.keep_tool_uses, 6);
-        assert_eq!(edits.clear_at_least, Some(9_500 / 8));
+        assert_eq!(
+            edits.clear_at_least,
+            Some(9_500 / 2),
+            "the shed batch: half the threshold"
+        );
         assert_eq!(
             edits.exclude_tools,
             ["Todo"],

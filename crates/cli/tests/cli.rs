@@ -935,6 +935,9 @@ fn bench_reports_each_phase_and_the_peak_memory() {
         // A whole transcript takes some time: a clock that was never read
         // gives zeros.
         assert!(ms.iter().sum::<f64>() > 0.0, "{ms:?}");
+        // #32.5: the agent steps replayed, and the time of one.
+        assert!(row["steps"].as_u64().unwrap() > 5, "{row}");
+        assert!(row["us_per_step"].as_f64().unwrap() > 0.0, "{row}");
     }
     if cfg!(target_os = "linux") {
         assert!(v["peak_memory_bytes"].as_u64().unwrap() > 0);
@@ -944,6 +947,7 @@ fn bench_reports_each_phase_and_the_peak_memory() {
     let text = String::from_utf8(table.stdout).unwrap();
     assert!(text.starts_with("median of 1 runs, in milliseconds\n"), "{text}");
     assert!(text.contains("openhands__django__django-11099.json"), "{text}");
+    assert!(text.contains("µs/step"), "{text}");
 
     let dir = tempfile::tempdir().unwrap();
     let junk = dir.path().join("junk.json");

@@ -9,7 +9,8 @@ use clap::Args;
 use serde_json::{json, Value};
 use strata_ctx::history::History;
 use strata_ctx::prompt::OpenAiMessages;
-use strata_ctx::{Message, NoSummarizer, TokenCounter};
+use strata_ctx::replay::replay;
+use strata_ctx::{Engine, Message, NoSummarizer, TokenCounter};
 
 use super::{out, out_json_pretty};
 use crate::error::CliError;
@@ -69,12 +70,55 @@ fn peak_memory() -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// What one file measured: its size, its messages, the median time of
+/// every phase, and the agent steps replayed with their median time each.
+struct Measured {
+    bytes: usize,
+    messages: usize,
+    phases: [Duration; 7],
+    steps: usize,
+    per_step: Duration,
+}
+
+/// The median time of one agent step: the transcript replayed through an
+/// engine at the budget's window, each step recorded, its window built,
+/// counted and rendered as the chat API's messages (what an agent does
+/// before each call), divided by the steps.
+async fn per_step(
+    messages: &[Message],
+    args: &BenchArgs,
+    counter: &Arc<dyn TokenCounter>,
+) -> Result<(usize, Duration), CliError> {
+    let mut times = Vec::new();
+    let mut steps = 0;
+    for _ in 0..args.runs.max(1) {
+        let project = tempfile::tempdir()
+            .map_err(|e| CliError::Runtime(format!("cannot create a scratch directory: {e}")))?;
+        let mut engine = Engine::builder(project.path())
+            .config(args.budget.config()?)
+            .counter(counter.clone())
+            .build()?;
+        let mut rendered = Vec::new();
+        let start = Instant::now();
+        let summary = replay(&mut engine, messages, |_, window| {
+            rendered.clear();
+            // Rendering into memory cannot fail.
+            let _ = OpenAiMessages(&window.messages()).write_json(&mut rendered);
+        })
+        .await?;
+        times.push(start.elapsed());
+        steps = summary.steps;
+    }
+    let each = middle(times) / u32::try_from(steps.max(1)).unwrap_or(u32::MAX);
+    Ok((steps, each))
+}
+
 /// The times of every phase for one file.
 async fn measure(
     path: &Path,
     args: &BenchArgs,
     counter: &Arc<dyn TokenCounter>,
-) -> Result<(usize, usize, [Duration; 7]), CliError> {
+) -> Result<Measured, CliError> {
     let config = args.budget.config()?;
     let runs = args.runs.max(1);
     let (read, (source, bytes)) = median(runs, || read_bytes(Some(path)))?;
@@ -118,11 +162,14 @@ async fn measure(
             .write_json(&mut rendered)
             .map_err(|e| CliError::Runtime(e.to_string()))
     })?;
-    Ok((
-        bytes.len(),
-        messages.len(),
-        [read, parse_time, count, build_time, plan, compact, render],
-    ))
+    let (steps, per_step) = per_step(&messages, args, counter).await?;
+    Ok(Measured {
+        bytes: bytes.len(),
+        messages: messages.len(),
+        phases: [read, parse_time, count, build_time, plan, compact, render],
+        steps,
+        per_step,
+    })
 }
 
 fn ms(d: Duration) -> f64 {
@@ -133,20 +180,20 @@ fn ms(d: Duration) -> f64 {
 pub async fn run(args: &BenchArgs, counter: Arc<dyn TokenCounter>) -> Result<(), CliError> {
     let mut rows = Vec::new();
     for path in &args.files {
-        let (bytes, messages, times) = measure(path, args, &counter).await?;
-        rows.push((path.display().to_string(), bytes, messages, times));
+        rows.push((path.display().to_string(), measure(path, args, &counter).await?));
     }
     let peak = peak_memory();
     if args.json {
         let files: Vec<Value> = rows
             .iter()
-            .map(|(file, bytes, messages, times)| {
+            .map(|(file, m)| {
                 let phases: serde_json::Map<String, Value> = PHASES
                     .iter()
-                    .zip(times)
+                    .zip(&m.phases)
                     .map(|(name, d)| ((*name).to_owned(), json!(ms(*d))))
                     .collect();
-                json!({"file": file, "bytes": bytes, "messages": messages, "ms": phases})
+                json!({"file": file, "bytes": m.bytes, "messages": m.messages, "ms": phases,
+                       "steps": m.steps, "us_per_step": m.per_step.as_secs_f64() * 1e6})
             })
             .collect();
         return out_json_pretty(&json!({"runs": args.runs, "files": files, "peak_memory_bytes": peak}));
@@ -161,19 +208,24 @@ pub async fn run(args: &BenchArgs, counter: Arc<dyn TokenCounter>) -> Result<(),
     for name in PHASES {
         text.push_str(&format!(" {name:>8}"));
     }
-    text.push('\n');
-    for (file, bytes, messages, times) in &rows {
+    text.push_str(&format!(" {:>6} {:>8}\n", "steps", "µs/step"));
+    for (file, m) in &rows {
         let name = Path::new(file)
             .file_name()
             .map_or(file.clone(), |n| n.to_string_lossy().into_owned());
         let name: String = name.chars().take(40).collect();
-        text.push_str(&format!("{name:<40} {bytes:>10} {messages:>8}"));
-        for d in times {
+        text.push_str(&format!("{name:<40} {:>10} {:>8}", m.bytes, m.messages));
+        for d in &m.phases {
             text.push_str(&format!(" {:>8.3}", ms(*d)));
         }
-        text.push('\n');
+        text.push_str(&format!(
+            " {:>6} {:>8.1}\n",
+            m.steps,
+            m.per_step.as_secs_f64() * 1e6
+        ));
     }
-    match (peak, rows.iter().map(|r| r.1).max()) {
+    text.push_str("a step: recording it, building, counting and rendering the window after it\n");
+    match (peak, rows.iter().map(|r| r.1.bytes).max()) {
         (Some(peak), Some(largest)) => text.push_str(&format!(
             "peak memory: {:.1} MiB ({:.1}× the largest file)\n",
             peak as f64 / (1024.0 * 1024.0),

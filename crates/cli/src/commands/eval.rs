@@ -324,11 +324,6 @@ fn report_text(
             "\nWhat the calls cost at {} (input tokens, prompt caching: Anthropic reads 0.1×, writes 1.25×; OpenAI reads 0.5×)\n",
             t.window
         );
-        let _ = writeln!(
-            s,
-            "{:>16}  {:>6}  {:>12}  {:>6}  {:>10}  {:>7}  {:>10}  {:>7}  {:>6}",
-            "strategy", "calls", "input", "cached", "anthropic", "×trim", "openai", "×trim", "facts"
-        );
         for line in cost_lines(at_window) {
             let _ = writeln!(s, "{line}");
         }
@@ -401,26 +396,53 @@ fn costs(at_window: &[Row<'_>]) -> Vec<CostRow> {
         .collect()
 }
 
-/// The cost table's lines: calls, input tokens, the share Anthropic's
-/// cache serves, each provider's billed units (millions) and their ratio
-/// to newest-first trimming's, the facts kept.
+impl CostRow {
+    /// The cost table's cells: the strategy, its calls, input tokens, the
+    /// share Anthropic's cache serves, each provider's billed units
+    /// (millions) and their ratio to newest-first trimming's, the facts
+    /// kept.
+    fn cells(&self) -> [String; 9] {
+        let (c, (anthropic, openai)) = (&self.cost, self.to_trim);
+        [
+            c.strategy.name().to_owned(),
+            c.anthropic.calls.to_string(),
+            c.anthropic.input_tokens.to_string(),
+            format!("{:.1}%", 100.0 * c.anthropic.hit_rate()),
+            format!("{:.2}M", c.anthropic_units() / 1e6),
+            format!("{anthropic:.2}×"),
+            format!("{:.2}M", c.openai_units() / 1e6),
+            format!("{openai:.2}×"),
+            format!("{:.1}%", pct(c.kept, c.facts)),
+        ]
+    }
+}
+
+/// The headings of [`CostRow::cells`].
+const COST_HEADINGS: [&str; 9] = [
+    "strategy",
+    "calls",
+    "input tokens",
+    "cached",
+    "anthropic",
+    "×trim",
+    "openai",
+    "×trim",
+    "facts",
+];
+
+/// The cost table's lines, headings first.
 fn cost_lines(at_window: &[Row<'_>]) -> Vec<String> {
-    costs(at_window)
-        .iter()
-        .map(|CostRow { cost: c, to_trim }| {
-            format!(
-                "{:>16}  {:>6}  {:>12}  {:>5.1}%  {:>9.2}M  {:>6.2}×  {:>9.2}M  {:>6.2}×  {:>5.1}%",
-                c.strategy.name(),
-                c.anthropic.calls,
-                c.anthropic.input_tokens,
-                100.0 * c.anthropic.hit_rate(),
-                c.anthropic_units() / 1e6,
-                to_trim.0,
-                c.openai_units() / 1e6,
-                to_trim.1,
-                pct(c.kept, c.facts),
-            )
-        })
+    let widths = [16, 6, 12, 6, 10, 7, 10, 7, 6];
+    let line = |cells: &[String]| {
+        let row: Vec<String> = cells
+            .iter()
+            .zip(widths)
+            .map(|(c, w)| format!("{c:>w$}"))
+            .collect();
+        row.join("  ")
+    };
+    std::iter::once(line(&COST_HEADINGS.map(str::to_owned)))
+        .chain(costs(at_window).iter().map(|row| line(&row.cells())))
         .collect()
 }
 

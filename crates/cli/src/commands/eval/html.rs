@@ -8,7 +8,7 @@ use std::path::Path;
 use strata_ctx::eval::{FactsReport, RetentionTotals};
 use strata_ctx::replay::ReplayStep;
 
-use super::{costs, Row, Skipped, Totals, HEADINGS};
+use super::{costs, Row, Skipped, Totals, COST_HEADINGS, HEADINGS};
 use crate::error::CliError;
 
 /// Where the report's figures are defined.
@@ -105,23 +105,22 @@ fn cost_tables(h: &mut String, report: &Report<'_>) {
         let Some(t) = Totals::of(at_window) else { continue };
         let _ = write!(
             h,
-            "<h2>What the calls cost at {}</h2><p>Input tokens of one call after every step, each              strategy's request rendered and counted alike; Anthropic's cache reads at 0.1× and writes              at 1.25× the input price, OpenAI's reads at 0.5×. Units are millions of plain input tokens.</p>             <table><tr><th>strategy</th><th>calls</th><th>input tokens</th><th>cached (Anthropic)</th>             <th>Anthropic</th><th>× newest-first</th><th>OpenAI</th><th>× newest-first</th><th>facts kept</th></tr>",
+            "<h2>What the calls cost at {}</h2><p>Input tokens of one call after every step, each \
+             strategy's request rendered and counted alike; Anthropic's cache reads at 0.1× and writes \
+             at 1.25× the input price, OpenAI's reads at 0.5×; units are millions of plain input \
+             tokens, ratios are to newest-first trimming's.</p><table><tr>",
             t.window
         );
-        for super::CostRow { cost: c, to_trim } in costs(at_window) {
-            let _ = write!(
-                h,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{:.1}%</td><td>{:.2}</td><td>{:.2}×</td><td>{:.2}</td><td>{:.2}×</td><td>{:.1}%</td></tr>",
-                c.strategy.name(),
-                c.anthropic.calls,
-                c.anthropic.input_tokens,
-                100.0 * c.anthropic.hit_rate(),
-                c.anthropic_units() / 1e6,
-                to_trim.0,
-                c.openai_units() / 1e6,
-                to_trim.1,
-                super::pct(c.kept, c.facts),
-            );
+        for heading in COST_HEADINGS {
+            let _ = write!(h, "<th>{heading}</th>");
+        }
+        h.push_str("</tr>");
+        for row in costs(at_window) {
+            h.push_str("<tr>");
+            for cell in row.cells() {
+                let _ = write!(h, "<td>{cell}</td>");
+            }
+            h.push_str("</tr>");
         }
         h.push_str("</table>");
     }

@@ -29,7 +29,7 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::{json, Value};
 use strata_ctx::{
-    parse_step, Config, Engine, Event, LlmOptions, Message, Step, ToolCall, ToolResult, ToolSpec,
+    parse_step, Config, Engine, Event, LlmOptions, Message, Step, ToolCall, ToolMode, ToolResult, ToolSpec,
 };
 use strata_ctx_testkit::ScriptedClient;
 
@@ -207,6 +207,9 @@ async fn main() -> Result<(), Box<dyn Error>> {
     });
     let mut engine = Engine::builder(root)
         .config(config)
+        // The model writes `Thought:`/`Action:` text: the tools and the
+        // format go in the system prompt.
+        .tool_mode(ToolMode::React)
         .tools(tools())
         .summarizer(Arc::new(strata_ctx::LlmSummarizer::new(Arc::new(
             summariser_model,

@@ -287,15 +287,7 @@ fn report_text(
         "Working facts in the final window (sessions of {} steps or more)\n",
         args.min_steps
     );
-    let widths = [8, 8, 6, 7, 14, 9, 9, 9, 9];
-    let line = |cells: &[String]| {
-        let row: Vec<String> = cells
-            .iter()
-            .zip(widths)
-            .map(|(c, w)| format!("{c:>w$}"))
-            .collect();
-        row.join("  ")
-    };
+    let line = |cells: &[String]| aligned(cells, &[8, 8, 6, 7, 14, 9, 9, 9, 9]);
     let _ = writeln!(s, "{}", line(&HEADINGS.map(str::to_owned)));
     for at_window in rows {
         let Some(t) = Totals::of(at_window) else { continue };
@@ -430,17 +422,19 @@ const COST_HEADINGS: [&str; 9] = [
     "facts",
 ];
 
+/// A table line: each cell right-aligned to its width, two spaces apart.
+fn aligned(cells: &[String], widths: &[usize]) -> String {
+    let row: Vec<String> = cells
+        .iter()
+        .zip(widths)
+        .map(|(c, w)| format!("{c:>w$}"))
+        .collect();
+    row.join("  ")
+}
+
 /// The cost table's lines, headings first.
 fn cost_lines(at_window: &[Row<'_>]) -> Vec<String> {
-    let widths = [16, 6, 12, 6, 10, 7, 10, 7, 6];
-    let line = |cells: &[String]| {
-        let row: Vec<String> = cells
-            .iter()
-            .zip(widths)
-            .map(|(c, w)| format!("{c:>w$}"))
-            .collect();
-        row.join("  ")
-    };
+    let line = |cells: &[String]| aligned(cells, &[16, 6, 12, 6, 10, 7, 10, 7, 6]);
     std::iter::once(line(&COST_HEADINGS.map(str::to_owned)))
         .chain(costs(at_window).iter().map(|row| line(&row.cells())))
         .collect()

@@ -9,7 +9,8 @@ use serde_json::Value;
 use strata_ctx_atfile::Mentions;
 use strata_ctx_compress::{canonical_call, Compressor, Limits, Spill, Truncator};
 use strata_ctx_core::{
-    CharCounter, Clock, Config, IdSource, Message, NoSummarizer, ResultStatus, Role, Summarizer, TokenCounter,
+    CharCounter, Clock, Config, IdSource, Message, MessageRun, NoSummarizer, ResultStatus, Role, Summarizer,
+    TokenCounter,
 };
 use strata_ctx_history::{path_argument, CompactionStats, Digest, History, PruneAction, PruneOutcome};
 use strata_ctx_mtime::{add_note, Freshness};
@@ -232,6 +233,17 @@ impl Window {
         self.context.to_openai()
     }
 
+    /// Writes the window as OpenAI chat-completions messages, a JSON
+    /// array, to `w` ([`Context::write_openai`]): the bytes of
+    /// [`Window::to_openai`], without building them as a value first.
+    ///
+    /// # Errors
+    ///
+    /// Whatever writing to `w` returns.
+    pub fn write_openai<W: std::io::Write>(&self, w: W) -> std::io::Result<()> {
+        self.context.write_openai(w)
+    }
+
     /// The window as an Anthropic Messages body ([`Context::to_anthropic`]).
     pub fn to_anthropic(&self) -> Value {
         self.context.to_anthropic()
@@ -311,13 +323,15 @@ struct Frame<'a> {
 impl Frame<'_> {
     /// The window: L1, L2 and the recap, the history without the round
     /// in progress, the input, the scratchpad, the memory and session
-    /// layers, and the id hints.
-    fn context(&self) -> Context {
+    /// layers, and the id hints. The history and the scratchpad are the
+    /// runs their owners keep ([`History::retained_run`],
+    /// [`Scratchpad::shown`](scratchpad::Scratchpad)), shared, not copied.
+    fn context(&self, history: MessageRun, scratchpad: MessageRun) -> Context {
         let mut context = self
             .layers
             .context()
-            .with_history(self.history.retained().into_owned())
-            .with_scratchpad(self.round.pad.messages(self.history))
+            .with_history_run(history)
+            .with_scratchpad_run(scratchpad)
             .with_memory(self.memories.memory_text())
             .with_session(self.memories.session_text())
             .with_id_hints(self.layers.hints_on().then(|| self.history.short_ids()));
@@ -522,8 +536,10 @@ impl Engine {
     pub fn window(&mut self) -> Window {
         self.refresh_prefix();
         self.condense(Level::Omitted);
+        let history = self.history.retained_run();
+        let scratchpad = self.round.pad.shown(&self.history);
         let frame = self.frame();
-        let (context, layers) = (frame.context(), frame.layer_tokens());
+        let (context, layers) = (frame.context(history, scratchpad), frame.layer_tokens());
         let counted = layers.total();
         self.calls.handed_out(counted);
         Window {
@@ -645,5 +661,118 @@ mod tests {
             }
         });
         assert!(digests > 0, "the steps left out got a digest");
+    }
+
+    /// REL-3: the history and the scratchpad a window shares with the
+    /// engine are what building them afresh gives, at every step of real
+    /// sessions, through compaction, condensing, pruning, pinning and
+    /// windows kept alive across steps; and a window's chat messages are
+    /// priced the same walked from what changed as rendered whole.
+    #[test]
+    fn rel_3_shared_runs_are_the_windows_made_afresh() {
+        use crate::replay::{turns, Turn};
+        use crate::{CacheRule, PromptCache};
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/corpus");
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .build()
+            .unwrap();
+        let mut checked = (0, 0, 0);
+        for name in [
+            "mini-swe-agent__deepseek_chat_test_1-100__django__django-13964.json",
+            "claude-code__python-to-rust-port.json",
+        ] {
+            let messages = strata_ctx_testkit::load_transcript(corpus.join(name))
+                .unwrap()
+                .messages;
+            for (window_size, hints) in [(16_000, false), (32_000, true), (12_000, false)] {
+                let dir = tempfile::tempdir().unwrap();
+                let config = Config::from_toml_str(&format!("context_window = {window_size}")).unwrap();
+                let mut e = Engine::builder(dir.path())
+                    .config(config)
+                    .id_hints(hints)
+                    .build()
+                    .unwrap();
+                let mut walked = PromptCache::new(CacheRule::Anthropic);
+                let mut whole = PromptCache::new(CacheRule::Anthropic);
+                let mut kept: Vec<(Vec<Message>, Window)> = Vec::new();
+                runtime.block_on(async {
+                    for (k, turn) in turns(&messages).into_iter().enumerate() {
+                        match turn {
+                            Turn::Begin(user) => {
+                                if e.round_open() {
+                                    e.finish_round("").unwrap();
+                                }
+                                let start = e.begin_round(&user.content).await.unwrap();
+                                checked.1 += usize::from(start.compaction.is_some());
+                                // A result of an earlier round, pinned as
+                                // the new round begins.
+                                let retained = e.history().retained();
+                                let earlier = retained.iter().rev().find(|m| m.role == Role::Tool);
+                                let earlier: Vec<String> =
+                                    earlier.map(|m| m.id.to_string()).into_iter().collect();
+                                drop(retained);
+                                drop(e.pin(&earlier, true));
+                            }
+                            Turn::Step(assistant, results) => {
+                                let results = results.into_iter().cloned().collect();
+                                let report = e.record_step(assistant.clone(), results).await.unwrap();
+                                checked.1 += usize::from(report.compaction.is_some());
+                            }
+                            Turn::Finish(answer) => e.finish_round(answer.content.clone()).unwrap(),
+                        }
+                        // Now and then, the model prunes, brings back or
+                        // pins a message of the window.
+                        let ids: Vec<String> =
+                            e.history().window().iter().map(|m| m.id.to_string()).collect();
+                        let some = |at: usize| {
+                            ids.get(at % ids.len().max(1))
+                                .cloned()
+                                .into_iter()
+                                .collect::<Vec<_>>()
+                        };
+                        match k % 17 {
+                            5 => drop(e.prune(PruneAction::Append(some(k)))),
+                            9 => drop(e.prune(PruneAction::Delete(some(k - 4)))),
+                            13 => drop(e.pin(&some(k / 2), true)),
+                            _ => {}
+                        }
+                        let window = e.window();
+                        assert_eq!(
+                            window.context.history(),
+                            &e.history.retained()[..],
+                            "{name} step {k}"
+                        );
+                        assert_eq!(
+                            window.context.scratchpad(),
+                            &e.round.pad.messages(&e.history)[..],
+                            "{name} step {k}"
+                        );
+                        let rendered = match window.to_openai() {
+                            Value::Array(rendered) => rendered,
+                            other => panic!("{other}"),
+                        };
+                        let mut bytes = Vec::new();
+                        window.write_openai(&mut bytes).unwrap();
+                        assert_eq!(bytes, serde_json::to_vec(&rendered).unwrap());
+                        assert_eq!(
+                            walked.call_window(&window, e.counter()),
+                            whole.call_rendered(&rendered, e.counter()),
+                            "{name} at {window_size}, step {k}"
+                        );
+                        // Some windows outlive the next steps.
+                        if k % 7 == 0 {
+                            kept.push((window.messages(), window));
+                        }
+                        checked.0 += 1;
+                    }
+                });
+                checked.2 += kept.len();
+                for (shown, w) in &kept {
+                    assert_eq!(shown, &w.messages(), "a kept window still shows what it showed");
+                }
+            }
+        }
+        assert!(checked.0 > 600 && checked.1 > 0 && checked.2 > 50, "{checked:?}");
     }
 }

@@ -378,9 +378,7 @@ pub async fn facts_kept(engine: &mut Engine, messages: &[Message]) -> Result<Fac
     let mut strata = Pricer::new(Strategy::Strata, &*counter);
     let summary = replay(engine, messages, |step, window| {
         steps.push(step.clone());
-        if let Value::Array(rendered) = window.to_openai() {
-            strata.call_rendered(&rendered);
-        }
+        strata.call_window(window);
     })
     .await?;
     let window = engine.window();

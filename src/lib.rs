@@ -61,8 +61,8 @@
 pub use strata_ctx_core::{
     rounds, AppliedEdit, CharCounter, Clock, Config, ContextEdits, CountTokens, EditKind, Endpoint,
     FinishReason, IdSource, LlmClient, LlmError, LlmOptions, LlmRequest, LlmResponse, LlmResult, LlmStream,
-    Message, MessageId, Pairs, Provider, ProviderItem, ResultStatus, Role, RuleError, ServerContext,
-    StreamEvent, Text, ThinkingBlock, TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
+    Message, MessageId, MessageRun, Pairs, Provider, ProviderItem, ResultStatus, Role, RuleError,
+    ServerContext, StreamEvent, Text, ThinkingBlock, TokenCounter, ToolCall, ToolChoice, ToolResult, Usage,
 };
 #[doc(inline)]
 pub use strata_ctx_wire::{

@@ -13,6 +13,8 @@ use std::ops::{Add, AddAssign};
 
 use serde_json::Value;
 
+use strata_ctx_prompt::ChatMarks;
+
 use crate::{TokenCounter, Usage, Window};
 
 /// The fewest tokens a provider caches: a shorter shared prefix is sent
@@ -137,6 +139,9 @@ pub struct PromptCache {
     /// The previous request: each message's fingerprint and the tokens up
     /// to and with it.
     previous: Vec<(u64, u64)>,
+    /// Where the previous request's messages stood, when it was a window
+    /// ([`PromptCache::call_window`]).
+    marks: Option<ChatMarks>,
 }
 
 impl PromptCache {
@@ -145,6 +150,7 @@ impl PromptCache {
         PromptCache {
             rule,
             previous: Vec::new(),
+            marks: None,
         }
     }
 
@@ -157,16 +163,78 @@ impl PromptCache {
     /// with its tokens: what the cache serves of it, against the previous
     /// call's request, which it then replaces.
     pub fn call<'a>(&mut self, messages: impl IntoIterator<Item = (&'a [u8], usize)>) -> CacheUse {
-        let mut request = Vec::new();
-        let mut total = 0u64;
-        let mut shared = 0u64;
+        self.marks = None;
+        self.call_counted(0, messages.into_iter().map(|(b, t)| (b, Some(t))), |_| 0)
+    }
+
+    /// One call whose request is `window`, rendered as OpenAI
+    /// chat-completions messages and counted by `counter` (the same
+    /// messages render the same bytes in the Anthropic form).
+    ///
+    /// What the window holds unchanged since the previous call's window
+    /// ([`Context::unchanged_since`](strata_ctx_prompt::Context::unchanged_since))
+    /// is taken from that call, neither rendered nor counted again: a call
+    /// costs what its window added.
+    pub fn call_window(&mut self, window: &Window, counter: &dyn TokenCounter) -> CacheUse {
+        let context = &window.context;
+        let kept = self
+            .marks
+            .as_ref()
+            .map_or(0, |marks| context.unchanged_since(marks));
+        self.marks = Some(context.chat_marks());
+        let mut rendered = ChatRequest::default();
+        // Writing to memory cannot fail.
+        let _ = context.try_for_each_chat_message_from(kept, |m| rendered.push(m));
+        self.call_counted(kept, rendered.messages().map(|m| (m, None)), counting(counter))
+    }
+    /// One call whose request holds `messages` as rendered for the
+    /// provider, each counted by `counter`.
+    pub fn call_rendered(&mut self, messages: &[Value], counter: &dyn TokenCounter) -> CacheUse {
+        self.call_request(&ChatRequest::of_values(messages), counter)
+    }
+
+    /// One call whose request is `request`, counted by `counter` where it
+    /// differs from the previous one.
+    pub(crate) fn call_request(&mut self, request: &ChatRequest, counter: &dyn TokenCounter) -> CacheUse {
+        self.marks = None;
+        self.call_counted(0, request.messages().map(|m| (m, None)), counting(counter))
+    }
+
+    /// The one rule of a call: the previous request's first `kept`
+    /// messages, known to be unchanged, then `messages`, each with its
+    /// fingerprint and its tokens (given, taken from the previous request
+    /// where the prefix still holds, or else counted by `count`); and what
+    /// the cache serves.
+    fn call_counted<'a>(
+        &mut self,
+        kept: usize,
+        messages: impl Iterator<Item = (&'a [u8], Option<usize>)>,
+        mut count: impl FnMut(&[u8]) -> usize,
+    ) -> CacheUse {
+        let mut request = std::mem::take(&mut self.previous);
+        let kept = kept.min(request.len());
+        let previous = request.split_off(kept);
+        let base = request.last().map_or(0, |p| p.1);
+        let (mut total, mut shared) = (base, base);
         let mut same = true;
-        for (i, (bytes, tokens)) in messages.into_iter().enumerate() {
+        for (i, (bytes, tokens)) in messages.enumerate() {
             let mut hasher = DefaultHasher::new();
             bytes.hash(&mut hasher);
             let fingerprint = hasher.finish();
-            total += tokens as u64;
-            same = same && self.previous.get(i).is_some_and(|(f, _)| *f == fingerprint);
+            let before = previous.get(i).filter(|(f, _)| same && *f == fingerprint);
+            same = before.is_some();
+            let tokens = match (tokens, before) {
+                (Some(tokens), _) => tokens as u64,
+                (None, Some((_, upto))) => {
+                    let start = i
+                        .checked_sub(1)
+                        .and_then(|j| previous.get(j))
+                        .map_or(base, |p| p.1);
+                    upto - start
+                }
+                (None, None) => count(bytes) as u64,
+            };
+            total += tokens;
             if same {
                 shared = total;
             }
@@ -190,27 +258,63 @@ impl PromptCache {
             cache_write_tokens: write,
         }
     }
+}
 
-    /// One call whose request is `window`, rendered as OpenAI
-    /// chat-completions messages and counted by `counter` (the same
-    /// messages render the same bytes in the Anthropic form).
-    pub fn call_window(&mut self, window: &Window, counter: &dyn TokenCounter) -> CacheUse {
-        match window.to_openai() {
-            Value::Array(messages) => self.call_rendered(&messages, counter),
-            _ => self.call([]),
-        }
+/// Counts a rendered message's bytes with `counter`.
+fn counting(counter: &dyn TokenCounter) -> impl FnMut(&[u8]) -> usize + '_ {
+    // What serde_json writes is UTF-8.
+    |bytes| counter.count_text(&String::from_utf8_lossy(bytes))
+}
+
+/// A request as the chat API's messages, each as its JSON bytes, in one
+/// buffer: rendered once, then billed by as many caches as need it.
+#[derive(Debug, Default)]
+pub(crate) struct ChatRequest {
+    bytes: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl ChatRequest {
+    /// `window`'s messages, written straight from it.
+    pub(crate) fn of_window(window: &Window) -> Self {
+        let mut out = ChatRequest::default();
+        // Writing to memory cannot fail.
+        let _ = window.context.try_for_each_chat_message(|m| out.push(m));
+        out
     }
 
-    /// One call whose request holds `messages` as rendered for the
-    /// provider, each counted by `counter`.
-    pub fn call_rendered(&mut self, messages: &[Value], counter: &dyn TokenCounter) -> CacheUse {
-        // A value always serialises.
-        let bytes: Vec<String> = messages
-            .iter()
-            .map(|m| serde_json::to_string(m).unwrap_or_default())
-            .collect();
-        let counted: Vec<usize> = bytes.iter().map(|b| counter.count_text(b)).collect();
-        self.call(bytes.iter().map(String::as_bytes).zip(counted))
+    /// `messages` as the chat API takes them.
+    pub(crate) fn of_messages(messages: &[crate::Message]) -> Self {
+        let mut out = ChatRequest::default();
+        for m in messages {
+            // Writing to memory cannot fail.
+            let _ = out.push(&strata_ctx_prompt::chat_message(m));
+        }
+        out
+    }
+
+    /// Messages already rendered as values.
+    pub(crate) fn of_values(messages: &[Value]) -> Self {
+        let mut out = ChatRequest::default();
+        for m in messages {
+            // Writing to memory cannot fail.
+            let _ = out.push(m);
+        }
+        out
+    }
+
+    fn push(&mut self, message: &impl serde::Serialize) -> Result<(), serde_json::Error> {
+        serde_json::to_writer(&mut self.bytes, message)?;
+        self.ends.push(self.bytes.len());
+        Ok(())
+    }
+
+    /// Each message's bytes, in order.
+    pub(crate) fn messages(&self) -> impl Iterator<Item = &[u8]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .filter_map(|(start, &end)| self.bytes.get(start..end))
     }
 }
 

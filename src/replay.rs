@@ -5,6 +5,7 @@ use std::collections::HashSet;
 
 use strata_ctx_core::{Message, Pairs, Role};
 use strata_ctx_history::repair;
+use strata_ctx_prompt::Context;
 
 use crate::engine::{Engine, EngineError, LayerTokens, Window};
 
@@ -119,6 +120,7 @@ pub async fn replay(
 ) -> Result<ReplaySummary, EngineError> {
     let mut summary = ReplaySummary::default();
     let mut compacted = false;
+    let mut pairs = PairWatch::default();
     // Pairing holds from the start (REL-1): a transcript with reused call
     // ids or stray results is repaired first, and the repairs counted.
     let leading = messages.iter().take_while(|m| m.role == Role::System).count();
@@ -152,7 +154,6 @@ pub async fn replay(
                     compacted = true;
                 }
                 let window = engine.window();
-                let shown = window.messages();
                 let step = ReplayStep {
                     step: summary.steps + 1,
                     round: summary.rounds,
@@ -164,7 +165,7 @@ pub async fn replay(
                     condensed: report.condensed,
                     cleared: report.cleared,
                     omitted: report.omitted,
-                    pairs_intact: Pairs::new(&shown).is_complete(),
+                    pairs_intact: pairs.intact(&window.context),
                     input_present: window.context.input().is_some(),
                     result_tokens,
                     history_result_tokens: report.history_result_tokens,
@@ -181,6 +182,75 @@ pub async fn replay(
         }
     }
     Ok(summary)
+}
+
+/// Whether each window's calls and results are paired ([`Pairs`]),
+/// checked on what the window adds to the one before (REL-3): a window
+/// whose history and scratchpad continue the previous window's runs
+/// ([`MessageRun::continues`](strata_ctx_core::MessageRun::continues)) is checked on its new messages only, which
+/// must pair among themselves with call ids of their own. Anything else
+/// is checked whole.
+#[derive(Debug, Default)]
+struct PairWatch {
+    /// The previous window.
+    seen: Option<Seen>,
+    /// The call ids of the previous window.
+    calls: HashSet<String>,
+}
+
+/// What [`PairWatch`] remembers of a window.
+#[derive(Debug, Clone, Copy)]
+struct Seen {
+    /// The history's run, by name and length.
+    history: (u64, usize),
+    /// Whether it had an input.
+    input: bool,
+    /// The scratchpad's run, by name and length.
+    scratchpad: (u64, usize),
+    /// Whether its pairs were intact.
+    intact: bool,
+}
+
+impl PairWatch {
+    fn intact(&mut self, context: &Context) -> bool {
+        let (history, scratchpad) = (context.history_run(), context.scratchpad_run());
+        let input = context.input().is_some();
+        let grown = self.seen.and_then(|seen| {
+            let continues = seen.intact
+                && history.continues(seen.history.0, seen.history.1)
+                && history.len() == seen.history.1
+                && seen.input == input
+                && scratchpad.continues(seen.scratchpad.0, seen.scratchpad.1);
+            continues.then_some(seen.scratchpad.1)
+        });
+        let intact = match grown {
+            Some(from) => {
+                let new = scratchpad.get(from..).unwrap_or_default();
+                let own_ids = new
+                    .iter()
+                    .flat_map(|m| &m.tool_calls)
+                    .all(|call| !self.calls.contains(&call.id));
+                self.calls
+                    .extend(new.iter().flat_map(|m| &m.tool_calls).map(|c| c.id.clone()));
+                own_ids && Pairs::new(new).is_complete()
+            }
+            None => {
+                let shown = || history.iter().chain(context.input()).chain(scratchpad.iter());
+                self.calls = shown()
+                    .flat_map(|m| &m.tool_calls)
+                    .map(|c| c.id.clone())
+                    .collect();
+                shown().collect::<Pairs>().is_complete()
+            }
+        };
+        self.seen = Some(Seen {
+            history: (history.name(), history.len()),
+            input,
+            scratchpad: (scratchpad.name(), scratchpad.len()),
+            intact,
+        });
+        intact
+    }
 }
 
 /// One thing a recorded transcript asks of the engine.
@@ -311,5 +381,46 @@ mod tests {
         // The unanswered call got an `interrupted` result in the history.
         let log = engine.history().full_log();
         assert!(log.iter().any(|m| m.tool_call_id.as_deref() == Some("c")));
+    }
+
+    /// REL-3: the pairs of a window that continues the previous one are
+    /// checked on the new steps, and find what a whole check finds: a
+    /// reused call id, a stray result; a window that does not continue is
+    /// checked whole.
+    #[test]
+    fn rel_3_pairs_are_checked_on_what_a_window_adds() {
+        use strata_ctx_core::MessageRun;
+        use strata_ctx_prompt::SystemLayer;
+        let step = |id: &str| {
+            let call = ToolCall::new(id, "Bash", json!({"command": "ls"}));
+            let result = Message::tool_result(&call, ToolResult::success("a.rs"));
+            [Message::assistant_with_calls("", vec![call]), result]
+        };
+        let window = |steps: &MessageRun| {
+            Context::new(SystemLayer::new("s"))
+                .with_input(Message::user("go"))
+                .with_scratchpad_run(steps.clone())
+        };
+        let mut steps = MessageRun::new(step("c1").to_vec());
+        let mut watch = PairWatch::default();
+        assert!(watch.intact(&window(&steps)));
+        steps.extend(step("c2"));
+        assert!(watch.intact(&window(&steps)), "a new step with its own ids");
+        let checked = steps.clone();
+        steps.extend(step("c1"));
+        assert!(
+            !watch.intact(&window(&steps)),
+            "a call id the window already shows"
+        );
+        assert!(!Pairs::new(&steps).is_complete(), "as a whole check finds");
+        // Another run: checked whole, and paired again.
+        let mut steps = MessageRun::new(checked.to_vec());
+        assert!(watch.intact(&window(&steps)));
+        steps.extend([Message::tool_text("c9", "Bash", "stray")]);
+        assert!(!watch.intact(&window(&steps)), "a result without its call");
+        // A broken window is checked whole at the next step.
+        let mut healed = MessageRun::new(checked.to_vec());
+        healed.extend(step("c3"));
+        assert!(watch.intact(&window(&healed)));
     }
 }

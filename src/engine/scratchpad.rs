@@ -2,7 +2,7 @@
 //! steps at the level each was condensed to, and the digest of the steps
 //! whose results left the window, with its rolling summary.
 
-use strata_ctx_core::{Message, MessageId, TokenCounter};
+use strata_ctx_core::{Message, MessageId, MessageRun, TokenCounter};
 use strata_ctx_history::{clear_result, cut_arguments, cut_thought, Digest, History};
 
 /// How far a step of the round in progress was condensed (REACT-5).
@@ -112,6 +112,9 @@ pub(super) struct Scratchpad {
     covered: Vec<usize>,
     summarized: usize,
     rolling: Option<String>,
+    /// What the window shows, as last made ([`Scratchpad::shown`]): a
+    /// step pushed is appended to it, any other change drops it (REL-3).
+    shown: Option<MessageRun>,
 }
 
 impl Scratchpad {
@@ -142,13 +145,28 @@ impl Scratchpad {
     pub(super) fn push(&mut self, step: Scratch, history: &History) {
         if !history.is_hidden(&step.id()) {
             self.step_tokens += step.tokens();
+            if let Some(shown) = &mut self.shown {
+                shown.extend(step.messages().iter().cloned());
+            }
         }
         self.steps.push(step);
+    }
+
+    /// [`Scratchpad::messages`] as a run the windows share: made once,
+    /// then grown by each step pushed, so that a step costs what it adds.
+    pub(super) fn shown(&mut self, history: &History) -> MessageRun {
+        if let Some(shown) = &self.shown {
+            return shown.clone();
+        }
+        let shown = MessageRun::new(self.messages(history));
+        self.shown = Some(shown.clone());
+        shown
     }
 
     /// Counts the steps again after the model left messages out or
     /// brought them back (HIST-10).
     pub(super) fn recount(&mut self, history: &History) {
+        self.shown = None;
         self.step_tokens = self
             .steps
             .iter()
@@ -176,6 +194,7 @@ impl Scratchpad {
     /// Pins or unpins the steps that hold one of `ids`: a pinned step is
     /// shown whole again, however condensed it was.
     pub(super) fn pin(&mut self, ids: &[MessageId], pinned: bool, history: &History) {
+        self.shown = None;
         for i in 0..self.steps.len() {
             let step = &mut self.steps[i];
             if !step.full.iter().any(|m| ids.contains(&m.id)) {
@@ -322,6 +341,7 @@ impl Scratchpad {
             .with_created_at(None);
         self.digest_tokens = counter.count_message(&message);
         self.digest_message = Some(message);
+        self.shown = None;
     }
 
     fn set_level(&mut self, i: usize, level: Level, history: &History) {
@@ -331,6 +351,7 @@ impl Scratchpad {
             self.step_tokens = self.step_tokens.saturating_sub(step.tokens()) + step.tokens[level as usize];
         }
         step.level = level;
+        self.shown = None;
     }
 }
 

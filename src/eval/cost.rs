@@ -7,10 +7,9 @@ use std::collections::HashSet;
 
 use serde::Serialize;
 use strata_ctx_core::{Message, Role, TokenCounter};
-use strata_ctx_prompt::openai_messages;
 
 use super::{mask_observations, trim_newest_first, MASK_KEEP};
-use crate::prompt_cache::{CacheRule, CacheUse, PromptCache};
+use crate::prompt_cache::{CacheRule, CacheUse, ChatRequest, PromptCache};
 
 /// A strategy for what a session's model calls send.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -140,15 +139,22 @@ impl<'a> Pricer<'a> {
 
     /// One call that sends `request`.
     pub fn call(&mut self, request: &[Message]) {
-        if let serde_json::Value::Array(rendered) = openai_messages(request) {
-            self.call_rendered(&rendered);
-        }
+        self.bill(&ChatRequest::of_messages(request));
     }
 
     /// One call that sends `rendered`, chat messages as JSON values.
     pub fn call_rendered(&mut self, rendered: &[serde_json::Value]) {
-        self.cost.anthropic += self.anthropic.call_rendered(rendered, self.counter);
-        self.cost.openai += self.openai.call_rendered(rendered, self.counter);
+        self.bill(&ChatRequest::of_values(rendered));
+    }
+
+    /// One call that sends `window`, rendered straight from it.
+    pub fn call_window(&mut self, window: &crate::Window) {
+        self.bill(&ChatRequest::of_window(window));
+    }
+
+    fn bill(&mut self, request: &ChatRequest) {
+        self.cost.anthropic += self.anthropic.call_request(request, self.counter);
+        self.cost.openai += self.openai.call_request(request, self.counter);
     }
 
     /// What the calls cost.

@@ -57,6 +57,7 @@ pub use message::{
 };
 pub use rounds::{answer_calls, rounds, CallSite, PairIssue, Pairs};
 pub use rule::{rule_fn, CompressRule, RuleFn, RuleInput};
+pub use run::MessageRun;
 pub use server::{AppliedEdit, ContextEdits, EditKind, Provider, ProviderItem, ServerContext};
 pub use stamp::{Clock, IdSource};
 pub use stream::{LlmStream, StreamEvent, StreamSource, ToolCallBuffer};
@@ -80,6 +81,7 @@ mod llm;
 mod message;
 mod rounds;
 mod rule;
+mod run;
 mod server;
 mod stamp;
 mod stream;

@@ -169,11 +169,23 @@ pub struct Pairs {
 }
 
 impl Pairs {
-    /// Analyses `messages`.
+    /// Analyses `messages`. Any walk of borrowed messages (a window's
+    /// layers chained, without copying them) is analysed the same way by
+    /// collecting it: `shown.collect::<Pairs>()`.
     pub fn new(messages: &[Message]) -> Self {
+        messages.iter().collect()
+    }
+
+    fn analyse<'m>(messages: impl IntoIterator<Item = &'m Message>) -> Self {
         let mut pairs = Pairs::default();
         let mut duplicate_sites = Vec::new();
-        for (index, message) in messages.iter().enumerate() {
+        // The last message that is not a tool result: only tool messages
+        // may stand between a call and its result.
+        let mut last_speaker = None;
+        for (index, message) in messages.into_iter().enumerate() {
+            if message.role != Role::Tool {
+                last_speaker = Some(index);
+            }
             match message.role {
                 Role::Assistant => {
                     for (position, call) in message.tool_calls.iter().enumerate() {
@@ -196,10 +208,7 @@ impl Pairs {
                         }),
                         Some(id) if pairs.calls.contains_key(id) => {
                             pairs.results.insert(id.clone(), index);
-                            let call_at = pairs.calls[id].message;
-                            // Only tool messages may stand between the call
-                            // and its result.
-                            let adjacent = messages[call_at + 1..index].iter().all(|m| m.role == Role::Tool);
+                            let adjacent = pairs.calls.get(id).map(|site| site.message) == last_speaker;
                             (!adjacent).then(|| PairIssue::MisplacedResult {
                                 message: index,
                                 call_id: id.clone(),
@@ -251,6 +260,21 @@ impl Pairs {
     /// The violations found, ordered by position in the history.
     pub fn issues(&self) -> &[PairIssue] {
         &self.issues
+    }
+}
+
+/// [`Pairs::new`] over messages walked in place.
+///
+/// ```
+/// use strata_ctx_core::{Message, Pairs};
+///
+/// let (history, input) = ([Message::user("hi")], Message::user("and?"));
+/// let pairs: Pairs = history.iter().chain([&input]).collect();
+/// assert!(pairs.is_complete());
+/// ```
+impl<'m> FromIterator<&'m Message> for Pairs {
+    fn from_iter<I: IntoIterator<Item = &'m Message>>(messages: I) -> Self {
+        Pairs::analyse(messages)
     }
 }
 

@@ -9,8 +9,8 @@ use std::time::Instant;
 
 use strata_ctx_compress::{Compressor, RuleFailure};
 use strata_ctx_core::{
-    rounds, CompactionTarget, Config, Message, MessageId, Role, ShortIds, Summarizer, TokenCounter,
-    TokenTally, Usage,
+    rounds, CompactionTarget, Config, Message, MessageId, MessageRun, Role, ShortIds, Summarizer,
+    TokenCounter, TokenTally, Usage,
 };
 
 use crate::budget::Budget;
@@ -60,6 +60,10 @@ pub struct History {
     repairs: Vec<Repair>,
     rule_failures: Vec<RuleFailure>,
     pruned_tokens: usize,
+    /// [`History::retained`] as a run the windows share, and how many of
+    /// the window's messages it covers: grown as messages are recorded,
+    /// dropped when one changes or leaves (REL-3).
+    shared: Option<(MessageRun, usize)>,
 }
 
 impl fmt::Debug for History {
@@ -96,6 +100,7 @@ impl History {
             repairs: Vec::new(),
             rule_failures: Vec::new(),
             pruned_tokens: 0,
+            shared: None,
         }
     }
 
@@ -156,6 +161,7 @@ impl History {
     /// Recomputes the pruned units from the requested ids, after the window
     /// changed.
     fn refresh_pruned(&mut self) {
+        self.shared = None;
         self.pruned = prune::expand(&self.window, &self.prune_list);
         self.pruned_tokens = self
             .window

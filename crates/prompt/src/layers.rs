@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 use std::fmt;
 
-use strata_ctx_core::{fnv1a, Message, MessageId, Role, ShortIds, ToolSpec};
+use strata_ctx_core::{fnv1a, Message, MessageId, MessageRun, Role, ShortIds, ToolSpec};
 use strata_ctx_prompts::{NATIVE_SYSTEM, REACT_SYSTEM};
 
 /// How the model calls tools (MODEL-1).
@@ -239,9 +239,9 @@ impl fmt::Display for Prefix {
 pub struct Context {
     system: SystemLayer,
     rules: Option<String>,
-    history: Vec<Message>,
+    history: MessageRun,
     input: Option<Message>,
-    scratchpad: Vec<Message>,
+    scratchpad: MessageRun,
     memory: Option<String>,
     session: Option<String>,
     recap: Option<String>,
@@ -254,9 +254,9 @@ impl Context {
         Context {
             system,
             rules: None,
-            history: Vec::new(),
+            history: MessageRun::default(),
             input: None,
-            scratchpad: Vec::new(),
+            scratchpad: MessageRun::default(),
             memory: None,
             session: None,
             recap: None,
@@ -276,7 +276,13 @@ impl Context {
     /// `system` message in it is a notice of the conversation, not L1
     /// (HIST-1): it renders where it stands (for Anthropic, as a
     /// `<system-reminder>` user block), never silently dropped (REL-1).
-    pub fn with_history(mut self, history: Vec<Message>) -> Self {
+    pub fn with_history(self, history: Vec<Message>) -> Self {
+        self.with_history_run(MessageRun::new(history))
+    }
+
+    /// Sets L3 to a run the caller keeps growing: the window shares it
+    /// instead of copying it ([`MessageRun`]).
+    pub fn with_history_run(mut self, history: MessageRun) -> Self {
         self.history = history;
         self
     }
@@ -290,7 +296,13 @@ impl Context {
 
     /// Sets the current round's steps: assistant messages and tool
     /// results, as the model should see them.
-    pub fn with_scratchpad(mut self, steps: Vec<Message>) -> Self {
+    pub fn with_scratchpad(self, steps: Vec<Message>) -> Self {
+        self.with_scratchpad_run(MessageRun::new(steps))
+    }
+
+    /// Sets the scratchpad to a run the caller keeps growing: the window
+    /// shares it instead of copying it ([`MessageRun`]).
+    pub fn with_scratchpad_run(mut self, steps: MessageRun) -> Self {
         self.scratchpad = steps;
         self
     }
@@ -352,14 +364,30 @@ impl Context {
     /// The history, input and scratchpad in order, each with its hint
     /// appended to its text when it has one.
     pub(crate) fn body(&self) -> impl Iterator<Item = Cow<'_, Message>> {
-        self.history
+        self.body_from(0)
+    }
+
+    /// [`Context::body`] without its first `skip` messages, passed over
+    /// without being looked at.
+    pub(crate) fn body_from(&self, skip: usize) -> impl Iterator<Item = Cow<'_, Message>> {
+        let history = self.history.get(skip..).unwrap_or_default();
+        let skip = skip.saturating_sub(self.history.len());
+        let input = self.input.as_ref().filter(|_| skip == 0);
+        let skip = skip.saturating_sub(usize::from(self.input.is_some()));
+        let scratchpad = self.scratchpad.get(skip..).unwrap_or_default();
+        history
             .iter()
-            .chain(&self.input)
-            .chain(&self.scratchpad)
+            .chain(input)
+            .chain(scratchpad)
             .map(|m| match self.hint(m) {
                 Some(hint) => Cow::Owned(with_hint(m, &hint)),
                 None => Cow::Borrowed(m),
             })
+    }
+
+    /// How many messages [`Context::body`] walks.
+    pub(crate) fn body_len(&self) -> usize {
+        self.history.len() + usize::from(self.input.is_some()) + self.scratchpad.len()
     }
 
     /// Layer L1.
@@ -385,6 +413,23 @@ impl Context {
     /// The current round's steps.
     pub fn scratchpad(&self) -> &[Message] {
         &self.scratchpad
+    }
+
+    /// Layer L3 as the run it shares with whoever built the window.
+    pub fn history_run(&self) -> &MessageRun {
+        &self.history
+    }
+
+    /// The scratchpad as the run it shares with whoever built the window.
+    pub fn scratchpad_run(&self) -> &MessageRun {
+        &self.scratchpad
+    }
+
+    /// Whether each message renders the same whatever the rest of the
+    /// window holds: `false` when id hints are on, since a message's short
+    /// id can grow as the window does.
+    pub fn renders_alone(&self) -> bool {
+        self.id_hints.is_none()
     }
 
     /// The todo recap.

@@ -35,7 +35,7 @@ pub use layers::{Context, Prefix, SystemLayer, ToolMode};
 pub use react::{parse_step, ReactEvent, ReactStream, Step};
 pub use recap::{todo_recap, topic_anchor, RECAP_ITEMS};
 pub use render::{
-    anthropic_conversation, anthropic_messages, arguments_text, chat_message, openai_messages,
+    anthropic_conversation, anthropic_messages, arguments_text, chat_message, openai_messages, ChatMarks,
     OpenAiMessages, SUMMARY_HEADING,
 };
 pub use rules::{Rules, RulesLayer, CODE_LAW};

@@ -3,7 +3,7 @@
 use std::borrow::{Borrow, Cow};
 
 use serde_json::{json, Value};
-use strata_ctx_core::{Message, Provider, ResultStatus, Role, ThinkingBlock, ToolCall};
+use strata_ctx_core::{fnv1a, Message, Provider, ResultStatus, Role, ThinkingBlock, ToolCall};
 use strata_ctx_wire::anthropic::{
     tool_use_id, Block, CacheControl, Conversation, MessageParam, Part, ResultContent, Role as Speaker,
 };
@@ -104,19 +104,176 @@ impl Context {
     /// arguments as a JSON string, results as `role: "tool"` messages
     /// naming their `tool_call_id`, the recap as a `user` message.
     pub fn to_openai(&self) -> Value {
-        let value = |m: ChatMessage<'_>| serde_json::to_value(m).unwrap_or_default();
         let mut out = Vec::with_capacity(self.len());
-        out.push(value(ChatMessage::text("system", self.system().text())));
+        // A message always converts to a value.
+        let _ = self.try_for_each_chat_message(|m| {
+            out.push(serde_json::to_value(m)?);
+            Ok::<(), serde_json::Error>(())
+        });
+        Value::Array(out)
+    }
+
+    /// Gives `f` each message of [`Context::to_openai`] in order, borrowed
+    /// from the window rather than built as a [`Value`]: the walk to
+    /// render, hash or count a window's messages without copying them.
+    /// Stops at the first error `f` returns.
+    ///
+    /// # Errors
+    ///
+    /// The first error `f` returns.
+    ///
+    /// ```
+    /// use strata_ctx_core::Message;
+    /// use strata_ctx_prompt::{Context, SystemLayer};
+    ///
+    /// let window = Context::new(SystemLayer::new("Be brief.")).with_input(Message::user("Hi!"));
+    /// let mut roles = Vec::new();
+    /// window.try_for_each_chat_message(|m| {
+    ///     roles.push(m.role.to_string());
+    ///     Ok::<(), std::convert::Infallible>(())
+    /// })?;
+    /// assert_eq!(roles, ["system", "user"]);
+    /// # Ok::<(), std::convert::Infallible>(())
+    /// ```
+    pub fn try_for_each_chat_message<E>(
+        &self,
+        f: impl FnMut(&ChatMessage<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        self.try_for_each_chat_message_from(0, f)
+    }
+
+    /// [`Context::try_for_each_chat_message`] from the message at `from`
+    /// on: the messages before it are passed over without being looked at,
+    /// so that what a later window adds costs what it adds (see
+    /// [`Context::unchanged_since`]).
+    ///
+    /// # Errors
+    ///
+    /// The first error `f` returns.
+    pub fn try_for_each_chat_message_from<E>(
+        &self,
+        from: usize,
+        mut f: impl FnMut(&ChatMessage<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        let mut at = 0;
+        let mut each = |at: &mut usize, m: ChatMessage<'_>| {
+            let due = *at >= from;
+            *at += 1;
+            if due {
+                f(&m)
+            } else {
+                Ok(())
+            }
+        };
+        each(&mut at, ChatMessage::text("system", self.system().text()))?;
         if let Some(rules) = self.rules() {
-            out.push(value(ChatMessage::text("system", rules)));
+            each(&mut at, ChatMessage::text("system", rules))?;
         }
-        for m in self.body() {
-            out.push(value(chat_message(&m)));
+        // The body is walked from the first message due.
+        let skip = from.saturating_sub(at);
+        at += skip.min(self.body_len());
+        for m in self.body_from(skip) {
+            each(&mut at, chat_message(&m))?;
         }
         for (_, text) in self.tail() {
-            out.push(value(ChatMessage::text("user", text)));
+            each(&mut at, ChatMessage::text("user", text))?;
         }
-        Value::Array(out)
+        Ok(())
+    }
+
+    /// Where this window's chat messages stand ([`ChatMarks`]), to tell
+    /// how many of them a later window holds unchanged.
+    pub fn chat_marks(&self) -> ChatMarks {
+        let mut head = self.system().text().as_bytes().to_vec();
+        if let Some(rules) = self.rules() {
+            head.push(0);
+            head.extend_from_slice(rules.as_bytes());
+        }
+        ChatMarks {
+            head: fnv1a(&head),
+            prefix: 1 + usize::from(self.rules().is_some()),
+            history: (self.history_run().name(), self.history().len()),
+            input: self
+                .input()
+                .map(|m| fnv1a(&serde_json::to_vec(&chat_message(m)).unwrap_or_default())),
+            scratchpad: (self.scratchpad_run().name(), self.scratchpad().len()),
+            alone: self.renders_alone(),
+        }
+    }
+
+    /// How many of this window's leading chat messages (as
+    /// [`Context::to_openai`] lists them) are, unchanged, those of the
+    /// window `earlier` marks: its L1 and L2, then the history while it
+    /// continues the same run, then the input and the scratchpad while
+    /// those are the same. 0 when either window shows id hints, since a
+    /// hint can change as the window grows.
+    ///
+    /// ```
+    /// use strata_ctx_core::{Message, MessageRun};
+    /// use strata_ctx_prompt::{Context, SystemLayer};
+    ///
+    /// let mut steps = MessageRun::new(vec![Message::assistant("looking")]);
+    /// let window = |steps: &MessageRun| {
+    ///     Context::new(SystemLayer::new("Be brief."))
+    ///         .with_input(Message::user("fix it").with_created_at(None))
+    ///         .with_scratchpad_run(steps.clone())
+    /// };
+    /// let marks = window(&steps).chat_marks();
+    /// steps.extend([Message::assistant("found it")]);
+    /// // L1, the input and the first step are the same; the new step is not.
+    /// assert_eq!(window(&steps).unchanged_since(&marks), 3);
+    /// ```
+    pub fn unchanged_since(&self, earlier: &ChatMarks) -> usize {
+        let now = self.chat_marks();
+        if !(now.alone && earlier.alone) || now.head != earlier.head || now.prefix != earlier.prefix {
+            return 0;
+        }
+        let history = self.history_run();
+        if !history.continues(earlier.history.0, earlier.history.1) {
+            return now.prefix;
+        }
+        let history_end = now.prefix + earlier.history.1;
+        if history.len() != earlier.history.1 || now.input != earlier.input {
+            return history_end;
+        }
+        let scratchpad_at = history_end + usize::from(now.input.is_some());
+        if !self
+            .scratchpad_run()
+            .continues(earlier.scratchpad.0, earlier.scratchpad.1)
+        {
+            return scratchpad_at;
+        }
+        scratchpad_at + earlier.scratchpad.1
+    }
+
+    /// Writes [`Context::to_openai`] to `w` as JSON, byte for byte what
+    /// `serde_json::to_writer(w, &context.to_openai())` writes, without
+    /// building the [`Value`] or copying a message.
+    ///
+    /// # Errors
+    ///
+    /// Whatever writing to `w` returns.
+    ///
+    /// ```
+    /// use strata_ctx_core::Message;
+    /// use strata_ctx_prompt::{Context, SystemLayer};
+    ///
+    /// let window = Context::new(SystemLayer::new("Be brief.")).with_input(Message::user("Hi!"));
+    /// let mut out = Vec::new();
+    /// window.write_openai(&mut out)?;
+    /// assert_eq!(out, serde_json::to_vec(&window.to_openai())?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn write_openai<W: std::io::Write>(&self, mut w: W) -> std::io::Result<()> {
+        let mut first = true;
+        w.write_all(b"[")?;
+        self.try_for_each_chat_message(|m| {
+            if !std::mem::take(&mut first) {
+                w.write_all(b",")?;
+            }
+            serde_json::to_writer(&mut w, m).map_err(std::io::Error::from)
+        })?;
+        w.write_all(b"]")
     }
 
     /// The window as an Anthropic Messages request body without the model
@@ -142,6 +299,21 @@ impl Context {
         let body: Vec<Cow<'_, Message>> = self.body().chain(tail).collect();
         serde_json::to_value(conversation(&prefix, &body)).unwrap_or_default()
     }
+}
+
+/// Where a window's chat messages stand ([`Context::chat_marks`]): its L1
+/// and L2, the runs of its history and scratchpad by name and length, and
+/// its input, so that a later window can tell how many of its leading
+/// messages are the same ([`Context::unchanged_since`]) without comparing
+/// them (REL-3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChatMarks {
+    head: u64,
+    prefix: usize,
+    history: (u64, usize),
+    input: Option<u64>,
+    scratchpad: (u64, usize),
+    alone: bool,
 }
 
 /// A list of messages as the Anthropic Messages body without the model
@@ -535,5 +707,55 @@ mod tests {
             "[assistant] Thought: both\nAction: Glob[{\"pattern\":\"*.rs\"}]\nAction: Grep[{\"pattern\":\"fn\"}]"
         ));
         assert!(text.ends_with("[assistant] Action: Finish[done]\n"));
+    }
+
+    /// REL-3: what a window holds unchanged since an earlier one, from
+    /// the marks alone, and the walk from there gives the rest.
+    #[test]
+    fn rel_3_unchanged_since_follows_each_layer() {
+        use strata_ctx_core::MessageRun;
+        let (a, r) = step();
+        let history = MessageRun::new(vec![Message::user("old task"), Message::assistant("done")]);
+        let mut steps = MessageRun::new(vec![a.clone(), r.clone()]);
+        let window = |history: &MessageRun, steps: &MessageRun, input: &str| {
+            Context::new(SystemLayer::new("s"))
+                .with_rules("rules")
+                .with_history_run(history.clone())
+                .with_input(Message::user(input).with_created_at(None))
+                .with_scratchpad_run(steps.clone())
+                .with_recap(Some("[Todo recap] 1 done".into()))
+        };
+        let marks = window(&history, &steps, "task").chat_marks();
+        // L1, L2, 2 history, the input, 2 steps: 7 unchanged, the recap not.
+        assert_eq!(window(&history, &steps, "task").unchanged_since(&marks), 7);
+        steps.extend([a.clone(), r.clone()]);
+        let grown = window(&history, &steps, "task");
+        assert_eq!(grown.unchanged_since(&marks), 7);
+        let mut walked = Vec::new();
+        grown
+            .try_for_each_chat_message_from(7, |m| {
+                walked.push(serde_json::to_value(m)?);
+                Ok::<(), serde_json::Error>(())
+            })
+            .unwrap();
+        assert_eq!(walked, grown.to_openai().as_array().unwrap()[7..]);
+        // The input changed: the history still holds.
+        assert_eq!(window(&history, &steps, "other").unchanged_since(&marks), 4);
+        // Another scratchpad run: up to the input.
+        let other = MessageRun::new(steps.to_vec());
+        assert_eq!(window(&history, &other, "task").unchanged_since(&marks), 5);
+        // Another history: L1 and L2 only.
+        let rewritten = MessageRun::new(history.to_vec());
+        assert_eq!(window(&rewritten, &steps, "task").unchanged_since(&marks), 2);
+        // The history grew: what follows it moved.
+        let mut longer = history.clone();
+        longer.extend([Message::user("more")]);
+        let marks_of_history = window(&history, &steps, "task").chat_marks();
+        assert!(window(&longer, &steps, "task").unchanged_since(&marks_of_history) <= 4);
+        // Other rules, or id hints: nothing.
+        let ruled = Context::new(SystemLayer::new("s")).with_rules("other rules");
+        assert_eq!(ruled.unchanged_since(&marks), 0);
+        let hinted = window(&history, &steps, "task").with_id_hints(Some(strata_ctx_core::ShortIds::new([])));
+        assert_eq!(hinted.unchanged_since(&marks), 0);
     }
 }

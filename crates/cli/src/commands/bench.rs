@@ -103,7 +103,7 @@ async fn per_step(
         let summary = replay(&mut engine, messages, |_, window| {
             rendered.clear();
             // Rendering into memory cannot fail.
-            let _ = OpenAiMessages(&window.messages()).write_json(&mut rendered);
+            let _ = window.write_openai(&mut rendered);
         })
         .await?;
         times.push(start.elapsed());

@@ -78,6 +78,19 @@ fn dump(dir: &Path, n: usize, body: &Value) -> Result<(), CliError> {
         .map_err(|e| CliError::Runtime(format!("cannot write {}: {e}", path.display())))
 }
 
+/// Writes the OpenAI body of call `n`, `{"messages": [...]}`, to `dir`,
+/// straight from the window.
+fn dump_openai(dir: &Path, n: usize, window: &Window) -> Result<(), CliError> {
+    let path = dir.join(format!("{n:06}.json"));
+    let mut bytes = b"{\"messages\":".to_vec();
+    window
+        .write_openai(&mut bytes)
+        .map_err(|e| CliError::Runtime(format!("{}: {e}", path.display())))?;
+    bytes.push(b'}');
+    std::fs::write(&path, bytes)
+        .map_err(|e| CliError::Runtime(format!("cannot write {}: {e}", path.display())))
+}
+
 fn cache_json(c: &CacheUse, rule: CacheRule) -> Value {
     json!({
         "calls": c.calls,
@@ -238,14 +251,10 @@ pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<()
         }
         // The model is called with the window after each step; both
         // providers' messages are the same, rendered once for the cache.
-        let rendered = match window.to_openai() {
-            Value::Array(messages) => messages,
-            _ => Vec::new(),
-        };
-        let call = cache.call_rendered(&rendered, &*cache_counter);
+        let call = cache.call_window(window, &*cache_counter);
         calls += call;
         let dumped = match (&args.dump, args.format) {
-            (Some(dir), Provider::Openai) => dump(dir, step.step, &json!({"messages": rendered})),
+            (Some(dir), Provider::Openai) => dump_openai(dir, step.step, window),
             (Some(dir), Provider::Anthropic) => dump(dir, step.step, &window.to_anthropic()),
             (None, _) => Ok(()),
         };

@@ -421,6 +421,7 @@ impl History {
             if n == 0 {
                 continue;
             }
+            self.shared = None;
             self.tally.replace(i, &*self.counter, &self.window[i]);
             match self.window[i].role {
                 Role::Tool => stats.tool_results_cleared += n,

@@ -54,6 +54,9 @@ impl History {
         for m in self.log.iter_mut().filter(|m| ids.contains(&m.id)) {
             m.set_pinned(pinned);
         }
+        if !steps.is_empty() {
+            self.shared = None;
+        }
         for &i in &steps {
             // Pinned, a message is shown as it was recorded: a result in
             // its history form gets its whole text back from the log.

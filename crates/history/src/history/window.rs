@@ -86,6 +86,50 @@ impl History {
         }
     }
 
+    /// [`History::retained`] as a run the windows share ([`MessageRun`]):
+    /// made once, then grown by what is recorded, so that building a
+    /// window costs what changed since the last one (REL-3). A message
+    /// that changes or leaves (compaction, clearing, pruning, pinning)
+    /// makes it again, under a new name.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use strata_ctx_core::{CharCounter, Config, Message};
+    /// use strata_ctx_history::History;
+    ///
+    /// let mut h = History::new(Config::default(), Arc::new(CharCounter));
+    /// h.begin_round(Message::user("hi"));
+    /// h.finish_round(Message::assistant("hello"));
+    /// let first = h.retained_run();
+    /// let (name, len) = (first.name(), first.len());
+    /// drop(first);
+    /// h.begin_round(Message::user("and now?"));
+    /// h.finish_round(Message::assistant("done"));
+    /// let run = h.retained_run();
+    /// assert!(run.continues(name, len), "grown, not made again");
+    /// assert_eq!((len, run.len()), (2, 4));
+    /// assert_eq!(&run[..], &h.retained()[..]);
+    /// ```
+    pub fn retained_run(&mut self) -> MessageRun {
+        let end = self.round_start().unwrap_or(self.window.len());
+        match &mut self.shared {
+            Some((run, through)) if *through <= end => {
+                let pruned = &self.pruned;
+                let new = self.window[*through..end]
+                    .iter()
+                    .filter(|m| !pruned.contains(&m.id));
+                run.extend(new.cloned());
+                *through = end;
+                run.clone()
+            }
+            _ => {
+                let run = MessageRun::new(self.retained().into_owned());
+                self.shared = Some((run.clone(), end));
+                run
+            }
+        }
+    }
+
     /// The tokens of the round in progress in the window (its user message
     /// and its steps in history form, pruned ones left out); 0 between
     /// rounds.

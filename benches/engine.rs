@@ -23,6 +23,7 @@
 )]
 
 use criterion::{black_box, criterion_group, criterion_main, BatchSize, Criterion};
+use strata_ctx::prompt::ChatWriter;
 use strata_ctx::replay::{turns, Turn};
 use strata_ctx::{Config, Engine, Message};
 use strata_ctx_testkit::load_transcript;
@@ -148,5 +149,82 @@ fn bench_linear(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench, bench_linear);
+/// An engine at `window` tokens that replayed the transcript up to its
+/// `step`-th step, and that step, not recorded yet.
+fn engine_before(
+    messages: &[Message],
+    root: &std::path::Path,
+    window: usize,
+    step: usize,
+    rt: &tokio::runtime::Runtime,
+) -> (Engine, Message, Vec<Message>) {
+    let config = Config::from_toml_str(&format!("context_window = {window}")).unwrap();
+    let mut engine = Engine::builder(root).config(config).build().unwrap();
+    let mut steps = 0;
+    for turn in turns(messages) {
+        match turn {
+            Turn::Begin(user) => {
+                if engine.round_open() {
+                    engine.finish_round("").unwrap();
+                }
+                rt.block_on(engine.begin_round(&user.content)).unwrap();
+            }
+            Turn::Step(assistant, results) => {
+                let results: Vec<Message> = results.into_iter().cloned().collect();
+                if steps == step {
+                    return (engine, assistant.clone(), results);
+                }
+                rt.block_on(engine.record_step(assistant.clone(), results))
+                    .unwrap();
+                steps += 1;
+            }
+            Turn::Finish(answer) => engine.finish_round(answer.content.clone()).unwrap(),
+            _ => {}
+        }
+    }
+    panic!("the transcript has fewer than {step} steps");
+}
+
+/// #32.4: one agent step at 32k, late in the round (the window near its
+/// threshold): recording the step, then building, counting and rendering
+/// the window as the chat API's JSON (with the agent's [`ChatWriter`],
+/// which renders what the step added), beside serialising the same
+/// window's messages with `serde_json` into a `Vec<u8>` (the goal: at most
+/// twice that).
+fn bench_step(c: &mut Criterion) {
+    let messages = messages();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let (mut engine, assistant, results) = engine_before(&messages, project.path(), 32_000, 120, &rt);
+    rt.block_on(engine.record_step(assistant, results)).unwrap();
+    let window = engine.window().messages();
+    let mut group = c.benchmark_group("one agent step at 32k");
+    group.bench_function("baseline: serde_json of the window into a Vec<u8>", |b| {
+        b.iter(|| black_box(serde_json::to_vec(&window).unwrap()))
+    });
+    group.bench_function("record, build, count and render the window", |b| {
+        b.iter_batched(
+            || {
+                let dir = tempfile::tempdir().unwrap();
+                let (mut engine, assistant, results) = engine_before(&messages, dir.path(), 32_000, 120, &rt);
+                // The agent's writer has written the window before.
+                let mut writer = ChatWriter::new();
+                writer.write(&engine.window().context);
+                (dir, engine, assistant, results, writer)
+            },
+            |(dir, mut engine, assistant, results, mut writer)| {
+                rt.block_on(engine.record_step(assistant, results)).unwrap();
+                black_box(writer.write(&engine.window().context).len());
+                (dir, engine, writer)
+            },
+            BatchSize::PerIteration,
+        )
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, bench_linear, bench_step);
 criterion_main!(benches);

@@ -678,6 +678,7 @@ mod tests {
             .build()
             .unwrap();
         let mut checked = (0, 0, 0);
+        let mut written = (0, 0);
         for name in [
             "mini-swe-agent__deepseek_chat_test_1-100__django__django-13964.json",
             "claude-code__python-to-rust-port.json",
@@ -696,6 +697,7 @@ mod tests {
                 let mut walked = PromptCache::new(CacheRule::Anthropic);
                 let mut whole = PromptCache::new(CacheRule::Anthropic);
                 let mut kept: Vec<(Vec<Message>, Window)> = Vec::new();
+                let mut writer = strata_ctx_prompt::ChatWriter::new();
                 runtime.block_on(async {
                     for (k, turn) in turns(&messages).into_iter().enumerate() {
                         match turn {
@@ -755,6 +757,11 @@ mod tests {
                         let mut bytes = Vec::new();
                         window.write_openai(&mut bytes).unwrap();
                         assert_eq!(bytes, serde_json::to_vec(&rendered).unwrap());
+                        assert_eq!(writer.write(&window.context), &bytes[..], "{name} step {k}");
+                        if !hints {
+                            written.0 += writer.rendered();
+                            written.1 += window.context.len();
+                        }
                         assert_eq!(
                             walked.call_window(&window, e.counter()),
                             whole.call_rendered(&rendered, e.counter()),
@@ -774,5 +781,8 @@ mod tests {
             }
         }
         assert!(checked.0 > 600 && checked.1 > 0 && checked.2 > 50, "{checked:?}");
+        // Without id hints, most steps render only what they add: less than
+        // half of what the windows hold, with condensing and compaction.
+        assert!(written.0 * 2 < written.1, "{written:?}");
     }
 }

@@ -177,16 +177,18 @@ impl PromptCache {
     /// costs what its window added.
     pub fn call_window(&mut self, window: &Window, counter: &dyn TokenCounter) -> CacheUse {
         let context = &window.context;
+        let marks = context.chat_marks();
         let kept = self
             .marks
             .as_ref()
-            .map_or(0, |marks| context.unchanged_since(marks));
-        self.marks = Some(context.chat_marks());
+            .map_or(0, |earlier| marks.unchanged_since(earlier));
+        self.marks = Some(marks);
         let mut rendered = ChatRequest::default();
         // Writing to memory cannot fail.
         let _ = context.try_for_each_chat_message_from(kept, |m| rendered.push(m));
         self.call_counted(kept, rendered.messages().map(|m| (m, None)), counting(counter))
     }
+
     /// One call whose request holds `messages` as rendered for the
     /// provider, each counted by `counter`.
     pub fn call_rendered(&mut self, messages: &[Value], counter: &dyn TokenCounter) -> CacheUse {
@@ -275,14 +277,6 @@ pub(crate) struct ChatRequest {
 }
 
 impl ChatRequest {
-    /// `window`'s messages, written straight from it.
-    pub(crate) fn of_window(window: &Window) -> Self {
-        let mut out = ChatRequest::default();
-        // Writing to memory cannot fail.
-        let _ = window.context.try_for_each_chat_message(|m| out.push(m));
-        out
-    }
-
     /// `messages` as the chat API takes them.
     pub(crate) fn of_messages(messages: &[crate::Message]) -> Self {
         let mut out = ChatRequest::default();

@@ -147,9 +147,12 @@ impl<'a> Pricer<'a> {
         self.bill(&ChatRequest::of_values(rendered));
     }
 
-    /// One call that sends `window`, rendered straight from it.
+    /// One call that sends `window`: what it holds unchanged since the
+    /// previous window is neither rendered nor counted again
+    /// ([`PromptCache::call_window`]).
     pub fn call_window(&mut self, window: &crate::Window) {
-        self.bill(&ChatRequest::of_window(window));
+        self.cost.anthropic += self.anthropic.call_window(window, self.counter);
+        self.cost.openai += self.openai.call_window(window, self.counter);
     }
 
     fn bill(&mut self, request: &ChatRequest) {

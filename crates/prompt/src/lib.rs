@@ -36,7 +36,7 @@ pub use react::{parse_step, ReactEvent, ReactStream, Step};
 pub use recap::{todo_recap, topic_anchor, RECAP_ITEMS};
 pub use render::{
     anthropic_conversation, anthropic_messages, arguments_text, chat_message, openai_messages, ChatMarks,
-    OpenAiMessages, SUMMARY_HEADING,
+    ChatWriter, OpenAiMessages, SUMMARY_HEADING,
 };
 pub use rules::{Rules, RulesLayer, CODE_LAW};
 pub use strata_ctx_core::ToolSpec;

@@ -3,7 +3,7 @@
 use std::borrow::{Borrow, Cow};
 
 use serde_json::{json, Value};
-use strata_ctx_core::{fnv1a, Message, Provider, ResultStatus, Role, ThinkingBlock, ToolCall};
+use strata_ctx_core::{Message, Provider, ResultStatus, Role, ThinkingBlock, ToolCall};
 use strata_ctx_wire::anthropic::{
     tool_use_id, Block, CacheControl, Conversation, MessageParam, Part, ResultContent, Role as Speaker,
 };
@@ -184,18 +184,13 @@ impl Context {
     /// Where this window's chat messages stand ([`ChatMarks`]), to tell
     /// how many of them a later window holds unchanged.
     pub fn chat_marks(&self) -> ChatMarks {
-        let mut head = self.system().text().as_bytes().to_vec();
-        if let Some(rules) = self.rules() {
-            head.push(0);
-            head.extend_from_slice(rules.as_bytes());
-        }
         ChatMarks {
-            head: fnv1a(&head),
-            prefix: 1 + usize::from(self.rules().is_some()),
+            system: self.system().text().to_owned(),
+            rules: self.rules().map(str::to_owned),
             history: (self.history_run().name(), self.history().len()),
             input: self
                 .input()
-                .map(|m| fnv1a(&serde_json::to_vec(&chat_message(m)).unwrap_or_default())),
+                .map(|m| serde_json::to_vec(&chat_message(m)).unwrap_or_default()),
             scratchpad: (self.scratchpad_run().name(), self.scratchpad().len()),
             alone: self.renders_alone(),
         }
@@ -224,26 +219,7 @@ impl Context {
     /// assert_eq!(window(&steps).unchanged_since(&marks), 3);
     /// ```
     pub fn unchanged_since(&self, earlier: &ChatMarks) -> usize {
-        let now = self.chat_marks();
-        if !(now.alone && earlier.alone) || now.head != earlier.head || now.prefix != earlier.prefix {
-            return 0;
-        }
-        let history = self.history_run();
-        if !history.continues(earlier.history.0, earlier.history.1) {
-            return now.prefix;
-        }
-        let history_end = now.prefix + earlier.history.1;
-        if history.len() != earlier.history.1 || now.input != earlier.input {
-            return history_end;
-        }
-        let scratchpad_at = history_end + usize::from(now.input.is_some());
-        if !self
-            .scratchpad_run()
-            .continues(earlier.scratchpad.0, earlier.scratchpad.1)
-        {
-            return scratchpad_at;
-        }
-        scratchpad_at + earlier.scratchpad.1
+        self.chat_marks().unchanged_since(earlier)
     }
 
     /// Writes [`Context::to_openai`] to `w` as JSON, byte for byte what
@@ -306,14 +282,134 @@ impl Context {
 /// its input, so that a later window can tell how many of its leading
 /// messages are the same ([`Context::unchanged_since`]) without comparing
 /// them (REL-3).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct ChatMarks {
-    head: u64,
-    prefix: usize,
+    system: String,
+    rules: Option<String>,
     history: (u64, usize),
-    input: Option<u64>,
+    /// The input as rendered.
+    input: Option<Vec<u8>>,
     scratchpad: (u64, usize),
     alone: bool,
+}
+
+impl ChatMarks {
+    /// [`Context::unchanged_since`], with these the marks of the later
+    /// window.
+    pub fn unchanged_since(&self, earlier: &ChatMarks) -> usize {
+        let continues = |(name, len): (u64, usize), (earlier_name, earlier_len): (u64, usize)| {
+            earlier_len == 0 || (name == earlier_name && len >= earlier_len)
+        };
+        if !(self.alone && earlier.alone) || self.system != earlier.system || self.rules != earlier.rules {
+            return 0;
+        }
+        let prefix = 1 + usize::from(self.rules.is_some());
+        if !continues(self.history, earlier.history) {
+            return prefix;
+        }
+        let history_end = prefix + earlier.history.1;
+        if self.history.1 != earlier.history.1 || self.input != earlier.input {
+            return history_end;
+        }
+        let scratchpad_at = history_end + usize::from(self.input.is_some());
+        if !continues(self.scratchpad, earlier.scratchpad) {
+            return scratchpad_at;
+        }
+        scratchpad_at + earlier.scratchpad.1
+    }
+}
+
+/// Writes windows one after another as the chat API's `messages`, a JSON
+/// array: the messages a window holds unchanged since the previous one
+/// ([`Context::unchanged_since`]) are copied as they were written, and
+/// only the rest is rendered, so that an agent's step costs what the step
+/// added (REL-3). The bytes are those of [`Context::write_openai`].
+///
+/// ```
+/// use strata_ctx_core::{Message, MessageRun};
+/// use strata_ctx_prompt::{ChatWriter, Context, SystemLayer};
+///
+/// let mut steps = MessageRun::new(vec![Message::assistant("looking")]);
+/// let window = |steps: &MessageRun| {
+///     Context::new(SystemLayer::new("Be brief.")).with_scratchpad_run(steps.clone())
+/// };
+/// let mut writer = ChatWriter::new();
+/// writer.write(&window(&steps));
+/// steps.extend([Message::assistant("found it")]);
+/// let body = writer.write(&window(&steps)).to_vec();
+/// let mut whole = Vec::new();
+/// window(&steps).write_openai(&mut whole)?;
+/// assert_eq!(body, whole);
+/// assert_eq!(writer.rendered(), 1, "only the new step was rendered");
+/// # Ok::<(), std::io::Error>(())
+/// ```
+#[derive(Debug, Default, Clone)]
+pub struct ChatWriter {
+    /// `[`, then each message followed by `,`; the last `,` is the `]`.
+    bytes: Vec<u8>,
+    /// Where each message ends in `bytes`.
+    ends: Vec<usize>,
+    marks: Option<ChatMarks>,
+    rendered: usize,
+}
+
+impl ChatWriter {
+    /// A writer that has written nothing yet.
+    pub fn new() -> Self {
+        ChatWriter::default()
+    }
+
+    /// `window`'s messages as a JSON array.
+    pub fn write(&mut self, window: &Context) -> &[u8] {
+        let marks = window.chat_marks();
+        let kept = self
+            .marks
+            .as_ref()
+            .map_or(0, |earlier| marks.unchanged_since(earlier))
+            .min(self.ends.len());
+        self.ends.truncate(kept);
+        match self.ends.last() {
+            // The separator after the last message kept (it was the `]`).
+            Some(&end) => {
+                self.bytes.truncate(end);
+                self.bytes.push(b',');
+            }
+            None => {
+                self.bytes.clear();
+                self.bytes.push(b'[');
+            }
+        }
+        let before = self.ends.len();
+        let (bytes, ends) = (&mut self.bytes, &mut self.ends);
+        // Writing to memory cannot fail.
+        let _ = window.try_for_each_chat_message_from(kept, |m| {
+            serde_json::to_writer(&mut *bytes, m)?;
+            ends.push(bytes.len());
+            bytes.push(b',');
+            Ok::<(), serde_json::Error>(())
+        });
+        self.rendered = self.ends.len() - before;
+        self.marks = Some(marks);
+        match self.bytes.last_mut() {
+            Some(last) if *last == b',' => *last = b']',
+            _ => self.bytes.push(b']'),
+        }
+        &self.bytes
+    }
+
+    /// The last window's messages, each as its JSON.
+    pub fn messages(&self) -> impl Iterator<Item = &[u8]> {
+        let starts = std::iter::once(1).chain(self.ends.iter().map(|end| end + 1));
+        starts
+            .zip(&self.ends)
+            .filter_map(|(start, &end)| self.bytes.get(start..end))
+    }
+
+    /// How many messages the last [`ChatWriter::write`] rendered, the rest
+    /// being copied.
+    pub fn rendered(&self) -> usize {
+        self.rendered
+    }
 }
 
 /// A list of messages as the Anthropic Messages body without the model

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde_json::{json, Value};
 use strata_ctx::history::History;
-use strata_ctx::prompt::OpenAiMessages;
+use strata_ctx::prompt::{ChatWriter, OpenAiMessages};
 use strata_ctx::replay::replay;
 use strata_ctx::{Engine, Message, NoSummarizer, TokenCounter};
 
@@ -98,12 +98,11 @@ async fn per_step(
             .config(args.budget.config()?)
             .counter(counter.clone())
             .build()?;
-        let mut rendered = Vec::new();
+        // What an agent keeps across its steps: the chat body's writer.
+        let mut writer = ChatWriter::new();
         let start = Instant::now();
         let summary = replay(&mut engine, messages, |_, window| {
-            rendered.clear();
-            // Rendering into memory cannot fail.
-            let _ = window.write_openai(&mut rendered);
+            std::hint::black_box(writer.write(&window.context).len());
         })
         .await?;
         times.push(start.elapsed());

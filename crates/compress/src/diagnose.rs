@@ -252,14 +252,21 @@ fn context() -> &'static Regex {
     compiled(&RE, CONTEXT)
 }
 
-/// A location followed by a message: Go's `a.go:3:2: undefined: x`,
-/// ruff's `a.py:1:8: F401 …`, gcc's `a.c:3:5: error: …`, tsc's
-/// `a.ts(3,5): error …`, mypy's `a.py:3: error: …`.
+/// A location with its column followed by a message: Go's `a.go:3:2:
+/// undefined: x`, ruff's `a.py:1:8: F401 …`, gcc's `a.c:3:5: error: …`,
+/// tsc's `a.ts(3,5): error …`; or, indented under the test that failed,
+/// `go test`'s `    a_test.go:12: got 81, want 90`. A line and no column
+/// at the start of a line (`a.py:155: x = getattr(…)`) is how `grep -n`
+/// prints a match: a location, not a failure, unless its words say so
+/// (mypy's `a.py:3: error: …`).
 fn located_message() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(
         &RE,
-        r"^\s*\.{0,2}/?[\w@./\\-]+\.\w{1,5}(?::\d+(?::\d+)?|\(\d+,\d+\)):?\s*(?:-\s*)?\S",
+        concat!(
+            r"^(?:\s*\.{0,2}/?[\w@./\\-]+\.\w{1,5}(?::\d+:\d+|\(\d+,\d+\))",
+            r"|\s+\.{0,2}/?[\w@./\\-]+\.\w{1,5}:\d+):?\s*(?:-\s*)?\S",
+        ),
     )
 }
 
@@ -634,9 +641,22 @@ mod tests {
             "\tat com.acme.App.main(App.java:14)",
             "goroutine 1 [running]:",
             "4 |     let x: i32 = \"a\";",
+            // What `grep -n` prints: a line and no column.
+            "astroid/bases.py:137: return getattr(self._proxied, name)",
+            "src/app.py:42:    value = parse(raw)",
         ] {
             assert_eq!(line_kind(line), LineKind::Context, "{line}");
         }
+        // With a column and a message, a location is a finding (go vet),
+        // and so is one indented under its failing test (go test).
+        assert_eq!(
+            line_kind("./main.go:5:2: fmt.Printf format %d has arg x of wrong type string"),
+            LineKind::Failure
+        );
+        assert_eq!(
+            line_kind("    price_test.go:12: got 81, want 90"),
+            LineKind::Failure
+        );
     }
 
     #[test]

@@ -38,7 +38,8 @@ pub struct RuleLimits {
     /// Bash: last stderr lines kept. By default, 20.
     pub stderr_tail: usize,
     /// Bash and generic: diagnostic lines kept from the middle of an
-    /// output (Bash: twice as many). By default, 12.
+    /// output (Bash: sixteen times as many, found from both ends). By
+    /// default, 12.
     pub diagnostics: usize,
     /// Bash: bytes of the stdout summary. By default, 1,200: diagnostic
     /// lines come first, so a short summary keeps what a developer reads
@@ -46,9 +47,10 @@ pub struct RuleLimits {
     pub bash_bytes: usize,
     /// Bash: how much more room an output's diagnostic lines (failures,
     /// summaries, warnings and the locations of failures) may take beyond
-    /// `bash_bytes`, never more than a fifth of the output. By default,
-    /// 4,800: a compiler's twenty errors stay whole, a log of passing
-    /// tests stays at `bash_bytes`.
+    /// `bash_bytes`. Warnings and locations grow it by at most 12 bytes per
+    /// line of the output; failures and summaries grow it however densely
+    /// the output prints them. By default, 10,000: a type checker's seventy
+    /// errors stay whole, a log of passing tests stays at `bash_bytes`.
     pub bash_grow: usize,
     /// Generic rule: head and tail lines. By default, 10 each.
     pub generic_lines: usize,
@@ -75,7 +77,7 @@ impl Default for RuleLimits {
             stderr_tail: 20,
             diagnostics: 12,
             bash_bytes: 1_200,
-            bash_grow: 4_800,
+            bash_grow: 10_000,
             generic_lines: 10,
             generic_bytes: 2_000,
             line_bytes: 400,
@@ -104,7 +106,7 @@ impl RuleLimits {
         Budget {
             head: self.bash_head,
             tail: self.bash_tail,
-            diagnostics: self.diagnostics * 8,
+            diagnostics: self.diagnostics * 16,
             max_bytes: self.bash_bytes.max(256),
             // A kept line shows its first 150 characters or so.
             max_line_bytes: self.line_bytes.clamp(64, 240),

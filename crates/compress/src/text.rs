@@ -163,10 +163,20 @@ fn trim_cr(text: &[u8], start: usize, end: usize) -> usize {
     }
 }
 
-/// The room a condensed text may take: `budget.max_bytes`, grown by
-/// what its diagnostic lines cost, up to `budget.grow` more.
-fn room(budget: &Budget, diagnostic_cost: usize) -> usize {
-    budget.max_bytes + diagnostic_cost.min(budget.grow)
+/// The room a condensed `text` may take: `budget.max_bytes`, grown by
+/// what its diagnostic lines cost (`costs.0`), up to `budget.grow` more,
+/// and no more than [`cap`] allows for its length, but for its failures
+/// and summaries (`costs.1`, part of `costs.0`): what failed is kept
+/// however densely the output prints it (40 compiler errors in 80 lines),
+/// within `budget.grow`.
+fn room(text: &str, budget: &Budget, (diagnostic_cost, failure_cost): (usize, usize)) -> usize {
+    let grown = budget.max_bytes + diagnostic_cost.min(budget.grow);
+    grown.min(cap(text, budget) + failure_cost.min(budget.grow))
+}
+
+/// Whether a line of this kind grows the room past [`cap`] ([`room`]).
+fn is_failure_or_summary(kind: LineKind) -> bool {
+    matches!(kind, LineKind::Failure | LineKind::Summary)
 }
 
 /// What keeping `line` costs: its bytes, capped, a newline and room for a
@@ -195,14 +205,18 @@ fn within(text: &str, budget: &Budget) -> bool {
     if budget.grow == 0 || text.len() > budget.max_bytes + budget.grow {
         return false;
     }
-    let (mut diagnostic_cost, mut diagnostics) = (0, 0);
+    let (mut diagnostic_cost, mut failure_cost, mut diagnostics) = (0, 0, 0);
     for line in text.lines() {
-        if matches!(diagnose::line_kind(line), k if k.is_diagnostic() || k == LineKind::Context) {
+        let kind = diagnose::line_kind(line);
+        if kind.is_diagnostic() || kind == LineKind::Context {
             diagnostic_cost += cost(line, budget);
             diagnostics += 1;
         }
+        if is_failure_or_summary(kind) {
+            failure_cost += cost(line, budget);
+        }
     }
-    text.len() <= room(budget, diagnostic_cost).min(cap(text, budget))
+    text.len() <= room(text, budget, (diagnostic_cost, failure_cost))
         && line_count(text.as_bytes()) <= 2 * (budget.head + budget.tail + diagnostics) + 1
 }
 

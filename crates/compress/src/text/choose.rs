@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use super::{cap, cost, line_str, room, Budget, Line, INNERMOST_FRAMES, MARKER_RESERVE};
+use super::{cost, is_failure_or_summary, line_str, room, Budget, Line, INNERMOST_FRAMES, MARKER_RESERVE};
 use crate::diagnose::{self, LineKind};
 
 /// The lines to keep, in order, within the room: by priority, with the
@@ -153,12 +153,20 @@ struct Room<'a> {
 
 impl<'a> Room<'a> {
     fn new(text: &'a str, budget: &'a Budget, diagnostic: &[Line]) -> Room<'a> {
-        let cost_of_diagnostics: usize = diagnostic.iter().map(|l| cost(line_str(text, l), budget)).sum();
+        let (mut cost_of_diagnostics, mut cost_of_failures) = (0, 0);
+        for l in diagnostic {
+            let line = line_str(text, l);
+            let c = cost(line, budget);
+            cost_of_diagnostics += c;
+            if is_failure_or_summary(diagnose::line_kind(line)) {
+                cost_of_failures += c;
+            }
+        }
         Room {
             text,
             budget,
             diagnostic: diagnostic.iter().map(|l| l.number).collect(),
-            room: room(budget, cost_of_diagnostics).min(cap(text, budget)),
+            room: room(text, budget, (cost_of_diagnostics, cost_of_failures)),
             used: MARKER_RESERVE,
             kept: Vec::new(),
             kept_numbers: HashSet::new(),

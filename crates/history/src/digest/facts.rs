@@ -79,12 +79,16 @@ pub(crate) fn never() -> Regex {
 /// );
 /// ```
 pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'a, str>> {
+    // A line is judged as printed too: indentation can say what it is
+    // (`go test`'s `    a_test.go:12: got 81, want 90`).
     let failures = || {
-        text.lines().rev().map(str::trim).filter(move |l| {
-            l.chars().count() >= 8
-                && Some(*l) != besides
+        text.lines().rev().filter_map(move |printed| {
+            let l = printed.trim();
+            let failure = l.chars().count() >= 8
+                && Some(l) != besides
                 && !exit_status().is_match(l)
-                && line_kind(l) == LineKind::Failure
+                && (line_kind(l) == LineKind::Failure || line_kind(printed) == LineKind::Failure);
+            failure.then_some(l)
         })
     };
     let line = failures()

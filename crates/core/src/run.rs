@@ -173,6 +173,8 @@ mod tests {
         let b = MessageRun::default();
         assert_ne!(a.name(), b.name());
         assert_eq!(a, b, "equal by their messages");
+        assert_ne!(MessageRun::new(vec![Message::user("x")]), b);
+        assert!(format!("{a:?}").starts_with("MessageRun { name: "), "{a:?}");
         let name = a.name();
         a.extend(std::iter::empty());
         assert_eq!((a.name(), a.len()), (name, 0));

@@ -854,4 +854,35 @@ mod tests {
         let hinted = window(&history, &steps, "task").with_id_hints(Some(strata_ctx_core::ShortIds::new([])));
         assert_eq!(hinted.unchanged_since(&marks), 0);
     }
+
+    /// REL-3: the writer's body and its messages are the window's, and it
+    /// renders only what a window added.
+    #[test]
+    fn rel_3_a_chat_writer_renders_what_was_added() {
+        use strata_ctx_core::MessageRun;
+        let (a, r) = step();
+        let mut steps = MessageRun::new(vec![a.clone(), r.clone()]);
+        let window = |steps: &MessageRun| {
+            Context::new(SystemLayer::new("s"))
+                .with_input(Message::user("go").with_created_at(None))
+                .with_scratchpad_run(steps.clone())
+                .with_recap(Some("[Todo recap] 1 done".into()))
+        };
+        let mut writer = ChatWriter::new();
+        let first = writer.write(&window(&steps)).to_vec();
+        assert_eq!(first, serde_json::to_vec(&window(&steps).to_openai()).unwrap());
+        assert_eq!(writer.rendered(), 5, "everything, the first time");
+        steps.extend([a.clone(), r.clone()]);
+        let grown = window(&steps);
+        assert_eq!(writer.write(&grown), &serde_json::to_vec(&grown.to_openai()).unwrap()[..]);
+        assert_eq!(writer.rendered(), 3, "the new step and the recap");
+        let each: Vec<serde_json::Value> = writer
+            .messages()
+            .map(|m| serde_json::from_slice(m).unwrap())
+            .collect();
+        assert_eq!(serde_json::Value::Array(each), grown.to_openai());
+        // The same window again: only the recap, after the last message.
+        assert_eq!(writer.write(&grown), &serde_json::to_vec(&grown.to_openai()).unwrap()[..]);
+        assert_eq!(writer.rendered(), 1);
+    }
 }

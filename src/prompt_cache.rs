@@ -419,4 +419,21 @@ mod tests {
         );
         assert_eq!(CacheUse::default().hit_rate(), 0.0);
     }
+
+    /// The minimum is inclusive: 1,024 tokens are cached, 1,023 are not,
+    /// under both rules.
+    #[test]
+    fn the_minimum_of_1024_tokens_is_cached() {
+        let mut anthropic = PromptCache::new(CacheRule::Anthropic);
+        let under = anthropic.call(request(&[("short", 1_023)]));
+        assert_eq!((under.cache_read_tokens, under.cache_write_tokens), (0, 0));
+        let exact = anthropic.call(request(&[("sys", 1_024)]));
+        assert_eq!((exact.cache_read_tokens, exact.cache_write_tokens), (0, 1_024));
+        let read = anthropic.call(request(&[("sys", 1_024), ("step", 10)]));
+        assert_eq!((read.cache_read_tokens, read.cache_write_tokens), (1_024, 10));
+        let mut openai = PromptCache::new(CacheRule::OpenAi);
+        openai.call(request(&[("sys", 1_024)]));
+        let read = openai.call(request(&[("sys", 1_024), ("step", 10)]));
+        assert_eq!(read.cache_read_tokens, 1_024);
+    }
 }

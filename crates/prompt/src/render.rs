@@ -874,7 +874,10 @@ mod tests {
         assert_eq!(writer.rendered(), 5, "everything, the first time");
         steps.extend([a.clone(), r.clone()]);
         let grown = window(&steps);
-        assert_eq!(writer.write(&grown), &serde_json::to_vec(&grown.to_openai()).unwrap()[..]);
+        assert_eq!(
+            writer.write(&grown),
+            &serde_json::to_vec(&grown.to_openai()).unwrap()[..]
+        );
         assert_eq!(writer.rendered(), 3, "the new step and the recap");
         let each: Vec<serde_json::Value> = writer
             .messages()
@@ -882,7 +885,10 @@ mod tests {
             .collect();
         assert_eq!(serde_json::Value::Array(each), grown.to_openai());
         // The same window again: only the recap, after the last message.
-        assert_eq!(writer.write(&grown), &serde_json::to_vec(&grown.to_openai()).unwrap()[..]);
+        assert_eq!(
+            writer.write(&grown),
+            &serde_json::to_vec(&grown.to_openai()).unwrap()[..]
+        );
         assert_eq!(writer.rendered(), 1);
     }
 }

@@ -43,30 +43,35 @@ fn replay(messages: &[Message], root: &std::path::Path, window: usize) -> usize 
         .enable_time()
         .build()
         .unwrap();
-    rt.block_on(async {
-        let config = Config::from_toml_str(&format!("context_window = {window}")).unwrap();
-        let mut engine = Engine::builder(root).config(config).build().unwrap();
-        let mut windows = 0;
-        for turn in turns(messages) {
-            match turn {
-                Turn::Begin(user) => {
-                    if engine.round_open() {
-                        engine.finish_round("").unwrap();
-                    }
-                    engine.begin_round(&user.content).await.unwrap();
-                }
-                Turn::Step(assistant, results) => {
-                    let results = results.into_iter().cloned().collect();
-                    engine.record_step(assistant.clone(), results).await.unwrap();
-                    black_box(engine.window());
-                    windows += 1;
-                }
-                Turn::Finish(answer) => engine.finish_round(answer.content.clone()).unwrap(),
-                _ => {}
-            }
+    let config = Config::from_toml_str(&format!("context_window = {window}")).unwrap();
+    let mut engine = Engine::builder(root).config(config).build().unwrap();
+    let mut windows = 0;
+    for turn in turns(messages) {
+        if let Turn::Step(assistant, results) = turn {
+            let results = results.into_iter().cloned().collect();
+            rt.block_on(engine.record_step(assistant.clone(), results))
+                .unwrap();
+            black_box(engine.window());
+            windows += 1;
+        } else {
+            play(&mut engine, turn, &rt);
         }
-        windows
-    })
+    }
+    windows
+}
+
+/// A turn that is not a step: a round begins (ending an open one) or ends.
+fn play(engine: &mut Engine, turn: Turn<'_>, rt: &tokio::runtime::Runtime) {
+    match turn {
+        Turn::Begin(user) => {
+            if engine.round_open() {
+                engine.finish_round("").unwrap();
+            }
+            rt.block_on(engine.begin_round(&user.content)).unwrap();
+        }
+        Turn::Finish(answer) => engine.finish_round(answer.content.clone()).unwrap(),
+        _ => {}
+    }
 }
 
 fn bench(c: &mut Criterion) {
@@ -162,24 +167,16 @@ fn engine_before(
     let mut engine = Engine::builder(root).config(config).build().unwrap();
     let mut steps = 0;
     for turn in turns(messages) {
-        match turn {
-            Turn::Begin(user) => {
-                if engine.round_open() {
-                    engine.finish_round("").unwrap();
-                }
-                rt.block_on(engine.begin_round(&user.content)).unwrap();
+        if let Turn::Step(assistant, results) = turn {
+            let results: Vec<Message> = results.into_iter().cloned().collect();
+            if steps == step {
+                return (engine, assistant.clone(), results);
             }
-            Turn::Step(assistant, results) => {
-                let results: Vec<Message> = results.into_iter().cloned().collect();
-                if steps == step {
-                    return (engine, assistant.clone(), results);
-                }
-                rt.block_on(engine.record_step(assistant.clone(), results))
-                    .unwrap();
-                steps += 1;
-            }
-            Turn::Finish(answer) => engine.finish_round(answer.content.clone()).unwrap(),
-            _ => {}
+            rt.block_on(engine.record_step(assistant.clone(), results))
+                .unwrap();
+            steps += 1;
+        } else {
+            play(&mut engine, turn, rt);
         }
     }
     panic!("the transcript has fewer than {step} steps");

@@ -425,10 +425,10 @@ mod tests {
 
         // What stands before the scratchpad is looked at again when it
         // changes: another history, a longer one, an input in between.
-        let with_history = |history: &MessageRun, input: bool| {
+        let shown = |history: &MessageRun, steps: &MessageRun, input: bool| {
             let context = Context::new(SystemLayer::new("s"))
                 .with_history_run(history.clone())
-                .with_scratchpad_run(healed.clone());
+                .with_scratchpad_run(steps.clone());
             if input {
                 context.with_input(Message::user("go"))
             } else {
@@ -438,26 +438,17 @@ mod tests {
         let [call, result] = step("h1");
         let mut history = MessageRun::new(vec![Message::user("old"), call.clone(), result.clone()]);
         let mut watch = PairWatch::default();
-        assert!(watch.intact(&with_history(&history, true)));
+        assert!(watch.intact(&shown(&history, &healed, true)));
         let stray = MessageRun::new(vec![Message::tool_text("h9", "Bash", "stray")]);
-        assert!(!watch.intact(&with_history(&stray, true)), "another history");
-        assert!(watch.intact(&with_history(&history, true)));
+        assert!(!watch.intact(&shown(&stray, &healed, true)), "another history");
+        assert!(watch.intact(&shown(&history, &healed, true)));
         history.extend([Message::tool_text("h8", "Bash", "stray")]);
-        assert!(!watch.intact(&with_history(&history, true)), "a longer history");
+        assert!(!watch.intact(&shown(&history, &healed, true)), "a longer history");
         // A call at the end of the history, answered at the start of the
         // scratchpad: paired without an input between them, not with one.
         let open = MessageRun::new(vec![Message::user("old"), call]);
         let answered = MessageRun::new(vec![result]);
-        let split = |input: bool| {
-            let context = Context::new(SystemLayer::new("s"))
-                .with_history_run(open.clone())
-                .with_scratchpad_run(answered.clone());
-            if input {
-                context.with_input(Message::user("go"))
-            } else {
-                context
-            }
-        };
+        let split = |input: bool| shown(&open, &answered, input);
         let mut watch = PairWatch::default();
         assert!(watch.intact(&split(false)));
         assert!(

@@ -31,16 +31,18 @@
 //! # Ok::<(), strata_ctx_prompt::Error>(())
 //! ```
 
+pub use chat::{ChatMarks, ChatWriter};
 pub use layers::{Context, Prefix, SystemLayer, ToolMode};
 pub use react::{parse_step, ReactEvent, ReactStream, Step};
 pub use recap::{todo_recap, topic_anchor, RECAP_ITEMS};
 pub use render::{
-    anthropic_conversation, anthropic_messages, arguments_text, chat_message, openai_messages, ChatMarks,
-    ChatWriter, OpenAiMessages, SUMMARY_HEADING,
+    anthropic_conversation, anthropic_messages, arguments_text, chat_message, openai_messages,
+    OpenAiMessages, SUMMARY_HEADING,
 };
 pub use rules::{Rules, RulesLayer, CODE_LAW};
 pub use strata_ctx_core::ToolSpec;
 
+mod chat;
 mod layers;
 mod react;
 mod recap;

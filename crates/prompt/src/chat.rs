@@ -287,15 +287,9 @@ impl ChatWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::render::tests::step;
     use crate::SystemLayer;
-    use serde_json::json;
-    use strata_ctx_core::{Message, ToolCall, ToolResult};
-
-    fn step() -> (Message, Message) {
-        let call = ToolCall::new("c1", "Read", json!({"path": "a.rs"}));
-        let result = Message::tool_result(&call, ToolResult::error("not_found", "no such file"));
-        (Message::assistant_with_calls("look", vec![call]), result)
-    }
+    use strata_ctx_core::Message;
 
     /// REL-3: what a window holds unchanged since an earlier one, from
     /// the marks alone, and the walk from there gives the rest.

@@ -406,12 +406,13 @@ impl OpenAiMessages<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::SystemLayer;
     use strata_ctx_core::ToolResult;
 
-    fn step() -> (Message, Message) {
+    /// A call and its (failed) result.
+    pub(crate) fn step() -> (Message, Message) {
         let call = ToolCall::new("c1", "Read", json!({"path": "a.rs"}));
         let result = Message::tool_result(&call, ToolResult::error("not_found", "no such file"));
         (Message::assistant_with_calls("look", vec![call]), result)

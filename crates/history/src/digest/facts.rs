@@ -87,7 +87,8 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
             let failure = l.chars().count() >= 8
                 && Some(l) != besides
                 && !exit_status().is_match(l)
-                && (line_kind(l) == LineKind::Failure || line_kind(printed) == LineKind::Failure);
+                && (line_kind(l) == LineKind::Failure
+                    || (printed.len() != l.len() && line_kind(printed) == LineKind::Failure));
             failure.then_some(l)
         })
     };

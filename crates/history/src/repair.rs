@@ -132,7 +132,19 @@ fn rename_repeated_ids(messages: &[Message]) -> (Option<Vec<Message>>, Vec<Repai
     if !repeated {
         return (None, Vec::new());
     }
-    let mut used: HashSet<String> = seen.iter().map(|s| (*s).to_owned()).collect();
+    // Every id the history names, calls and results alike: `seen` stopped
+    // at the first repeat, and a new id must not be one a later call or a
+    // stray result already has.
+    let mut used: HashSet<String> = messages
+        .iter()
+        .flat_map(|m| {
+            m.tool_calls
+                .iter()
+                .map(|c| c.id.as_str())
+                .chain(m.tool_call_id.as_deref())
+        })
+        .map(str::to_owned)
+        .collect();
     let mut first: HashSet<String> = HashSet::new();
     let mut waiting: HashMap<String, VecDeque<String>> = HashMap::new();
     let mut repairs = Vec::new();
@@ -320,6 +332,44 @@ mod tests {
             .map(|m| (m.tool_call_id.as_deref().unwrap(), m.content.as_str()))
             .collect();
         assert_eq!(&answers[..3], &[("a", "A1"), ("a~2", "A2"), ("a~3", "A3")]);
+        assert_eq!(repair(&fixed), (fixed.clone(), vec![]), "idempotent");
+    }
+
+    /// REL-1 (found by the `openai_import` fuzz target): the new id of a
+    /// repeated call must not be an id a later call already has.
+    #[test]
+    fn rel_1_a_new_id_is_not_one_a_later_call_has() {
+        let h = vec![
+            Message::user("u"),
+            Message::assistant_with_calls("", vec![call("a")]),
+            Message::tool_text("a", "bash", "A1"),
+            Message::assistant_with_calls("", vec![call("a")]),
+            Message::tool_text("a", "bash", "A2"),
+            Message::assistant_with_calls("", vec![call("b")]),
+            Message::tool_text("b", "bash", "B"),
+            Message::assistant_with_calls("", vec![call("a~2")]),
+            Message::tool_text("a~2", "bash", "A~2"),
+            Message::tool_text("a~3", "bash", "stray"),
+        ];
+        let (fixed, repairs) = repair(&h);
+        assert!(
+            Pairs::new(&fixed).is_complete(),
+            "{:?}",
+            Pairs::new(&fixed).issues()
+        );
+        assert!(
+            repairs.contains(&Repair::Renamed {
+                old: "a".into(),
+                new: "a~4".into()
+            }),
+            "neither a~2 (a later call) nor a~3 (a stray result): {repairs:?}"
+        );
+        let answers: Vec<&str> = fixed
+            .iter()
+            .filter(|m| m.role == Role::Tool)
+            .map(|m| m.content.as_str())
+            .collect();
+        assert_eq!(answers, ["A1", "A2", "B", "A~2"]);
         assert_eq!(repair(&fixed), (fixed.clone(), vec![]), "idempotent");
     }
 

@@ -283,11 +283,12 @@ pub(crate) fn text_rule(kind: Option<ToolKind>, text: &str, l: &RuleLimits) -> S
             head_text(text, l.snippet_lines, l.generic_bytes.max(l.line_bytes * 4), l)
         }
         Some(ToolKind::Bash) => match ShellOutput::parse(text) {
-            // Codex CLI's `{"output": …, "metadata": {"exit_code": …}}`:
-            // what the command printed is condensed in place.
+            // Codex CLI's `{"output": …, "metadata": {"exit_code": …}}` and
+            // `exec_command`'s header: what the command printed is condensed
+            // in place, and the envelope keeps its exit code, not its timing.
             Some(structured) => {
                 let condensed = condense(structured.output(), &l.bash()).text.into_owned();
-                structured.with_output(condensed)
+                structured.condensed(condensed)
             }
             None => condense(text, &l.bash()).text.into_owned(),
         },
@@ -419,10 +420,44 @@ mod tests {
         );
         assert!(out.contains("error: could not compile `app`"), "{out}");
         assert!(form.len() * 5 < text.len(), "{} of {}", form.len(), text.len());
+        assert!(
+            !form.contains("duration_seconds"),
+            "the moment's timing goes: {form}"
+        );
         assert_eq!(
             text_rule(canonical_call("shell", &args), &form, &RuleLimits::default()),
             form,
             "idempotent"
+        );
+    }
+
+    /// TOOL-8: Codex CLI's `exec_command` answers under a header; its form
+    /// keeps the exit code and drops the chunk id, wall time and token
+    /// count, which say nothing once the call is past.
+    #[test]
+    fn tool_8_codex_exec_output_keeps_its_exit_code_not_its_timing() {
+        let mut printed: String = (0..300)
+            .map(|i| format!("tests/test_{i}.py::test_ok PASSED\n"))
+            .collect();
+        printed.push_str("FAILED tests/test_x.py::test_y - AssertionError: 1 != 2\n");
+        let text = format!(
+            "Chunk ID: 9c1f2e\nWall time: 12.0480 seconds\nProcess exited with code 1\nOriginal token count: 4100\nOutput:\n{printed}"
+        );
+        let kind = canonical_call("exec_command", &json!({"cmd": "pytest -q"}));
+        let form = text_rule(kind, &text, &RuleLimits::default());
+        assert!(
+            form.starts_with("Process exited with code 1\nOutput:\n"),
+            "{form}"
+        );
+        let read = ShellOutput::parse(&form).expect("still under its header");
+        assert_eq!(read.exit_code(), Some(1));
+        assert!(read.output().contains("FAILED tests/test_x.py::test_y"), "{form}");
+        assert_eq!(text_rule(kind, &form, &RuleLimits::default()), form, "idempotent");
+        // A short answer keeps what it printed whole, without the timing.
+        let short = "Chunk ID: 1\nWall time: 0.0100 seconds\nProcess exited with code 0\nOriginal token count: 1\nOutput:\nok\n";
+        assert_eq!(
+            text_rule(kind, short, &RuleLimits::default()),
+            "Process exited with code 0\nOutput:\nok\n"
         );
     }
 

@@ -479,7 +479,35 @@ fn plan(text: &str, budget: &Budget) -> Plan {
         .collect();
     let total_lines = head.len() + middle_lines + tail.len();
 
-    Plan::Keep(choose(text, budget, &head, &middle, &tail), total_lines)
+    let chosen = choose(text, budget, &head, &middle, &tail);
+    Plan::Keep(with_short_gaps_shown(bytes, chosen), total_lines)
+}
+
+/// Shows the line instead of the marker where one line was left out
+/// between two kept ones and it is no longer than the marker (a blank
+/// line, `PASSED`, a closing brace): the form reads as printed and never
+/// grows for it.
+fn with_short_gaps_shown(bytes: &[u8], chosen: Vec<Line>) -> Vec<Line> {
+    let room = gap_marker(1).len();
+    let mut out: Vec<Line> = Vec::with_capacity(chosen.len());
+    for line in chosen {
+        let between = out
+            .last()
+            .filter(|kept| line.number == kept.number + 2)
+            .and_then(|kept| {
+                // From after the kept line's newline to before this one's.
+                let start = kept.end + memchr(b'\n', bytes.get(kept.end..line.start)?)? + 1;
+                let end = trim_cr(bytes, start, line.start.checked_sub(1)?);
+                (start <= end && end - start <= room).then_some(Line {
+                    number: kept.number + 1,
+                    start,
+                    end,
+                })
+            });
+        out.extend(between);
+        out.push(line);
+    }
+    out
 }
 
 /// The kept lines with a gap marker for each run left out.
@@ -595,6 +623,33 @@ mod tests {
             c.text,
             "compiling unit 0\ncompiling unit 1\ncompiling unit 2\n[… 497 lines …]\nthread 'main' panicked at src/lib.rs:3:5\n[… 496 lines …]\ncompiling unit 997\ncompiling unit 998\ncompiling unit 999"
         );
+        assert_eq!(condense(&c.text, &B).text, c.text, "idempotent");
+    }
+
+    /// TOOL-8: one line left out between two kept ones is shown when it
+    /// is no longer than its marker, and stays a marker when longer.
+    #[test]
+    fn tool_8_a_short_line_between_kept_ones_is_shown() {
+        let mut t = String::new();
+        for i in 0..400 {
+            t.push_str(&match i {
+                200 => "error: the first problem\n".to_owned(),
+                201 => "\r\n".to_owned(),
+                202 => "error: the second problem\n".to_owned(),
+                203 => "a line longer than the marker it would be\n".to_owned(),
+                204 => "error: the third problem\n".to_owned(),
+                _ => format!("compiling unit {i}\n"),
+            });
+        }
+        let c = condense(&t, &B);
+        assert!(
+            c.text.contains(
+                "error: the first problem\n\nerror: the second problem\n[… 1 line …]\nerror: the third problem\n"
+            ),
+            "{}",
+            c.text
+        );
+        assert_eq!(c.total_lines, 400);
         assert_eq!(condense(&c.text, &B).text, c.text, "idempotent");
     }
 

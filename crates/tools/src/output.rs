@@ -110,7 +110,58 @@ impl ShellOutput {
             }
         }
     }
+
+    /// The envelope as a history form keeps it: `output` in place of what
+    /// the command printed, with what stays true after the call (the exit
+    /// code, a running process's session id, the command) and without
+    /// what only described that moment: the chunk id, the wall time, the
+    /// original token count and the duration. The result still reads as a
+    /// [`ShellOutput`].
+    ///
+    /// ```
+    /// use strata_ctx_tools::ShellOutput;
+    ///
+    /// let text = "Chunk ID: 3f2a1c\nWall time: 1.2031 seconds\nProcess exited with code 1\nOriginal token count: 9\nOutput:\nFAILED a\n";
+    /// let form = ShellOutput::parse(text).unwrap().condensed("FAILED a".to_owned());
+    /// assert_eq!(form, "Process exited with code 1\nOutput:\nFAILED a");
+    ///
+    /// let text = r#"{"output":"x","metadata":{"exit_code":1,"duration_seconds":2.5}}"#;
+    /// let form = ShellOutput::parse(text).unwrap().condensed("x".to_owned());
+    /// assert_eq!(form, r#"{"metadata":{"exit_code":1},"output":"x"}"#);
+    /// ```
+    pub fn condensed(self, output: String) -> String {
+        match self.shape {
+            Shape::Json(mut object) => {
+                if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
+                    MOMENT_KEYS.iter().for_each(|key| drop(metadata.remove(*key)));
+                }
+                MOMENT_KEYS.iter().for_each(|key| drop(object.remove(*key)));
+                object.insert("output".to_owned(), Value::String(output));
+                Value::Object(object).to_string()
+            }
+            Shape::Headed { header, .. } => {
+                let mut kept: String = header
+                    .split_inclusive('\n')
+                    .filter(|line| !MOMENT_LINES.iter().any(|p| line.starts_with(p)))
+                    .collect();
+                kept.push_str(&output);
+                kept
+            }
+        }
+    }
 }
+
+/// Header lines that describe only the moment of the call.
+const MOMENT_LINES: &[&str] = &[
+    "Chunk ID: ",
+    "Wall time: ",
+    "Wall time ",
+    "Original token count: ",
+];
+
+/// Keys of a JSON envelope (or its `metadata`) that describe only the
+/// moment of the call.
+const MOMENT_KEYS: &[&str] = &["duration_seconds", "durationSeconds", "duration_ms", "wall_time"];
 
 /// A header of known lines ending with `Output:`, and what follows it.
 fn headed(text: &str) -> Option<Shape> {

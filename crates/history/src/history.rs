@@ -15,7 +15,7 @@ use strata_ctx_core::{
 
 use crate::budget::Budget;
 use crate::digest::Digest;
-use crate::prune::{self, PruneAction, PruneOutcome};
+use crate::prune::{PruneAction, PruneOutcome, Pruning};
 use crate::record::Record;
 use crate::repair::{interrupted_result, repair, Repair};
 use crate::shrink::*;
@@ -50,8 +50,8 @@ pub struct History {
     budget: Budget,
     records: Vec<Record>,
     recording: bool,
-    prune_list: Vec<MessageId>,
-    pruned: HashSet<MessageId>,
+    /// What the model pruned from the window (HIST-10).
+    pruning: Pruning,
     /// Tools whose results are never cleared, lowercase (HIST-15).
     protected: Vec<String>,
     /// Every call id recorded, to rename a reused one (REL-1).
@@ -59,7 +59,6 @@ pub struct History {
     /// Repairs made while recording, for the caller to report.
     repairs: Vec<Repair>,
     rule_failures: Vec<RuleFailure>,
-    pruned_tokens: usize,
     /// [`History::retained`] as a run the windows share, and how many of
     /// the window's messages it covers: grown as messages are recorded,
     /// dropped when one changes or leaves (REL-3).
@@ -93,13 +92,11 @@ impl History {
             round_at: None,
             records: Vec::new(),
             recording: false,
-            prune_list: Vec::new(),
-            pruned: HashSet::new(),
+            pruning: Pruning::default(),
             protected: Vec::new(),
             call_ids: HashSet::new(),
             repairs: Vec::new(),
             rule_failures: Vec::new(),
-            pruned_tokens: 0,
             shared: None,
         }
     }
@@ -162,14 +159,7 @@ impl History {
     /// changed.
     fn refresh_pruned(&mut self) {
         self.shared = None;
-        self.pruned = prune::expand(&self.window, &self.prune_list);
-        self.pruned_tokens = self
-            .window
-            .iter()
-            .enumerate()
-            .filter(|(_, m)| self.pruned.contains(&m.id))
-            .map(|(i, _)| self.tally.get(i).unwrap_or(0))
-            .sum();
+        self.pruning.refresh(&self.window, &self.tally);
     }
 
     /// The short ids of the window's messages (CORE-2), by which the model
@@ -191,42 +181,8 @@ impl History {
     }
 
     fn apply_prune(&mut self, action: PruneAction) -> PruneOutcome {
-        let short = self.short_ids();
-        let mut outcome = PruneOutcome::default();
-        let (ids, mode) = match action {
-            PruneAction::Create(ids) => (ids, 0),
-            PruneAction::Append(ids) => (ids, 1),
-            PruneAction::Delete(ids) => (ids, 2),
-        };
-        let mut resolved = Vec::new();
-        for text in ids {
-            match short.resolve(&text) {
-                Ok(id) if self.window.iter().any(|m| m.id == id && m.role == Role::Summary) => outcome
-                    .rejected
-                    .push(format!("{text}: summaries cannot be pruned")),
-                Ok(id) => resolved.push(id),
-                Err(e) => outcome.rejected.push(format!("{text}: {e}")),
-            }
-        }
-        match mode {
-            0 => self.prune_list = resolved,
-            1 => {
-                for id in resolved {
-                    if !self.prune_list.contains(&id) {
-                        self.prune_list.push(id);
-                    }
-                }
-            }
-            _ => self.prune_list.retain(|id| !resolved.contains(id)),
-        }
-        self.refresh_pruned();
-        outcome.hidden = self
-            .window
-            .iter()
-            .filter(|m| self.pruned.contains(&m.id))
-            .map(|m| m.id)
-            .collect();
-        outcome
+        self.shared = None;
+        self.pruning.apply(action, &self.window, &self.tally)
     }
 
     /// Compacts at once because the model rejected the request as too long

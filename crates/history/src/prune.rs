@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
-use strata_ctx_core::{Message, MessageId, Role};
+use strata_ctx_core::{Message, MessageId, Role, ShortIds, TokenTally};
 
 /// The model's request on its list of messages to leave out of the window,
 /// naming messages by short id.
@@ -29,6 +29,95 @@ pub struct PruneOutcome {
 }
 
 pub use strata_ctx_core::id_hint;
+
+/// The model's pruning of a window (HIST-10): the ids it asked to leave
+/// out, what they hide (each named message, a call or result with its
+/// whole step) and the tokens of what is hidden. The history asks it what
+/// is hidden and tells it when the window changed.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pruning {
+    list: Vec<MessageId>,
+    hidden: HashSet<MessageId>,
+    tokens: usize,
+}
+
+impl Pruning {
+    /// Whether nothing is hidden.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.hidden.is_empty()
+    }
+
+    /// Whether the message with this id is hidden.
+    pub(crate) fn hides(&self, id: &MessageId) -> bool {
+        self.hidden.contains(id)
+    }
+
+    /// The tokens of the hidden messages.
+    pub(crate) fn tokens(&self) -> usize {
+        self.tokens
+    }
+
+    /// The messages of `messages` that are not hidden.
+    pub(crate) fn shown<'a>(&'a self, messages: &'a [Message]) -> impl Iterator<Item = &'a Message> + 'a {
+        messages.iter().filter(move |m| !self.hides(&m.id))
+    }
+
+    /// Applies the model's request to `window` (its messages' tokens in
+    /// `tally`): ids resolve by their short form, summaries are refused.
+    pub(crate) fn apply(
+        &mut self,
+        action: PruneAction,
+        window: &[Message],
+        tally: &TokenTally,
+    ) -> PruneOutcome {
+        let short = ShortIds::new(window.iter().map(|m| m.id));
+        let mut outcome = PruneOutcome::default();
+        let (ids, mode) = match action {
+            PruneAction::Create(ids) => (ids, 0),
+            PruneAction::Append(ids) => (ids, 1),
+            PruneAction::Delete(ids) => (ids, 2),
+        };
+        let mut resolved = Vec::new();
+        for text in ids {
+            match short.resolve(&text) {
+                Ok(id) if window.iter().any(|m| m.id == id && m.role == Role::Summary) => outcome
+                    .rejected
+                    .push(format!("{text}: summaries cannot be pruned")),
+                Ok(id) => resolved.push(id),
+                Err(e) => outcome.rejected.push(format!("{text}: {e}")),
+            }
+        }
+        match mode {
+            0 => self.list = resolved,
+            1 => {
+                for id in resolved {
+                    if !self.list.contains(&id) {
+                        self.list.push(id);
+                    }
+                }
+            }
+            _ => self.list.retain(|id| !resolved.contains(id)),
+        }
+        self.refresh(window, tally);
+        outcome.hidden = window
+            .iter()
+            .filter(|m| self.hides(&m.id))
+            .map(|m| m.id)
+            .collect();
+        outcome
+    }
+
+    /// Recomputes what the list hides, after `window` changed.
+    pub(crate) fn refresh(&mut self, window: &[Message], tally: &TokenTally) {
+        self.hidden = expand(window, &self.list);
+        self.tokens = window
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| self.hidden.contains(&m.id))
+            .map(|(i, _)| tally.get(i).unwrap_or(0))
+            .sum();
+    }
+}
 
 /// The messages of `window` hidden by `list`: each listed message, and for
 /// a tool call or result, its whole step (the assistant message and every

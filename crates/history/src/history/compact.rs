@@ -414,7 +414,7 @@ impl History {
             if self.window_tokens() <= budget {
                 break;
             }
-            if pinned.contains(&i) || self.pruned.contains(&self.window[i].id) {
+            if pinned.contains(&i) || self.pruning.hides(&self.window[i].id) {
                 continue;
             }
             let n = shrink(&mut self.window[i]);

@@ -7,13 +7,13 @@ impl History {
     ///
     /// Messages pruned by the model (HIST-10) are left out.
     pub fn window(&self) -> Cow<'_, [Message]> {
-        if self.pruned.is_empty() {
+        if self.pruning.is_empty() {
             Cow::Borrowed(&self.window)
         } else {
             Cow::Owned(
                 self.window
                     .iter()
-                    .filter(|m| !self.pruned.contains(&m.id))
+                    .filter(|m| !self.pruning.hides(&m.id))
                     .cloned()
                     .collect(),
             )
@@ -23,13 +23,10 @@ impl History {
     /// The number of messages in [`History::window`], without building
     /// it.
     pub fn window_len(&self) -> usize {
-        if self.pruned.is_empty() {
+        if self.pruning.is_empty() {
             self.window.len()
         } else {
-            self.window
-                .iter()
-                .filter(|m| !self.pruned.contains(&m.id))
-                .count()
+            self.window.iter().filter(|m| !self.pruning.hides(&m.id)).count()
         }
     }
 
@@ -59,11 +56,11 @@ impl History {
     /// in progress, pruned messages left out.
     pub fn retained_tokens(&self) -> usize {
         let end = self.round_start().unwrap_or(self.window.len());
-        if self.pruned.is_empty() {
+        if self.pruning.is_empty() {
             return self.tally.sum(0..end);
         }
         (0..end)
-            .filter(|&i| !self.pruned.contains(&self.window[i].id))
+            .filter(|&i| !self.pruning.hides(&self.window[i].id))
             .map(|i| self.tally.get(i).unwrap_or(0))
             .sum()
     }
@@ -74,12 +71,12 @@ impl History {
     pub fn retained(&self) -> Cow<'_, [Message]> {
         let end = self.round_start().unwrap_or(self.window.len());
         let part = &self.window[..end];
-        if self.pruned.is_empty() {
+        if self.pruning.is_empty() {
             Cow::Borrowed(part)
         } else {
             Cow::Owned(
                 part.iter()
-                    .filter(|m| !self.pruned.contains(&m.id))
+                    .filter(|m| !self.pruning.hides(&m.id))
                     .cloned()
                     .collect(),
             )
@@ -114,11 +111,7 @@ impl History {
         let end = self.round_start().unwrap_or(self.window.len());
         match &mut self.shared {
             Some((run, through)) if *through <= end => {
-                let pruned = &self.pruned;
-                let new = self.window[*through..end]
-                    .iter()
-                    .filter(|m| !pruned.contains(&m.id));
-                run.extend(new.cloned());
+                run.extend(self.pruning.shown(&self.window[*through..end]).cloned());
                 *through = end;
                 run.clone()
             }
@@ -143,7 +136,7 @@ impl History {
     /// Whether the model pruned the message with this id from the window
     /// (HIST-10).
     pub fn is_hidden(&self, id: &MessageId) -> bool {
-        self.pruned.contains(id)
+        self.pruning.hides(id)
     }
 
     /// The tokens of the window's newest `n` messages (all of them when
@@ -156,7 +149,7 @@ impl History {
 
     /// The window's tokens by the token counter.
     pub fn window_tokens(&self) -> usize {
-        self.tally.total() - self.pruned_tokens
+        self.tally.total() - self.pruning.tokens()
     }
 
     /// What the history's messages may take, in the counter's tokens: the

@@ -160,6 +160,9 @@ fn noise() -> &'static Regex {
             r"|^\s*(?:Downloading|Downloaded|Collecting|Requirement already satisfied|Using cached|Obtaining|Fetching|Resolving|Unpacking|Preparing|Building wheels?|Stored in directory|Created wheel|Installing collected|Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled|Get:\d|Hit:\d|Ign:\d|Selecting previously|Setting up|Processing triggers|Reading package lists|Building dependency tree|Reading state information)\b",
             r"|^\s*(?:Compiling|Checking|Fresh|Downloaded|Locking|Adding|Updating|Blocking) \S+ v\d",
             r"|^\s*(?:go: downloading|npm (?:WARN|warn) deprecated|added \d+ packages|Progress: resolved|Packages: \+)",
+            // rustc's and clippy's boilerplate under each finding: which
+            // lint is on by default, where the lint's documentation is.
+            r"|^\s*= note: `#\[(?:warn|deny)\([\w:]+\)\]` on by default$|^\s*= help: for further information visit https://",
             // Library frames: Python site-packages and the standard library,
             // node_modules and node internals, the JDK and test runners, Go's
             // runtime, Rust's standard library.

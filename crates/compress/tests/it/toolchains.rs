@@ -279,6 +279,29 @@ fn assert_all_kept(text: &str, lines: &[String], form: &str) {
     }
 }
 
+/// TOOL-8: clippy's findings are warnings, each with the same two lines
+/// of boilerplate under it (which lint is on by default, where its
+/// documentation is): the boilerplate is noise, so every finding stays,
+/// the last one with its location.
+#[test]
+fn tool_8_clippy_findings_stay_and_their_boilerplate_goes() {
+    let output = include_str!("outputs/clippy-warnings.txt");
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "cargo clippy"}), output);
+    let findings = failure_lines(output, &regex::Regex::new(r"^warning: ").unwrap());
+    assert_eq!(findings.len(), 8);
+    assert_all_kept(&form, &findings, &form);
+    assert!(
+        form.contains("warning: unneeded `return` statement\n --> src/lib.rs:7:56"),
+        "{form}"
+    );
+    assert!(!form.contains("on by default"), "{form}");
+    assert!(!form.contains("for further information visit"), "{form}");
+    assert_eq!(
+        line_kind("  = note: `#[warn(clippy::ptr_arg)]` on by default"),
+        LineKind::Noise
+    );
+}
+
 /// TOOL-8: output a tool coloured for a terminal (tsc `--pretty`, vitest)
 /// is judged by what it says: its failures are found under the colour
 /// codes and kept as printed.

@@ -160,6 +160,10 @@ fn noise() -> &'static Regex {
             r"|^\s*(?:Downloading|Downloaded|Collecting|Requirement already satisfied|Using cached|Obtaining|Fetching|Resolving|Unpacking|Preparing|Building wheels?|Stored in directory|Created wheel|Installing collected|Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled|Get:\d|Hit:\d|Ign:\d|Selecting previously|Setting up|Processing triggers|Reading package lists|Building dependency tree|Reading state information)\b",
             r"|^\s*(?:Compiling|Checking|Fresh|Downloaded|Locking|Adding|Updating|Blocking) \S+ v\d",
             r"|^\s*(?:go: downloading|npm (?:WARN|warn) deprecated|added \d+ packages|Progress: resolved|Packages: \+)",
+            // npm's closing pointer to its debug log, its blank error lines
+            // and the help text under a 404.
+            r"|^npm (?:ERR!|error) +(?:A complete log of this run can be found in|\S*/_logs/\S+\.log$)",
+            r"|^npm (?:ERR!|error)(?: 404)?\s*$|^npm (?:ERR!|error) 404 +(?:Note that you can also install from a|tarball, folder, http url, or git url\.)$",
             // rustc's and clippy's boilerplate under each finding: which
             // lint is on by default, where the lint's documentation is.
             r"|^\s*= note: `#\[(?:warn|deny)\([\w:]+\)\]` on by default$|^\s*= help: for further information visit https://",
@@ -423,7 +427,7 @@ pub fn is_verdict(line: &str) -> bool {
     summary().is_match(t)
         || compiled(
             &RE,
-            r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|could not compile|Recipe)|^make(?:\[\d+\])?: \*\*\*|^npm ERR! (?:code|errno|path|command)|^error Command failed",
+            r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|could not compile|Recipe)|^make(?:\[\d+\])?: \*\*\*|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed",
         )
         .is_match(t)
 }
@@ -629,6 +633,13 @@ mod tests {
             "\tat org.junit.Assert.fail(Assert.java:89)",
             "/usr/local/go/src/testing/testing.go:1595 +0xff",
             "   at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/core/src/panicking.rs:72:14",
+            // npm's pointer to its debug log, in npm 11's words and npm 8's.
+            "npm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-26T21_40_03_056Z-debug-0.log",
+            "npm ERR! A complete log of this run can be found in:",
+            "npm ERR!     /home/u/.npm/_logs/2024-01-02T10_00_00_000Z-debug-0.log",
+            // rustc's and clippy's boilerplate under a finding.
+            "  = note: `#[warn(clippy::ptr_arg)]` on by default",
+            "  = help: for further information visit https://rust-lang.github.io/rust-clippy/master/index.html#ptr_arg",
         ];
         for line in lines {
             assert_eq!(line_kind(line), LineKind::Noise, "{line}");

@@ -771,4 +771,20 @@ mod tests {
             Some("Traceback (most recent call last):")
         );
     }
+
+    /// REACT-6: npm's last lines are its code, help text and the path of
+    /// its debug log; the last error is what failed (npm 11's words).
+    #[test]
+    fn npm_trailers_are_not_the_last_error() {
+        let log = "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/left-pad-xyz\nnpm error 404\nnpm error 404  The requested resource 'left-pad-xyz@*' could not be found or you do not have permission to access it.\nnpm error 404\nnpm error 404 Note that you can also install from a\nnpm error 404 tarball, folder, http url, or git url.\nnpm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-26T21_40_03_056Z-debug-0.log\n";
+        assert_eq!(
+            last_error_line(log, None).as_deref(),
+            Some("npm error 404  The requested resource 'left-pad-xyz@*' could not be found or you do not have permission to access it.")
+        );
+        let old = "npm ERR! Missing script: \"tset\"\nnpm ERR!\nnpm ERR! A complete log of this run can be found in:\nnpm ERR!     /home/u/.npm/_logs/2024-01-02T10_00_00_000Z-debug-0.log\n";
+        assert_eq!(
+            last_error_line(old, None).as_deref(),
+            Some("npm ERR! Missing script: \"tset\"")
+        );
+    }
 }

@@ -633,7 +633,7 @@ mod tests {
         let mut t = String::new();
         for i in 0..400 {
             t.push_str(&match i {
-                200 => "error: the first problem\n".to_owned(),
+                200 => "error: the first problem\r\n".to_owned(),
                 201 => "\r\n".to_owned(),
                 202 => "error: the second problem\n".to_owned(),
                 203 => "a line longer than the marker it would be\n".to_owned(),

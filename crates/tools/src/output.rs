@@ -264,6 +264,22 @@ mod tests {
     }
 
     #[test]
+    fn the_condensed_envelope_keeps_what_stays_true() {
+        let text = "Chunk ID: dd3e4e\nWall time: 0.1823 seconds\nProcess exited with code 2\nOriginal token count: 9\nOutput:\nerror: x\n";
+        let form = ShellOutput::parse(text).unwrap().condensed("error: x".to_owned());
+        assert_eq!(form, "Process exited with code 2\nOutput:\nerror: x");
+        let running = "Chunk ID: 1\nWall time: 1.0 seconds\nProcess running with session ID 7\nOutput:\n";
+        assert_eq!(
+            ShellOutput::parse(running).unwrap().condensed(String::new()),
+            "Process running with session ID 7\nOutput:\n"
+        );
+        let json = r#"{"output":"x","duration_seconds":3,"metadata":{"exit_code":1,"duration_seconds":2.5}}"#;
+        let form = ShellOutput::parse(json).unwrap().condensed("y".to_owned());
+        assert_eq!(form, r#"{"metadata":{"exit_code":1},"output":"y"}"#);
+        assert_eq!(ShellOutput::parse(&form).unwrap().exit_code(), Some(1));
+    }
+
+    #[test]
     fn other_text_is_not_a_shell_output() {
         for text in [
             "",

@@ -165,3 +165,45 @@ pub(crate) fn expand(window: &[Message], list: &[MessageId]) -> HashSet<MessageI
     }
     hidden
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use strata_ctx_core::{CharCounter, TokenCounter};
+
+    /// HIST-10: the owner's own decisions, without a history around it.
+    #[test]
+    fn hist_10_pruning_appends_once_refuses_summaries_and_shows_the_rest() {
+        let window = vec![
+            Message::summary("earlier work"),
+            Message::user("go"),
+            Message::assistant("looking"),
+            Message::assistant("done"),
+        ];
+        let tally = TokenTally::from_messages(&CharCounter, &window);
+        let short = ShortIds::new(window.iter().map(|m| m.id));
+        let name = |i: usize| short.short(&window[i].id).unwrap_or_default();
+        let mut pruning = Pruning::default();
+        assert!(pruning.is_empty());
+
+        let outcome = pruning.apply(PruneAction::Append(vec![name(0), name(2)]), &window, &tally);
+        assert_eq!(
+            outcome.rejected,
+            [format!("{}: summaries cannot be pruned", name(0))]
+        );
+        assert_eq!(outcome.hidden, [window[2].id]);
+        assert!(pruning.hides(&window[2].id) && !pruning.hides(&window[0].id));
+        assert_eq!(pruning.tokens(), CharCounter.count_messages(&window[2..3]));
+        let shown: Vec<_> = pruning.shown(&window).map(|m| m.id).collect();
+        assert_eq!(shown, [window[0].id, window[1].id, window[3].id]);
+
+        // Appending an id twice hides it once; `create` replaces the list.
+        let outcome = pruning.apply(PruneAction::Append(vec![name(2), name(3)]), &window, &tally);
+        assert_eq!(outcome.hidden, [window[2].id, window[3].id]);
+        let outcome = pruning.apply(PruneAction::Create(vec![name(1)]), &window, &tally);
+        assert_eq!(outcome.hidden, [window[1].id]);
+        let outcome = pruning.apply(PruneAction::Delete(vec![name(1)]), &window, &tally);
+        assert!(outcome.hidden.is_empty() && pruning.is_empty());
+        assert_eq!(pruning.tokens(), 0);
+    }
+}

@@ -720,6 +720,27 @@ mod tests {
     }
 
     #[test]
+    fn gemini_shell_output_gives_its_exit_code_not_its_error_field() {
+        // Gemini CLI's `run_shell_command` labels its fields; `Error:
+        // (none)` below the output is a field, not what the command printed.
+        let mut d = Digest::new();
+        let printed = "Command: npx tsc --noEmit\nDirectory: (root)\nOutput: src/a.ts(3,7): error TS2322: Type 'number' is not assignable to type 'string'.\nError: (none)\nExit Code: 2\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 4242";
+        step(
+            &mut d,
+            "run_shell_command",
+            json!({"command": "npx tsc --noEmit"}),
+            printed,
+        );
+        let c = &d.commands()[0];
+        assert_eq!(c.command, "npx tsc --noEmit");
+        assert_eq!(c.outcome.as_deref(), Some("exit 2"));
+        assert_eq!(
+            c.error.as_deref(),
+            Some("src/a.ts(3,7): error TS2322: Type 'number' is not assignable to type 'string'.")
+        );
+    }
+
+    #[test]
     fn earlier_errors_are_cut_to_their_message() {
         let mut d = Digest::new();
         let long = format!("ValueError: {}", "x".repeat(300));

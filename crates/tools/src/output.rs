@@ -14,7 +14,12 @@ use serde_json::{Map, Value};
 ///   CLI's `exec_command` and `write_stdin` answer `Chunk ID: …`, `Wall
 ///   time: … seconds`, `Process exited with code 1` (or `Process running
 ///   with session ID 7`), `Original token count: …`, and its `apply_patch`
-///   answers `Exit code: 0` and `Wall time: …`.
+///   answers `Exit code: 0` and `Wall time: …`;
+/// - as labelled fields around the output: Gemini CLI's
+///   `run_shell_command` answers `Command: …`, `Directory: …`, `Output: …`
+///   (or `Stdout: …` and `Stderr: …`), then `Error: …`, `Exit Code: …`,
+///   `Signal: …`, `Background PIDs: …` and `Process Group PGID: …`, each
+///   `(none)` or `(empty)` when there is nothing to say.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShellOutput {
     shape: Shape,
@@ -28,6 +33,14 @@ enum Shape {
         header: String,
         output: String,
         exit_code: Option<i64>,
+    },
+    /// Labelled fields: the lines above the output (`Command: …`,
+    /// `Directory: …`), the output, and the fields below it, each a label
+    /// and its value.
+    Labelled {
+        above: String,
+        output: String,
+        below: Vec<(&'static str, String)>,
     },
 }
 
@@ -65,7 +78,7 @@ impl ShellOutput {
                 _ => return None,
             }
         } else {
-            headed(text)?
+            headed(text).or_else(|| labelled(text))?
         };
         Some(ShellOutput { shape })
     }
@@ -74,7 +87,7 @@ impl ShellOutput {
     pub fn output(&self) -> &str {
         match &self.shape {
             Shape::Json(object) => object.get("output").and_then(Value::as_str).unwrap_or_default(),
-            Shape::Headed { output, .. } => output,
+            Shape::Headed { output, .. } | Shape::Labelled { output, .. } => output,
         }
     }
 
@@ -92,6 +105,10 @@ impl ShellOutput {
                 .and_then(beside)
                 .or_else(|| beside(object)),
             Shape::Headed { exit_code, .. } => *exit_code,
+            Shape::Labelled { below, .. } => below
+                .iter()
+                .find(|(label, _)| *label == EXIT_CODE)
+                .and_then(|(_, value)| value.trim().parse().ok()),
         }
     }
 
@@ -108,6 +125,7 @@ impl ShellOutput {
                 header.push_str(&output);
                 header
             }
+            Shape::Labelled { above, below, .. } => labelled_text(above, &output, &below),
         }
     }
 
@@ -115,7 +133,8 @@ impl ShellOutput {
     /// the command printed, with what stays true after the call (the exit
     /// code, a running process's session id, the command) and without
     /// what only described that moment: the chunk id, the wall time, the
-    /// original token count and the duration. The result still reads as a
+    /// original token count, the duration and a process group's id, and
+    /// without fields that say `(none)`. The result still reads as a
     /// [`ShellOutput`].
     ///
     /// ```
@@ -132,10 +151,12 @@ impl ShellOutput {
     pub fn condensed(self, output: String) -> String {
         match self.shape {
             Shape::Json(mut object) => {
-                if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
-                    MOMENT_KEYS.iter().for_each(|key| drop(metadata.remove(*key)));
+                for key in MOMENT_KEYS {
+                    if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
+                        metadata.remove(*key);
+                    }
+                    object.remove(*key);
                 }
-                MOMENT_KEYS.iter().for_each(|key| drop(object.remove(*key)));
                 object.insert("output".to_owned(), Value::String(output));
                 Value::Object(object).to_string()
             }
@@ -146,6 +167,10 @@ impl ShellOutput {
                     .collect();
                 kept.push_str(&output);
                 kept
+            }
+            Shape::Labelled { above, mut below, .. } => {
+                below.retain(|(label, value)| *label != PROCESS_GROUP && value.trim() != "(none)");
+                labelled_text(above, &output, &below)
             }
         }
     }
@@ -158,6 +183,9 @@ const MOMENT_LINES: &[&str] = &[
     "Wall time ",
     "Original token count: ",
 ];
+
+/// Header lines that stay true after the call, besides an exit code.
+const LASTING_LINES: &[&str] = &["Process running with session ID ", "Command: "];
 
 /// Keys of a JSON envelope (or its `metadata`) that describe only the
 /// moment of the call.
@@ -187,16 +215,10 @@ fn headed(text: &str) -> Option<Shape> {
         };
         if let Some(n) = code("Process exited with code ").or_else(|| code("Exit code: ")) {
             exit_code = Some(n);
-        } else if ![
-            "Chunk ID: ",
-            "Wall time: ",
-            "Wall time ",
-            "Process running with session ID ",
-            "Original token count: ",
-            "Command: ",
-        ]
-        .iter()
-        .any(|p| line.starts_with(p))
+        } else if !MOMENT_LINES
+            .iter()
+            .chain(LASTING_LINES)
+            .any(|p| line.starts_with(p))
         {
             return None;
         }
@@ -206,6 +228,85 @@ fn headed(text: &str) -> Option<Shape> {
         at = next;
     }
     None
+}
+
+/// The label of the exit code among the fields below a labelled output.
+const EXIT_CODE: &str = "Exit Code";
+/// The label of a process group's id, true only at the moment of the call.
+const PROCESS_GROUP: &str = "Process Group PGID";
+/// The fields that may follow a labelled output, in their order.
+const BELOW: [&str; 5] = ["Error", EXIT_CODE, "Signal", "Background PIDs", PROCESS_GROUP];
+
+/// Gemini CLI's labelled fields: `Command: …` (perhaps over several
+/// lines), `Directory: …`, then `Output: …`, or `Stdout: …` and `Stderr:
+/// …`, up to the known fields at the end, each on a line of its own and
+/// in their order.
+fn labelled(text: &str) -> Option<Shape> {
+    if !text.starts_with("Command: ") {
+        return None;
+    }
+    let directory = text.find("\nDirectory: ")? + 1;
+    let body = directory + text[directory..].find('\n')? + 1;
+    let (stdout, rest) = ["Output: ", "Stdout: "].iter().find_map(|label| {
+        text[body..]
+            .strip_prefix(label)
+            .map(|rest| (*label == "Stdout: ", rest))
+    })?;
+    // The fields below, read upwards from the end: each known label once,
+    // in its place.
+    let mut end = rest.len();
+    let mut below = Vec::new();
+    let mut next = BELOW.len();
+    while let Some(start) = rest[..end].rfind('\n') {
+        let line = rest[start + 1..end].trim_end_matches('\r');
+        let Some(at) = BELOW[..next]
+            .iter()
+            .rposition(|label| line.strip_prefix(label).is_some_and(|v| v.starts_with(": ")))
+        else {
+            break;
+        };
+        below.push((BELOW[at], line[BELOW[at].len() + 2..].to_owned()));
+        next = at;
+        end = start;
+    }
+    below.reverse();
+    let printed = &rest[..end];
+    let output = if stdout {
+        // `Stdout: …` then `Stderr: …`: the two streams, one after the other.
+        let (out, err) = match printed.rfind("\nStderr: ") {
+            Some(at) => (&printed[..at], &printed[at + "\nStderr: ".len()..]),
+            None => (printed, "(empty)"),
+        };
+        [out, err]
+            .iter()
+            .filter(|s| s.trim() != "(empty)")
+            .copied()
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else if printed.trim() == "(empty)" {
+        String::new()
+    } else {
+        printed.to_owned()
+    };
+    Some(Shape::Labelled {
+        above: text[..body].to_owned(),
+        output,
+        below,
+    })
+}
+
+/// Labelled fields again: `above`, the output under `Output: `, then the
+/// fields below.
+fn labelled_text(mut above: String, output: &str, below: &[(&str, String)]) -> String {
+    above.push_str("Output: ");
+    above.push_str(if output.is_empty() { "(empty)" } else { output });
+    for (label, value) in below {
+        above.push('\n');
+        above.push_str(label);
+        above.push_str(": ");
+        above.push_str(value);
+    }
+    above
 }
 
 #[cfg(test)]
@@ -279,6 +380,54 @@ mod tests {
         assert_eq!(ShellOutput::parse(&form).unwrap().exit_code(), Some(1));
     }
 
+    const GEMINI: &str = "Command: npm test\nDirectory: (root)\nOutput: > app@1.0.0 test\nError: Cannot find module 'x'\nError: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 4242";
+
+    #[test]
+    fn gemini_shell_output_is_read_and_condensed() {
+        let out = ShellOutput::parse(GEMINI).unwrap();
+        // The output's own `Error: …` line is what the command printed,
+        // not the field below it.
+        assert_eq!(out.output(), "> app@1.0.0 test\nError: Cannot find module 'x'");
+        assert_eq!(out.exit_code(), Some(1));
+        assert_eq!(out.clone().with_output(out.output().to_owned()), GEMINI);
+        let form = out.condensed("Error: Cannot find module 'x'".to_owned());
+        assert_eq!(
+            form,
+            "Command: npm test\nDirectory: (root)\nOutput: Error: Cannot find module 'x'\nExit Code: 1"
+        );
+        let again = ShellOutput::parse(&form).unwrap();
+        assert_eq!(again.output(), "Error: Cannot find module 'x'");
+        assert_eq!(again.exit_code(), Some(1));
+    }
+
+    #[test]
+    fn gemini_stdout_and_stderr_are_one_output() {
+        let text = "Command: cat <<EOF > a.txt\nx\nEOF\nmake\nDirectory: src\nStdout: built a\nbuilt b\nStderr: make: *** [all] Error 2\nError: (none)\nExit Code: 2\nSignal: (none)\nBackground PIDs: 77\nProcess Group PGID: 9";
+        let out = ShellOutput::parse(text).unwrap();
+        assert_eq!(out.output(), "built a\nbuilt b\nmake: *** [all] Error 2");
+        assert_eq!(out.exit_code(), Some(2));
+        let form = out.condensed("make: *** [all] Error 2".to_owned());
+        assert_eq!(
+            form,
+            "Command: cat <<EOF > a.txt\nx\nEOF\nmake\nDirectory: src\nOutput: make: *** [all] Error 2\nExit Code: 2\nBackground PIDs: 77"
+        );
+        let empty = "Command: true\nDirectory: (root)\nStdout: (empty)\nStderr: (empty)\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 1";
+        let out = ShellOutput::parse(empty).unwrap();
+        assert_eq!((out.output(), out.exit_code()), ("", Some(0)));
+        assert_eq!(
+            out.condensed(String::new()),
+            "Command: true\nDirectory: (root)\nOutput: (empty)\nExit Code: 0"
+        );
+        // Killed by a signal: no exit code, the signal stays.
+        let killed = "Command: sleep 9\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: (none)\nSignal: 9\nBackground PIDs: (none)\nProcess Group PGID: 5";
+        let out = ShellOutput::parse(killed).unwrap();
+        assert_eq!(out.exit_code(), None);
+        assert_eq!(
+            out.condensed(String::new()),
+            "Command: sleep 9\nDirectory: (root)\nOutput: (empty)\nSignal: 9"
+        );
+    }
+
     #[test]
     fn other_text_is_not_a_shell_output() {
         for text in [
@@ -293,6 +442,10 @@ mod tests {
             "Wall time: 1 seconds\nno output line",
             "Wall time: 1 seconds\nSomething else: 2\nOutput:\nx",
             "Chunk ID: 1\n\n\n\n\n\n\n\n\nOutput:\nx",
+            "Command: ls\nOutput: x",
+            "Command: ls\nDirectory: (root)\nResult: x",
+            "Command: ls\nDirectory: (root)",
+            "Directory: (root)\nOutput: x",
         ] {
             assert!(ShellOutput::parse(text).is_none(), "{text}");
         }

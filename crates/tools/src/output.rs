@@ -91,6 +91,12 @@ impl ShellOutput {
         }
     }
 
+    /// Whether the envelope is a JSON object (Codex CLI's `shell`), rather
+    /// than text around what the command printed.
+    pub fn is_json(&self) -> bool {
+        matches!(self.shape, Shape::Json(_))
+    }
+
     /// The command's exit code, when the envelope reports one.
     pub fn exit_code(&self) -> Option<i64> {
         let beside = |o: &Map<String, Value>| {

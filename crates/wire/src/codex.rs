@@ -13,6 +13,7 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 use strata_ctx_core::{Message, MessageId, Role, ToolCall, ToolResult};
+use strata_ctx_tools::ShellOutput;
 
 use crate::responses::{Item, Output};
 use crate::{lines, WireError};
@@ -23,19 +24,6 @@ struct Line {
     #[serde(rename = "type")]
     kind: Option<String>,
     payload: Option<Value>,
-}
-
-/// Codex's structured exec output: `{"output": …, "metadata": {"exit_code": …}}`.
-#[derive(Debug, Deserialize)]
-struct ExecOutput {
-    output: String,
-    #[serde(default)]
-    metadata: Option<ExecMetadata>,
-}
-
-#[derive(Debug, Deserialize)]
-struct ExecMetadata {
-    exit_code: Option<i64>,
 }
 
 const ITEM_KINDS: &[&str] = &[
@@ -160,12 +148,20 @@ impl Builder {
     fn output(&mut self, call_id: String, output: Output) {
         let name = self.names.get(&call_id).cloned().unwrap_or_default();
         let (text, failed) = match output {
-            Output::Text(text) => match serde_json::from_str::<ExecOutput>(&text) {
-                Ok(exec) => {
-                    let code = exec.metadata.and_then(|m| m.exit_code);
-                    (exec.output, code.is_some_and(|c| c != 0))
+            // A shell's envelope (`shell`'s JSON object, `exec_command`'s
+            // header) tells the exit code; the JSON object gives way to
+            // what the command printed, a header stays as the model read it.
+            Output::Text(text) => match ShellOutput::parse(&text) {
+                Some(shell) => {
+                    let failed = shell.exit_code().is_some_and(|c| c != 0);
+                    let text = if shell.is_json() {
+                        shell.output().to_owned()
+                    } else {
+                        text
+                    };
+                    (text, failed)
                 }
-                Err(_) => (text, false),
+                None => (text, false),
             },
             Output::Parts(parts) => (
                 parts
@@ -268,6 +264,19 @@ mod tests {
         let m = read(old).unwrap();
         assert_eq!(m.len(), 3);
         assert_eq!(m[2].result.as_ref().map(|r| r.status), Some(ResultStatus::Error));
+    }
+
+    #[test]
+    fn an_exec_command_header_tells_the_exit_code() {
+        let rollout = r#"{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cargo test\"}","call_id":"c1"}}
+{"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"Chunk ID: 9f2c1a\nWall time: 2.4127 seconds\nProcess exited with code 101\nOriginal token count: 12\nOutput:\nerror[E0425]: cannot find value `x`\n"}}
+{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"ls\"}","call_id":"c2"}}
+{"type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"Chunk ID: 1\nWall time: 0.01 seconds\nProcess exited with code 0\nOutput:\nsrc\n"}}
+"#;
+        let m = read(rollout).unwrap();
+        assert_eq!(m[1].result.as_ref().map(|r| r.status), Some(ResultStatus::Error));
+        assert!(m[1].text().starts_with("Chunk ID: 9f2c1a\n"), "the header stays");
+        assert!(m[3].result.is_none(), "exit code 0 is a success");
     }
 
     #[test]

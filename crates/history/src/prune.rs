@@ -72,31 +72,32 @@ impl Pruning {
     ) -> PruneOutcome {
         let short = ShortIds::new(window.iter().map(|m| m.id));
         let mut outcome = PruneOutcome::default();
-        let (ids, mode) = match action {
-            PruneAction::Create(ids) => (ids, 0),
-            PruneAction::Append(ids) => (ids, 1),
-            PruneAction::Delete(ids) => (ids, 2),
-        };
-        let mut resolved = Vec::new();
-        for text in ids {
-            match short.resolve(&text) {
-                Ok(id) if window.iter().any(|m| m.id == id && m.role == Role::Summary) => outcome
-                    .rejected
-                    .push(format!("{text}: summaries cannot be pruned")),
-                Ok(id) => resolved.push(id),
-                Err(e) => outcome.rejected.push(format!("{text}: {e}")),
+        let mut resolve = |ids: Vec<String>| -> Vec<MessageId> {
+            let mut resolved = Vec::new();
+            for text in ids {
+                match short.resolve(&text) {
+                    Ok(id) if window.iter().any(|m| m.id == id && m.role == Role::Summary) => outcome
+                        .rejected
+                        .push(format!("{text}: summaries cannot be pruned")),
+                    Ok(id) => resolved.push(id),
+                    Err(e) => outcome.rejected.push(format!("{text}: {e}")),
+                }
             }
-        }
-        match mode {
-            0 => self.list = resolved,
-            1 => {
-                for id in resolved {
+            resolved
+        };
+        match action {
+            PruneAction::Create(ids) => self.list = resolve(ids),
+            PruneAction::Append(ids) => {
+                for id in resolve(ids) {
                     if !self.list.contains(&id) {
                         self.list.push(id);
                     }
                 }
             }
-            _ => self.list.retain(|id| !resolved.contains(id)),
+            PruneAction::Delete(ids) => {
+                let resolved = resolve(ids);
+                self.list.retain(|id| !resolved.contains(id));
+            }
         }
         self.refresh(window, tally);
         outcome.hidden = window

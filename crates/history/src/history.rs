@@ -16,8 +16,8 @@ use strata_ctx_core::{
 use crate::budget::Budget;
 use crate::digest::Digest;
 use crate::prune::{PruneAction, PruneOutcome, Pruning};
-use crate::record::Record;
-use crate::repair::{interrupted_result, repair, Repair};
+use crate::record::{Record, Recorder};
+use crate::repair::{interrupted_result, repair, CallIds, Repair};
 use crate::shrink::*;
 
 mod compact;
@@ -48,16 +48,14 @@ pub struct History {
     /// as the window changes, so that asking costs nothing (REL-3).
     round_at: Option<usize>,
     budget: Budget,
-    records: Vec<Record>,
-    recording: bool,
+    /// The records of its changes, when recording (STORE-1).
+    recorder: Recorder,
     /// What the model pruned from the window (HIST-10).
     pruning: Pruning,
     /// Tools whose results are never cleared, lowercase (HIST-15).
     protected: Vec<String>,
     /// Every call id recorded, to rename a reused one (REL-1).
-    call_ids: HashSet<String>,
-    /// Repairs made while recording, for the caller to report.
-    repairs: Vec<Repair>,
+    call_ids: CallIds,
     rule_failures: Vec<RuleFailure>,
     /// [`History::retained`] as a run the windows share, and how many of
     /// the window's messages it covers: grown as messages are recorded,
@@ -90,12 +88,10 @@ impl History {
             tally: TokenTally::new(),
             round_open: false,
             round_at: None,
-            records: Vec::new(),
-            recording: false,
+            recorder: Recorder::default(),
             pruning: Pruning::default(),
             protected: Vec::new(),
-            call_ids: HashSet::new(),
-            repairs: Vec::new(),
+            call_ids: CallIds::default(),
             rule_failures: Vec::new(),
             shared: None,
         }
@@ -115,9 +111,7 @@ impl History {
         let mut h = History::new(config, counter);
         let leading = messages.iter().take_while(|m| m.role == Role::System).count();
         let (window, repairs) = repair(&messages[leading..]);
-        let calls = window.iter().flat_map(|m| &m.tool_calls);
-        h.call_ids = HashSet::with_capacity(calls.clone().count());
-        h.call_ids.extend(calls.map(|c| c.id.clone()));
+        h.call_ids = CallIds::of(&window);
         h.log = messages;
         h.set_window(window);
         (h, repairs)
@@ -232,7 +226,7 @@ impl History {
         self.window.reserve(additional);
         self.log.reserve(additional);
         self.tally.reserve(additional);
-        self.records.reserve(additional);
+        self.recorder.reserve(additional);
     }
 
     /// Starts a round with the user's message (REACT-3).
@@ -301,54 +295,14 @@ impl History {
     /// [`History::take_repairs`]. Steps whose ids are new come back as
     /// they are; [`History::record_step`] does this itself, and an engine
     /// calls it first to keep its own views of the step consistent.
-    pub fn unique_call_ids(
-        &mut self,
-        mut assistant: Message,
-        mut results: Vec<Message>,
-    ) -> (Message, Vec<Message>) {
-        let mut step: HashSet<&str> = HashSet::new();
-        let fine = assistant
-            .tool_calls
-            .iter()
-            .all(|c| !self.call_ids.contains(&c.id) && step.insert(c.id.as_str()));
-        if fine {
-            return (assistant, results);
-        }
-        let mut taken: HashSet<String> = HashSet::new();
-        let mut renamed: Vec<(String, String)> = Vec::new();
-        for call in &mut assistant.tool_calls {
-            if self.call_ids.contains(&call.id) || !taken.insert(call.id.clone()) {
-                let new =
-                    crate::repair::fresh_id(&call.id, &|id| self.call_ids.contains(id) || taken.contains(id));
-                taken.insert(new.clone());
-                self.repairs.push(Repair::Renamed {
-                    old: call.id.clone(),
-                    new: new.clone(),
-                });
-                renamed.push((call.id.clone(), new.clone()));
-                call.id = new;
-            } else {
-                renamed.push((call.id.clone(), call.id.clone()));
-            }
-        }
-        // Results take the ids of their calls, in call order per old id.
-        let mut used = vec![false; renamed.len()];
-        for r in &mut results {
-            let Some(old) = r.tool_call_id.clone() else {
-                continue;
-            };
-            if let Some(k) = (0..renamed.len()).find(|&k| !used[k] && renamed[k].0 == old) {
-                used[k] = true;
-                r.tool_call_id = Some(renamed[k].1.clone());
-            }
-        }
-        (assistant, results)
+    pub fn unique_call_ids(&mut self, assistant: Message, results: Vec<Message>) -> (Message, Vec<Message>) {
+        self.call_ids.unique(assistant, results)
     }
 
     /// The repairs made while recording since the last call (a reused call
     /// id renamed, REL-1), for the caller to report.
     pub fn take_repairs(&mut self) -> Vec<Repair> {
-        std::mem::take(&mut self.repairs)
+        self.call_ids.take_repairs()
     }
 
     /// The compression rules that failed while recording since the last
@@ -359,8 +313,7 @@ impl History {
     }
 
     fn apply_step(&mut self, assistant: Message, window: Vec<Message>, logged: Vec<Message>) {
-        self.call_ids
-            .extend(assistant.tool_calls.iter().map(|c| c.id.clone()));
+        self.call_ids.note(&assistant.tool_calls);
         self.push(assistant.clone(), assistant);
         for m in window {
             self.tally.push(&*self.counter, &m);
@@ -397,23 +350,21 @@ impl History {
     /// store (`strata-ctx-store`'s `Conversation`) to persist (STORE-1). Keep
     /// them if persisting fails: nothing is lost.
     pub fn take_records(&mut self) -> Vec<Record> {
-        std::mem::take(&mut self.records)
+        self.recorder.take()
     }
 
     /// Sets whether changes are kept as [`Record`]s for
     /// [`History::take_records`]. By default, they are not: a history that
     /// is never persisted does not hold a second copy of what it records.
     pub fn set_recording(&mut self, recording: bool) -> &mut Self {
-        self.recording = recording;
+        self.recorder.set(recording);
         self
     }
 
     /// Keeps the record `make` builds, when recording; builds nothing
     /// otherwise.
     fn record(&mut self, make: impl FnOnce() -> Record) {
-        if self.recording {
-            self.records.push(make());
-        }
+        self.recorder.record(make);
     }
 
     /// Rebuilds a history from its records (STORE-3): the window is the

@@ -75,3 +75,64 @@ pub enum Record {
         update: strata_ctx_memory::Update,
     },
 }
+
+/// The records of a history's changes, kept only when recording
+/// (STORE-1): a history that is never persisted holds no second copy of
+/// what it records.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Recorder {
+    records: Vec<Record>,
+    on: bool,
+}
+
+impl Recorder {
+    /// Turns recording on or off.
+    pub(crate) fn set(&mut self, on: bool) {
+        self.on = on;
+    }
+
+    /// Whether changes are recorded.
+    pub(crate) fn is_on(&self) -> bool {
+        self.on
+    }
+
+    /// Keeps the record `make` builds, when recording; builds nothing
+    /// otherwise.
+    pub(crate) fn record(&mut self, make: impl FnOnce() -> Record) {
+        if self.on {
+            self.records.push(make());
+        }
+    }
+
+    /// Reserves room for `additional` more records, when recording.
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        if self.on {
+            self.records.reserve(additional);
+        }
+    }
+
+    /// The records kept since the last call.
+    pub(crate) fn take(&mut self) -> Vec<Record> {
+        std::mem::take(&mut self.records)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_1_a_recorder_keeps_records_only_when_on() {
+        let mut r = Recorder::default();
+        let answer = || Record::Answer {
+            message: Message::assistant("done"),
+        };
+        r.record(answer);
+        assert!(!r.is_on() && r.take().is_empty(), "off by default: nothing built");
+        r.set(true);
+        r.record(answer);
+        r.record(answer);
+        assert_eq!(r.take().len(), 2);
+        assert!(r.take().is_empty(), "taken once");
+    }
+}

@@ -250,6 +250,85 @@ fn pair(messages: &[Message]) -> (Vec<Message>, Vec<Repair>) {
     (out, repairs)
 }
 
+/// The call ids a history has recorded, and the renamings that keep
+/// them unique (REL-1): a step that reuses an id gets a fresh one, its
+/// result the same, and the renaming is kept for the caller to report.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct CallIds {
+    seen: HashSet<String>,
+    repairs: Vec<Repair>,
+}
+
+impl CallIds {
+    /// The ids of the calls in `messages`, as recorded.
+    pub(crate) fn of(messages: &[Message]) -> Self {
+        let seen = messages
+            .iter()
+            .flat_map(|m| &m.tool_calls)
+            .map(|c| c.id.clone())
+            .collect();
+        CallIds {
+            seen,
+            repairs: Vec::new(),
+        }
+    }
+
+    /// Notes the ids of `calls` as recorded.
+    pub(crate) fn note(&mut self, calls: &[ToolCall]) {
+        self.seen.extend(calls.iter().map(|c| c.id.clone()));
+    }
+
+    /// The step with each call whose id was used before (by a recorded
+    /// call, or another call of the step) given a fresh one, and its
+    /// result the same: results answer the calls of their id in order.
+    pub(crate) fn unique(
+        &mut self,
+        mut assistant: Message,
+        mut results: Vec<Message>,
+    ) -> (Message, Vec<Message>) {
+        let mut step: HashSet<&str> = HashSet::new();
+        let fine = assistant
+            .tool_calls
+            .iter()
+            .all(|c| !self.seen.contains(&c.id) && step.insert(c.id.as_str()));
+        if fine {
+            return (assistant, results);
+        }
+        let mut taken: HashSet<String> = HashSet::new();
+        let mut renamed: Vec<(String, String)> = Vec::new();
+        for call in &mut assistant.tool_calls {
+            if self.seen.contains(&call.id) || !taken.insert(call.id.clone()) {
+                let new = fresh_id(&call.id, &|id| self.seen.contains(id) || taken.contains(id));
+                taken.insert(new.clone());
+                self.repairs.push(Repair::Renamed {
+                    old: call.id.clone(),
+                    new: new.clone(),
+                });
+                renamed.push((call.id.clone(), new.clone()));
+                call.id = new;
+            } else {
+                renamed.push((call.id.clone(), call.id.clone()));
+            }
+        }
+        let mut used = vec![false; renamed.len()];
+        for r in &mut results {
+            let Some(old) = r.tool_call_id.clone() else {
+                continue;
+            };
+            if let Some(k) = (0..renamed.len()).find(|&k| !used[k] && renamed[k].0 == old) {
+                used[k] = true;
+                r.tool_call_id = Some(renamed[k].1.clone());
+            }
+        }
+        (assistant, results)
+    }
+
+    /// The renamings made since the last call.
+    pub(crate) fn take_repairs(&mut self) -> Vec<Repair> {
+        std::mem::take(&mut self.repairs)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

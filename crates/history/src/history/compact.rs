@@ -195,9 +195,9 @@ impl History {
         let changed = self.fit_budget(budget, &mut stats);
         // Clearing changed token counts that the pruned total relies on.
         self.refresh_pruned();
-        if self.recording {
+        if self.recorder.is_on() {
             let replaced = changed.iter().map(|&i| self.window[i].clone()).collect();
-            self.records.push(Record::Compaction {
+            self.recorder.record(|| Record::Compaction {
                 archived: dropped.iter().copied().chain(archived_ids).collect(),
                 summary,
                 replaced,

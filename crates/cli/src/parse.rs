@@ -179,7 +179,13 @@ pub fn log_records(text: &str) -> Option<Result<Vec<Record>, String>> {
         }
         match serde_json::from_str::<Record>(line) {
             Ok(record) => records.push(record),
-            Err(e) => return Some(Err(format!("line {}: not a conversation record: {e}", n + 1))),
+            Err(e) => {
+                return Some(Err(format!(
+                    "line {}: not a conversation record: {}",
+                    n + 1,
+                    cut_message(&e.to_string())
+                )))
+            }
         }
     }
     Some(Ok(records))
@@ -244,7 +250,18 @@ fn is_strata(v: &Value) -> bool {
 }
 
 fn strata_message(v: &Value, at: &str) -> Result<Message, String> {
-    serde_json::from_value(v.clone()).map_err(|e| format!("{at}: not a Strata message: {e}"))
+    serde_json::from_value(v.clone())
+        .map_err(|e| format!("{at}: not a Strata message: {}", cut_message(&e.to_string())))
+}
+
+/// A decoder's message cut to a readable length: it quotes the value it
+/// refused, which may be a whole tool output.
+pub(crate) fn cut_message(message: &str) -> String {
+    const MAX: usize = 200;
+    match message.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", &message[..at]),
+        None => message.to_owned(),
+    }
 }
 
 /// The messages of a JSON array; `field` names it in errors.
@@ -313,4 +330,18 @@ fn jsonl(text: &str) -> Result<(Format, Vec<Message>), String> {
         other => other.to_string(),
     })?;
     Ok((Format::OpenAiJsonl, messages))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_message_is_cut_on_a_character() {
+        assert_eq!(cut_message("short"), "short");
+        let long = "é".repeat(500);
+        let cut = cut_message(&long);
+        assert_eq!(cut.chars().count(), 201);
+        assert!(cut.ends_with('…'));
+    }
 }

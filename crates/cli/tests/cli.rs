@@ -602,6 +602,21 @@ fn compress_gives_the_history_form() {
         "{}",
         stderr(&o)
     );
+    // A tool's output given as a JSON string is refused in a line that
+    // says what to do, without quoting the whole output back.
+    let text = serde_json::to_string(&"FAILED test_x\n".repeat(2_000)).unwrap();
+    let o = run_with_stdin(&["compress", "--tool", "Bash"], text.as_bytes());
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("found a string; pass --raw"), "{err}");
+    assert!(err.len() < 300, "{} bytes: {err}", err.len());
+    // A field of the wrong type inside the object: the message is cut.
+    let wrong = format!("{{\"status\": {text}}}");
+    let err = stderr(&run_with_stdin(&["compress", "--tool", "Bash"], wrong.as_bytes()));
+    assert!(
+        err.contains("not a tool result envelope") && err.len() < 400,
+        "{err}"
+    );
 }
 
 #[test]

@@ -27,6 +27,18 @@ pub struct CompressArgs {
     file: Option<std::path::PathBuf>,
 }
 
+/// What kind of JSON value `value` is, for an error message.
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
 /// Runs `strata-ctx compress`.
 pub fn run(args: &CompressArgs) -> Result<(), CliError> {
     let arguments: Value = serde_json::from_str(&args.arguments)
@@ -51,8 +63,20 @@ pub fn run(args: &CompressArgs) -> Result<(), CliError> {
             e.column()
         ))
     })?;
-    let result: ToolResult = serde_json::from_value(value)
-        .map_err(|e| CliError::Input(format!("{source}: not a tool result envelope: {e}")))?;
+    if !value.is_object() {
+        return Err(CliError::Input(format!(
+            "{source}: not a tool result envelope: expected an object such as \
+             {{\"status\": \"success\", \"data\": …}}, found {}; \
+             pass --raw for a tool's text output",
+            kind_of(&value)
+        )));
+    }
+    let result: ToolResult = serde_json::from_value(value).map_err(|e| {
+        CliError::Input(format!(
+            "{source}: not a tool result envelope: {}",
+            crate::parse::cut_message(&e.to_string())
+        ))
+    })?;
     let compressed = compressor.compress(&args.tool, &arguments, &result);
     if let Some(f) = compressed.fallback {
         super::note(&format!(

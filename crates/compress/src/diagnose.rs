@@ -277,6 +277,43 @@ fn located_message() -> &'static Regex {
     )
 }
 
+/// A `go test -v` log line, indented under its test: `    a_test.go:12:
+/// checking 3`.
+fn go_test_log() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^(?: {4}|\t)+[\w.-]+_test\.go:\d+: ")
+}
+
+/// What `line` is, read in its place: `after` is the text that follows
+/// it. A `go test -v` log line prints the same whether its test failed
+/// (`t.Errorf`) or passed (`t.Log`, shown only under `-v`): under a test
+/// whose verdict below it is `--- PASS:` or `--- SKIP:`, it is noise.
+/// Otherwise as [`line_kind`].
+pub(crate) fn kind_in_place(line: &str, after: &[u8]) -> LineKind {
+    let kind = line_kind(line);
+    if kind == LineKind::Failure && go_test_log().is_match(line) && passed_below(after) {
+        LineKind::Noise
+    } else {
+        kind
+    }
+}
+
+/// Whether the first line below the indented ones that follow `after`'s
+/// first (the rest of the line above) is a passing or skipped test's
+/// verdict; looks at most 32 lines down.
+fn passed_below(after: &[u8]) -> bool {
+    for line in after.split(|&b| b == b'\n').skip(1).take(32) {
+        let trimmed = line.trim_ascii();
+        if trimmed.starts_with(b"--- PASS: ") || trimmed.starts_with(b"--- SKIP: ") {
+            return true;
+        }
+        if trimmed.starts_with(b"--- FAIL: ") || !(line.is_empty() || line[0] == b' ' || line[0] == b'\t') {
+            return false;
+        }
+    }
+    false
+}
+
 /// The longest line classified; longer lines are judged by their start.
 const CLASSIFIED_BYTES: usize = 512;
 
@@ -669,6 +706,34 @@ mod tests {
         );
         assert_eq!(
             line_kind("    price_test.go:12: got 81, want 90"),
+            LineKind::Failure
+        );
+    }
+
+    #[test]
+    fn tool_8_a_go_test_log_under_a_passing_test_is_noise() {
+        let log = "    calc_test.go:6: checking 0";
+        let kind = |after: &str| kind_in_place(log, after.as_bytes());
+        assert_eq!(kind("\n--- PASS: TestOk0 (0.00s)\n"), LineKind::Noise);
+        assert_eq!(
+            kind("\n    calc_test.go:7: more\n\t\tdetail\n--- SKIP: TestOk0 (0.00s)"),
+            LineKind::Noise
+        );
+        assert_eq!(kind("\r\n--- PASS: TestOk0 (0.00s)\r\n"), LineKind::Noise);
+        // Under a failing test, or with no verdict below, it stays a failure.
+        assert_eq!(kind("\n--- FAIL: TestAdd3 (0.00s)\n"), LineKind::Failure);
+        assert_eq!(
+            kind("\n    --- FAIL: TestAdd3/sub (0.00s)\n--- PASS: X"),
+            LineKind::Failure
+        );
+        assert_eq!(kind("\nFAIL\n"), LineKind::Failure);
+        assert_eq!(kind(""), LineKind::Failure);
+        assert_eq!(kind(&"\n    a_test.go:1: x".repeat(40)), LineKind::Failure);
+        // A subtest's verdict, indented, counts.
+        assert_eq!(kind("\n    --- PASS: TestX/sub (0.00s)\n"), LineKind::Noise);
+        // Other located lines are not go test logs.
+        assert_eq!(
+            kind_in_place("./main.go:14:2: undefined: handler", b"\n--- PASS: X"),
             LineKind::Failure
         );
     }

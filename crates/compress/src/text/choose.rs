@@ -19,7 +19,12 @@ pub(super) fn choose(
         .iter()
         .chain(middle)
         .chain(tail)
-        .map(|l| (*l, diagnose::line_kind(line_str(text, l))))
+        .map(|l| {
+            (
+                *l,
+                diagnose::kind_in_place(line_str(text, l), &text.as_bytes()[l.end..]),
+            )
+        })
         .collect();
     let noise: HashSet<usize> = all
         .iter()

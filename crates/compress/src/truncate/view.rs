@@ -216,7 +216,7 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         let end = memchr::memchr(b'\n', &region[m.start()..]).map_or(region.len(), |i| m.start() + i);
         let line = String::from_utf8_lossy(&region[start..end]);
         let line = line.trim_end_matches('\r');
-        let kind = diagnose::line_kind(line);
+        let kind = diagnose::kind_in_place(line, &region[end..]);
         if kind.is_diagnostic() {
             found.push((start, line.to_owned(), kind));
         }

@@ -184,9 +184,9 @@ impl Todo<'_> {
 }
 
 /// The items of a todo list or plan: `todos` (Claude Code, opencode,
-/// Gemini CLI) or `plan` (Codex CLI's `update_plan`), each item's text
-/// under `content`, `text`, `description` or `step`. `None` when the call
-/// carries no list.
+/// Gemini CLI), `plan` (Codex CLI's `update_plan`) or `task_list`
+/// (OpenHands' `task_tracker`), each item's text under `content`, `text`,
+/// `description`, `step` or `title`. `None` when the call carries no list.
 ///
 /// ```
 /// use serde_json::json;
@@ -200,6 +200,7 @@ pub fn todos(arguments: &Value) -> Option<Vec<Todo<'_>>> {
     let items = arguments
         .get("todos")
         .or_else(|| arguments.get("plan"))
+        .or_else(|| arguments.get("task_list"))
         .and_then(Value::as_array)?;
     Some(
         items
@@ -274,6 +275,13 @@ mod tests {
         assert!(todos(&claude).unwrap()[0].is_done());
         let gemini = json!({"todos": [{"description": "B", "status": "in_progress"}]});
         assert_eq!(todos(&gemini).unwrap()[0].text, "B");
+        // OpenHands' task_tracker: a `command` beside the list, which does
+        // not make it a shell.
+        let openhands = json!({"command": "plan", "task_list": [{"id": "1", "title": "C", "status": "todo", "notes": ""}, {"id": "2", "title": "D", "status": "done"}]});
+        assert_eq!(classify("task_tracker", &openhands), Some(ToolKind::TodoWrite));
+        let items = todos(&openhands).unwrap();
+        assert_eq!((items[0].text, items[0].is_done()), ("C", false));
+        assert!(items[1].is_done());
         assert!(todos(&json!({"x": 1})).is_none());
         assert!(todos(&json!({"todos": [{"status": "pending"}]}))
             .unwrap()

@@ -141,10 +141,10 @@ fn by_name(name: &str) -> Option<ToolKind> {
             ToolKind::Bash
         }
         // Claude Code `TodoWrite`, opencode `todowrite`, Codex CLI
-        // `update_plan`, Gemini CLI `write_todos`.
-        "todowrite" | "todo_write" | "write_todos" | "update_todos" | "update_plan" | "todo" => {
-            ToolKind::TodoWrite
-        }
+        // `update_plan`, Gemini CLI `write_todos`, OpenHands
+        // `task_tracker`.
+        "todowrite" | "todo_write" | "write_todos" | "update_todos" | "update_plan" | "todo"
+        | "task_tracker" => ToolKind::TodoWrite,
         _ => return None,
     })
 }

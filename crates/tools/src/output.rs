@@ -123,10 +123,7 @@ impl ShellOutput {
     /// compact JSON.
     pub fn with_output(self, output: String) -> String {
         match self.shape {
-            Shape::Json(mut object) => {
-                object.insert("output".to_owned(), Value::String(output));
-                Value::Object(object).to_string()
-            }
+            Shape::Json(object) => output_first(object, output),
             Shape::Headed { mut header, .. } => {
                 header.push_str(&output);
                 header
@@ -152,7 +149,7 @@ impl ShellOutput {
     ///
     /// let text = r#"{"output":"x","metadata":{"exit_code":1,"duration_seconds":2.5}}"#;
     /// let form = ShellOutput::parse(text).unwrap().condensed("x".to_owned());
-    /// assert_eq!(form, r#"{"metadata":{"exit_code":1},"output":"x"}"#);
+    /// assert_eq!(form, r#"{"output":"x","metadata":{"exit_code":1}}"#);
     /// ```
     pub fn condensed(self, output: String) -> String {
         match self.shape {
@@ -163,8 +160,7 @@ impl ShellOutput {
                     }
                     object.remove(*key);
                 }
-                object.insert("output".to_owned(), Value::String(output));
-                Value::Object(object).to_string()
+                output_first(object, output)
             }
             Shape::Headed { header, .. } => {
                 let mut kept: String = header
@@ -180,6 +176,23 @@ impl ShellOutput {
             }
         }
     }
+}
+
+/// A JSON envelope as compact JSON with `output` first, as Codex CLI
+/// writes it, then the other keys.
+fn output_first(object: Map<String, Value>, output: String) -> String {
+    let mut text = String::from("{\"output\":");
+    text.push_str(&Value::String(output).to_string());
+    for (key, value) in object {
+        if key != "output" {
+            text.push(',');
+            text.push_str(&Value::String(key).to_string());
+            text.push(':');
+            text.push_str(&value.to_string());
+        }
+    }
+    text.push('}');
+    text
 }
 
 /// Header lines that describe only the moment of the call.
@@ -382,7 +395,7 @@ mod tests {
         );
         let json = r#"{"output":"x","duration_seconds":3,"metadata":{"exit_code":1,"duration_seconds":2.5}}"#;
         let form = ShellOutput::parse(json).unwrap().condensed("y".to_owned());
-        assert_eq!(form, r#"{"metadata":{"exit_code":1},"output":"y"}"#);
+        assert_eq!(form, r#"{"output":"y","metadata":{"exit_code":1}}"#);
         assert_eq!(ShellOutput::parse(&form).unwrap().exit_code(), Some(1));
     }
 

@@ -167,6 +167,9 @@ fn noise() -> &'static Regex {
             // rustc's and clippy's boilerplate under each finding: which
             // lint is on by default, where the lint's documentation is.
             r"|^\s*= note: `#\[(?:warn|deny)\([\w:]+\)\]` on by default$|^\s*= help: for further information visit https://",
+            // Python's position markers under a frame's code line (PEP
+            // 657: `^^^^`, `~~~^^^`): the code line says what ran.
+            r"|^\s*~*\^[\^~]*\s*$",
             // Library frames: Python site-packages and the standard library,
             // node_modules and node internals, the JDK and test runners, Go's
             // runtime, Rust's standard library.
@@ -220,7 +223,7 @@ const OPERAND: &str = operand!();
 
 const CONTEXT: &str = concat!(
     r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at [\w$.<>]+\([\w$]+\.(?:java|kt|scala):\d+\)"#,
-    r"|^\s*\S+\.(?:go|rs|py|ts|tsx|js|jsx|c|cc|cpp|h|java|kt|rb|php|cs|swift):\d+|^\s*\d+\s*\|\s|^\s*\|\s+\^|^goroutine \d+ \[|^\s+\^+~*\s*$|^Caused by:",
+    r"|^\s*\S+\.(?:go|rs|py|ts|tsx|js|jsx|c|cc|cpp|h|java|kt|rb|php|cs|swift):\d+|^\s*\d+\s*\|\s|^\s*\|\s+\^|^goroutine \d+ \[|^Caused by:",
     // An assertion's operands and matcher ([`OPERAND`]).
     r"|",
     operand!(),

@@ -612,3 +612,45 @@ fn tool_8_go_test_logs_of_passing_tests_are_noise() {
     }
     assert!(failed >= 5 && passed >= 50, "{failed} failed, {passed} passed");
 }
+
+/// TOOL-8: Python 3.11's tracebacks mark each frame's expression with a
+/// line of carets (PEP 657). A caret line says nothing without the code
+/// line above it: the form keeps the project's frames and the exception,
+/// and no caret line.
+#[test]
+fn tool_8_python_position_markers_are_noise() {
+    let frame = |file: &str, line: usize, code: &str| {
+        format!(
+            "  File \"{file}\", line {line}, in f{line}\n    {code}\n    {}\n",
+            "^".repeat(code.len())
+        )
+    };
+    let mut output = "Traceback (most recent call last):\n".to_owned();
+    output += &frame("/work/app/run.py", 8, "main(config, verbose=True)");
+    output += &frame("/work/app/app/worker.py", 51, "rows = fetch(conn, table)");
+    for i in 0..40 {
+        output += &frame(
+            &format!("/usr/lib/python3.11/site-packages/sqlalchemy/engine/base{i}.py"),
+            100 + i,
+            "return meth(self, args, kwargs)",
+        );
+    }
+    output += "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) no such table: users\n";
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "python run.py"}), &output);
+    for kept in [
+        "Traceback (most recent call last):",
+        "File \"/work/app/app/worker.py\", line 51, in f51",
+        "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) no such table: users",
+    ] {
+        assert!(form.contains(kept), "lost {kept:?}\n{form}");
+    }
+    assert!(
+        form.lines().all(|l| !l.trim().starts_with('^')),
+        "a caret line without its code\n{form}"
+    );
+    assert_eq!(line_kind("    ~~~~~~^^^^^^^"), LineKind::Noise);
+    assert_eq!(
+        line_kind("   |         ^^^^ help: a local variable"),
+        LineKind::Context
+    );
+}

@@ -42,11 +42,16 @@ pub(super) fn choose(
     rest.extend(tail.iter().rev().take(2).filter(quiet));
     // Spare room: the innermost locations and frames of the project's
     // code, where a failure happened.
-    let frames = all
+    let frames: Vec<Line> = all
         .iter()
         .filter(|(_, k)| *k == LineKind::Context)
-        .map(|(l, _)| *l);
-    rest.extend(frames.rev().take(INNERMOST_FRAMES));
+        .map(|(l, _)| *l)
+        .collect();
+    // Each with the code line a Python frame prints under it: what ran.
+    for frame in frames.iter().rev().take(INNERMOST_FRAMES) {
+        rest.push(*frame);
+        rest.extend(code_under_frame(text, frame));
+    }
     rest.extend(head.iter().skip(1).filter(quiet));
     rest.extend(tail.iter().rev().skip(2).filter(quiet));
     // The first and last lines open and close the text, whatever else.
@@ -71,6 +76,25 @@ pub(super) fn choose(
     let mut kept = room.kept;
     kept.sort_by_key(|l| l.number);
     kept
+}
+
+/// The code line a Python traceback prints under a frame (`File "a.py",
+/// line 3, in f` above `    return g(x)`): what ran there.
+fn code_under_frame(text: &str, frame: &Line) -> Option<Line> {
+    if !line_str(text, frame).trim_start().starts_with("File \"") {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let start = frame.end + memchr::memchr(b'\n', &bytes[frame.end..])? + 1;
+    let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+    let end = super::trim_cr(bytes, start, end);
+    let code = &text[start..end];
+    let indented = code.starts_with(' ') && !code.trim().is_empty();
+    (indented && !code.trim_start().starts_with("File \"")).then_some(Line {
+        number: frame.number + 1,
+        start,
+        end,
+    })
 }
 
 /// The lines that carry a diagnostic, in order of priority: the last

@@ -615,8 +615,8 @@ fn tool_8_go_test_logs_of_passing_tests_are_noise() {
 
 /// TOOL-8: Python 3.11's tracebacks mark each frame's expression with a
 /// line of carets (PEP 657). A caret line says nothing without the code
-/// line above it: the form keeps the project's frames and the exception,
-/// and no caret line.
+/// line above it: the form keeps the project's frames, each with its code
+/// line, and the exception, and no caret line.
 #[test]
 fn tool_8_python_position_markers_are_noise() {
     let frame = |file: &str, line: usize, code: &str| {
@@ -639,7 +639,7 @@ fn tool_8_python_position_markers_are_noise() {
     let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "python run.py"}), &output);
     for kept in [
         "Traceback (most recent call last):",
-        "File \"/work/app/app/worker.py\", line 51, in f51",
+        "File \"/work/app/app/worker.py\", line 51, in f51\n    rows = fetch(conn, table)\n",
         "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) no such table: users",
     ] {
         assert!(form.contains(kept), "lost {kept:?}\n{form}");

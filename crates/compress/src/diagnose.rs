@@ -176,6 +176,9 @@ fn noise() -> &'static Regex {
             r#"|^\s*File "[^"]*(?:site-packages|dist-packages|/lib/python\d|<frozen )"#,
             r"|^\s*at .*(?:node_modules|node:internal|\(internal/|\(node:)",
             r"|^\s*at (?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.apache\.maven\.|org\.gradle\.|kotlin\.|scala\.)",
+            // Ruby's gems and standard library, PHP's Composer packages,
+            // .NET's runtime, Rust's standard library.
+            r"|^\s*from \S*(?:/gems/|/rubygems|/lib/ruby/)|^#\d+ (?:\S*/vendor/|\{main\})|^\s+at (?:System|Microsoft)\.|^\s+at /rustc/",
             r"|^\s*(?:/usr/local/go/src/|/usr/lib/go\S*/src/|runtime/|testing\.tRunner)",
             r"|^\s*(?:at )?/rustc/[0-9a-f]+/|^\s*\d+: (?:std::|core::|rust_begin_unwind|__rust)",
         ),
@@ -196,6 +199,10 @@ const FAILURE: &str = concat!(
     // location (`F401 [*] `os` imported but unused`, `UP035 `typing.Dict`
     // is deprecated`).
     r"|^[A-Z]{1,4}\d{3,4} (?:\[\*\] )?\S",
+    // Kotlin's compiler (`e: file:///a/App.kt:12:9 Unresolved reference`),
+    // RSpec's list of failed examples (`rspec ./spec/a_spec.rb:12 # …`);
+    // read with their paths blanked too.
+    r"|^e: (?:file:)?\S*\s*:\d+:\d+ |^rspec\s+\S*\s*:\d+ # ",
     // make, linkers, shells, the kernel.
     r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
     // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
@@ -203,7 +210,8 @@ const FAILURE: &str = concat!(
     // Non-zero exits.
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?[1-9]\d*\b|returned non-zero|non-zero exit|returncode[:=]?\s*-?[1-9])",
 );
-const WARNING: &str = r"(?i:\bwarn(?:ing|ings)?\b|\bdeprecat\w*)|\[WARN(?:ING)?\]|Warning\b";
+const WARNING: &str =
+    r"(?i:\bwarn(?:ing|ings)?\b|\bdeprecat\w*)|\[WARN(?:ING)?\]|Warning\b|^w: (?:file:)?\S*\s*:\d+:\d+ ";
 const SUMMARY: &str = concat!(
     r"(?i:\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|deselected|xfailed|xpassed|succeeded|pending|todo)\b)",
     r"|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|^Ran \d+ tests? in|^OK(?:\s|$)|^FAILED \(|^=+ .* in [\d.]+m?s",
@@ -229,6 +237,10 @@ const CONTEXT: &str = concat!(
     operand!(),
     // A `file:line:col:` location with a message (Go, gcc, ruff).
     r"|^\S+:\d+:\d+:\s",
+    // The frames of Ruby (`from app.rb:3:in 'f'`), PHP (`#0 /a/B.php(12):
+    // f()`), .NET (`at A.B() in /a/B.cs:line 42`) and Rust's backtraces
+    // (`at ./src/main.rs:5:5`).
+    r"|^\s*from \S+:\d+:in |^#\d+ \S+\(\d+\): |^\s+at .+ in \S+:line \d+$|^\s+at \S+\.rs:\d+:\d+$",
 );
 
 /// Whether `line` is an assertion's operand or matcher ([`OPERAND`]): a
@@ -698,9 +710,38 @@ mod tests {
             // What `grep -n` prints: a line and no column.
             "astroid/bases.py:137: return getattr(self._proxied, name)",
             "src/app.py:42:    value = parse(raw)",
+            // Ruby, PHP, .NET and Rust backtrace frames of the project.
+            "\tfrom /app/lib/billing.rb:30:in `run'",
+            "#0 /app/src/Calc.php(12): add('x', 2)",
+            "   at Billing.Invoice.Total() in /app/src/Invoice.cs:line 42",
+            "             at ./src/main.rs:5:5",
         ] {
             assert_eq!(line_kind(line), LineKind::Context, "{line}");
         }
+        // Their libraries' and runtimes' frames are noise.
+        for line in [
+            "\tfrom /usr/lib/ruby/3.1.0/rubygems/core_ext/kernel_require.rb:85:in `require'",
+            "\tfrom /app/vendor/bundle/ruby/3.1.0/gems/rack-2.2.3/lib/rack.rb:12:in `call'",
+            "#1 /app/vendor/phpunit/phpunit/src/Framework/TestCase.php(1154): Calc->add()",
+            "#2 {main}",
+            "   at System.Linq.Enumerable.First[TSource](IEnumerable`1 source)",
+            "             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:80:14",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Noise, "{line}");
+        }
+        // Kotlin's compiler findings and RSpec's failed examples.
+        assert_eq!(
+            line_kind("e: file:///app/src/main/kotlin/App.kt:12:9 Unresolved reference: foo"),
+            LineKind::Failure
+        );
+        assert_eq!(
+            line_kind("w: /app/src/main/kotlin/App.kt:3:5 Parameter 'x' is never used"),
+            LineKind::Warning
+        );
+        assert_eq!(
+            line_kind("rspec ./spec/billing_spec.rb:12 # Billing#total returns the sum"),
+            LineKind::Failure
+        );
         // With a column and a message, a location is a finding (go vet),
         // and so is one indented under its failing test (go test).
         assert_eq!(

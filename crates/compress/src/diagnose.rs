@@ -299,11 +299,27 @@ fn go_test_log() -> &'static Regex {
     compiled(&RE, r"^(?: {4}|\t)+[\w.-]+_test\.go:\d+: ")
 }
 
-/// What `line` is, read in its place: `after` is the text that follows
-/// it. A `go test -v` log line prints the same whether its test failed
-/// (`t.Errorf`) or passed (`t.Log`, shown only under `-v`): under a test
-/// whose verdict below it is `--- PASS:` or `--- SKIP:`, it is noise.
-/// Otherwise as [`line_kind`].
+/// What `line`, a line of `text` as [`str::lines`] yields it, is when read
+/// in its place. Otherwise as [`line_kind`], but a `go test -v` log line
+/// prints the same whether its test failed (`t.Errorf`) or passed
+/// (`t.Log`, shown only under `-v`): under a test whose verdict below it
+/// is `--- PASS:` or `--- SKIP:`, it is noise.
+///
+/// ```
+/// use strata_ctx_compress::{line_kind_in, LineKind};
+///
+/// let log = "=== RUN   TestOk0\n    calc_test.go:6: checking 0\n--- PASS: TestOk0 (0.00s)\n";
+/// let line = log.lines().nth(1).unwrap();
+/// assert_eq!(line_kind_in(log, line), LineKind::Noise);
+/// let log = log.replace("PASS", "FAIL");
+/// assert_eq!(line_kind_in(&log, log.lines().nth(1).unwrap()), LineKind::Failure);
+/// ```
+pub fn line_kind_in(text: &str, line: &str) -> LineKind {
+    kind_in_place(line, after_line(text, line))
+}
+
+/// [`line_kind_in`] for a line and `after`, the text that follows it (from
+/// the end of the line, its newline included or not).
 pub(crate) fn kind_in_place(line: &str, after: &[u8]) -> LineKind {
     let kind = line_kind(line);
     if kind == LineKind::Failure && go_test_log().is_match(line) && passed_below(after) {
@@ -484,6 +500,16 @@ pub fn is_verdict(line: &str) -> bool {
         .is_match(t)
 }
 
+/// What follows `line`, a line of `text` (as [`str::lines`] yields it), in
+/// `text`.
+fn after_line<'a>(text: &'a str, line: &str) -> &'a [u8] {
+    let end = (line.as_ptr() as usize)
+        .saturating_sub(text.as_ptr() as usize)
+        .saturating_add(line.len())
+        .min(text.len());
+    &text.as_bytes()[end..]
+}
+
 /// The last failure line of `text` ([`LineKind::Failure`]), trimmed: the
 /// line an agent acts on.
 ///
@@ -494,7 +520,7 @@ pub fn is_verdict(line: &str) -> bool {
 pub fn last_failure(text: &str) -> Option<&str> {
     text.lines()
         .rev()
-        .find(|l| line_kind(l) == LineKind::Failure)
+        .find(|l| line_kind_in(text, l) == LineKind::Failure)
         .map(str::trim)
 }
 

@@ -796,6 +796,22 @@ mod tests {
     /// REACT-6: npm's last lines are its code, help text and the path of
     /// its debug log; the last error is what failed (npm 11's words).
     #[test]
+    fn a_passing_tests_go_log_is_not_the_last_error() {
+        let log = "=== RUN   TestAdd3\n    calc_test.go:28: Add(3, 1) = 4, want 5\n--- FAIL: TestAdd3 (0.00s)\n=== RUN   TestOk4\n    calc_test.go:33: checking 4\n--- PASS: TestOk4 (0.00s)\nFAIL\nFAIL\texample.com/calc\t0.005s\nFAIL\n";
+        assert_eq!(
+            last_error_line(log, None).as_deref(),
+            Some("--- FAIL: TestAdd3 (0.00s)")
+        );
+        // A log cut before the run's verdict: the last failure is the
+        // failing test's, not the passing one's log below it.
+        let cut = &log[..log.find("FAIL\n").unwrap()];
+        assert_eq!(
+            strata_ctx_compress::last_failure(cut),
+            Some("--- FAIL: TestAdd3 (0.00s)")
+        );
+    }
+
+    #[test]
     fn npm_trailers_are_not_the_last_error() {
         let log = "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/left-pad-xyz\nnpm error 404\nnpm error 404  The requested resource 'left-pad-xyz@*' could not be found or you do not have permission to access it.\nnpm error 404\nnpm error 404 Note that you can also install from a\nnpm error 404 tarball, folder, http url, or git url.\nnpm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-26T21_40_03_056Z-debug-0.log\n";
         assert_eq!(

@@ -6,7 +6,9 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use serde_json::Value;
-use strata_ctx_compress::{announces_message, is_announced_message, is_verdict, line_kind, LineKind};
+use strata_ctx_compress::{
+    announces_message, is_announced_message, is_verdict, line_kind, line_kind_in, LineKind,
+};
 use strata_ctx_core::{Message, ToolCall};
 use strata_ctx_tools::{classify, command, ToolKind};
 
@@ -88,7 +90,9 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
                 && Some(l) != besides
                 && !exit_status().is_match(l)
                 && (line_kind(l) == LineKind::Failure
-                    || (printed.len() != l.len() && line_kind(printed) == LineKind::Failure));
+                    || (printed.len() != l.len() && line_kind(printed) == LineKind::Failure))
+                // Read in its place: a passing test's `go test -v` log is noise.
+                && line_kind_in(text, printed) != LineKind::Noise;
             failure.then_some(l)
         })
     };

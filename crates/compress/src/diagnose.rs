@@ -781,6 +781,16 @@ mod tests {
     }
 
     #[test]
+    fn a_line_is_read_where_it_stands_in_its_text() {
+        let log = "=== RUN   TestOk0\n    calc_test.go:6: checking 0\n--- PASS: TestOk0 (0.00s)\n=== RUN   TestAdd3\n    calc_test.go:28: got 4, want 5\n--- FAIL: TestAdd3 (0.00s)\n=== RUN   TestOk4\n    calc_test.go:33: checking 4\n--- PASS: TestOk4 (0.00s)\n";
+        let lines: Vec<&str> = log.lines().collect();
+        assert_eq!(line_kind_in(log, lines[1]), LineKind::Noise);
+        assert_eq!(line_kind_in(log, lines[4]), LineKind::Failure);
+        assert_eq!(line_kind_in(log, lines[7]), LineKind::Noise);
+        assert_eq!(last_failure(log), Some("--- FAIL: TestAdd3 (0.00s)"));
+    }
+
+    #[test]
     fn tool_8_a_go_test_log_under_a_passing_test_is_noise() {
         let log = "    calc_test.go:6: checking 0";
         let kind = |after: &str| kind_in_place(log, after.as_bytes());

@@ -404,6 +404,8 @@ mod tests {
     #[test]
     fn gemini_shell_output_is_read_and_condensed() {
         let out = ShellOutput::parse(GEMINI).unwrap();
+        assert!(!out.is_json());
+        assert!(ShellOutput::parse(r#"{"output": "x"}"#).unwrap().is_json());
         // The output's own `Error: …` line is what the command printed,
         // not the field below it.
         assert_eq!(out.output(), "> app@1.0.0 test\nError: Cannot find module 'x'");

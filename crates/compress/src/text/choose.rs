@@ -231,3 +231,39 @@ impl<'a> Room<'a> {
         fits
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `n`th line of `text` (CRLF endings trimmed).
+    fn nth(text: &str, n: usize) -> Line {
+        let mut start = 0;
+        for _ in 0..n {
+            start += text[start..].find('\n').map_or(text.len() - start, |i| i + 1);
+        }
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        Line {
+            number: n,
+            start,
+            end: super::super::trim_cr(text.as_bytes(), start, end),
+        }
+    }
+
+    #[test]
+    fn a_python_frame_brings_its_code_line() {
+        let text = "Traceback (most recent call last):\r\n  File \"/app/db.py\", line 86, in run\r\n    return cursor.execute(sql)\r\n  File \"/app/x.py\", line 3, in f\n  File \"/app/y.py\", line 4, in g\n\n  File \"/app/z.py\", line 5, in h\nnot indented\n  File \"/app/end.py\", line 6, in e";
+        let code = code_under_frame(text, &nth(text, 1)).unwrap();
+        assert_eq!(
+            (code.number, line_str(text, &code)),
+            (2, "    return cursor.execute(sql)")
+        );
+        // A frame under a frame, a blank line, an unindented line or the
+        // end of the text is no code line.
+        for n in [3, 4, 6, 8] {
+            assert!(code_under_frame(text, &nth(text, n)).is_none(), "line {n}");
+        }
+        // Only a Python frame brings one.
+        assert!(code_under_frame(text, &nth(text, 0)).is_none());
+    }
+}

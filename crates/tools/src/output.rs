@@ -136,8 +136,9 @@ impl ShellOutput {
     /// the command printed, with what stays true after the call (the exit
     /// code, a running process's session id, the command) and without
     /// what only described that moment: the chunk id, the wall time, the
-    /// original token count, the duration and a process group's id, and
-    /// without fields that say `(none)`. The result still reads as a
+    /// original token count, the duration and a process group's id. A
+    /// labelled `Command:` keeps its first line, up to 200 characters (the
+    /// call's arguments hold it whole). The result still reads as a
     /// [`ShellOutput`].
     ///
     /// ```
@@ -171,8 +172,8 @@ impl ShellOutput {
                 kept
             }
             Shape::Labelled { above, mut below, .. } => {
-                below.retain(|(label, value)| *label != PROCESS_GROUP && value.trim() != "(none)");
-                labelled_text(above, &output, &below)
+                below.retain(|(label, _)| *label != PROCESS_GROUP);
+                labelled_text(short_command(&above), &output, &below)
             }
         }
     }
@@ -314,6 +315,25 @@ fn labelled(text: &str) -> Option<Shape> {
     })
 }
 
+/// The most characters of a labelled command a condensed form keeps.
+const COMMAND_CHARS: usize = 200;
+
+/// The lines above a labelled output with the command cut to its first
+/// line, and to [`COMMAND_CHARS`], with ` …` where it was cut.
+fn short_command(above: &str) -> String {
+    let Some(at) = above.rfind("\nDirectory: ") else {
+        return above.to_owned();
+    };
+    let (command, rest) = above.split_at(at);
+    let first = command.lines().next().unwrap_or_default();
+    let mut short: String = first.chars().take(COMMAND_CHARS).collect();
+    if short.len() < command.len() {
+        short.push_str(" …");
+    }
+    short.push_str(rest);
+    short
+}
+
 /// Labelled fields again: `above`, the output under `Output: `, then the
 /// fields below.
 fn labelled_text(mut above: String, output: &str, below: &[(&str, String)]) -> String {
@@ -414,7 +434,7 @@ mod tests {
         let form = out.condensed("Error: Cannot find module 'x'".to_owned());
         assert_eq!(
             form,
-            "Command: npm test\nDirectory: (root)\nOutput: Error: Cannot find module 'x'\nExit Code: 1"
+            "Command: npm test\nDirectory: (root)\nOutput: Error: Cannot find module 'x'\nError: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)"
         );
         let again = ShellOutput::parse(&form).unwrap();
         assert_eq!(again.output(), "Error: Cannot find module 'x'");
@@ -428,16 +448,30 @@ mod tests {
         assert_eq!(out.output(), "built a\nbuilt b\nmake: *** [all] Error 2");
         assert_eq!(out.exit_code(), Some(2));
         let form = out.condensed("make: *** [all] Error 2".to_owned());
+        // A command over several lines keeps its first one.
         assert_eq!(
             form,
-            "Command: cat <<EOF > a.txt\nx\nEOF\nmake\nDirectory: src\nOutput: make: *** [all] Error 2\nExit Code: 2\nBackground PIDs: 77"
+            "Command: cat <<EOF > a.txt …\nDirectory: src\nOutput: make: *** [all] Error 2\nError: (none)\nExit Code: 2\nSignal: (none)\nBackground PIDs: 77"
         );
         let empty = "Command: true\nDirectory: (root)\nStdout: (empty)\nStderr: (empty)\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 1";
         let out = ShellOutput::parse(empty).unwrap();
         assert_eq!((out.output(), out.exit_code()), ("", Some(0)));
         assert_eq!(
             out.condensed(String::new()),
-            "Command: true\nDirectory: (root)\nOutput: (empty)\nExit Code: 0"
+            "Command: true\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)"
+        );
+        // A long command is cut.
+        let long = format!(
+            "Command: python -c '{}'\nDirectory: (root)\nOutput: x\nExit Code: 0",
+            "x".repeat(500)
+        );
+        let form = ShellOutput::parse(&long).unwrap().condensed("x".to_owned());
+        assert!(
+            form.starts_with(&format!(
+                "Command: python -c '{} …\nDirectory: (root)\n",
+                "x".repeat(180)
+            )),
+            "{form}"
         );
         // Killed by a signal: no exit code, the signal stays.
         let killed = "Command: sleep 9\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: (none)\nSignal: 9\nBackground PIDs: (none)\nProcess Group PGID: 5";
@@ -445,7 +479,7 @@ mod tests {
         assert_eq!(out.exit_code(), None);
         assert_eq!(
             out.condensed(String::new()),
-            "Command: sleep 9\nDirectory: (root)\nOutput: (empty)\nSignal: 9"
+            "Command: sleep 9\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: (none)\nSignal: 9\nBackground PIDs: (none)"
         );
     }
 

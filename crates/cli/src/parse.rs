@@ -219,11 +219,12 @@ fn anthropic(value: &Value) -> Result<(Format, Vec<Message>), String> {
     Ok((Format::AnthropicJson, messages))
 }
 
-fn json_error(e: &serde_json::Error) -> String {
+pub(crate) fn json_error(e: &serde_json::Error) -> String {
     format!("line {} column {}: invalid JSON: {e}", e.line(), e.column())
 }
 
-fn kind(v: &Value) -> &'static str {
+/// What kind of JSON value `v` is, for an error message.
+pub(crate) fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

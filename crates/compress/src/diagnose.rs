@@ -500,7 +500,7 @@ pub fn is_verdict(line: &str) -> bool {
         .is_match(t)
 }
 
-/// What follows `line`, a line of `text` (as [`str::lines`] yields it), in
+/// What follows `line`, a slice of `text` (a line as [`str::lines`] yields it), in
 /// `text`.
 fn after_line<'a>(text: &'a str, line: &str) -> &'a [u8] {
     let end = (line.as_ptr() as usize)

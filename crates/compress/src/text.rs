@@ -206,11 +206,8 @@ fn within(text: &str, budget: &Budget) -> bool {
         return false;
     }
     let (mut diagnostic_cost, mut failure_cost, mut diagnostics) = (0, 0, 0);
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        at += line.len();
-        let line = line.trim_end_matches(['\n', '\r']);
-        let kind = diagnose::kind_in_place(line, &text.as_bytes()[at.saturating_sub(1)..]);
+    for line in text.lines() {
+        let kind = diagnose::line_kind_in(text, line);
         if kind.is_diagnostic() || kind == LineKind::Context {
             diagnostic_cost += cost(line, budget);
             diagnostics += 1;
@@ -256,9 +253,7 @@ fn diagnostic_spans(
     // Only failures, warnings and summaries count toward a quota: the
     // locations and code excerpts between them (a compiler's `-->` and `|`
     // lines) come along, up to as many again as the quota.
-    let counts = |span: (usize, usize)| {
-        diagnose::kind_in_place(&text[span.0..span.1], &text.as_bytes()[span.1..]).is_diagnostic()
-    };
+    let counts = |span: (usize, usize)| diagnose::line_kind_in(text, &text[span.0..span.1]).is_diagnostic();
     let mut spans: Vec<(usize, usize)> = Vec::new();
     let (mut counted, mut others) = (0, 0);
     let mut scanned_to = from;

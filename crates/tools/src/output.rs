@@ -34,11 +34,12 @@ enum Shape {
         output: String,
         exit_code: Option<i64>,
     },
-    /// Labelled fields: the lines above the output (`Command: …`,
-    /// `Directory: …`), the output, and the fields below it, each a label
-    /// and its value.
+    /// Labelled fields: the command (perhaps over several lines) and the
+    /// directory above the output, the output, and the fields below it,
+    /// each a label and its value.
     Labelled {
-        above: String,
+        command: String,
+        directory: String,
         output: String,
         below: Vec<(&'static str, String)>,
     },
@@ -128,7 +129,12 @@ impl ShellOutput {
                 header.push_str(&output);
                 header
             }
-            Shape::Labelled { above, below, .. } => labelled_text(above, &output, &below),
+            Shape::Labelled {
+                command,
+                directory,
+                below,
+                ..
+            } => labelled_text(&command, &directory, &output, &below),
         }
     }
 
@@ -155,10 +161,12 @@ impl ShellOutput {
     pub fn condensed(self, output: String) -> String {
         match self.shape {
             Shape::Json(mut object) => {
-                for key in MOMENT_KEYS {
-                    if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
+                if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
+                    for key in MOMENT_KEYS {
                         metadata.remove(*key);
                     }
+                }
+                for key in MOMENT_KEYS {
                     object.remove(*key);
                 }
                 output_first(object, output)
@@ -171,9 +179,14 @@ impl ShellOutput {
                 kept.push_str(&output);
                 kept
             }
-            Shape::Labelled { above, mut below, .. } => {
+            Shape::Labelled {
+                command,
+                directory,
+                mut below,
+                ..
+            } => {
                 below.retain(|(label, _)| *label != PROCESS_GROUP);
-                labelled_text(short_command(&above), &output, &below)
+                labelled_text(&short_command(&command), &directory, &output, &below)
             }
         }
     }
@@ -265,7 +278,8 @@ fn labelled(text: &str) -> Option<Shape> {
     if !text.starts_with("Command: ") {
         return None;
     }
-    let directory = text.find("\nDirectory: ")? + 1;
+    let command_end = text.find("\nDirectory: ")?;
+    let directory = command_end + "\nDirectory: ".len();
     let body = directory + text[directory..].find('\n')? + 1;
     let (stdout, rest) = ["Output: ", "Stdout: "].iter().find_map(|label| {
         text[body..]
@@ -309,7 +323,8 @@ fn labelled(text: &str) -> Option<Shape> {
         printed.to_owned()
     };
     Some(Shape::Labelled {
-        above: text[..body].to_owned(),
+        command: text["Command: ".len()..command_end].to_owned(),
+        directory: text[directory..body - 1].to_owned(),
         output,
         below,
     })
@@ -318,34 +333,26 @@ fn labelled(text: &str) -> Option<Shape> {
 /// The most characters of a labelled command a condensed form keeps.
 const COMMAND_CHARS: usize = 200;
 
-/// The lines above a labelled output with the command cut to its first
-/// line, and to [`COMMAND_CHARS`], with ` …` where it was cut.
-fn short_command(above: &str) -> String {
-    let Some(at) = above.rfind("\nDirectory: ") else {
-        return above.to_owned();
-    };
-    let (command, rest) = above.split_at(at);
+/// `command` cut to its first line, and to [`COMMAND_CHARS`], with ` …`
+/// where it was cut.
+fn short_command(command: &str) -> String {
     let first = command.lines().next().unwrap_or_default();
     let mut short: String = first.chars().take(COMMAND_CHARS).collect();
     if short.len() < command.len() {
         short.push_str(" …");
     }
-    short.push_str(rest);
     short
 }
 
-/// Labelled fields again: `above`, the output under `Output: `, then the
-/// fields below.
-fn labelled_text(mut above: String, output: &str, below: &[(&str, String)]) -> String {
-    above.push_str("Output: ");
-    above.push_str(if output.is_empty() { "(empty)" } else { output });
+/// Labelled fields again: the command, the directory, the output under
+/// `Output: `, then the fields below.
+fn labelled_text(command: &str, directory: &str, output: &str, below: &[(&str, String)]) -> String {
+    let output = if output.is_empty() { "(empty)" } else { output };
+    let mut text = format!("Command: {command}\nDirectory: {directory}\nOutput: {output}");
     for (label, value) in below {
-        above.push('\n');
-        above.push_str(label);
-        above.push_str(": ");
-        above.push_str(value);
+        text.push_str(&format!("\n{label}: {value}"));
     }
-    above
+    text
 }
 
 #[cfg(test)]
@@ -469,7 +476,7 @@ mod tests {
         assert!(
             form.starts_with(&format!(
                 "Command: python -c '{} …\nDirectory: (root)\n",
-                "x".repeat(180)
+                "x".repeat(189)
             )),
             "{form}"
         );

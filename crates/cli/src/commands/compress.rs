@@ -27,18 +27,6 @@ pub struct CompressArgs {
     file: Option<std::path::PathBuf>,
 }
 
-/// What kind of JSON value `value` is, for an error message.
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
 /// Runs `strata-ctx compress`.
 pub fn run(args: &CompressArgs) -> Result<(), CliError> {
     let arguments: Value = serde_json::from_str(&args.arguments)
@@ -56,19 +44,14 @@ pub fn run(args: &CompressArgs) -> Result<(), CliError> {
         }
         return out(&form);
     }
-    let value: Value = serde_json::from_slice(&bytes).map_err(|e| {
-        CliError::Input(format!(
-            "{source}: line {} column {}: invalid JSON: {e}",
-            e.line(),
-            e.column()
-        ))
-    })?;
+    let value: Value = serde_json::from_slice(&bytes)
+        .map_err(|e| CliError::Input(format!("{source}: {}", crate::parse::json_error(&e))))?;
     if !value.is_object() {
         return Err(CliError::Input(format!(
             "{source}: not a tool result envelope: expected an object such as \
              {{\"status\": \"success\", \"data\": …}}, found {}; \
              pass --raw for a tool's text output",
-            kind_of(&value)
+            crate::parse::kind(&value)
         )));
     }
     let result: ToolResult = serde_json::from_value(value).map_err(|e| {

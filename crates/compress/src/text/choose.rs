@@ -19,12 +19,7 @@ pub(super) fn choose(
         .iter()
         .chain(middle)
         .chain(tail)
-        .map(|l| {
-            (
-                *l,
-                diagnose::kind_in_place(line_str(text, l), &text.as_bytes()[l.end..]),
-            )
-        })
+        .map(|l| (*l, diagnose::line_kind_in(text, line_str(text, l))))
         .collect();
     let noise: HashSet<usize> = all
         .iter()

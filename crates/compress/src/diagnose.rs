@@ -70,7 +70,7 @@ pub(crate) fn candidates() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         build(&format!(
-            "(?m)(?:{FAILURE})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})"
+            "(?m)(?:{FAILURE})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})"
         ))
     })
 }
@@ -152,8 +152,12 @@ fn noise() -> &'static Regex {
         &RE,
         concat!(
             // Passing tests: pytest, unittest/rust `... ok`, go, jest/vitest, mocha.
-            r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok$|^test \S+ \.\.\. ok|^--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
+            r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok(?: \(\d+(?:\.\d+)?\s?[µnm]?s\))?$|^test \S+ \.\.\. ok|^--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
             r"|^\s*(?:PASS|✓|✔|√)\s|^\s*\[?PASS\]?\s",
+            // bun (`(pass) sum > adds`), Minitest's verbose lines (`T#test_a
+            // = 0.00 s = .`), ExUnit's `--trace` (`* test adds (0.1ms)
+            // [L#4]`), PHPUnit's `--debug` (`Test 'T::testA' started`).
+            r"|^\(pass\) |^\S+#\S+ = [\d.]+ s = \.$|^\s*\* test .*\(\d+(?:\.\d+)?m?s\) \[L#\d+\]$|^Test '.*' (?:started|ended)$",
             // Progress: bars, percentages with rates, spinners.
             r"|[█▉▊▋▌▍▎▏━─]{4}|\[[=#>\-\s]{8,}\]|\d{1,3}%\|| \d+(?:\.\d+)? ?(?:[kMG]i?B|it)/s\b|\bETA\b",
             // Downloads, installs, dependency builds.
@@ -178,7 +182,7 @@ fn noise() -> &'static Regex {
             r"|^\s*at (?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.apache\.maven\.|org\.gradle\.|kotlin\.|scala\.)",
             // Ruby's gems and standard library, PHP's Composer packages,
             // .NET's runtime, Rust's standard library.
-            r"|^\s*from \S*(?:/gems/|/rubygems|/lib/ruby/)|^#\d+ (?:\S*/vendor/|\{main\})|^\s+at (?:System|Microsoft)\.|^\s+at /rustc/",
+            r"|^\s*(?:from|#) \S*(?:/gems/|/rubygems|/lib/ruby/)|^#\d+ (?:\S*/vendor/|\{main\})|^\s+at (?:System|Microsoft)\.|^\s+at /rustc/",
             r"|^\s*(?:/usr/local/go/src/|/usr/lib/go\S*/src/|runtime/|testing\.tRunner)",
             r"|^\s*(?:at )?/rustc/[0-9a-f]+/|^\s*\d+: (?:std::|core::|rust_begin_unwind|__rust)",
         ),
@@ -207,6 +211,9 @@ const FAILURE: &str = concat!(
     r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
     // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
     r"|^CONFLICT \(|(?i:out of memory|OOMKilled)",
+    // Go's and the kernel's fatal signals (`[signal SIGSEGV: segmentation
+    // violation …]`), Minitest's verbose verdicts (`T#test_a = 0.00 s = F`).
+    r"|^\[signal SIG|^\S+#\S+ = [\d.]+ s = [EF]$",
     // Non-zero exits.
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?[1-9]\d*\b|returned non-zero|non-zero exit|returncode[:=]?\s*-?[1-9])",
 );
@@ -215,7 +222,7 @@ const WARNING: &str =
 const SUMMARY: &str = concat!(
     r"(?i:\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|deselected|xfailed|xpassed|succeeded|pending|todo)\b)",
     r"|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|^Ran \d+ tests? in|^OK(?:\s|$)|^FAILED \(|^=+ .* in [\d.]+m?s",
-    r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed",
+    r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed|^Your code has been rated at",
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?\d+|returncode)|^\s*Finished .* target\(s\) in",
 );
 /// An assertion's operands and matcher: jest and vitest (`Expected: 3`,
@@ -224,14 +231,14 @@ const SUMMARY: &str = concat!(
 /// [`CONTEXT`] can hold it.
 macro_rules! operand {
     () => {
-        r"^\s*(?:Expected|Received|Actual|expected|received|actual|left|right)(?: [a-z]+){0,2}:\s|^\s*expect\(received\)"
+        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right)(?: [a-z]+){0,2}:\s|^\s*expect\(received\)"
     };
 }
 const OPERAND: &str = operand!();
 
 const CONTEXT: &str = concat!(
     r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at [\w$.<>]+\([\w$]+\.(?:java|kt|scala):\d+\)"#,
-    r"|^\s*\S+\.(?:go|rs|py|ts|tsx|js|jsx|c|cc|cpp|h|java|kt|rb|php|cs|swift):\d+|^\s*\d+\s*\|\s|^\s*\|\s+\^|^goroutine \d+ \[|^Caused by:",
+    r"|^\s*\S+\.(?:go|rs|py|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|scala|rb|php|cs|swift|dart|ex|exs|erl|lua|zig):\d+|^\s*\d+\s*\|\s|^\s*\|\s+\^|^goroutine \d+ \[|^Caused by:",
     // An assertion's operands and matcher ([`OPERAND`]).
     r"|",
     operand!(),
@@ -241,7 +248,20 @@ const CONTEXT: &str = concat!(
     // f()`), .NET (`at A.B() in /a/B.cs:line 42`) and Rust's backtraces
     // (`at ./src/main.rs:5:5`).
     r"|^\s*from \S+:\d+:in |^#\d+ \S+\(\d+\): |^\s+at .+ in \S+:line \d+$|^\s+at \S+\.rs:\d+:\d+$",
+    // RSpec's frames (`# ./lib/calc.rb:4:in 'div'`), ExUnit's (`(app 0.1.0)
+    // lib/app.ex:3: App.f/2`), Deno's test locations (`adds =>
+    // ./a_test.ts:4:6`).
+    r"|^\s*# \S+:\d+:in |^\s*\(\S+ [\d.]+\S*\) \S+:\d+: | => \S+:\d+:\d+$",
 );
+
+/// A test runner's numbered heading above a failure's details: RSpec,
+/// Minitest, PHPUnit, ExUnit and Mocha print `1) <the test's name>` there.
+/// Read in its place ([`line_kind_in`]), a failure when one follows it.
+const NUMBERED_HEADING: &str = r"^[ \t]{0,8}\d{1,4}\) \S";
+
+/// How many lines below a numbered heading its failure may follow
+/// (Mocha's nests the test's name over three).
+const HEADING_REACH: usize = 5;
 
 /// Whether `line` is an assertion's operand or matcher ([`OPERAND`]): a
 /// context line that belongs to the failure above it.
@@ -322,11 +342,36 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
 /// the end of the line, its newline included or not).
 pub(crate) fn kind_in_place(line: &str, after: &[u8]) -> LineKind {
     let kind = line_kind(line);
-    if kind == LineKind::Failure && go_test_log().is_match(line) && passed_below(after) {
-        LineKind::Noise
-    } else {
-        kind
+    match kind {
+        LineKind::Failure if go_test_log().is_match(line) && passed_below(after) => LineKind::Noise,
+        LineKind::Plain if numbered_heading().is_match(&without_colours(line)) && failure_below(after) => {
+            LineKind::Failure
+        }
+        _ => kind,
     }
+}
+
+/// A test runner's numbered heading ([`NUMBERED_HEADING`]).
+fn numbered_heading() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, NUMBERED_HEADING)
+}
+
+/// An RSpec frame: `# ./lib/calc.rb:4:in 'div'`.
+fn rspec_frame() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s*# \S+:\d+:in ")
+}
+
+/// Whether a failure line is among the [`HEADING_REACH`] lines below the
+/// one `after` goes on from.
+fn failure_below(after: &[u8]) -> bool {
+    after
+        .split(|&b| b == b'\n')
+        .skip(1)
+        .take(HEADING_REACH)
+        .filter_map(|line| std::str::from_utf8(line).ok())
+        .any(|line| line_kind(line) == LineKind::Failure)
 }
 
 /// Whether the first line below the indented ones that follow `after`'s
@@ -379,7 +424,8 @@ pub fn line_kind(line: &str) -> LineKind {
     if noise().is_match(line) {
         return LineKind::Noise;
     }
-    if code().is_match(line) {
+    // A comment's `# ` opens RSpec's frames too (`# ./lib/a.rb:4:in 'f'`).
+    if code().is_match(line) && !rspec_frame().is_match(line) {
         return LineKind::Plain;
     }
     let summary = summary().is_match(line);
@@ -436,7 +482,15 @@ fn has_message(line: &str) -> bool {
         .split_once(": ")
         .map(|(_, rest)| rest)
         .or_else(|| t.split_once("): ").map(|(_, rest)| rest));
-    after.is_some_and(|m| m.trim().len() >= 3 && !t.starts_with("File \""))
+    after.is_some_and(|m| m.trim().len() >= 3 && !t.starts_with("File \"") && !is_function(m.trim()))
+}
+
+/// Whether what follows a location names a function rather than saying
+/// something: ExUnit's frames (`lib/app.ex:3: App.fetch!/2`, `test/a_test.exs:9:
+/// (test)`).
+fn is_function(message: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^(?:\(\w+\)|[\w.]+[!?]?/\d+)$").is_match(message)
 }
 
 /// Whether every failure count of a summary line is zero (`0 failed`,
@@ -718,6 +772,15 @@ mod tests {
             // rustc's and clippy's boilerplate under a finding.
             "  = note: `#[warn(clippy::ptr_arg)]` on by default",
             "  = help: for further information visit https://rust-lang.github.io/rust-clippy/master/index.html#ptr_arg",
+            // Deno's and bun's passing tests, Minitest's and ExUnit's in
+            // their verbose forms, PHPUnit's `--debug` lines.
+            "zero plus 41 ... ok (82µs)",
+            "zero plus 1 ... ok (16ms)",
+            "(pass) sum > zero plus 41 [0.02ms]",
+            "TestCalc#test_add_41 = 0.00 s = .",
+            "  * test adds 23 (0.00ms) [L#4]",
+            "Test 'CartTest::testAdd with data set \"p0\" (0)' started",
+            "     # /usr/lib/ruby/gems/3.1.0/gems/rspec-core-3.12.0/lib/rspec/core/example.rb:263:in `instance_exec'",
         ];
         for line in lines {
             assert_eq!(line_kind(line), LineKind::Noise, "{line}");
@@ -741,6 +804,13 @@ mod tests {
             "#0 /app/src/Calc.php(12): add('x', 2)",
             "   at Billing.Invoice.Total() in /app/src/Invoice.cs:line 42",
             "             at ./src/main.rs:5:5",
+            // RSpec's and ExUnit's frames, Deno's test locations.
+            "     # ./lib/calc.rb:4:in `div'",
+            "       (ex 0.1.0) lib/ex.ex:3: Ex.fetch!/2",
+            "       test/ex_test.exs:12: (test)",
+            "adds => ./deno_test.ts:4:6",
+            // RSpec's operands.
+            "            got: -3",
         ] {
             assert_eq!(line_kind(line), LineKind::Context, "{line}");
         }
@@ -788,6 +858,39 @@ mod tests {
         assert_eq!(line_kind_in(log, lines[4]), LineKind::Failure);
         assert_eq!(line_kind_in(log, lines[7]), LineKind::Noise);
         assert_eq!(last_failure(log), Some("--- FAIL: TestAdd3 (0.00s)"));
+    }
+
+    #[test]
+    fn tool_8_a_numbered_heading_above_a_failure_is_one() {
+        // RSpec, PHPUnit, ExUnit and Mocha, each as printed.
+        for log in [
+            "  1) Calc adds negative numbers\n     Failure/Error: expect(c.add(-1, -2)).to eq(3)\n",
+            "1) CartTest::testRemove\nInvalidArgumentException: no item ghost\n",
+            "  1) test adds negatives (ExTest)\n     test/ex_test.exs:8\n     Assertion with == failed\n",
+            "  1) Array\n       #indexOf()\n         returns -1 when absent:\n\n      AssertionError [ERR_ASSERTION]: 1 == -1\n",
+        ] {
+            let heading = log.lines().next().unwrap();
+            assert_eq!(line_kind_in(log, heading), LineKind::Failure, "{log}");
+            assert_eq!(line_kind(heading), LineKind::Plain, "{log}");
+        }
+        // A numbered list with no failure near it stays plain, and so does
+        // a heading whose failure is further down than its reach.
+        let list = "1) install the package\n2) run the tests\n3) read the report\n";
+        assert_eq!(line_kind_in(list, "1) install the package"), LineKind::Plain);
+        let far = format!("1) a test\n{}error: x\n", "detail\n".repeat(HEADING_REACH));
+        assert_eq!(line_kind_in(&far, "1) a test"), LineKind::Plain);
+        let near = format!("1) a test\n{}error: x\n", "detail\n".repeat(HEADING_REACH - 1));
+        assert_eq!(line_kind_in(&near, "1) a test"), LineKind::Failure);
+        // What else a runner prints at the end of a failure is as before.
+        assert_eq!(
+            line_kind("[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x482c3a]"),
+            LineKind::Failure
+        );
+        assert_eq!(line_kind("TestCalc#test_div = 0.00 s = E"), LineKind::Failure);
+        assert_eq!(
+            line_kind("Your code has been rated at 0.23/10"),
+            LineKind::Summary
+        );
     }
 
     #[test]

@@ -49,14 +49,14 @@ pub(super) fn choose(
     }
     rest.extend(head.iter().skip(1).filter(quiet));
     rest.extend(tail.iter().rev().skip(2).filter(quiet));
-    // The first and last lines open and close the text, whatever else.
-    let ends: Vec<Line> = head
+    // The first and last lines open and close the text, whatever else: the
+    // last with some text (pylint closes on its rating, then blank lines).
+    let last = tail
         .iter()
-        .take(1)
-        .chain(tail.last())
-        .filter(quiet)
-        .copied()
-        .collect();
+        .rev()
+        .find(|l| !line_str(text, l).trim().is_empty())
+        .or(tail.last());
+    let ends: Vec<Line> = head.iter().take(1).chain(last).filter(quiet).copied().collect();
     let mut room = Room::new(text, budget, &diagnostic);
     let mut any = false;
     for line in ends.iter().chain(&diagnostic).chain(&rest) {

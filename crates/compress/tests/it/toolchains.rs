@@ -652,3 +652,123 @@ fn tool_8_python_position_markers_are_noise() {
         LineKind::Context
     );
 }
+
+/// TOOL-8: real logs of the test runners of Ruby (RSpec's documentation
+/// format, Minitest's verbose one), PHP (PHPUnit's testdox), Elixir
+/// (ExUnit's `--trace`), Deno and Bun, each with two or three failing
+/// tests among some three hundred passing ones (`outputs/`). Each prints a
+/// failing test's name on a line with no failure word in it (`1) Calc adds
+/// negative numbers`, `adds => ./deno_test.ts:4:6`) above its message: the
+/// form keeps the name, the message and the runner's verdict, and none of
+/// the passing tests.
+#[test]
+fn tool_8_test_runners_keep_the_name_and_message_of_each_failing_test() {
+    let cases: [(&str, &str, &[&str], &str); 6] = [
+        (
+            "rspec --format documentation",
+            include_str!("outputs/rspec-doc.txt"),
+            &[
+                "1) Calc adds negative numbers",
+                "expected: 3",
+                "got: -3",
+                "2) Calc divides by zero gracefully",
+                "cannot divide 4 by zero",
+                "# ./lib/calc.rb:4:in `div'",
+                "3) Calc parses numbers",
+                "303 examples, 3 failures",
+                "rspec ./spec/calc_spec.rb:15 # Calc parses numbers",
+            ],
+            "adds 41 and 1",
+        ),
+        (
+            "ruby test_calc.rb -v",
+            include_str!("outputs/minitest-verbose.txt"),
+            &[
+                "TestCalc#test_negative = 0.00 s = F",
+                "TestCalc#test_div = 0.00 s = E",
+                "Expected: 3",
+                "ZeroDivisionError: cannot divide 4 by zero",
+                "302 runs, 301 assertions, 1 failures, 1 errors, 0 skips",
+            ],
+            "TestCalc#test_add_41 = ",
+        ),
+        (
+            "phpunit --testdox tests",
+            include_str!("outputs/phpunit-testdox.txt"),
+            &[
+                "✘ Total",
+                "Failed asserting that 90.0 is identical to 100.0.",
+                "✘ Remove",
+                "InvalidArgumentException: no item ghost",
+                "Tests: 302, Assertions: 301, Errors: 1, Failures: 1.",
+            ],
+            "Add with data set \"p41\"",
+        ),
+        (
+            "mix test --trace",
+            include_str!("outputs/mix-test-trace.txt"),
+            &[
+                "1) test adds negatives (ExTest)",
+                "test/ex_test.exs:8",
+                "left:  -3",
+                "2) test fetches a missing key (ExTest)",
+                "** (KeyError) key :b not found in: %{a: 1}",
+                "(ex 0.1.0) lib/ex.ex:3: Ex.fetch!/2",
+                "202 tests, 2 failures",
+            ],
+            "test adds 41 (",
+        ),
+        (
+            "deno test",
+            include_str!("outputs/deno-test.txt"),
+            &[
+                "adds \x1b[0m\x1b[38;5;245m=> ./deno_test.ts:4:6",
+                "Values are not equal: -1 !== 3",
+                "reads config \x1b[0m\x1b[38;5;245m=> ./deno_test.ts:5:6",
+                "Cannot read properties of undefined (reading 'host')",
+                "| 150 passed | 2 failed",
+            ],
+            "zero plus 41 ",
+        ),
+        (
+            "bun test",
+            include_str!("outputs/bun-test.txt"),
+            &[
+                "(fail) sum > adds",
+                "Received: -1",
+                "(fail) sum > parses",
+                "TypeError: undefined is not an object (evaluating 'JSON.parse(s).items.length')",
+                "Ran 152 tests across 1 file.",
+            ],
+            "zero plus 41",
+        ),
+    ];
+    let c = Compressor::new();
+    for (command, output, kept, passing) in cases {
+        let (form, _) = c.compress_text("Bash", &json!({ "command": command }), output);
+        for line in kept {
+            assert!(output.contains(line), "{command}: no {line:?} in the log");
+            assert!(form.contains(line), "{command}: lost {line:?}\n{form}");
+        }
+        assert!(output.contains(passing), "{command}: no {passing:?} in the log");
+        assert!(!form.contains(passing), "{command}: kept {passing:?}\n{form}");
+        assert!(
+            form.len() * 5 <= output.len(),
+            "{command}: {} of {} bytes",
+            form.len(),
+            output.len()
+        );
+    }
+}
+
+/// TOOL-8: a linter's report of 160 findings keeps them, and the line it
+/// closes on (pylint's rating above a blank line), not the blank line.
+#[test]
+fn tool_8_a_report_keeps_its_closing_line_above_trailing_blank_lines() {
+    let output = include_str!("outputs/pylint.txt");
+    assert!(output.ends_with("\n\n"));
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "pylint pkg"}), output);
+    assert!(form.contains("Your code has been rated at 0.23/10"), "{form}");
+    let last_finding = output.lines().rev().find(|l| l.starts_with("pkg/")).unwrap();
+    assert!(form.contains(last_finding), "lost {last_finding:?}\n{form}");
+}

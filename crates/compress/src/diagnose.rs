@@ -261,7 +261,7 @@ const NUMBERED_HEADING: &str = r"^[ \t]{0,8}\d{1,4}\) \S";
 
 /// How many lines below a numbered heading its failure may follow
 /// (Mocha's nests the test's name over three).
-const HEADING_REACH: usize = 5;
+pub(crate) const HEADING_REACH: usize = 5;
 
 /// Whether `line` is an assertion's operand or matcher ([`OPERAND`]): a
 /// context line that belongs to the failure above it.
@@ -344,9 +344,7 @@ pub(crate) fn kind_in_place(line: &str, after: &[u8]) -> LineKind {
     let kind = line_kind(line);
     match kind {
         LineKind::Failure if go_test_log().is_match(line) && passed_below(after) => LineKind::Noise,
-        LineKind::Plain if numbered_heading().is_match(&without_colours(line)) && failure_below(after) => {
-            LineKind::Failure
-        }
+        LineKind::Plain if is_numbered_heading(line) && failure_below(after) => LineKind::Failure,
         _ => kind,
     }
 }
@@ -355,6 +353,13 @@ pub(crate) fn kind_in_place(line: &str, after: &[u8]) -> LineKind {
 fn numbered_heading() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, NUMBERED_HEADING)
+}
+
+/// Whether `line` has the shape of a test runner's numbered heading
+/// (`1) Calc adds negative numbers`); [`line_kind_in`] tells whether it
+/// heads a failure.
+pub(crate) fn is_numbered_heading(line: &str) -> bool {
+    numbered_heading().is_match(&without_colours(line))
 }
 
 /// An RSpec frame: `# ./lib/calc.rb:4:in 'div'`.
@@ -531,6 +536,28 @@ pub fn announces_message(failure: &str) -> bool {
 /// with some text ([`announces_message`]).
 pub fn is_announced_message(line: &str) -> bool {
     !line.trim().is_empty() && line_kind(line) == LineKind::Plain
+}
+
+/// The message a failure line announces ([`announces_message`]), given
+/// `after`, the text that follows the failure line (from the end of the
+/// line): the first line with text among the next two, when it can be one
+/// ([`is_announced_message`]). Node's assertions leave a blank line
+/// between the two.
+///
+/// ```
+/// use strata_ctx_compress::announced_message;
+/// assert_eq!(announced_message("\ncalled `Option::unwrap()` on a `None` value\n"), Some("called `Option::unwrap()` on a `None` value"));
+/// assert_eq!(announced_message("\n\n18 !== 20\n"), Some("18 !== 20"));
+/// assert_eq!(announced_message("\n\n\n18 !== 20\n"), None);
+/// ```
+pub fn announced_message(after: &str) -> Option<&str> {
+    after
+        .split('\n')
+        .skip(1)
+        .take(2)
+        .map(|l| l.trim_end_matches('\r'))
+        .find(|l| !l.trim().is_empty())
+        .filter(|l| is_announced_message(l))
 }
 
 /// Whether a failure line is a verdict rather than a message: a test or

@@ -50,8 +50,8 @@
 
 pub use compressor::{Compressed, Compressor, RuleFailure, MARKERS};
 pub use diagnose::{
-    announces_message, is_announced_message, is_verdict, last_failure, line_kind, line_kind_in,
-    without_colours, LineKind,
+    announced_message, announces_message, is_announced_message, is_verdict, last_failure, line_kind,
+    line_kind_in, without_colours, LineKind,
 };
 pub use kind::{canonical, canonical_call, ToolKind};
 pub use rules::{GenericRule, RuleLimits};

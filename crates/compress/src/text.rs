@@ -317,33 +317,46 @@ fn diagnostic_spans(
 /// quota.
 const CONTEXT_PER_DIAGNOSTIC: usize = 3;
 
-/// Adds to `spans` the line after each failure line that ends with a
-/// colon and so announces its message on the next line: Rust's `thread
-/// 'x' panicked at src/a.rs:3:5:` above `called `Option::unwrap()` on a
-/// `None` value`. Only lines before `end` are added.
+/// Adds to `spans` the lines that say what a failure line leaves unsaid:
+/// the message a failure line that ends with a colon announces (Rust's
+/// `thread 'x' panicked at src/a.rs:3:5:` above `called `Option::unwrap()`
+/// on a `None` value`, [`diagnose::announced_message`]), and the lines
+/// between a numbered heading and its failure, which name the test
+/// (Mocha's `1) Cart` over `#total()` over `applies no discount:`). Only
+/// lines before `end` are added.
 fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize)>) {
-    let bytes = text.as_bytes();
-    let announced: Vec<(usize, usize)> = spans
-        .iter()
-        .filter(|&&(start, stop)| {
-            let line = text.get(start..stop).unwrap_or_default();
-            diagnose::announces_message(line) && diagnose::line_kind(line) == LineKind::Failure
-        })
-        .filter_map(|&(_, stop)| {
-            let start = stop + 1;
-            (start < end).then(|| {
-                (
-                    start,
-                    memchr(b'\n', &bytes[start..end]).map_or(end, |i| start + i),
-                )
-            })
-        })
-        .collect();
-    if !announced.is_empty() {
-        spans.extend(announced);
+    let mut added: Vec<(usize, usize)> = Vec::new();
+    for &(start, stop) in spans.iter() {
+        let (Some(line), Some(after)) = (text.get(start..stop), text.get(stop..end)) else {
+            continue;
+        };
+        if diagnose::announces_message(line) && diagnose::line_kind(line) == LineKind::Failure {
+            added.extend(diagnose::announced_message(after).map(|m| span_of(text, m)));
+        } else if diagnose::is_numbered_heading(line)
+            && diagnose::line_kind_in(text, line) == LineKind::Failure
+        {
+            added.extend(
+                after
+                    .split('\n')
+                    .skip(1)
+                    .take(diagnose::HEADING_REACH)
+                    .take_while(|l| diagnose::line_kind(l) != LineKind::Failure)
+                    .filter(|l| !l.trim().is_empty())
+                    .map(|l| span_of(text, l.trim_end_matches('\r'))),
+            );
+        }
+    }
+    if !added.is_empty() {
+        spans.extend(added);
         spans.sort_unstable();
         spans.dedup();
     }
+}
+
+/// Where `slice`, a slice of `text`, starts and ends in it.
+fn span_of(text: &str, slice: &str) -> (usize, usize) {
+    let start = (slice.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+    (start, start + slice.len())
 }
 
 /// Keeps the first and last lines and the diagnostic lines of the middle,

@@ -136,26 +136,50 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
 
 /// The message of each failure: an assertion's operand (`Expected: 3`,
 /// `left: 3`) or matcher at most two lines after the failure or after the
-/// previous such line, and the plain line after a failure that ends with a
-/// colon (`… panicked at src/a.rs:3:5:`).
+/// previous such line; the first line with text among the two after a
+/// failure that ends with a colon (`… panicked at src/a.rs:3:5:`,
+/// [`diagnose::announced_message`]); and the lines between a numbered
+/// heading and its failure, which name the test.
 fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
+    /// The last line a message may follow.
+    enum Anchor {
+        None,
+        /// A failure or operand: operands may follow it.
+        Line(usize),
+        /// A failure that announces its message.
+        Announces(usize),
+        /// A numbered heading: the test's name follows it.
+        Heading(usize),
+    }
     let mut attached: Vec<Line> = Vec::new();
-    let mut anchor: Option<(usize, bool)> = None;
+    let mut anchor = Anchor::None;
     for (l, k) in all {
-        let near = |within: usize| anchor.is_some_and(|(n, _)| l.number > n && l.number <= n + within);
-        match k {
-            LineKind::Failure => anchor = Some((l.number, diagnose::announces_message(line_str(text, l)))),
-            LineKind::Context if near(2) && diagnose::is_operand(line_str(text, l)) => {
-                attached.push(*l);
-                anchor = Some((l.number, false));
+        let line = line_str(text, l);
+        let within = |n: usize, reach: usize| l.number > n && l.number <= n + reach;
+        match (k, &anchor) {
+            (LineKind::Failure, _) => {
+                anchor = if diagnose::announces_message(line) {
+                    Anchor::Announces(l.number)
+                } else if diagnose::is_numbered_heading(line) {
+                    Anchor::Heading(l.number)
+                } else {
+                    Anchor::Line(l.number)
+                }
             }
-            LineKind::Plain
-                if near(1)
-                    && anchor.is_some_and(|(_, announces)| announces)
-                    && !line_str(text, l).trim().is_empty() =>
+            (LineKind::Context, Anchor::Line(n) | Anchor::Announces(n) | Anchor::Heading(n))
+                if within(*n, 2) && diagnose::is_operand(line) =>
             {
                 attached.push(*l);
-                anchor = Some((l.number, false));
+                anchor = Anchor::Line(l.number);
+            }
+            (LineKind::Plain, Anchor::Announces(n)) if within(*n, 2) && !line.trim().is_empty() => {
+                attached.push(*l);
+                anchor = Anchor::Line(l.number);
+            }
+            (LineKind::Plain, Anchor::Heading(n))
+                if within(*n, diagnose::HEADING_REACH) && !line.trim().is_empty() =>
+            {
+                attached.push(*l);
             }
             _ => {}
         }

@@ -655,15 +655,16 @@ fn tool_8_python_position_markers_are_noise() {
 
 /// TOOL-8: real logs of the test runners of Ruby (RSpec's documentation
 /// format, Minitest's verbose one), PHP (PHPUnit's testdox), Elixir
-/// (ExUnit's `--trace`), Deno and Bun, each with two or three failing
+/// (ExUnit's `--trace`), Deno, Bun and Mocha, each with two or three failing
 /// tests among some three hundred passing ones (`outputs/`). Each prints a
 /// failing test's name on a line with no failure word in it (`1) Calc adds
-/// negative numbers`, `adds => ./deno_test.ts:4:6`) above its message: the
-/// form keeps the name, the message and the runner's verdict, and none of
-/// the passing tests.
+/// negative numbers`, `adds => ./deno_test.ts:4:6`; Mocha's over three
+/// lines) above its message: the form keeps the name, the message (Node's
+/// assertion below a blank line) and the runner's verdict, and none of the
+/// passing tests.
 #[test]
 fn tool_8_test_runners_keep_the_name_and_message_of_each_failing_test() {
-    let cases: [(&str, &str, &[&str], &str); 6] = [
+    let cases: [(&str, &str, &[&str], &str); 7] = [
         (
             "rspec --format documentation",
             include_str!("outputs/rspec-doc.txt"),
@@ -741,6 +742,19 @@ fn tool_8_test_runners_keep_the_name_and_message_of_each_failing_test() {
                 "Ran 152 tests across 1 file.",
             ],
             "zero plus 41",
+        ),
+        (
+            "npx mocha",
+            include_str!("outputs/mocha-spec.txt"),
+            &[
+                "1) Cart\n       #total()\n         applies no discount under 100:\n",
+                "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n18 !== 20\n",
+                "2) Cart\n       #find()\n         returns -1 when the item is absent:\n",
+                "TypeError: Cannot read properties of undefined (reading 'price')",
+                "at exports.find (src/cart.js:2:67)",
+                "2 failing",
+            ],
+            "sums 41 items",
         ),
     ];
     let c = Compressor::new();

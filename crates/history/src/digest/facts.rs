@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::Value;
 use strata_ctx_compress::{
-    announces_message, is_announced_message, is_verdict, line_kind, line_kind_in, LineKind,
+    announced_message, announces_message, is_verdict, line_kind, line_kind_in, LineKind,
 };
 use strata_ctx_core::{Message, ToolCall};
 use strata_ctx_tools::{classify, command, ToolKind};
@@ -104,11 +104,7 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     }
     // `line` is a slice of `text`: what follows it is its message.
     let end = line.as_ptr() as usize - text.as_ptr() as usize + line.len();
-    let message = text
-        .get(end..)
-        .and_then(|rest| rest.split('\n').nth(1))
-        .filter(|m| is_announced_message(m))
-        .map(str::trim);
+    let message = text.get(end..).and_then(announced_message).map(str::trim);
     Some(match message {
         Some(message) => Cow::Owned(format!("{line} {message}")),
         None => Cow::Borrowed(line),

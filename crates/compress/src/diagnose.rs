@@ -211,9 +211,8 @@ const FAILURE: &str = concat!(
     r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
     // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
     r"|^CONFLICT \(|(?i:out of memory|OOMKilled)",
-    // Go's and the kernel's fatal signals (`[signal SIGSEGV: segmentation
-    // violation …]`), Minitest's verbose verdicts (`T#test_a = 0.00 s = F`).
-    r"|^\[signal SIG|^\S+#\S+ = [\d.]+ s = [EF]$",
+    // Minitest's verbose verdicts (`T#test_a = 0.00 s = F`).
+    r"|^\S+#\S+ = [\d.]+ s = [EF]$",
     // Non-zero exits.
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?[1-9]\d*\b|returned non-zero|non-zero exit|returncode[:=]?\s*-?[1-9])",
 );
@@ -250,8 +249,9 @@ const CONTEXT: &str = concat!(
     r"|^\s*from \S+:\d+:in |^#\d+ \S+\(\d+\): |^\s+at .+ in \S+:line \d+$|^\s+at \S+\.rs:\d+:\d+$",
     // RSpec's frames (`# ./lib/calc.rb:4:in 'div'`), ExUnit's (`(app 0.1.0)
     // lib/app.ex:3: App.f/2`), Deno's test locations (`adds =>
-    // ./a_test.ts:4:6`).
-    r"|^\s*# \S+:\d+:in |^\s*\(\S+ [\d.]+\S*\) \S+:\d+: | => \S+:\d+:\d+$",
+    // ./a_test.ts:4:6`), the signal under Go's panic (`[signal SIGSEGV:
+    // segmentation violation …]`).
+    r"|^\s*# \S+:\d+:in |^\s*\(\S+ [\d.]+\S*\) \S+:\d+: | => \S+:\d+:\d+$|^\[signal SIG",
 );
 
 /// A test runner's numbered heading above a failure's details: RSpec,
@@ -909,9 +909,10 @@ mod tests {
         let near = format!("1) a test\n{}error: x\n", "detail\n".repeat(HEADING_REACH - 1));
         assert_eq!(line_kind_in(&near, "1) a test"), LineKind::Failure);
         // What else a runner prints at the end of a failure is as before.
+        // The signal under Go's panic details it: the panic is the error.
         assert_eq!(
             line_kind("[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x482c3a]"),
-            LineKind::Failure
+            LineKind::Context
         );
         assert_eq!(line_kind("TestCalc#test_div = 0.00 s = E"), LineKind::Failure);
         assert_eq!(

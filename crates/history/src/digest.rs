@@ -35,7 +35,7 @@ mod facts;
 
 pub use facts::{command_argument, last_error_line, path_argument};
 use facts::{cut, exit_status, output_text, shell_writes, test_summary};
-use strata_ctx_compress::{line_kind, LineKind};
+use strata_ctx_compress::{is_verdict, line_kind, LineKind};
 use strata_ctx_tools::{changed_files, program_of, INSPECTION_PROGRAMS};
 
 /// One command the agent ran, with what came of it.
@@ -43,8 +43,9 @@ use strata_ctx_tools::{changed_files, program_of, INSPECTION_PROGRAMS};
 pub struct CommandFact {
     /// The command's first line, cut to 160 characters.
     pub command: String,
-    /// The outcome: exit status and the test summary line, when the
-    /// output tells them.
+    /// The outcome: exit status and the test summary line, or else the
+    /// verdict the run ended on (`error: could not compile …`, `FAIL\tpkg`,
+    /// `make: *** … Error 1`), when the output tells them.
     pub outcome: Option<String>,
     /// The last error line of the output.
     pub error: Option<String>,
@@ -497,10 +498,24 @@ fn command_fact(command: &str, result: Option<&Message>, failed: bool) -> Comman
             .last()
             .and_then(|c| c.get(1)?.as_str().parse().ok())
     });
+    // The run's verdict: its test summary, else, when it did not succeed,
+    // how its build or runner ended (`error: could not compile `app` due
+    // to 2 previous errors`, `FAIL\texample.com/api\t0.01s`, `make: ***
+    // [all] Error 2`), but a bare status or exit code, which the exit code
+    // says.
     let summary = text
         .lines()
         .rev()
         .find(|l| test_summary().is_match(l.trim()))
+        .or_else(|| {
+            if code == Some(0) {
+                return None;
+            }
+            text.lines().rev().find(|l| {
+                let l = l.trim();
+                l.chars().count() >= 8 && is_verdict(l) && !exit_status().is_match(l)
+            })
+        })
         .map(str::trim);
     let mut outcome = Vec::new();
     match (code, failed) {
@@ -712,10 +727,47 @@ mod tests {
         d.observe(&Message::assistant_with_calls("", vec![call]), &[result]);
         let c = &d.commands()[0];
         assert_eq!(c.command, "cargo build");
-        assert_eq!(c.outcome.as_deref(), Some("exit 101"));
+        // The build's verdict is its outcome; the error, the one it names.
+        assert_eq!(
+            c.outcome.as_deref(),
+            Some("exit 101; error: could not compile `app` (bin \"app\") due to 1 previous error")
+        );
         assert_eq!(
             c.error.as_deref(),
             Some("error[E0425]: cannot find value `x` in this scope")
+        );
+    }
+
+    #[test]
+    fn react_6_a_run_without_test_counts_ends_on_its_verdict() {
+        let outcome = |out: &str| {
+            let mut d = Digest::new();
+            step(&mut d, "bash", json!({"command": "make test"}), out);
+            d.commands()[0].outcome.clone()
+        };
+        // Go's failing package, make's failed target.
+        assert_eq!(
+            outcome("--- FAIL: TestParse (0.00s)\n    a_test.go:9: got 1\nFAIL\nFAIL\texample.com/app/config\t0.014s\nFAIL\n")
+                .as_deref(),
+            Some("FAIL\texample.com/app/config\t0.014s")
+        );
+        assert_eq!(
+            outcome("cc -c a.c\na.c:3:5: error: expected ';'\nmake: *** [Makefile:4: a.o] Error 1\nexit status 2\n").as_deref(),
+            Some("exit 2; make: *** [Makefile:4: a.o] Error 1")
+        );
+        // A test summary comes first; a bare status says nothing more.
+        assert_eq!(
+            outcome("FAILED (failures=1)\nerror: test failed, to rerun pass `--lib`\n").as_deref(),
+            Some("FAILED (failures=1)")
+        );
+        assert_eq!(
+            outcome("Traceback (most recent call last):\nValueError: x\nERROR\n"),
+            None
+        );
+        // A run that succeeded says so with its exit code.
+        assert_eq!(
+            outcome("All checks passed!\nexit code: 0\n").as_deref(),
+            Some("exit 0")
         );
     }
 

@@ -211,8 +211,9 @@ const FAILURE: &str = concat!(
     r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
     // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
     r"|^CONFLICT \(|(?i:out of memory|OOMKilled)",
-    // Minitest's verbose verdicts (`T#test_a = 0.00 s = F`).
-    r"|^\S+#\S+ = [\d.]+ s = [EF]$",
+    // Minitest's verbose verdicts (`T#test_a = 0.00 s = F`), Jasmine's
+    // failed expectations (`Expected 3 to equal 4.`).
+    r"|^\S+#\S+ = [\d.]+ s = [EF]$|^\s*Expected .+ (?:not )?to (?:be|equal|have|contain|match|throw)",
     // Non-zero exits.
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?[1-9]\d*\b|returned non-zero|non-zero exit|returncode[:=]?\s*-?[1-9])",
 );
@@ -705,6 +706,9 @@ mod tests {
     fn failures_of_each_toolchain() {
         // Each from the tool's documentation or a public issue, shortened.
         let lines = [
+            // Jasmine's failed expectation.
+            "    Expected 3 to equal 4.",
+            "    Expected spy save to have been called.",
             // rustc, cargo, clippy
             "error[E0425]: cannot find value `x` in this scope",
             "error: could not compile `app` (bin \"app\") due to 1 previous error",
@@ -888,6 +892,18 @@ mod tests {
     }
 
     #[test]
+    fn an_announced_message_is_a_plain_line_with_text() {
+        assert!(is_announced_message(
+            "called `Option::unwrap()` on a `None` value"
+        ));
+        for line in ["", "   ", "error: could not compile `app`"] {
+            assert!(!is_announced_message(line), "{line:?}");
+        }
+        assert_eq!(announced_message("\nerror: x\n"), None);
+        assert_eq!(announced_message("\r\n18 !== 20\r\n"), Some("18 !== 20"));
+    }
+
+    #[test]
     fn tool_8_a_numbered_heading_above_a_failure_is_one() {
         // RSpec, PHPUnit, ExUnit and Mocha, each as printed.
         for log in [
@@ -895,6 +911,7 @@ mod tests {
             "1) CartTest::testRemove\nInvalidArgumentException: no item ghost\n",
             "  1) test adds negatives (ExTest)\n     test/ex_test.exs:8\n     Assertion with == failed\n",
             "  1) Array\n       #indexOf()\n         returns -1 when absent:\n\n      AssertionError [ERR_ASSERTION]: 1 == -1\n",
+            "1) Calculator adds\n  Message:\n    Expected 3 to equal 4.\n  Stack:\n",
         ] {
             let heading = log.lines().next().unwrap();
             assert_eq!(line_kind_in(log, heading), LineKind::Failure, "{log}");

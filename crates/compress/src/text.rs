@@ -613,6 +613,37 @@ mod tests {
     };
 
     #[test]
+    fn a_failure_brings_the_lines_that_finish_what_it_says() {
+        let lines_added = |text: &str, line: &str| {
+            let start = text.find(line).unwrap();
+            let mut spans = vec![(start, start + line.len())];
+            with_announced_messages(text, text.len(), &mut spans);
+            spans[1..]
+                .iter()
+                .map(|&(s, e)| text[s..e].to_owned())
+                .collect::<Vec<_>>()
+        };
+        // A failure that ends with a colon: its message, past a blank line.
+        let text = "AssertionError: values differ:\n\n18 !== 20\nmore\n";
+        assert_eq!(lines_added(text, "AssertionError: values differ:"), ["18 !== 20"]);
+        // A heading: the lines down to its failure, blank ones left out.
+        let text = "1) Cart\n   #total()\n\n   applies no discount:\nAssertionError: 18 == 20\nafter\n";
+        assert_eq!(
+            lines_added(text, "1) Cart"),
+            ["   #total()", "   applies no discount:"]
+        );
+        // A plain line that ends with a colon, a failure that does not, and
+        // a numbered line with no failure below bring nothing.
+        for (text, line) in [
+            ("Results:\nall good\n", "Results:"),
+            ("error: boom\ndetail\n", "error: boom"),
+            ("1) install it\n2) run it\n", "1) install it"),
+        ] {
+            assert!(lines_added(text, line).is_empty(), "{text:?}");
+        }
+    }
+
+    #[test]
     fn small_text_is_unchanged() {
         let t = "a\nb\nc\n";
         let c = condense(t, &B);

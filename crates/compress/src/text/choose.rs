@@ -269,6 +269,38 @@ mod tests {
         }
     }
 
+    /// The lines `messages_of_failures` attaches, given each line's kind.
+    fn attached(text: &str, kinds: &[LineKind]) -> Vec<usize> {
+        let all: Vec<(Line, LineKind)> = kinds
+            .iter()
+            .enumerate()
+            .map(|(n, k)| (nth(text, n), *k))
+            .collect();
+        messages_of_failures(text, &all)
+            .iter()
+            .map(|l| l.number)
+            .collect()
+    }
+
+    #[test]
+    fn a_failure_s_message_is_found_within_its_reach() {
+        use LineKind::{Context, Failure, Plain};
+        let filler = "x\n".repeat(4);
+        // An operand two lines below its failure is its message; one four
+        // lines below is not.
+        let text = format!("{filler}error: values differ\nx\n  left: 3\nx\nx\nx\n  right: 4\n");
+        let kinds = [
+            Plain, Plain, Plain, Plain, Failure, Plain, Context, Plain, Plain, Plain, Context,
+        ];
+        assert_eq!(attached(&text, &kinds), [6]);
+        // Under a heading: the lines with text within its reach.
+        let text = format!("{filler}1) Cart\n  #total()\n\nx\nx\nx\n  far below\n");
+        let kinds = [
+            Plain, Plain, Plain, Plain, Failure, Plain, Plain, Plain, Plain, Plain, Plain,
+        ];
+        assert_eq!(attached(&text, &kinds), [5, 7, 8, 9]);
+    }
+
     #[test]
     fn a_python_frame_brings_its_code_line() {
         let text = "Traceback (most recent call last):\r\n  File \"/app/db.py\", line 86, in run\r\n    return cursor.execute(sql)\r\n  File \"/app/x.py\", line 3, in f\n  File \"/app/y.py\", line 4, in g\n\n  File \"/app/z.py\", line 5, in h\nnot indented\n  File \"/app/end.py\", line 6, in e";

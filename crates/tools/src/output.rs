@@ -144,7 +144,8 @@ impl ShellOutput {
     /// what only described that moment: the chunk id, the wall time, the
     /// original token count, the duration and a process group's id. A
     /// labelled `Command:` keeps its first line, up to 200 characters (the
-    /// call's arguments hold it whole). The result still reads as a
+    /// call's arguments hold it whole), and a signal or background process
+    /// that is not there (`Signal: (none)`) is left out. The result still reads as a
     /// [`ShellOutput`].
     ///
     /// ```
@@ -185,7 +186,12 @@ impl ShellOutput {
                 mut below,
                 ..
             } => {
-                below.retain(|(label, _)| *label != PROCESS_GROUP);
+                // A signal or background process that is not there
+                // (`Signal: (none)`) is said in every result; whether
+                // there was an error is kept either way.
+                below.retain(|(label, value)| {
+                    *label != PROCESS_GROUP && (*label == ERROR || value.trim() != NONE)
+                });
                 labelled_text(&short_command(&command), &directory, &output, &below)
             }
         }
@@ -265,10 +271,14 @@ fn headed(text: &str) -> Option<Shape> {
 
 /// The label of the exit code among the fields below a labelled output.
 const EXIT_CODE: &str = "Exit Code";
+/// The label of the error field.
+const ERROR: &str = "Error";
+/// The value of a field that holds nothing.
+const NONE: &str = "(none)";
 /// The label of a process group's id, true only at the moment of the call.
 const PROCESS_GROUP: &str = "Process Group PGID";
 /// The fields that may follow a labelled output, in their order.
-const BELOW: [&str; 5] = ["Error", EXIT_CODE, "Signal", "Background PIDs", PROCESS_GROUP];
+const BELOW: [&str; 5] = [ERROR, EXIT_CODE, "Signal", "Background PIDs", PROCESS_GROUP];
 
 /// Gemini CLI's labelled fields: `Command: …` (perhaps over several
 /// lines), `Directory: …`, then `Output: …`, or `Stdout: …` and `Stderr:
@@ -441,7 +451,13 @@ mod tests {
         let form = out.condensed("Error: Cannot find module 'x'".to_owned());
         assert_eq!(
             form,
-            "Command: npm test\nDirectory: (root)\nOutput: Error: Cannot find module 'x'\nError: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)"
+            "Command: npm test\nDirectory: (root)\nOutput: Error: Cannot find module 'x'\nError: (none)\nExit Code: 1"
+        );
+        assert_eq!(
+            ShellOutput::parse(&form)
+                .unwrap()
+                .condensed("Error: Cannot find module 'x'".to_owned()),
+            form
         );
         let again = ShellOutput::parse(&form).unwrap();
         assert_eq!(again.output(), "Error: Cannot find module 'x'");
@@ -458,14 +474,14 @@ mod tests {
         // A command over several lines keeps its first one.
         assert_eq!(
             form,
-            "Command: cat <<EOF > a.txt …\nDirectory: src\nOutput: make: *** [all] Error 2\nError: (none)\nExit Code: 2\nSignal: (none)\nBackground PIDs: 77"
+            "Command: cat <<EOF > a.txt …\nDirectory: src\nOutput: make: *** [all] Error 2\nError: (none)\nExit Code: 2\nBackground PIDs: 77"
         );
         let empty = "Command: true\nDirectory: (root)\nStdout: (empty)\nStderr: (empty)\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 1";
         let out = ShellOutput::parse(empty).unwrap();
         assert_eq!((out.output(), out.exit_code()), ("", Some(0)));
         assert_eq!(
             out.condensed(String::new()),
-            "Command: true\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 0\nSignal: (none)\nBackground PIDs: (none)"
+            "Command: true\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: 0"
         );
         // A long command is cut.
         let long = format!(
@@ -486,7 +502,7 @@ mod tests {
         assert_eq!(out.exit_code(), None);
         assert_eq!(
             out.condensed(String::new()),
-            "Command: sleep 9\nDirectory: (root)\nOutput: (empty)\nError: (none)\nExit Code: (none)\nSignal: 9\nBackground PIDs: (none)"
+            "Command: sleep 9\nDirectory: (root)\nOutput: (empty)\nError: (none)\nSignal: 9"
         );
     }
 

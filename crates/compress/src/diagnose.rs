@@ -20,6 +20,12 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+mod place;
+
+use place::NUMBERED_HEADING;
+pub(crate) use place::{is_numbered_heading, kind_in_place, HEADING_REACH};
+pub use place::{last_failure, line_kind_in};
+
 /// What a line of a command's output is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[non_exhaustive]
@@ -255,15 +261,6 @@ const CONTEXT: &str = concat!(
     r"|^\s*# \S+:\d+:in |^\s*\(\S+ [\d.]+\S*\) \S+:\d+: | => \S+:\d+:\d+$|^\[signal SIG",
 );
 
-/// A test runner's numbered heading above a failure's details: RSpec,
-/// Minitest, PHPUnit, ExUnit and Mocha print `1) <the test's name>` there.
-/// Read in its place ([`line_kind_in`]), a failure when one follows it.
-const NUMBERED_HEADING: &str = r"^[ \t]{0,8}\d{1,4}\) \S";
-
-/// How many lines below a numbered heading its failure may follow
-/// (Mocha's nests the test's name over three).
-pub(crate) const HEADING_REACH: usize = 5;
-
 /// Whether `line` is an assertion's operand or matcher ([`OPERAND`]): a
 /// context line that belongs to the failure above it.
 pub(crate) fn is_operand(line: &str) -> bool {
@@ -313,87 +310,10 @@ fn located_message() -> &'static Regex {
     )
 }
 
-/// A `go test -v` log line, indented under its test: `    a_test.go:12:
-/// checking 3`.
-fn go_test_log() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?: {4}|\t)+[\w.-]+_test\.go:\d+: ")
-}
-
-/// What `line`, a line of `text` as [`str::lines`] yields it, is when read
-/// in its place. Otherwise as [`line_kind`], but a `go test -v` log line
-/// prints the same whether its test failed (`t.Errorf`) or passed
-/// (`t.Log`, shown only under `-v`): under a test whose verdict below it
-/// is `--- PASS:` or `--- SKIP:`, it is noise.
-///
-/// ```
-/// use strata_ctx_compress::{line_kind_in, LineKind};
-///
-/// let log = "=== RUN   TestOk0\n    calc_test.go:6: checking 0\n--- PASS: TestOk0 (0.00s)\n";
-/// let line = log.lines().nth(1).unwrap();
-/// assert_eq!(line_kind_in(log, line), LineKind::Noise);
-/// let log = log.replace("PASS", "FAIL");
-/// assert_eq!(line_kind_in(&log, log.lines().nth(1).unwrap()), LineKind::Failure);
-/// ```
-pub fn line_kind_in(text: &str, line: &str) -> LineKind {
-    kind_in_place(line, after_line(text, line))
-}
-
-/// [`line_kind_in`] for a line and `after`, the text that follows it (from
-/// the end of the line, its newline included or not).
-pub(crate) fn kind_in_place(line: &str, after: &[u8]) -> LineKind {
-    let kind = line_kind(line);
-    match kind {
-        LineKind::Failure if go_test_log().is_match(line) && passed_below(after) => LineKind::Noise,
-        LineKind::Plain if is_numbered_heading(line) && failure_below(after) => LineKind::Failure,
-        _ => kind,
-    }
-}
-
-/// A test runner's numbered heading ([`NUMBERED_HEADING`]).
-fn numbered_heading() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, NUMBERED_HEADING)
-}
-
-/// Whether `line` has the shape of a test runner's numbered heading
-/// (`1) Calc adds negative numbers`); [`line_kind_in`] tells whether it
-/// heads a failure.
-pub(crate) fn is_numbered_heading(line: &str) -> bool {
-    numbered_heading().is_match(&without_colours(line))
-}
-
 /// An RSpec frame: `# ./lib/calc.rb:4:in 'div'`.
 fn rspec_frame() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, r"^\s*# \S+:\d+:in ")
-}
-
-/// Whether a failure line is among the [`HEADING_REACH`] lines below the
-/// one `after` goes on from.
-fn failure_below(after: &[u8]) -> bool {
-    after
-        .split(|&b| b == b'\n')
-        .skip(1)
-        .take(HEADING_REACH)
-        .filter_map(|line| std::str::from_utf8(line).ok())
-        .any(|line| line_kind(line) == LineKind::Failure)
-}
-
-/// Whether the first line below the indented ones that follow `after`'s
-/// first (the rest of the line above) is a passing or skipped test's
-/// verdict; looks at most 32 lines down.
-fn passed_below(after: &[u8]) -> bool {
-    for line in after.split(|&b| b == b'\n').skip(1).take(32) {
-        let trimmed = line.trim_ascii();
-        if trimmed.starts_with(b"--- PASS: ") || trimmed.starts_with(b"--- SKIP: ") {
-            return true;
-        }
-        if trimmed.starts_with(b"--- FAIL: ") || !(line.is_empty() || line[0] == b' ' || line[0] == b'\t') {
-            return false;
-        }
-    }
-    false
 }
 
 /// The longest line classified; longer lines are judged by their start.
@@ -580,30 +500,6 @@ pub fn is_verdict(line: &str) -> bool {
             r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|could not compile|Recipe)|^make(?:\[\d+\])?: \*\*\*|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed",
         )
         .is_match(t)
-}
-
-/// What follows `line`, a slice of `text` (a line as [`str::lines`] yields it), in
-/// `text`.
-fn after_line<'a>(text: &'a str, line: &str) -> &'a [u8] {
-    let end = (line.as_ptr() as usize)
-        .saturating_sub(text.as_ptr() as usize)
-        .saturating_add(line.len())
-        .min(text.len());
-    &text.as_bytes()[end..]
-}
-
-/// The last failure line of `text` ([`LineKind::Failure`]), trimmed: the
-/// line an agent acts on.
-///
-/// ```
-/// let log = "collected 2 items\nFAILED tests/test_a.py::test_x - assert 1 == 2\n=== 1 failed, 1 passed in 0.1s ===\n";
-/// assert_eq!(strata_ctx_compress::last_failure(log), Some("=== 1 failed, 1 passed in 0.1s ==="));
-/// ```
-pub fn last_failure(text: &str) -> Option<&str> {
-    text.lines()
-        .rev()
-        .find(|l| line_kind_in(text, l) == LineKind::Failure)
-        .map(str::trim)
 }
 
 #[cfg(test)]

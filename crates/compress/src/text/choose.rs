@@ -36,16 +36,32 @@ pub(super) fn choose(
     rest.extend(head.iter().take(1).filter(quiet));
     rest.extend(tail.iter().rev().take(2).filter(quiet));
     // Spare room: the innermost locations and frames of the project's
-    // code, where a failure happened.
+    // code, where a failure happened, other than those a diagnostic line
+    // already brings (a runner's list of failed tests, a chained
+    // traceback, repeat the locations above their failures).
     let frames: Vec<Line> = all
         .iter()
-        .filter(|(_, k)| *k == LineKind::Context)
+        .filter(|(l, k)| *k == LineKind::Context && !seen.contains(line_str(text, l)))
         .map(|(l, _)| *l)
         .collect();
-    // Each with the code line a Python frame prints under it: what ran.
+    // Each with the code line a Python frame prints under it: what ran;
+    // the frames beside failures first.
+    let mut code_of: Vec<(Line, Line)> = Vec::new();
+    let beside_failures = diagnostic
+        .iter()
+        .filter(|l| diagnose::line_kind(line_str(text, l)) == LineKind::Context);
+    for frame in beside_failures {
+        if let Some(code) = code_under_frame(text, frame) {
+            rest.push(code);
+            code_of.push((code, *frame));
+        }
+    }
     for frame in frames.iter().rev().take(INNERMOST_FRAMES) {
         rest.push(*frame);
-        rest.extend(code_under_frame(text, frame));
+        if let Some(code) = code_under_frame(text, frame) {
+            rest.push(code);
+            code_of.push((code, *frame));
+        }
     }
     rest.extend(head.iter().skip(1).filter(quiet));
     rest.extend(tail.iter().rev().skip(2).filter(quiet));
@@ -69,6 +85,14 @@ pub(super) fn choose(
         }
     }
     let mut kept = room.kept;
+    // A code line chosen for its frame says nothing without it.
+    let numbers: HashSet<usize> = kept.iter().map(|l| l.number).collect();
+    kept.retain(|l| {
+        code_of
+            .iter()
+            .find(|(code, _)| code.number == l.number)
+            .is_none_or(|(_, frame)| numbers.contains(&frame.number))
+    });
     kept.sort_by_key(|l| l.number);
     kept
 }

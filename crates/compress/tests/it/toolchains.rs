@@ -787,3 +787,47 @@ fn tool_8_a_report_keeps_its_closing_line_above_trailing_blank_lines() {
     let last_finding = output.lines().rev().find(|l| l.starts_with("pkg/")).unwrap();
     assert!(form.contains(last_finding), "lost {last_finding:?}\n{form}");
 }
+
+/// TOOL-8: in chained Python tracebacks whose frames are long, the form
+/// shows a frame's code line only under its frame, and the frame where
+/// the first exception happened with its code.
+#[test]
+fn tool_8_a_frame_s_code_line_comes_only_with_its_frame() {
+    let frame = |file: &str, line: usize, code: &str| {
+        format!("  File \"{file}\", line {line}, in f{line}\n    {code}\n")
+    };
+    let mut output = "Traceback (most recent call last):\n".to_owned();
+    output += &frame("/work/app/db.py", 86, "return self.cursor.execute(sql, params)");
+    output += "sqlite3.OperationalError: no such table: users\n\nThe above exception was the direct cause of the following exception:\n\nTraceback (most recent call last):\n";
+    output += &frame("/work/app/run.py", 15, "result = login(user, password)");
+    let deep = "/work/app/src/services/accounts/authentication/backends/database/adapters/sqlite";
+    for i in 0..30 {
+        output += &frame(
+            &format!("{deep}/layer{i}.py"),
+            10 + i,
+            &format!("return step{i}()"),
+        );
+    }
+    output += &frame("/work/app/errors.py", 12, "raise DatabaseError(str(e)) from e");
+    output += "app.errors.DatabaseError: no such table: users\n";
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "python run.py"}), &output);
+    let lines: Vec<&str> = form.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with("    ") {
+            assert!(
+                i > 0 && lines[i - 1].trim_start().starts_with("File \""),
+                "a code line without its frame: {line:?}\n{form}"
+            );
+        }
+    }
+    assert!(
+        form.contains(
+            "File \"/work/app/db.py\", line 86, in f86\n    return self.cursor.execute(sql, params)\n"
+        ),
+        "{form}"
+    );
+    assert!(
+        form.contains("app.errors.DatabaseError: no such table: users"),
+        "{form}"
+    );
+}

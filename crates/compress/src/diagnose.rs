@@ -190,7 +190,7 @@ fn noise() -> &'static Regex {
             // .NET's runtime, Rust's standard library.
             r"|^\s*(?:from|#) \S*(?:/gems/|/rubygems|/lib/ruby/)|^#\d+ (?:\S*/vendor/|\{main\})|^\s+at (?:System|Microsoft)\.|^\s+at /rustc/",
             r"|^\s*(?:/usr/local/go/src/|/usr/lib/go\S*/src/|runtime/|testing\.tRunner)",
-            r"|^\s*(?:at )?/rustc/[0-9a-f]+/|^\s*\d+: (?:std::|core::|rust_begin_unwind|__rust)",
+            r"|^\s*(?:at )?/rustc/[0-9a-f]+/|^\s*\d+: (?:std::|core::|alloc::|rust_begin_unwind|__rust|<unknown>$)",
         ),
     )
 }

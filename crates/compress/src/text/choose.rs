@@ -58,6 +58,7 @@ pub(super) fn choose(
     }
     for frame in frames.iter().rev().take(INNERMOST_FRAMES) {
         rest.push(*frame);
+        rest.extend(function_above_frame(text, frame));
         if let Some(code) = code_under_frame(text, frame) {
             rest.push(code);
             code_of.push((code, *frame));
@@ -95,6 +96,28 @@ pub(super) fn choose(
     });
     kept.sort_by_key(|l| l.number);
     kept
+}
+
+/// The function a Rust backtrace names above a frame's location (`4:
+/// app::load` above `at ./src/main.rs:3:51`): which code ran there.
+fn function_above_frame(text: &str, frame: &Line) -> Option<Line> {
+    let location = line_str(text, frame).trim();
+    if !(location.starts_with("at ") && location.contains(".rs:")) {
+        return None;
+    }
+    let bytes = text.as_bytes();
+    let end = frame.start.checked_sub(1)?;
+    let start = memchr::memrchr(b'\n', &bytes[..end]).map_or(0, |i| i + 1);
+    let end = super::trim_cr(bytes, start, end);
+    let name = text[start..end].trim_start();
+    let numbered = name
+        .split_once(": ")
+        .is_some_and(|(n, f)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !f.trim().is_empty());
+    (numbered && frame.number > 0).then_some(Line {
+        number: frame.number - 1,
+        start,
+        end,
+    })
 }
 
 /// The code line a Python traceback prints under a frame (`File "a.py",
@@ -323,6 +346,19 @@ mod tests {
             Plain, Plain, Plain, Plain, Failure, Plain, Plain, Plain, Plain, Plain, Plain,
         ];
         assert_eq!(attached(&text, &kinds), [5, 7, 8, 9]);
+    }
+
+    #[test]
+    fn a_rust_frame_brings_its_function() {
+        let text = "   4: app::load\n             at ./src/main.rs:3:51\n   5: app::main\r\n             at ./src/main.rs:9:20\nx\n             at ./src/lib.rs:1:1\n   at /app/a.js:3:4\n";
+        let name = function_above_frame(text, &nth(text, 1)).unwrap();
+        assert_eq!((name.number, line_str(text, &name)), (0, "   4: app::load"));
+        let name = function_above_frame(text, &nth(text, 3)).unwrap();
+        assert_eq!(line_str(text, &name), "   5: app::main");
+        // No numbered function above, or not a Rust location.
+        assert!(function_above_frame(text, &nth(text, 5)).is_none());
+        assert!(function_above_frame(text, &nth(text, 6)).is_none());
+        assert!(function_above_frame(text, &nth(text, 0)).is_none());
     }
 
     #[test]

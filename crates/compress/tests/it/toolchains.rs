@@ -831,3 +831,28 @@ fn tool_8_a_frame_s_code_line_comes_only_with_its_frame() {
         "{form}"
     );
 }
+
+/// TOOL-8: a real Rust panic with `RUST_BACKTRACE=1`: the form keeps the
+/// panic and its message, the project's frames each with the function
+/// above its location, and none of the standard library's frames.
+#[test]
+fn tool_8_a_rust_backtrace_keeps_the_project_s_frames_with_their_functions() {
+    let output = include_str!("outputs/rust-panic-backtrace.txt");
+    let (form, _) =
+        Compressor::new().compress_text("Bash", &json!({"command": "RUST_BACKTRACE=1 cargo run"}), output);
+    for kept in [
+        "thread 'main' (4242) panicked at src/main.rs:3:51:\ncalled `Result::unwrap()` on an `Err` value: ParseIntError { kind: InvalidDigit }\n",
+        "   4: app::load\n             at ./src/main.rs:3:51\n",
+        "   5: app::main\n             at ./src/main.rs:9:20\n",
+    ] {
+        assert!(form.contains(kept), "lost {kept:?}\n{form}");
+    }
+    assert!(
+        !form.contains("core::result::unwrap_failed") && !form.contains("/rustc/"),
+        "{form}"
+    );
+    assert_eq!(
+        line_kind("   2: alloc::boxed::Box<F,A>::call_once"),
+        LineKind::Noise
+    );
+}

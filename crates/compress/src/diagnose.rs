@@ -23,7 +23,7 @@ use regex::Regex;
 mod place;
 
 use place::NUMBERED_HEADING;
-pub(crate) use place::{is_numbered_heading, kind_in_place, HEADING_REACH};
+pub(crate) use place::{is_numbered_heading, kind_in_place, span_in, HEADING_REACH};
 pub use place::{last_failure, line_kind_in};
 
 /// What a line of a command's output is.

@@ -331,7 +331,7 @@ fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize
             continue;
         };
         if diagnose::announces_message(line) && diagnose::line_kind(line) == LineKind::Failure {
-            added.extend(diagnose::announced_message(after).map(|m| span_of(text, m)));
+            added.extend(diagnose::announced_message(after).map(|m| diagnose::span_in(text, m)));
         } else if diagnose::is_numbered_heading(line)
             && diagnose::line_kind_in(text, line) == LineKind::Failure
         {
@@ -342,7 +342,7 @@ fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize
                     .take(diagnose::HEADING_REACH)
                     .take_while(|l| diagnose::line_kind(l) != LineKind::Failure)
                     .filter(|l| !l.trim().is_empty())
-                    .map(|l| span_of(text, l.trim_end_matches('\r'))),
+                    .map(|l| diagnose::span_in(text, l.trim_end_matches('\r'))),
             );
         }
     }
@@ -351,12 +351,6 @@ fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize
         spans.sort_unstable();
         spans.dedup();
     }
-}
-
-/// Where `slice`, a slice of `text`, starts and ends in it.
-fn span_of(text: &str, slice: &str) -> (usize, usize) {
-    let start = (slice.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
-    (start, start + slice.len())
 }
 
 /// Keeps the first and last lines and the diagnostic lines of the middle,

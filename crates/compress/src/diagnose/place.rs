@@ -97,11 +97,13 @@ fn passed_below(after: &[u8]) -> bool {
 /// What follows `line`, a slice of `text` (a line as [`str::lines`] yields it), in
 /// `text`.
 fn after_line<'a>(text: &'a str, line: &str) -> &'a [u8] {
-    let end = (line.as_ptr() as usize)
-        .saturating_sub(text.as_ptr() as usize)
-        .saturating_add(line.len())
-        .min(text.len());
-    &text.as_bytes()[end..]
+    &text.as_bytes()[span_in(text, line).1.min(text.len())..]
+}
+
+/// Where `slice`, a slice of `text`, starts and ends in it.
+pub(crate) fn span_in(text: &str, slice: &str) -> (usize, usize) {
+    let start = (slice.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+    (start, start.saturating_add(slice.len()))
 }
 
 /// The last failure line of `text` ([`LineKind::Failure`]), trimmed: the

@@ -269,9 +269,16 @@ impl Scratchpad {
     fn clear_step(&mut self, i: usize, counter: &dyn TokenCounter) {
         let step = &mut self.steps[i];
         let mut form = step.history.clone();
+        // The step's calls: each cleared result keeps what came of its
+        // call (HIST-6).
+        let calls = form.first().map(|m| m.tool_calls.clone()).unwrap_or_default();
         for m in &mut form {
             if !step.protected {
-                clear_result(m);
+                let call = m
+                    .tool_call_id
+                    .as_deref()
+                    .and_then(|id| calls.iter().find(|c| c.id == id));
+                clear_result(m, call);
             }
             cut_arguments(m);
             cut_thought(m);

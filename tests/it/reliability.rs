@@ -53,7 +53,7 @@ async fn rel_1_short_rounds_never_pile_up_notices() {
 async fn rel_1_clearing_never_grows_the_window() {
     let call = ToolCall::new("c", "bash", json!({}));
     let mut short = Message::tool_result(&call, ToolResult::success("ok"));
-    assert!(!clear_result(&mut short));
+    assert!(!clear_result(&mut short, Some(&call)));
     assert_eq!(short.text(), "{\"status\":\"success\",\"data\":\"ok\"}");
     let mut h = History::new(
         Config::from_toml_str("context_window = 1000").unwrap(),

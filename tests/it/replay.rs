@@ -24,9 +24,6 @@ struct Figures {
     omitted: usize,
 }
 
-/// The length of `[tool result cleared to save tokens; recall 1a2b3c4d]`.
-const CLEARED_WITH_HANDLE: usize = 54;
-
 /// The newest steps REACT-5 keeps in full.
 const KEEP_FULL: usize = 5;
 
@@ -66,11 +63,25 @@ fn check_window(window: &Window, user: &str, name: &str, figures: &mut Figures) 
         .iter()
         .filter(|m| m.role == Role::Tool)
         .collect();
-    // A result no longer than the cleared marker with its recall handle is
+    // A result no longer than what clearing it would leave (the marker,
+    // its recall handle and the outcome of a command that went wrong) is
     // never cleared: it says nothing about the order.
+    let calls: Vec<&strata_ctx::ToolCall> = window
+        .context
+        .scratchpad()
+        .iter()
+        .flat_map(|m| m.tool_calls.iter())
+        .collect();
+    let would_clear = |m: &Message| {
+        let call = calls
+            .iter()
+            .find(|c| Some(c.id.as_str()) == m.tool_call_id.as_deref())
+            .copied();
+        strata_ctx::history::clear_result(&mut m.clone(), call)
+    };
     let ordered: Vec<bool> = tools
         .iter()
-        .filter(|m| strata_ctx::history::is_cleared(m) || m.text().len() > CLEARED_WITH_HANDLE)
+        .filter(|m| strata_ctx::history::is_cleared(m) || would_clear(m))
         .map(|m| strata_ctx::history::is_cleared(m))
         .collect();
     if let Some(kept) = ordered.iter().position(|cleared| !cleared) {

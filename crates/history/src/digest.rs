@@ -33,9 +33,8 @@ const MAX_LINE_CHARS: usize = 200;
 mod check;
 mod facts;
 
-pub use facts::{command_argument, last_error_line, path_argument};
-use facts::{cut, exit_status, output_text, shell_writes, test_summary};
-use strata_ctx_compress::{is_verdict, line_kind, LineKind};
+pub use facts::{command_argument, last_error_line, outcome_note, path_argument};
+use facts::{command_fact, cut, shell_writes};
 use strata_ctx_tools::{changed_files, program_of, INSPECTION_PROGRAMS};
 
 /// One command the agent ran, with what came of it.
@@ -489,56 +488,6 @@ fn take_fitting(items: impl Iterator<Item = String>, room: &mut usize, separator
 /// What running `command` did, from its `result`: the command's first
 /// line, its exit code or failure and test summary, its last error line,
 /// and the summary of failing tests.
-fn command_fact(command: &str, result: Option<&Message>, failed: bool) -> CommandFact {
-    let first_line = command.trim().lines().next().unwrap_or_default();
-    let (text, code) = result.map(output_text).unwrap_or_default();
-    let code = code.or_else(|| {
-        exit_status()
-            .captures_iter(&text)
-            .last()
-            .and_then(|c| c.get(1)?.as_str().parse().ok())
-    });
-    // The run's verdict: its test summary, else, when it did not succeed,
-    // how its build or runner ended (`error: could not compile `app` due
-    // to 2 previous errors`, `FAIL\texample.com/api\t0.01s`, `make: ***
-    // [all] Error 2`), but a bare status or exit code, which the exit code
-    // says.
-    let summary = text
-        .lines()
-        .rev()
-        .find(|l| test_summary().is_match(l.trim()))
-        .or_else(|| {
-            if code == Some(0) {
-                return None;
-            }
-            text.lines().rev().find(|l| {
-                let l = l.trim();
-                l.chars().count() >= 8 && is_verdict(l) && !exit_status().is_match(l)
-            })
-        })
-        .map(str::trim);
-    let mut outcome = Vec::new();
-    match (code, failed) {
-        (Some(code), _) => outcome.push(format!("exit {code}")),
-        (None, true) => outcome.push("failed".to_owned()),
-        (None, false) => {}
-    }
-    if let Some(summary) = summary {
-        outcome.push(cut(summary, MAX_LINE_CHARS));
-    }
-    CommandFact {
-        command: cut(first_line, MAX_COMMAND_CHARS),
-        outcome: (!outcome.is_empty()).then(|| outcome.join("; ")),
-        // The summary line shows in the outcome: the error is the last
-        // other one.
-        error: last_error_line(&text, summary).map(|l| cut(&l, MAX_LINE_CHARS)),
-        earlier_errors: Vec::new(),
-        failing_summary: summary
-            .filter(|s| line_kind(s) == LineKind::Failure)
-            .map(|s| cut(s, MAX_LINE_CHARS)),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -56,7 +56,7 @@
 //! ```
 
 pub use budget::Budget;
-pub use digest::{command_argument, last_error_line, path_argument, CommandFact, Digest};
+pub use digest::{command_argument, last_error_line, outcome_note, path_argument, CommandFact, Digest};
 pub use error::{Error, Result};
 pub use history::{CompactionPlan, CompactionStats, History, PinOutcome, MAX_RECALLED};
 pub use prune::{id_hint, PruneAction, PruneOutcome};

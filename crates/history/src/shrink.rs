@@ -3,7 +3,9 @@
 //! HIST-7, HIST-16).
 
 use serde_json::Value;
-use strata_ctx_core::{Message, ResultStatus, Role, Text, ToolResult};
+use strata_ctx_core::{Message, ResultStatus, Role, Text, ToolCall, ToolResult};
+
+use crate::digest::outcome_note;
 
 /// The text that begins a tool result cleared to save tokens (HIST-6); its
 /// recall handle follows it: `[tool result cleared to save tokens; recall
@@ -118,20 +120,9 @@ fn shrink_bodies(tool: &str, arguments: &mut Value) -> bool {
     changed
 }
 
-/// One way a message may shrink; returns how many things it shrank.
-pub(crate) type Shrink = fn(&mut Message) -> usize;
-
-pub(crate) fn clear(m: &mut Message) -> usize {
-    usize::from(clear_result(m))
-}
-
 pub(crate) fn shrink_step(m: &mut Message) -> usize {
     let cut = cut_arguments(m);
     cut + usize::from(cut_thought(m))
-}
-
-pub(crate) fn cut_user(m: &mut Message) -> usize {
-    usize::from(cut_user_message(m))
 }
 
 /// Cuts the thought of an assistant message with tool calls to
@@ -192,8 +183,25 @@ pub fn recall_handle(id: &strata_ctx_core::MessageId) -> String {
 /// Replaces a tool message's result with [`CLEARED`] and its recall
 /// handle (`[tool result cleared to save tokens; recall 1a2b3c4d]`),
 /// keeping the tool's name, its status and its error (HIST-6, #30.5).
+/// Given the `call` it answers, a command that went wrong keeps its
+/// outcome and last error on a line below ([`outcome_note`]): `exit 1;
+/// last error: ModuleNotFoundError: No module named 'numpy'`.
 /// Returns `false` when it was cleared already or is not a tool message.
-pub fn clear_result(message: &mut Message) -> bool {
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_core::{Message, ToolCall, ToolResult};
+/// use strata_ctx_history::clear_result;
+///
+/// let call = ToolCall::new("c1", "bash", json!({"command": "python run.py"}));
+/// let out = format!("{}Traceback (most recent call last):\n  File \"run.py\", line 1, in <module>\nModuleNotFoundError: No module named 'numpy'\n<returncode>1</returncode>", "loading\n".repeat(40));
+/// let mut result = Message::tool_result(&call, ToolResult::success(out));
+/// assert!(clear_result(&mut result, Some(&call)));
+/// let text = result.result.unwrap().data.as_str().unwrap().to_owned();
+/// assert!(text.starts_with("[tool result cleared to save tokens; recall "));
+/// assert!(text.ends_with("]\nexit 1; last error: ModuleNotFoundError: No module named 'numpy'"));
+/// ```
+pub fn clear_result(message: &mut Message, call: Option<&ToolCall>) -> bool {
     if message.role != Role::Tool {
         return false;
     }
@@ -201,19 +209,26 @@ pub fn clear_result(message: &mut Message) -> bool {
         .result
         .as_ref()
         .map_or(ResultStatus::Success, |r| r.status);
-    let marker = format!(
+    let already = is_cleared(message);
+    if already {
+        return false;
+    }
+    let mut marker = format!(
         "{}; {}]",
         CLEARED.trim_end_matches(']'),
         recall_handle(&message.id)
     );
-    let already = is_cleared(message);
+    if let Some(note) = call.and_then(|call| outcome_note(call, message)) {
+        marker.push('\n');
+        marker.push_str(&note);
+    }
     // A result no longer than the marker stays: clearing it would grow
     // the window.
     let short = match &message.result {
         Some(r) if message.content.is_empty() => r.data.as_str().map_or(usize::MAX, str::len) <= marker.len(),
         _ => message.content.len() <= marker.len(),
     };
-    if already || short {
+    if short {
         return false;
     }
     match &mut message.result {

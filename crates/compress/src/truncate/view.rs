@@ -217,6 +217,15 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         let line = String::from_utf8_lossy(&region[start..end]);
         let line = line.trim_end_matches('\r');
         let kind = diagnose::kind_in_place(line, &region[end..]);
+        if kind == LineKind::Failure {
+            // A test runner's numbered heading names the failing test a
+            // few lines above a failure with no word the search finds.
+            if let Some((heading_start, heading)) = heading_above(region, start) {
+                if found.last().is_none_or(|f| f.0 < heading_start) {
+                    found.push((heading_start, heading, LineKind::Failure));
+                }
+            }
+        }
         if kind.is_diagnostic() {
             found.push((start, line.to_owned(), kind));
         }
@@ -247,6 +256,23 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         .collect()
 }
 
+/// The numbered heading (`1) Cart applies the discount`) within
+/// [`diagnose::HEADING_REACH`] lines above the line starting at `start`
+/// in `region`, with its own start.
+fn heading_above(region: &[u8], start: usize) -> Option<(usize, String)> {
+    let mut end = start.checked_sub(1)?;
+    for _ in 0..diagnose::HEADING_REACH {
+        let line_start = memrchr(b'\n', &region[..end]).map_or(0, |i| i + 1);
+        let line = String::from_utf8_lossy(&region[line_start..end]);
+        let line = line.trim_end_matches('\r');
+        if diagnose::is_numbered_heading(line) {
+            return Some((line_start, line.to_owned()));
+        }
+        end = line_start.checked_sub(1)?;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,6 +291,43 @@ mod tests {
         let before = format!("[… {} lines …]\nerror: linker `cc` failed\n", 300 - view.head);
         assert!(view.text.contains(&before), "{}", view.text);
         assert!(view.text.ends_with("line 399\n"));
+    }
+
+    #[test]
+    fn a_numbered_heading_comes_with_the_failure_below_it() {
+        // RSpec: the test's name is on a line no failure word marks.
+        let mut log = String::new();
+        for i in 0..3_000 {
+            match i {
+                2_000 => log.push_str(
+                    "  1) Calc adds negative numbers\n     Failure/Error: expect(add(-1, -2)).to eq(-3)\n",
+                ),
+                _ => log.push_str(&format!("Calc works for case {i}\n")),
+            }
+        }
+        let view = compose(log.as_bytes(), log.as_bytes(), 0, 3_001, Limits::default()).unwrap();
+        assert_eq!(view.diagnostics, 2, "{}", view.text);
+        assert!(
+            view.text.contains(
+                "]\n  1) Calc adds negative numbers\n     Failure/Error: expect(add(-1, -2)).to eq(-3)\n[…"
+            ),
+            "{}",
+            view.text
+        );
+    }
+
+    #[test]
+    fn a_heading_is_looked_for_only_within_its_reach() {
+        let near = b"x\n1) a test\nmore\nerror: boom\n";
+        let at = near.len() - "error: boom\n".len();
+        assert_eq!(heading_above(near, at), Some((2, "1) a test".to_owned())));
+        let far = format!(
+            "1) a test\n{}error: boom\n",
+            "detail\n".repeat(diagnose::HEADING_REACH)
+        );
+        let at = far.len() - "error: boom\n".len();
+        assert_eq!(heading_above(far.as_bytes(), at), None);
+        assert_eq!(heading_above(b"error: boom\n", 0), None);
     }
 
     #[test]

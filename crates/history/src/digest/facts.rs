@@ -9,8 +9,10 @@ use serde_json::Value;
 use strata_ctx_compress::{
     announced_message, announces_message, is_verdict, line_kind, line_kind_in, LineKind,
 };
-use strata_ctx_core::{Message, ToolCall};
-use strata_ctx_tools::{classify, command, ToolKind};
+use strata_ctx_core::{Message, ResultStatus, ToolCall};
+use strata_ctx_tools::{classify, command, program_of, ToolKind, INSPECTION_PROGRAMS};
+
+use super::{CommandFact, MAX_COMMAND_CHARS, MAX_LINE_CHARS};
 
 /// The file a call names ([`strata_ctx_tools::path`], under every
 /// agent's argument names).
@@ -171,4 +173,117 @@ pub(crate) fn output_text(message: &Message) -> (String, Option<i64>) {
         }
     }
     (out, code)
+}
+
+/// The longest outcome and error an [`outcome_note`] shows, in
+/// characters: the note stands under every cleared result that went wrong.
+const NOTE_OUTCOME_CHARS: usize = 100;
+/// See [`NOTE_OUTCOME_CHARS`].
+const NOTE_ERROR_CHARS: usize = 160;
+
+/// What a command's result that leaves the window must still say: its
+/// outcome and last error line, `exit 1; 1 failed, 4 passed; last error:
+/// E   AssertionError: 2 != 3`, as the digest records them. `None` when
+/// the call runs no program (a read, an edit, `cat`, `grep`) or nothing
+/// in the output went wrong.
+///
+/// A tool result cleared to save tokens keeps this line under its recall
+/// handle (HIST-6, #30.3): the step's call stays in the window, and so
+/// does what came of it.
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_core::{Message, ToolCall, ToolResult};
+/// use strata_ctx_history::outcome_note;
+///
+/// let call = ToolCall::new("c1", "bash", json!({"command": "python -m pytest -q"}));
+/// let out = "F.\nE   AssertionError: 2 != 3\n1 failed, 1 passed in 0.1s\n<returncode>1</returncode>";
+/// let result = Message::tool_result(&call, ToolResult::success(out));
+/// assert_eq!(
+///     outcome_note(&call, &result).as_deref(),
+///     Some("exit 1; 1 failed, 1 passed in 0.1s; last error: E   AssertionError: 2 != 3")
+/// );
+/// let ok = Message::tool_result(&call, ToolResult::success("2 passed in 0.1s\n<returncode>0</returncode>"));
+/// assert_eq!(outcome_note(&call, &ok), None);
+/// ```
+pub fn outcome_note(call: &ToolCall, result: &Message) -> Option<String> {
+    let command = command_argument(call)?;
+    let program = program_of(&command);
+    if INSPECTION_PROGRAMS.contains(&program.trim_start_matches("./")) {
+        return None;
+    }
+    let failed = result
+        .result
+        .as_ref()
+        .is_some_and(|r| r.status == ResultStatus::Error);
+    let fact = command_fact(&command, Some(result), failed);
+    let went_wrong = fact.error.is_some()
+        || fact.failing_summary.is_some()
+        || fact
+            .outcome
+            .as_deref()
+            .is_some_and(|o| o.starts_with("failed") || (o.starts_with("exit ") && !o.starts_with("exit 0")));
+    if !went_wrong {
+        return None;
+    }
+    let mut parts: Vec<String> = fact
+        .outcome
+        .map(|o| cut(&o, NOTE_OUTCOME_CHARS))
+        .into_iter()
+        .collect();
+    parts.extend(
+        fact.error
+            .map(|e| format!("last error: {}", cut(&e, NOTE_ERROR_CHARS))),
+    );
+    Some(parts.join("; "))
+}
+
+pub(super) fn command_fact(command: &str, result: Option<&Message>, failed: bool) -> CommandFact {
+    let first_line = command.trim().lines().next().unwrap_or_default();
+    let (text, code) = result.map(output_text).unwrap_or_default();
+    let code = code.or_else(|| {
+        exit_status()
+            .captures_iter(&text)
+            .last()
+            .and_then(|c| c.get(1)?.as_str().parse().ok())
+    });
+    // The run's verdict: its test summary, else, when it did not succeed,
+    // how its build or runner ended (`error: could not compile `app` due
+    // to 2 previous errors`, `FAIL\texample.com/api\t0.01s`, `make: ***
+    // [all] Error 2`), but a bare status or exit code, which the exit code
+    // says.
+    let summary = text
+        .lines()
+        .rev()
+        .find(|l| test_summary().is_match(l.trim()))
+        .or_else(|| {
+            if code == Some(0) {
+                return None;
+            }
+            text.lines().rev().find(|l| {
+                let l = l.trim();
+                l.chars().count() >= 8 && is_verdict(l) && !exit_status().is_match(l)
+            })
+        })
+        .map(str::trim);
+    let mut outcome = Vec::new();
+    match (code, failed) {
+        (Some(code), _) => outcome.push(format!("exit {code}")),
+        (None, true) => outcome.push("failed".to_owned()),
+        (None, false) => {}
+    }
+    if let Some(summary) = summary {
+        outcome.push(cut(summary, MAX_LINE_CHARS));
+    }
+    CommandFact {
+        command: cut(first_line, MAX_COMMAND_CHARS),
+        outcome: (!outcome.is_empty()).then(|| outcome.join("; ")),
+        // The summary line shows in the outcome: the error is the last
+        // other one.
+        error: last_error_line(&text, summary).map(|l| cut(&l, MAX_LINE_CHARS)),
+        earlier_errors: Vec::new(),
+        failing_summary: summary
+            .filter(|s| line_kind(s) == LineKind::Failure)
+            .map(|s| cut(s, MAX_LINE_CHARS)),
+    }
 }

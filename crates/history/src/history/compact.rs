@@ -405,11 +405,11 @@ impl History {
         // earlier rounds; then the preferences yield: the newest
         // `keep_tool_messages` results and every call's arguments.
         let mut stages: Vec<(usize, Shrink)> = Vec::new();
-        stages.extend(tools[..preferred].iter().map(|&i| (i, clear as Shrink)));
-        stages.extend((0..old_end).map(|i| (i, shrink_step as Shrink)));
-        stages.extend((0..last_user.unwrap_or(0)).map(|i| (i, cut_user as Shrink)));
-        stages.extend(tools[preferred..].iter().map(|&i| (i, clear as Shrink)));
-        stages.extend((old_end..self.window.len()).map(|i| (i, shrink_step as Shrink)));
+        stages.extend(tools[..preferred].iter().map(|&i| (i, Shrink::Clear)));
+        stages.extend((0..old_end).map(|i| (i, Shrink::Step)));
+        stages.extend((0..last_user.unwrap_or(0)).map(|i| (i, Shrink::User)));
+        stages.extend(tools[preferred..].iter().map(|&i| (i, Shrink::Clear)));
+        stages.extend((old_end..self.window.len()).map(|i| (i, Shrink::Step)));
         for (i, shrink) in stages {
             if self.window_tokens() <= budget {
                 break;
@@ -417,7 +417,15 @@ impl History {
             if pinned.contains(&i) || self.pruning.hides(&self.window[i].id) {
                 continue;
             }
-            let n = shrink(&mut self.window[i]);
+            let n = match shrink {
+                Shrink::Clear => {
+                    // The cleared result keeps what came of its call.
+                    let call = call_answered(&self.window[..i], &self.window[i]);
+                    usize::from(clear_result(&mut self.window[i], call.as_ref()))
+                }
+                Shrink::Step => shrink_step(&mut self.window[i]),
+                Shrink::User => usize::from(cut_user_message(&mut self.window[i])),
+            };
             if n == 0 {
                 continue;
             }
@@ -434,6 +442,30 @@ impl History {
         changed.dedup();
         changed
     }
+}
+
+/// One way a message of the window may shrink to fit the budget (HIST-6,
+/// HIST-16).
+#[derive(Debug, Clone, Copy)]
+enum Shrink {
+    /// A tool result cleared, its outcome kept ([`clear_result`]).
+    Clear,
+    /// A call's arguments and thought cut ([`shrink_step`]).
+    Step,
+    /// A long user message of an earlier round cut ([`cut_user_message`]).
+    User,
+}
+
+/// The call `result` answers, from the newest assistant message of
+/// `before` that made it.
+fn call_answered(before: &[Message], result: &Message) -> Option<strata_ctx_core::ToolCall> {
+    let id = result.tool_call_id.as_deref()?;
+    before
+        .iter()
+        .rev()
+        .filter(|m| m.role == Role::Assistant)
+        .find_map(|m| m.tool_calls.iter().find(|c| c.id == id))
+        .cloned()
 }
 
 /// The messages a compaction archives: after the window's `summaries`

@@ -153,7 +153,13 @@ async fn hist_6_single_long_round_is_cleared_oldest_first() {
         let call = ToolCall::new(format!("c{n}"), "bash", json!({"command": format!("step {n}")}));
         h.record_step(
             Message::assistant_with_calls("", vec![call.clone()]),
-            vec![Message::tool_text(&call.id, "bash", text_of_len(1_500, n))],
+            // Output in which nothing went wrong: a cleared result keeps
+            // its handle alone.
+            vec![Message::tool_text(
+                &call.id,
+                "bash",
+                text_of_len(1_500, n).replace("error", "entry"),
+            )],
         );
     }
     let stats = h.compact(&Fixed::ok()).await;
@@ -177,6 +183,59 @@ async fn hist_6_single_long_round_is_cleared_oldest_first() {
     assert!(tools[114..].iter().all(|m| !is_cleared(m)));
     assert!(Pairs::new(&h.window()).is_complete());
     assert_eq!(h.window()[0].content, "fix the bug");
+}
+
+/// HIST-6, #30.3: a failing command's result cleared to fit the budget
+/// keeps its exit status and last error under the recall handle, so a
+/// long round that closes loses no error it met; a passing one keeps the
+/// handle alone.
+#[tokio::test]
+async fn hist_6_a_cleared_failure_keeps_its_outcome_and_last_error() {
+    let mut h = History::new(config(16_000, 10), Arc::new(CharCounter));
+    h.begin_round(Message::user("fix the bug"));
+    for n in 0..150 {
+        let call = ToolCall::new(
+            format!("c{n}"),
+            "bash",
+            json!({"command": format!("python check_{n}.py")}),
+        );
+        let rows: String = (0..120)
+            .map(|i| format!("row {i} of check {n}: {}\n", i * 7919 % 1000))
+            .collect();
+        let output = match n % 3 {
+            0 => format!(
+                "{rows}Traceback (most recent call last):\n  File \"check_{n}.py\", line 3, in <module>\n    import numpy\nModuleNotFoundError: No module named 'numpy{n}'\n<returncode>1</returncode>"
+            ),
+            _ => format!("{rows}all good\n<returncode>0</returncode>"),
+        };
+        h.record_step(
+            Message::assistant_with_calls("", vec![call.clone()]),
+            vec![Message::tool_text(&call.id, "bash", output)],
+        );
+    }
+    let stats = h.compact(&Fixed::ok()).await;
+    assert!(stats.tool_results_cleared > 10, "{stats:?}");
+    assert!(h.window_tokens() <= h.room_tokens());
+    let window = h.window();
+    let tools: Vec<&Message> = window.iter().filter(|m| m.role == Role::Tool).collect();
+    assert!(is_cleared(tools[0]) && is_cleared(tools[1]));
+    assert_eq!(
+        tools[0].content.as_ref(),
+        format!(
+            "{}; recall {}]\nexit 1; last error: ModuleNotFoundError: No module named 'numpy0'",
+            CLEARED.trim_end_matches(']'),
+            tools[0].id.short()
+        )
+    );
+    assert_eq!(
+        tools[1].content.as_ref(),
+        format!(
+            "{}; recall {}]",
+            CLEARED.trim_end_matches(']'),
+            tools[1].id.short()
+        )
+    );
+    assert!(Pairs::new(&h.window()).is_complete());
 }
 
 /// HIST-14, HIST-16: `keep_tool_messages` is a preference that yields to

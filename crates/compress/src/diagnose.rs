@@ -490,6 +490,8 @@ pub fn announced_message(after: &str) -> Option<&str> {
 /// assert!(is_verdict("FAIL\texample.com/api\t0.012s"));
 /// assert!(is_verdict("Tests:       1 failed, 3 passed, 4 total"));
 /// assert!(!is_verdict("--- FAIL: TestPrice (0.00s)"));
+/// // pytest's banner when it stops early: the failure above it says more.
+/// assert!(is_verdict("!!!!!!!!!!!!! stopping after 1 failures !!!!!!!!!!!!!"));
 /// ```
 pub fn is_verdict(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -497,7 +499,7 @@ pub fn is_verdict(line: &str) -> bool {
     summary().is_match(t)
         || compiled(
             &RE,
-            r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|could not compile|Recipe)|^make(?:\[\d+\])?: \*\*\*|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed",
+            r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|could not compile|Recipe)|^make(?:\[\d+\])?: \*\*\*|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed|^!{3,} .+ !{3,}$",
         )
         .is_match(t)
 }

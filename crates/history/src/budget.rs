@@ -122,17 +122,26 @@ impl Budget {
         ]
     }
 
+    /// The tokens the working facts of steps that left the window may take
+    /// out of `room`: a sixth, at most 4,000. The round's digest of its
+    /// condensed steps (REACT-6) and the summary a compaction writes
+    /// (HIST-5) share it, so the facts a round kept do not shrink when it
+    /// closes and is archived.
+    pub fn facts_tokens(room: usize) -> usize {
+        (room / 6).min(4_000)
+    }
+
     /// The characters the round's digest of condensed steps may take
-    /// (REACT-6): a sixth of the threshold, at most 4,000 tokens, at about
+    /// (REACT-6): [`Budget::facts_tokens`] of the threshold, at about
     /// three characters a token.
     pub fn digest_chars(&self) -> usize {
-        (self.threshold / 6).min(4_000) * 3
+        Budget::facts_tokens(self.threshold) * 3
     }
 
     /// The room a compaction keeps for the summary it writes, out of the
-    /// `room` the history may take (HIST-5): a tenth, at most 2,000 tokens.
+    /// `room` the history may take (HIST-5): [`Budget::facts_tokens`].
     pub fn summary_reserve(room: usize) -> usize {
-        (room / 10).min(2_000)
+        Budget::facts_tokens(room)
     }
 
     /// The most bytes of one tool output the model sees at once, given
@@ -296,8 +305,8 @@ mod tests {
         assert_eq!(b.condense_stages(0, 3), [(0, 4_000), (0, 8_000), (0, 8_000)]);
         assert_eq!(b.digest_chars(), 8_000 / 6 * 3);
         assert_eq!(budget("context_window = 200000").digest_chars(), 12_000);
-        assert_eq!(Budget::summary_reserve(5_000), 500);
-        assert_eq!(Budget::summary_reserve(50_000), 2_000);
+        assert_eq!(Budget::summary_reserve(6_000), 1_000);
+        assert_eq!(Budget::summary_reserve(50_000), 4_000);
         assert_eq!(b.output_bytes(50 * 1024), 6_000);
         assert_eq!(b.output_bytes(4_000), 4_000);
         assert_eq!(budget("context_window = 100").output_bytes(50 * 1024), 1_024);

@@ -812,6 +812,17 @@ mod tests {
         );
     }
 
+    /// REACT-6: pytest's banner when it stops early (`-x`,
+    /// `--maxfail`) is a verdict; the last error is the failure above it.
+    #[test]
+    fn pytest_s_stopping_banner_is_not_the_last_error() {
+        let log = "tests/test_a.py::test_x FAILED\n\n=================================== FAILURES ===================================\n___________________________________ test_x ___________________________________\n\n    def test_x():\n>       assert parse('1h') == 3600\nE       AssertionError: assert 60 == 3600\n\ntests/test_a.py:4: AssertionError\n!!!!!!!!!!!!!!!!!!!!!!!!!! stopping after 1 failures !!!!!!!!!!!!!!!!!!!!!!!!!!!\n============================== 1 failed in 0.10s ===============================\n";
+        assert_eq!(
+            last_error_line(log, None).as_deref(),
+            Some("tests/test_a.py:4: AssertionError")
+        );
+    }
+
     #[test]
     fn npm_trailers_are_not_the_last_error() {
         let log = "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/left-pad-xyz\nnpm error 404\nnpm error 404  The requested resource 'left-pad-xyz@*' could not be found or you do not have permission to access it.\nnpm error 404\nnpm error 404 Note that you can also install from a\nnpm error 404 tarball, folder, http url, or git url.\nnpm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-26T21_40_03_056Z-debug-0.log\n";

@@ -226,7 +226,7 @@ impl History {
         let (digest, end) = self.archived_facts(archived.kept_from);
         let facts = digest
             .has_facts()
-            .then(|| digest.render((budget / 10).clamp(200, 2_000) * 3));
+            .then(|| digest.render(crate::Budget::summary_reserve(budget) * 3));
         let text = self
             .summarize_archived(summarizer, archived, facts.as_deref(), end, stats)
             .await;

@@ -188,3 +188,90 @@ async fn react_5_real_transcripts_stay_under_the_threshold() {
     // The long sessions do not fit a 16k window without condensing.
     assert!(total.condensed > 0);
 }
+
+/// The transcript whose failing scripts the cleared-result tests read.
+const FAILING_SCRIPTS: &str =
+    "tests/data/corpus/mini-swe-agent__deepseek_chat_dev__pydicom__pydicom-1139.json";
+
+/// Checks that every cleared result among `shown` keeps the outcome note
+/// of its command as the digest reads it from `messages`, and that no
+/// other says `last error:`; returns how many kept one.
+fn cleared_failures(messages: &[Message], shown: &[Message]) -> usize {
+    let calls: Vec<&strata_ctx::ToolCall> = messages.iter().flat_map(|m| m.tool_calls.iter()).collect();
+    let outcome = |id: &str| {
+        let result = messages
+            .iter()
+            .find(|m| m.role == Role::Tool && m.tool_call_id.as_deref() == Some(id))?;
+        let call = calls.iter().find(|c| c.id == id)?;
+        strata_ctx::history::outcome_note(call, result)
+    };
+    let mut failures = 0;
+    for m in shown.iter().filter(|m| strata_ctx::history::is_cleared(m)) {
+        let text = match &m.result {
+            Some(r) if m.content.is_empty() => r.data.as_str().unwrap_or_default().to_owned(),
+            _ => m.content.to_string(),
+        };
+        let Some(note) = outcome(m.tool_call_id.as_deref().unwrap()) else {
+            assert!(!text.contains("last error:"), "{text}");
+            continue;
+        };
+        failures += 1;
+        // The note is read from the history form, which may have cut a
+        // long line: its outcome and the start of its error are the same.
+        let (outcome, error) = note.split_once("last error: ").unwrap_or((&note, ""));
+        let start: String = error.chars().take(60).collect();
+        assert!(
+            text.contains(&format!("]\n{outcome}")) && text.contains(&start),
+            "{text} lacks {note}"
+        );
+    }
+    failures
+}
+
+/// HIST-6, #30.3: a long round that closes (the user writes again) keeps
+/// the errors it met. Its steps come back into the history with their
+/// results cleared; each cleared result of a command that went wrong keeps
+/// its outcome and last error under its recall handle.
+#[tokio::test]
+async fn hist_6_a_long_round_that_closes_keeps_the_errors_it_met() {
+    let mut messages = load_transcript(workspace_path(FAILING_SCRIPTS)).unwrap().messages;
+    // The run stopped on a call without a result; the user writes again.
+    messages.push(Message::user("Thanks. Which files did you change, and why?"));
+    let project = tempfile::tempdir().unwrap();
+    let mut engine = Engine::builder(project.path())
+        .config(Config::from_toml_str("context_window = 16000").unwrap())
+        .build()
+        .unwrap();
+    let summary = strata_ctx::replay::replay(&mut engine, &messages, |_, _| {})
+        .await
+        .unwrap();
+    assert_eq!(summary.rounds, 2);
+    let window = engine.window();
+    assert!(
+        window.tokens <= window.threshold,
+        "{} > {}",
+        window.tokens,
+        window.threshold
+    );
+    let failures = cleared_failures(&messages, &window.messages());
+    assert!(failures >= 5, "{failures} cleared failures");
+}
+
+/// REACT-5, HIST-6: within a round, a step whose results are cleared to
+/// fit keeps the outcome and last error of each command that went wrong.
+#[tokio::test]
+async fn react_5_a_cleared_step_keeps_the_errors_of_its_commands() {
+    let messages = load_transcript(workspace_path(FAILING_SCRIPTS)).unwrap().messages;
+    let project = tempfile::tempdir().unwrap();
+    let mut engine = Engine::builder(project.path())
+        .config(Config::from_toml_str("context_window = 16000").unwrap())
+        .build()
+        .unwrap();
+    let mut failures = 0;
+    strata_ctx::replay::replay(&mut engine, &messages, |_, window| {
+        failures += cleared_failures(&messages, window.context.scratchpad());
+    })
+    .await
+    .unwrap();
+    assert!(failures >= 5, "{failures} cleared failures seen mid-round");
+}

@@ -823,6 +823,74 @@ mod tests {
         );
     }
 
+    /// HIST-6: what a cleared result keeps says how its command went
+    /// wrong, whichever way the output tells it; a command that went well,
+    /// or a read, keeps nothing.
+    #[test]
+    fn an_outcome_note_says_how_a_command_went_wrong() {
+        let note = |name: &str, args: Value, result: ToolResult| {
+            let call = ToolCall::new("c1", name, args);
+            outcome_note(&call, &Message::tool_result(&call, result))
+        };
+        let run = |out: &str| {
+            note(
+                "bash",
+                json!({"command": "python run.py"}),
+                ToolResult::success(out),
+            )
+        };
+        // An error line alone, the exit status saying nothing went wrong
+        // (a pipe through `tail`).
+        assert_eq!(
+            run("loading\nError: bad input file\n<returncode>0</returncode>").as_deref(),
+            Some("exit 0; last error: Error: bad input file")
+        );
+        // A failing test count alone.
+        assert_eq!(
+            run("collected 4 items\n1 failed, 3 passed in 0.12s\n<returncode>0</returncode>").as_deref(),
+            Some("exit 0; 1 failed, 3 passed in 0.12s")
+        );
+        // A non-zero exit status alone.
+        assert_eq!(run("done\n<returncode>2</returncode>").as_deref(), Some("exit 2"));
+        // A result the tool marked failed, without an exit status.
+        assert_eq!(
+            note(
+                "bash",
+                json!({"command": "python run.py"}),
+                ToolResult::error("interrupted", "")
+            )
+            .as_deref(),
+            Some("failed")
+        );
+        assert_eq!(
+            note(
+                "bash",
+                json!({"command": "python run.py"}),
+                ToolResult::error("timeout", "timed out")
+            )
+            .as_deref(),
+            Some("failed; last error: timed out")
+        );
+        // Nothing went wrong; or not a program run.
+        assert_eq!(run("all good\n<returncode>0</returncode>"), None);
+        assert_eq!(
+            note(
+                "bash",
+                json!({"command": "cat notes.txt"}),
+                ToolResult::success("Error: in the notes\n")
+            ),
+            None
+        );
+        assert_eq!(
+            note(
+                "Read",
+                json!({"file_path": "a.py"}),
+                ToolResult::success("raise ValueError('x')\nError: x\n")
+            ),
+            None
+        );
+    }
+
     #[test]
     fn npm_trailers_are_not_the_last_error() {
         let log = "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/left-pad-xyz\nnpm error 404\nnpm error 404  The requested resource 'left-pad-xyz@*' could not be found or you do not have permission to access it.\nnpm error 404\nnpm error 404 Note that you can also install from a\nnpm error 404 tarball, folder, http url, or git url.\nnpm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-26T21_40_03_056Z-debug-0.log\n";

@@ -317,6 +317,31 @@ mod tests {
     }
 
     #[test]
+    fn a_heading_the_search_finds_itself_is_shown_once() {
+        // The heading holds a stem (`rror`) and is found on its own; the
+        // two failures below it find it again.
+        let mut log = String::new();
+        for i in 0..3_000 {
+            match i {
+                2_000 => log.push_str(
+                    "  1) Parser raises ParseError on bad input\n     Failure/Error: expect { parse('x') }.to raise_error(ParseError)\n       expected ParseError, got nil\n",
+                ),
+                _ => log.push_str(&format!("Parser works for case {i}\n")),
+            }
+        }
+        let view = compose(log.as_bytes(), log.as_bytes(), 0, 3_002, Limits::default()).unwrap();
+        assert_eq!(
+            view.text.matches("1) Parser raises ParseError").count(),
+            1,
+            "{}",
+            view.text
+        );
+        assert!(view
+            .text
+            .contains("  1) Parser raises ParseError on bad input\n     Failure/Error:"));
+    }
+
+    #[test]
     fn a_heading_is_looked_for_only_within_its_reach() {
         let near = b"x\n1) a test\nmore\nerror: boom\n";
         let at = near.len() - "error: boom\n".len();

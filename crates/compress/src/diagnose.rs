@@ -196,8 +196,10 @@ fn noise() -> &'static Regex {
 }
 
 const FAILURE: &str = concat!(
-    // The words, in the cases tools write them.
-    r"(?i:\berrors?\b|\bfail(?:ed|ure|ures|s|ing)?\b|\bfatal\b|\bpanic(?:ked)?\b|\btraceback\b|\bexception\b|\baborted\b)",
+    // The words, in the cases tools write them; not in a command-line
+    // flag that an echoed command shows (`--no-fail-fast`,
+    // `--fail-under-lines 100`, `--show-error-codes`).
+    r"(?i:(?:^|[^-\w])errors?\b|(?:^|[^-\w])fail(?:ed|ure|ures|s|ing)?\b|\bfatal\b|\bpanic(?:ked)?\b|\btraceback\b|\bexception\b|\baborted\b)",
     r"|\b[A-Z]\w*(?:Error|Exception|Failure|Fault)\b|\bERR!|\bERR_\w+|\bE\d{4}\b|\berror\[",
     // Python's raised exceptions under their module path.
     r"|^(?:[a-z_]\w*\.)+[A-Z]\w+: \S",
@@ -547,6 +549,27 @@ mod tests {
             line_kind("warning: unused import in src/lib.rs"),
             LineKind::Warning
         );
+    }
+
+    #[test]
+    fn flags_of_an_echoed_command_are_not_failures() {
+        // `just`, `make` and CI logs echo the command they run.
+        for line in [
+            "cargo llvm-cov --fail-under-lines 100",
+            "cargo test --workspace --no-fail-fast",
+            "mypy --show-error-codes src",
+        ] {
+            assert_ne!(line_kind(line), LineKind::Failure, "{line}");
+        }
+        for line in [
+            "error: could not compile `app`",
+            "[error] build failed",
+            "Build failed (exit 1)",
+            "2 errors found",
+            "ERROR: No matching distribution found for foo",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Failure, "{line}");
+        }
     }
 
     #[test]

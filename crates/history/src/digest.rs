@@ -891,6 +891,29 @@ mod tests {
         );
     }
 
+    /// HIST-6: a history form with its recall handle under it is read as
+    /// the tool's envelope: Gemini CLI's `Error: (none)` field says
+    /// nothing went wrong, and its exit code is the envelope's.
+    #[test]
+    fn a_history_form_s_recall_handle_is_not_the_tool_s() {
+        let call = ToolCall::new("c1", "run_shell_command", json!({"command": "python a.py"}));
+        let form = "Command: python a.py\nDirectory: (root)\nOutput: row 1\nValueError: bad row\nError: (none)\nExit Code: 1\n[recall 1a2b3c4d]";
+        let result = Message::tool_text(&call.id, "run_shell_command", form);
+        assert_eq!(
+            outcome_note(&call, &result).as_deref(),
+            Some("exit 1; last error: ValueError: bad row")
+        );
+        assert_eq!(crate::shrink::without_recall_handle("a\n[recall 1a2b3c4d]"), "a");
+        assert_eq!(
+            crate::shrink::without_recall_handle("a\n[recall later]"),
+            "a\n[recall later]"
+        );
+        assert_eq!(
+            crate::shrink::without_recall_handle("[recall 1a2b3c4d]"),
+            "[recall 1a2b3c4d]"
+        );
+    }
+
     #[test]
     fn npm_trailers_are_not_the_last_error() {
         let log = "npm error code E404\nnpm error 404 Not Found - GET https://registry.npmjs.org/left-pad-xyz\nnpm error 404\nnpm error 404  The requested resource 'left-pad-xyz@*' could not be found or you do not have permission to access it.\nnpm error 404\nnpm error 404 Note that you can also install from a\nnpm error 404 tarball, folder, http url, or git url.\nnpm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-26T21_40_03_056Z-debug-0.log\n";

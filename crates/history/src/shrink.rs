@@ -173,6 +173,23 @@ pub fn add_recall_handle(message: &mut Message) {
     }
 }
 
+/// `text` without the line [`add_recall_handle`] put under it, so that
+/// what the tool printed reads as it did (a shell's envelope, whose last
+/// line is its own, parses again).
+pub(crate) fn without_recall_handle(text: &str) -> &str {
+    match text.rsplit_once('\n') {
+        Some((body, last))
+            if last
+                .strip_prefix("[recall ")
+                .and_then(|rest| rest.strip_suffix(']'))
+                .is_some_and(|id| id.len() == 8 && id.bytes().all(|b| b.is_ascii_hexdigit())) =>
+        {
+            body
+        }
+        _ => text,
+    }
+}
+
 /// The handle a message leaves where it was cleared or condensed: what
 /// the `recall` tool takes to give back the original from the full log
 /// (#30.5). `recall 1a2b3c4d`, the first eight hex digits of its id.

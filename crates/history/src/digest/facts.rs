@@ -129,6 +129,8 @@ fn push_text(text: &str, out: &mut String, code: &mut Option<i64>) {
     if !out.is_empty() {
         out.push('\n');
     }
+    // A history form's recall handle is Strata's, not the tool's.
+    let text = crate::shrink::without_recall_handle(text);
     match strata_ctx_tools::ShellOutput::parse(text) {
         Some(structured) => {
             out.push_str(structured.output());

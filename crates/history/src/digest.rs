@@ -34,7 +34,7 @@ mod check;
 mod facts;
 
 pub use facts::{command_argument, last_error_line, outcome_note, path_argument};
-use facts::{command_fact, cut, shell_writes};
+use facts::{command_fact, cut, read_run, shell_writes};
 use strata_ctx_tools::{changed_files, program_of, INSPECTION_PROGRAMS};
 
 /// One command the agent ran, with what came of it.
@@ -297,7 +297,7 @@ impl Digest {
             self.inspections += 1;
             return;
         }
-        self.add_command(command_fact(command, result, failed));
+        self.add_command(command_fact(command, read_run(result), failed));
     }
 
     /// Adds a command run, the most recent: a command run before moves to

@@ -218,14 +218,11 @@ pub fn outcome_note(call: &ToolCall, result: &Message) -> Option<String> {
         .result
         .as_ref()
         .is_some_and(|r| r.status == ResultStatus::Error);
-    let fact = command_fact(&command, Some(result), failed);
-    let went_wrong = fact.error.is_some()
-        || fact.failing_summary.is_some()
-        || fact
-            .outcome
-            .as_deref()
-            .is_some_and(|o| o.starts_with("failed") || (o.starts_with("exit ") && !o.starts_with("exit 0")));
-    if !went_wrong {
+    let run = read_run(Some(result));
+    // As the outcome says it: the exit code when there is one.
+    let failed_run = run.1.map_or(failed, |code| code != 0);
+    let fact = command_fact(&command, run, failed);
+    if !(failed_run || fact.error.is_some() || fact.failing_summary.is_some()) {
         return None;
     }
     let mut parts: Vec<String> = fact
@@ -240,8 +237,9 @@ pub fn outcome_note(call: &ToolCall, result: &Message) -> Option<String> {
     Some(parts.join("; "))
 }
 
-pub(super) fn command_fact(command: &str, result: Option<&Message>, failed: bool) -> CommandFact {
-    let first_line = command.trim().lines().next().unwrap_or_default();
+/// What a run printed and its exit code: the envelope's, else the last
+/// exit status the output states.
+pub(super) fn read_run(result: Option<&Message>) -> (String, Option<i64>) {
     let (text, code) = result.map(output_text).unwrap_or_default();
     let code = code.or_else(|| {
         exit_status()
@@ -249,6 +247,13 @@ pub(super) fn command_fact(command: &str, result: Option<&Message>, failed: bool
             .last()
             .and_then(|c| c.get(1)?.as_str().parse().ok())
     });
+    (text, code)
+}
+
+/// The fact of a command whose run printed `text` and ended with `code`
+/// ([`read_run`]); `failed` when the tool marked its result failed.
+pub(super) fn command_fact(command: &str, (text, code): (String, Option<i64>), failed: bool) -> CommandFact {
+    let first_line = command.trim().lines().next().unwrap_or_default();
     // The run's verdict: its test summary, else, when it did not succeed,
     // how its build or runner ended (`error: could not compile `app` due
     // to 2 previous errors`, `FAIL\texample.com/api\t0.01s`, `make: ***

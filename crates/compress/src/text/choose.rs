@@ -168,17 +168,131 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
         .filter(|(i, l)| *i == 0 || failures[i - 1].number + 2 < l.number)
         .map(|(_, l)| *l);
 
+    // A verdict in a listing of tests repeats what the runner's closing
+    // summary and the failure's details say: it comes after them.
+    let listed: HashSet<usize> = failures
+        .iter()
+        .filter(|l| is_listed_verdict(text, l))
+        .map(|l| l.number)
+        .collect();
+    let unlisted = |l: &Line| !listed.contains(&l.number);
+
     let mut diagnostic: Vec<Line> = Vec::new();
     diagnostic.extend(failures.last());
     diagnostic.extend(summaries.iter().rev().take(3));
     diagnostic.extend(failures.first());
-    diagnostic.extend(headlines.rev());
+    diagnostic.extend(headlines.rev().filter(unlisted));
+    diagnostic.extend(failures.iter().rev().filter_map(|l| file_heading(text, l)));
     diagnostic.extend(messages_of_failures(text, all).iter().rev());
-    diagnostic.extend(failures.iter().rev().skip(1));
+    diagnostic.extend(failures.iter().rev().skip(1).filter(|l| unlisted(l)));
+    diagnostic.extend(failures.iter().rev().filter(|l| !unlisted(l)));
     diagnostic.extend(summaries.iter().rev().skip(3));
     diagnostic.extend(of(LineKind::Warning));
     diagnostic.extend(contexts);
     diagnostic
+}
+
+/// The line before `line` in `text`, if any.
+fn line_before(text: &str, line: &Line) -> Option<Line> {
+    let end = line.start.checked_sub(1)?;
+    let bytes = text.as_bytes();
+    let start = memchr::memrchr(b'\n', &bytes[..end]).map_or(0, |i| i + 1);
+    Some(Line {
+        number: line.number.checked_sub(1)?,
+        start,
+        end: super::trim_cr(bytes, start, end),
+    })
+}
+
+/// The line after `line` in `text`, if any.
+fn line_after(text: &str, line: &Line) -> Option<Line> {
+    let bytes = text.as_bytes();
+    let start = line.end + memchr::memchr(b'\n', &bytes[line.end..])? + 1;
+    let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+    Some(Line {
+        number: line.number + 1,
+        start,
+        end: super::trim_cr(bytes, start, end),
+    })
+}
+
+/// Whether a failure line is one verdict in a runner's listing of tests,
+/// one line a test: a passing test's line (noise) stands next to it and
+/// starts as it does (`tests/a.py::test_x FAILED [ 3%]` beside
+/// `tests/a.py::test_w PASSED [ 2%]`, Cargo's `test t::x ... FAILED`
+/// beside `test t::w ... ok`, unittest's `test_x (a.T) ... FAIL` beside
+/// `test_w (a.T) ... ok`). Runners repeat such a test, with its message,
+/// in their closing summary and above its details.
+fn is_listed_verdict(text: &str, failure: &Line) -> bool {
+    let line = line_str(text, failure);
+    let shares_start = |other: &str| {
+        let common = line
+            .bytes()
+            .zip(other.bytes())
+            .take_while(|(a, b)| a == b)
+            .count();
+        common >= LISTING_PREFIX && line.as_bytes()[..common].iter().any(u8::is_ascii_alphanumeric)
+    };
+    [line_before(text, failure), line_after(text, failure)]
+        .into_iter()
+        .flatten()
+        .any(|n| {
+            let neighbour = line_str(text, &n);
+            shares_start(neighbour) && diagnose::line_kind_in(text, neighbour) == LineKind::Noise
+        })
+}
+
+/// How many leading bytes a test's line in a listing shares with the next
+/// one's ([`is_listed_verdict`]): `test_` at least.
+const LISTING_PREFIX: usize = 5;
+
+/// How many lines above an indented finding its file's heading may be
+/// ([`file_heading`]).
+const FILE_HEADING_REACH: usize = 400;
+
+/// The line naming the file a block of indented findings is about:
+/// ESLint's and Stylelint's `src/app.js` above `  3:7  error  …`,
+/// PHP_CodeSniffer's `FILE: src/A.php`, ShellCheck's `In run.sh line 3:`.
+/// It is the nearest unindented line above an indented failure, when a
+/// word of its few names a file; without it the findings say where in a
+/// file, not in which.
+fn file_heading(text: &str, finding: &Line) -> Option<Line> {
+    if !line_str(text, finding).starts_with([' ', '\t']) {
+        return None;
+    }
+    let mut at = *finding;
+    for _ in 0..FILE_HEADING_REACH {
+        at = line_before(text, &at)?;
+        let line = line_str(text, &at);
+        if line.trim().is_empty() || line.starts_with([' ', '\t']) {
+            continue;
+        }
+        return names_a_file(line).then_some(at);
+    }
+    None
+}
+
+/// Whether `line` is a short heading (at most four words) with a word that
+/// names a file: a path with a separator, or a name with an extension,
+/// made of the characters paths are.
+fn names_a_file(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words.len() <= 4 && words.iter().any(|w| is_path(w.trim_end_matches([':', ','])))
+}
+
+/// Whether `word` reads as a file's path (`src/app.js`, `C:\\a\\b.rs`,
+/// `main.go`), not a ratio (`[1/4]`), an address or a sentence's end.
+fn is_path(word: &str) -> bool {
+    let path_chars = word
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"._-/\\~@+:".contains(&b));
+    let (stem, ext) = word.rsplit_once('.').unwrap_or((word, ""));
+    let extension = (1..=5).contains(&ext.len())
+        && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        && ext.bytes().any(|b| b.is_ascii_alphabetic())
+        && !stem.is_empty();
+    let separated = word.contains(['/', '\\']) && word.bytes().filter(u8::is_ascii_alphabetic).count() >= 2;
+    path_chars && !word.contains("://") && (separated || extension)
 }
 
 /// The message of each failure: an assertion's operand (`Expected: 3`,
@@ -346,6 +460,62 @@ mod tests {
             Plain, Plain, Plain, Plain, Failure, Plain, Plain, Plain, Plain, Plain, Plain,
         ];
         assert_eq!(attached(&text, &kinds), [5, 7, 8, 9]);
+    }
+
+    #[test]
+    fn a_verdict_beside_a_passing_test_of_its_listing_is_listed() {
+        let text = "tests/a.py::test_w PASSED [ 2%]\ntests/a.py::test_x FAILED [ 3%]\ntests/a.py::test_y FAILED [ 4%]\ntests/a.py::test_z FAILED [ 5%]\nFAILED tests/a.py::test_x - AssertionError: 1 != 2\n";
+        // Beside a passing test of the listing, above or below.
+        assert!(is_listed_verdict(text, &nth(text, 1)));
+        // Between two failures: not beside a pass.
+        assert!(!is_listed_verdict(text, &nth(text, 2)));
+        // The summary's line starts otherwise than the listing's.
+        assert!(!is_listed_verdict(text, &nth(text, 4)));
+        let cargo = "test t::b ... FAILED\ntest t::c ... ok\n";
+        assert!(is_listed_verdict(cargo, &nth(cargo, 0)));
+        // Go's verdicts share only punctuation with the passing ones: Go
+        // names a failed test nowhere else.
+        let go = "    --- PASS: TestT/a (0.00s)\n    --- FAIL: TestT/b (0.00s)\n";
+        assert!(!is_listed_verdict(go, &nth(go, 1)));
+    }
+
+    #[test]
+    fn an_indented_finding_s_file_is_the_unindented_line_above_it() {
+        let text = "\n/app/src/a.js\n  1:2  error  x  no-var\n\n  3:4  error  y  eqeqeq\n\nFILE: src\\B.php\n  5 | ERROR | z\n\u{2716} 2 problems\n  6:1  error  w\n";
+        let heading = file_heading(text, &nth(text, 4)).unwrap();
+        assert_eq!((heading.number, line_str(text, &heading)), (1, "/app/src/a.js"));
+        assert_eq!(file_heading(text, &nth(text, 7)).map(|l| l.number), Some(6));
+        // Not a path above it; an unindented finding has none; nor has
+        // the top line.
+        assert!(file_heading(text, &nth(text, 9)).is_none());
+        assert!(file_heading(text, &nth(text, 8)).is_none());
+        assert!(file_heading(text, &nth(text, 0)).is_none());
+    }
+
+    #[test]
+    fn a_path_is_told_from_a_ratio_an_address_and_words() {
+        for path in [
+            "src/app.js",
+            "/home/dev/a",
+            "C:\\app\\b.rs",
+            "main.go",
+            "In",
+            "run.sh",
+        ] {
+            assert_eq!(is_path(path), path != "In", "{path}");
+        }
+        for other in [
+            "[1/4]",
+            "1/4",
+            "https://x.io/a.js",
+            "v1.2",
+            "problems",
+            "\u{23af}\u{23af}[1/4]",
+        ] {
+            assert!(!is_path(other), "{other}");
+        }
+        assert!(names_a_file("In run.sh line 3:"));
+        assert!(!names_a_file("Tests failed in the module src/app.js today"));
     }
 
     #[test]

@@ -856,3 +856,61 @@ fn tool_8_a_rust_backtrace_keeps_the_project_s_frames_with_their_functions() {
         LineKind::Noise
     );
 }
+
+/// TOOL-8: `pytest -v` lists every test with its verdict, then repeats
+/// each failed one with its message in the closing summary, below the
+/// failure's details. When the room runs short, the listing's `FAILED`
+/// lines give way first: every summary line stays, and the details take
+/// the room the listing had.
+#[test]
+fn tool_8_a_listing_of_tests_gives_way_to_the_details_of_its_failures() {
+    let output = include_str!("outputs/pytest-verbose-many.txt");
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "pytest -v"}), output);
+    let summary = failure_lines(output, &regex::Regex::new(r"^FAILED tests/\S+ - ").unwrap());
+    assert_eq!(summary.len(), 50);
+    assert_all_kept(&form, &summary, &form);
+    let listed = |text: &str| text.lines().filter(|l| l.contains(" FAILED  ")).count();
+    assert_eq!(listed(output), 50);
+    let details = form.lines().filter(|l| l.starts_with("E ")).count();
+    assert!(
+        listed(&form) * 4 <= 50,
+        "{} listing lines kept\n{form}",
+        listed(&form)
+    );
+    assert!(details > 2 * listed(&form), "{details} detail lines\n{form}");
+    assert!(form.contains("===== 50 failed, 100 passed in"), "{form}");
+    assert!(
+        form.len() * 3 < output.len(),
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
+}
+
+/// TOOL-8: ESLint's default format names a file once, above its findings
+/// (`  2:10  error  …` says where in a file, not in which). Every finding
+/// kept comes with its file's name.
+#[test]
+fn tool_8_findings_keep_the_name_of_the_file_they_are_in() {
+    let output = include_str!("outputs/eslint-many-files.txt");
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "npx eslint src"}), output);
+    let finding = regex::Regex::new(r"^\s+\d+:\d+\s+error\s").unwrap();
+    // The file each finding of the output is in.
+    let mut file_of = std::collections::HashMap::new();
+    let mut file = "";
+    for line in output.lines() {
+        if line.starts_with('/') {
+            file = line;
+        } else if finding.is_match(line) {
+            file_of.insert(line, file);
+        }
+    }
+    let kept: Vec<&str> = form.lines().filter(|l| finding.is_match(l)).collect();
+    assert!(kept.len() > 100, "{} findings kept\n{form}", kept.len());
+    assert!(kept.len() < file_of.len(), "the output is longer than the room");
+    for line in kept {
+        let file = file_of[line];
+        assert!(form.lines().any(|l| l == file), "{line:?} without {file}\n{form}");
+    }
+    assert!(form.contains("✖ 312 problems (312 errors, 0 warnings)"), "{form}");
+}

@@ -229,7 +229,7 @@ async fn trunc_1_cut_for_the_model_and_reported() {
     assert!(seen
         .text
         .unwrap()
-        .starts_with("Found 500 lines (showing the first 58 and the last 20)."));
+        .starts_with("Found 500 lines (showing the first 78 and the last 20)."));
     let view = seen.data["output"].as_str().unwrap().to_owned();
     assert!(
         view.ends_with("498\n499\n500\n"),
@@ -240,7 +240,7 @@ async fn trunc_1_cut_for_the_model_and_reported() {
         e,
         Event::OutputTruncated {
             total_lines: 500,
-            shown_lines: 78,
+            shown_lines: 98,
             spill: Some(_),
             ..
         }
@@ -251,7 +251,7 @@ async fn trunc_1_cut_for_the_model_and_reported() {
     assert_eq!(logged.text(), output);
     let form = s.engine.history().window()[2].text().into_owned();
     assert!(
-        form.contains("500") && !form.contains("showing the first 58"),
+        form.contains("500") && !form.contains("showing the first 78"),
         "{form}"
     );
 }

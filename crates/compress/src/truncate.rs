@@ -111,9 +111,9 @@ type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 /// let cut = truncator.truncate("bash", output.as_bytes());
 /// assert!(cut.truncated);
 /// // A shell shows its head and its tail, a fifth of the limits.
-/// assert_eq!((cut.total_lines, cut.shown_lines), (1000, 78));
+/// assert_eq!((cut.total_lines, cut.shown_lines), (1000, 98));
 /// assert!(cut.result.text.as_deref().unwrap_or_default().starts_with(
-///     "Found 1000 lines (showing the first 58 and the last 20). Full output: tool-output/bash_"
+///     "Found 1000 lines (showing the first 78 and the last 20). Full output: tool-output/bash_"
 /// ));
 /// // A file tool shows the first lines.
 /// let read = truncator.truncate("Read", output.as_bytes());

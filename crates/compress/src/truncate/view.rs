@@ -4,9 +4,11 @@
 //! A 5,000-line test log cut to its first 2,000 lines hides the `FAILED`
 //! line at line 4,990 until the round ends. For shell tools (and tools
 //! nobody listed) the view keeps the end as well: a fifth of the limits
-//! for the last lines, up to [`DIAGNOSTICS`] failure, warning and summary
-//! lines from between, and the rest for the head, with `[… N lines …]`
-//! where lines are left out.
+//! for the last lines, up to two fifths for the failure, warning and
+//! summary lines from between (at most [`DIAGNOSTICS`], the last ones and
+//! failures first), and the rest for the head, with `[… N lines …]` where
+//! lines are left out. The head gets what the diagnostic lines leave: an
+//! output with none shows more of its start.
 //!
 //! Both truncation paths build the view from the same bytes: the first
 //! `max_bytes + 1` bytes of the output and its last [`END_WINDOW`] ×
@@ -20,7 +22,7 @@ use crate::diagnose::{self, LineKind};
 use crate::text::{self, cap_line, gap_marker};
 
 /// The most diagnostic lines shown from between head and tail.
-pub(super) const DIAGNOSTICS: usize = 24;
+pub(super) const DIAGNOSTICS: usize = 200;
 
 /// How many times `max_bytes` of the output's end are kept to find the
 /// tail and the diagnostic lines before it.
@@ -111,32 +113,45 @@ pub(super) fn compose(
     let end_bytes = &end[first..];
     let (tail_start, tail) = tail_of(end_bytes, tail_lines_max, tail_bytes_max)?;
 
-    let diagnostics_max = DIAGNOSTICS.min(limits.max_lines / 10);
+    let diagnostics_max = (limits.max_lines / 5).min(DIAGNOSTICS);
     let diagnostic_bytes = if diagnostics_max == 0 {
         0
     } else {
-        limits.max_bytes / 10
+        limits.max_bytes * 2 / 5
     };
-    let head_limits = Limits::new(
-        limits
-            .max_lines
-            .checked_sub(tail + 2 * diagnostics_max + 2)?
-            .max(1),
-        limits
-            .max_bytes
-            .checked_sub(end_bytes.len() - tail_start + diagnostic_bytes + 2 * MARKER_BYTES)?,
-    );
-    if head_limits.max_bytes == 0 {
-        return None;
-    }
-    let (head_end, head_lines, partial) = cut_point(head, head_limits, None);
+    let tail_bytes = end_bytes.len() - tail_start;
+    // The head first takes what the diagnostic lines may not need, then
+    // what they left.
+    let head_within = |lines: usize, bytes: usize| -> Option<Limits> {
+        let limits = Limits::new(
+            limits.max_lines.checked_sub(tail + 2 * lines + 2)?.max(1),
+            limits
+                .max_bytes
+                .checked_sub(tail_bytes + bytes + 2 * MARKER_BYTES)?,
+        );
+        (limits.max_bytes > 0).then_some(limits)
+    };
+    let (least_head_end, head_lines, partial) =
+        cut_point(head, head_within(diagnostics_max, diagnostic_bytes)?, None);
     if partial || head_lines == 0 {
         return None;
     }
     // The diagnostic lines between the head's end and the tail.
-    let region_start = (end_offset + first).max(head_end) - (end_offset + first);
-    let region = end_bytes.get(region_start..tail_start).unwrap_or_default();
-    let picked = diagnostics_in(region, diagnostics_max, diagnostic_bytes);
+    let region_of = |head_end: usize| {
+        let start = (end_offset + first).max(head_end) - (end_offset + first);
+        end_bytes.get(start..tail_start).unwrap_or_default()
+    };
+    let picked = diagnostics_in(region_of(least_head_end), diagnostics_max, diagnostic_bytes);
+    let picked_bytes: usize = picked.iter().map(|(_, line)| diagnostic_cost(line)).sum();
+    let (head_end, head_lines, _) = cut_point(head, head_within(picked.len(), picked_bytes)?, None);
+    // Lines the grown head shows are not shown again.
+    let region = region_of(head_end);
+    let moved = region_of(least_head_end).len().saturating_sub(region.len());
+    let picked: Vec<(usize, String)> = picked
+        .into_iter()
+        .filter(|(start, _)| *start >= moved)
+        .map(|(start, line)| (start - moved, line))
+        .collect();
     // The line number of the region's first line, counted once; each
     // picked line's from the one before it.
     let mut number = total_lines - tail - text::newlines(region);
@@ -244,7 +259,7 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         if kept.len() == max {
             break;
         }
-        let cost = found[i].1.len().min(DIAGNOSTIC_LINE_BYTES) + 1 + MARKER_BYTES;
+        let cost = diagnostic_cost(&found[i].1);
         if used + cost <= bytes {
             used += cost;
             kept.push(i);
@@ -254,6 +269,12 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
     kept.into_iter()
         .map(|i| (found[i].0, std::mem::take(&mut found[i].1)))
         .collect()
+}
+
+/// What showing a diagnostic line costs: the line, capped, its newline
+/// and the gap marker before it.
+fn diagnostic_cost(line: &str) -> usize {
+    line.len().min(DIAGNOSTIC_LINE_BYTES) + 1 + MARKER_BYTES
 }
 
 /// The numbered heading (`1) Cart applies the discount`) within

@@ -914,3 +914,34 @@ fn tool_8_findings_keep_the_name_of_the_file_they_are_in() {
     }
     assert!(form.contains("✖ 312 problems (312 errors, 0 warnings)"), "{form}");
 }
+
+/// #30.8, TOOL-8: what the model sees mid-round of a long failing run
+/// spends its room on the failures, not on the passing tests at its
+/// start: every closing summary line of a `pytest -v` run with 50
+/// failures is in a view of 8,000 bytes.
+#[test]
+fn tool_8_a_failing_run_s_view_spends_its_room_on_its_failures() {
+    let output = include_str!("outputs/pytest-verbose-many.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let truncator = strata_ctx_compress::Truncator::builder(dir.path())
+        .limits(strata_ctx_compress::Limits::new(2_000, 8_000))
+        .build();
+    let cut = truncator.truncate("bash", output.as_bytes());
+    let view = cut.result.data["output"].as_str().unwrap();
+    assert!(view.len() <= 8_000, "{} bytes", view.len());
+    let summary = failure_lines(output, &regex::Regex::new(r"^FAILED tests/\S+ - ").unwrap());
+    assert_all_kept(view, &summary, view);
+    assert!(view.contains("===== 50 failed, 100 passed in"), "{view}");
+    // The head still opens it.
+    assert!(view.starts_with("============================= test session starts"));
+
+    // An output with no diagnostic line gives the head the room.
+    let plain: String = (0..1_000).map(|i| format!("line {i}\n")).collect();
+    let cut = truncator.truncate("bash", plain.as_bytes());
+    let text = cut.result.text.unwrap_or_default();
+    assert!(text.starts_with("Found 1000 lines (showing the first "), "{text}");
+    let view = cut.result.data["output"].as_str().unwrap();
+    // Head and tail fill the view but for its markers (with room kept
+    // for diagnostic lines, 7,150 bytes).
+    assert!(view.len() > 7_800 && view.len() <= 8_000, "{} bytes", view.len());
+}

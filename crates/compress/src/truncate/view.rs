@@ -8,7 +8,10 @@
 //! summary lines from between (at most [`DIAGNOSTICS`], the last ones and
 //! failures first), and the rest for the head, with `[… N lines …]` where
 //! lines are left out. The head gets what the diagnostic lines leave: an
-//! output with none shows more of its start.
+//! output with none shows more of its start. A head that runs into noise
+//! (passing tests, downloads) stops a few lines into it, and its room goes
+//! to the diagnostic lines, then to a tail grown back over the failure
+//! details a test runner prints last.
 //!
 //! Both truncation paths build the view from the same bytes: the first
 //! `max_bytes + 1` bytes of the output and its last [`END_WINDOW`] ×
@@ -131,27 +134,54 @@ pub(super) fn compose(
         );
         (limits.max_bytes > 0).then_some(limits)
     };
-    let (least_head_end, head_lines, partial) =
+    let (least_head_end, least_lines, partial) =
         cut_point(head, head_within(diagnostics_max, diagnostic_bytes)?, None);
-    if partial || head_lines == 0 {
+    if partial || least_lines == 0 {
         return None;
     }
     // The diagnostic lines between the head's end and the tail.
-    let region_of = |head_end: usize| {
-        let start = (end_offset + first).max(head_end) - (end_offset + first);
-        end_bytes.get(start..tail_start).unwrap_or_default()
-    };
-    let picked = diagnostics_in(region_of(least_head_end), diagnostics_max, diagnostic_bytes);
-    let picked_bytes: usize = picked.iter().map(|(_, line)| diagnostic_cost(line)).sum();
-    let (head_end, head_lines, _) = cut_point(head, head_within(picked.len(), picked_bytes)?, None);
-    // Lines the grown head shows are not shown again.
-    let region = region_of(head_end);
-    let moved = region_of(least_head_end).len().saturating_sub(region.len());
-    let picked: Vec<(usize, String)> = picked
-        .into_iter()
-        .filter(|(start, _)| *start >= moved)
-        .map(|(start, line)| (start - moved, line))
-        .collect();
+    let start_of = |head_end: usize| (end_offset + first).max(head_end) - (end_offset + first);
+    let region_of = |head_end: usize| end_bytes.get(start_of(head_end)..tail_start).unwrap_or_default();
+    let (head_end, head_lines, picked, tail_start, tail) =
+        if let Some((end, lines)) = quiet_head(&head[..least_head_end]) {
+            // The head stops in its first run of noise (passing tests,
+            // downloads, dependency builds); the diagnostic lines get the
+            // room it leaves, then the tail what they leave.
+            let lines_left = limits.max_lines.saturating_sub(tail + lines + 2);
+            let bytes_left = limits.max_bytes.saturating_sub(end + 2 * MARKER_BYTES);
+            let picked = diagnostics_in(
+                region_of(end),
+                (lines_left / 2).min(DIAGNOSTICS),
+                bytes_left.saturating_sub(tail_bytes),
+            );
+            let picked_bytes: usize = picked.iter().map(|(_, line)| diagnostic_cost(line)).sum();
+            let after_head = end_bytes.get(start_of(end)..).unwrap_or_default();
+            let (grown_start, grown) = grow_tail(
+                after_head,
+                (tail_start.saturating_sub(start_of(end)), tail),
+                lines_left.saturating_sub(2 * picked.len()).max(tail),
+                bytes_left.saturating_sub(picked_bytes).max(tail_bytes),
+            );
+            // Lines the grown tail shows are not shown again.
+            let picked: Vec<(usize, String)> = picked
+                .into_iter()
+                .filter(|(start, _)| *start < grown_start)
+                .collect();
+            (end, lines, picked, start_of(end) + grown_start, grown)
+        } else {
+            let picked = diagnostics_in(region_of(least_head_end), diagnostics_max, diagnostic_bytes);
+            let picked_bytes: usize = picked.iter().map(|(_, line)| diagnostic_cost(line)).sum();
+            let (head_end, head_lines, _) = cut_point(head, head_within(picked.len(), picked_bytes)?, None);
+            // Lines the grown head shows are not shown again.
+            let moved = start_of(head_end).saturating_sub(start_of(least_head_end));
+            let picked: Vec<(usize, String)> = picked
+                .into_iter()
+                .filter(|(start, _)| *start >= moved)
+                .map(|(start, line)| (start - moved, line))
+                .collect();
+            (head_end, head_lines, picked, tail_start, tail)
+        };
+    let region = end_bytes.get(start_of(head_end)..tail_start).unwrap_or_default();
     // The line number of the region's first line, counted once; each
     // picked line's from the one before it.
     let mut number = total_lines - tail - text::newlines(region);
@@ -271,6 +301,78 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         .collect()
 }
 
+/// How many noise lines in a row end the head ([`quiet_head`]).
+const NOISE_RUN: usize = 8;
+
+/// How many lines of that run the head keeps: what kind of output it was.
+const NOISE_KEPT: usize = 3;
+
+/// Where the head stops when it runs into noise, and its lines then: after
+/// the first [`NOISE_KEPT`] lines of its first run of [`NOISE_RUN`] noise
+/// lines (blank lines neither count nor break a run). `None` when `head`
+/// has no such run.
+fn quiet_head(head: &[u8]) -> Option<(usize, usize)> {
+    let (mut run, mut kept_end, mut lines, mut start) = (0, None, 0, 0);
+    while start < head.len() {
+        let end = memchr::memchr(b'\n', &head[start..]).map_or(head.len(), |i| start + i);
+        let line = String::from_utf8_lossy(&head[start..end]);
+        let line = line.trim_end_matches('\r');
+        lines += 1;
+        if diagnose::kind_in_place(line, &head[end..]) == LineKind::Noise {
+            run += 1;
+            if run == NOISE_KEPT {
+                kept_end = Some(((end + 1).min(head.len()), lines));
+            }
+            if run == NOISE_RUN {
+                return kept_end;
+            }
+        } else if !line.trim().is_empty() {
+            (run, kept_end) = (0, None);
+        }
+        start = end + 1;
+    }
+    None
+}
+
+/// The tail, starting at `start` in `end` with `lines` lines, grown
+/// backwards over the lines before it (a test runner's failure details)
+/// until a run of [`NOISE_RUN`] noise lines, within `max_lines` and
+/// `max_bytes` in all: room left by a quiet head goes to what the output
+/// said at its end, not to more noise.
+fn grow_tail(
+    end: &[u8],
+    (start, lines): (usize, usize),
+    max_lines: usize,
+    max_bytes: usize,
+) -> (usize, usize) {
+    let (mut start, mut lines) = (start.min(end.len()), lines);
+    // Where the tail stood before the run of noise it is in.
+    let (mut run, mut before_run) = (0, (start, lines));
+    while start > 0 && lines < max_lines {
+        let line_end = start - 1;
+        let line_start = memrchr(b'\n', &end[..line_end]).map_or(0, |i| i + 1);
+        if end.len() - line_start > max_bytes {
+            break;
+        }
+        let line = String::from_utf8_lossy(&end[line_start..line_end]);
+        let line = line.trim_end_matches('\r');
+        if diagnose::kind_in_place(line, &end[line_end..]) == LineKind::Noise {
+            if run == 0 {
+                before_run = (start, lines);
+            }
+            run += 1;
+            if run == NOISE_RUN {
+                return before_run;
+            }
+        } else if !line.trim().is_empty() {
+            run = 0;
+        }
+        start = line_start;
+        lines += 1;
+    }
+    (start, lines)
+}
+
 /// What showing a diagnostic line costs: the line, capped, its newline
 /// and the gap marker before it.
 fn diagnostic_cost(line: &str) -> usize {
@@ -374,6 +476,41 @@ mod tests {
         let at = far.len() - "error: boom\n".len();
         assert_eq!(heading_above(far.as_bytes(), at), None);
         assert_eq!(heading_above(b"error: boom\n", 0), None);
+    }
+
+    #[test]
+    fn a_head_stops_a_few_lines_into_its_first_run_of_noise() {
+        let passing: String = (0..10).map(|i| format!("test t::ok_{i} ... ok\n")).collect();
+        let head = format!("running 12 tests\n\n{passing}test t::bad ... FAILED\n");
+        // After the heading, the blank line and three lines of the run.
+        let (end, lines) = quiet_head(head.as_bytes()).unwrap();
+        assert_eq!(lines, 5);
+        assert!(head[..end].ends_with("test t::ok_2 ... ok\n"));
+        // Blank lines neither count nor break a run.
+        let spaced = passing.replace('\n', "\n\n");
+        assert_eq!(quiet_head(spaced.as_bytes()).map(|(_, l)| l), Some(5));
+        // A run shorter than NOISE_RUN, broken by a line with text, is no
+        // stop.
+        let broken = passing.replacen("test t::ok_5 ... ok", "building docs", 1);
+        let broken = broken.replacen("test t::ok_1 ... ok", "building docs", 1);
+        assert_eq!(quiet_head(broken.as_bytes()), None);
+        assert_eq!(quiet_head(b"src/a.rs\nsrc/b.rs\n"), None);
+    }
+
+    #[test]
+    fn a_tail_grows_over_details_up_to_a_run_of_noise() {
+        let passing: String = (0..10).map(|i| format!("test t::ok_{i} ... ok\n")).collect();
+        let end = format!("{passing}\n---- t::bad stdout ----\nleft: 1\nright: 2\n\ntest result: FAILED\n");
+        let tail = end.len() - "test result: FAILED\n".len();
+        // Up to the passing tests, all of which it leaves out.
+        let (start, lines) = grow_tail(end.as_bytes(), (tail, 1), 100, 10_000);
+        assert_eq!((start, lines), (passing.len(), 6));
+        // Within its limits.
+        assert_eq!(grow_tail(end.as_bytes(), (tail, 1), 3, 10_000).1, 3);
+        let (start, _) = grow_tail(end.as_bytes(), (tail, 1), 100, 30);
+        assert!(end.len() - start <= 30);
+        // From the start of the text, nothing to grow over.
+        assert_eq!(grow_tail(b"a\n", (0, 1), 10, 10), (0, 1));
     }
 
     #[test]

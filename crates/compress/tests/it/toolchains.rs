@@ -945,3 +945,31 @@ fn tool_8_a_failing_run_s_view_spends_its_room_on_its_failures() {
     // for diagnostic lines, 7,150 bytes).
     assert!(view.len() > 7_800 && view.len() <= 8_000, "{} bytes", view.len());
 }
+
+/// #30.8, TOOL-8: a failing jest run prints every passing test before
+/// its failures: the view's head stops a few lines into that listing, and
+/// the room goes to the failures' details at the end, each `●` heading
+/// with its expected and received values.
+#[test]
+fn tool_8_a_view_s_head_stops_in_a_listing_of_passing_tests() {
+    let output = include_str!("outputs/jest-verbose-failing.txt");
+    let dir = tempfile::tempdir().unwrap();
+    let truncator = strata_ctx_compress::Truncator::builder(dir.path())
+        .limits(strata_ctx_compress::Limits::new(2_000, 4_000))
+        .build();
+    let cut = truncator.truncate("bash", output.as_bytes());
+    let view = cut.result.data["output"].as_str().unwrap();
+    assert!(view.len() <= 4_000, "{} bytes", view.len());
+    let headings = failure_lines(output, &regex::Regex::new(r"^● ").unwrap());
+    assert_eq!(headings.len(), 4);
+    assert_all_kept(view, &headings, view);
+    for detail in [
+        "Expected: 0.3",
+        "Received: 0.30000000000000004",
+        "Tests:       4 failed, 200 passed, 204 total",
+    ] {
+        assert!(view.contains(detail), "{detail}\n{view}");
+    }
+    assert!(view.matches('✓').count() <= 3, "{view}");
+    assert!(view.starts_with("FAIL test/math.test.js\n  math\n"), "{view}");
+}

@@ -23,8 +23,27 @@ fn line() -> impl Strategy<Value = String> {
     ]
 }
 
+/// A line of noise: a passing test, a download.
+fn noise_line() -> impl Strategy<Value = String> {
+    prop_oneof![
+        "[a-z_]{1,8}".prop_map(|w| format!("test t::{w} ... ok")),
+        "[a-z_]{1,8}".prop_map(|w| format!("tests/a.py::test_{w} PASSED")),
+        "[a-z]{1,8}".prop_map(|w| format!("  Downloading {w}-1.0.tar.gz (12 kB)")),
+    ]
+}
+
+/// Lines of output, now and then a run of noise (a view's head stops in
+/// one).
 fn output() -> impl Strategy<Value = String> {
-    (vec(line(), 0..400), any::<bool>(), any::<bool>()).prop_map(|(lines, newline_at_end, crlf)| {
+    let lines = vec(
+        prop_oneof![
+            12 => line().prop_map(|l| vec![l]),
+            1 => vec(noise_line(), 4..40),
+        ],
+        0..150,
+    )
+    .prop_map(|runs| runs.concat());
+    (lines, any::<bool>(), any::<bool>()).prop_map(|(lines, newline_at_end, crlf)| {
         let sep = if crlf { "\r\n" } else { "\n" };
         let mut s = lines.join(sep);
         if newline_at_end && !s.is_empty() {

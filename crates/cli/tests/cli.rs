@@ -107,7 +107,7 @@ fn demo_shows_the_main_job() {
         "{text}"
     );
     assert!(
-        text.contains("output cut for the model: 144 of 3006 lines (its start, its failures and its end)"),
+        text.contains("output cut for the model: 35 of 3006 lines (its start, its failures and its end)"),
         "{text}"
     );
     assert!(
@@ -636,8 +636,10 @@ fn truncate_cuts_and_spills() {
         input,
         "the spill file holds everything"
     );
-    // A shell's output shows its head and its tail (TOOL-8).
-    assert!(stderr(&o).contains("1950 of 5000 lines shown"), "{}", stderr(&o));
+    // A shell's output shows its head and its tail (TOOL-8): with no
+    // diagnostic line to make room for, all of 2,000 lines but the two
+    // its gap markers take.
+    assert!(stderr(&o).contains("1998 of 5000 lines shown"), "{}", stderr(&o));
     let view = v["data"]["output"].as_str().unwrap();
     assert!(
         view.starts_with("line 0\n") && view.ends_with("line 4999\n"),

@@ -477,6 +477,25 @@ mod tests {
         // names a failed test nowhere else.
         let go = "    --- PASS: TestT/a (0.00s)\n    --- FAIL: TestT/b (0.00s)\n";
         assert!(!is_listed_verdict(go, &nth(go, 1)));
+        // Jest's marks share six bytes, none a letter or digit: jest's
+        // failures come back under `●` with their details all the same,
+        // but the shared start alone is no listing.
+        let jest = "    \u{2713} adds 1 (2 ms)\n    \u{2715} adds floats (1 ms)\n";
+        assert_eq!(diagnose::line_kind(jest.lines().next().unwrap()), LineKind::Noise);
+        assert!(!is_listed_verdict(jest, &nth(jest, 1)));
+    }
+
+    #[test]
+    fn a_line_s_neighbours_are_found_with_their_numbers() {
+        let text = "a\r\nbb\nccc\n";
+        let after = line_after(text, &nth(text, 0)).unwrap();
+        assert_eq!((after.number, line_str(text, &after)), (1, "bb"));
+        let after = line_after(text, &after).unwrap();
+        assert_eq!((after.number, line_str(text, &after)), (2, "ccc"));
+        let before = line_before(text, &nth(text, 1)).unwrap();
+        assert_eq!((before.number, line_str(text, &before)), (0, "a"));
+        assert!(line_before(text, &nth(text, 0)).is_none());
+        assert!(line_after("last", &nth("last", 0)).is_none());
     }
 
     #[test]

@@ -511,6 +511,26 @@ mod tests {
         assert!(end.len() - start <= 30);
         // From the start of the text, nothing to grow over.
         assert_eq!(grow_tail(b"a\n", (0, 1), 10, 10), (0, 1));
+        // Up to the byte: a limit that holds three lines exactly.
+        let three = "right: 2\n\ntest result: FAILED\n".len();
+        assert_eq!(grow_tail(end.as_bytes(), (tail, 1), 100, three).1, 3);
+        assert_eq!(grow_tail(end.as_bytes(), (tail, 1), 100, three - 1).1, 2);
+
+        // A short run of noise among the details is crossed, and a line
+        // with text between two runs breaks them.
+        let end = format!("{passing}---- t::a stdout ----\nleft: 1\ntest t::x ... ok\ntest t::y ... ok\ntest t::z ... ok\n---- t::b stdout ----\nright: 2\ntest result: FAILED\n");
+        let tail = end.len() - "test result: FAILED\n".len();
+        assert_eq!(
+            grow_tail(end.as_bytes(), (tail, 1), 100, 10_000),
+            (passing.len(), 8)
+        );
+    }
+
+    #[test]
+    fn a_diagnostic_line_costs_its_bytes_a_newline_and_a_marker() {
+        assert_eq!(diagnostic_cost("abc"), 3 + 1 + MARKER_BYTES);
+        let long = "x".repeat(DIAGNOSTIC_LINE_BYTES + 50);
+        assert_eq!(diagnostic_cost(&long), DIAGNOSTIC_LINE_BYTES + 1 + MARKER_BYTES);
     }
 
     #[test]

@@ -184,6 +184,7 @@ proptest! {
             }
         }
         if cut.result.text.as_deref().unwrap_or_default().contains(" and the last ") {
+            prop_assert!(view.lines().count() <= max_lines, "{} lines, markers included", view.lines().count());
             prop_assert_eq!(at, lines.len(), "the markers and lines account for every line");
             prop_assert_eq!(shown, cut.shown_lines);
         }

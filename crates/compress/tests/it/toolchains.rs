@@ -915,6 +915,20 @@ fn tool_8_findings_keep_the_name_of_the_file_they_are_in() {
     assert!(form.contains("✖ 312 problems (312 errors, 0 warnings)"), "{form}");
 }
 
+/// What the model sees mid-round of a shell's `output` in a view of
+/// `max_bytes` (and 2,000 lines), and the notice: the view is within its
+/// bytes.
+fn shell_view(output: &str, max_bytes: usize) -> (String, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let cut = strata_ctx_compress::Truncator::builder(dir.path())
+        .limits(strata_ctx_compress::Limits::new(2_000, max_bytes))
+        .build()
+        .truncate("bash", output.as_bytes());
+    let view = cut.result.data["output"].as_str().unwrap().to_owned();
+    assert!(view.len() <= max_bytes, "{} bytes", view.len());
+    (view, cut.result.text.unwrap_or_default())
+}
+
 /// #30.8, TOOL-8: what the model sees mid-round of a long failing run
 /// spends its room on the failures, not on the passing tests at its
 /// start: every closing summary line of a `pytest -v` run with 50
@@ -922,13 +936,8 @@ fn tool_8_findings_keep_the_name_of_the_file_they_are_in() {
 #[test]
 fn tool_8_a_failing_run_s_view_spends_its_room_on_its_failures() {
     let output = include_str!("outputs/pytest-verbose-many.txt");
-    let dir = tempfile::tempdir().unwrap();
-    let truncator = strata_ctx_compress::Truncator::builder(dir.path())
-        .limits(strata_ctx_compress::Limits::new(2_000, 8_000))
-        .build();
-    let cut = truncator.truncate("bash", output.as_bytes());
-    let view = cut.result.data["output"].as_str().unwrap();
-    assert!(view.len() <= 8_000, "{} bytes", view.len());
+    let (view, _) = shell_view(output, 8_000);
+    let view = view.as_str();
     let summary = failure_lines(output, &regex::Regex::new(r"^FAILED tests/\S+ - ").unwrap());
     assert_all_kept(view, &summary, view);
     assert!(view.contains("===== 50 failed, 100 passed in"), "{view}");
@@ -937,10 +946,8 @@ fn tool_8_a_failing_run_s_view_spends_its_room_on_its_failures() {
 
     // An output with no diagnostic line gives the head the room.
     let plain: String = (0..1_000).map(|i| format!("line {i}\n")).collect();
-    let cut = truncator.truncate("bash", plain.as_bytes());
-    let text = cut.result.text.unwrap_or_default();
+    let (view, text) = shell_view(&plain, 8_000);
     assert!(text.starts_with("Found 1000 lines (showing the first "), "{text}");
-    let view = cut.result.data["output"].as_str().unwrap();
     // Head and tail fill the view but for its markers (with room kept
     // for diagnostic lines, 7,150 bytes).
     assert!(view.len() > 7_800 && view.len() <= 8_000, "{} bytes", view.len());
@@ -953,13 +960,8 @@ fn tool_8_a_failing_run_s_view_spends_its_room_on_its_failures() {
 #[test]
 fn tool_8_a_view_s_head_stops_in_a_listing_of_passing_tests() {
     let output = include_str!("outputs/jest-verbose-failing.txt");
-    let dir = tempfile::tempdir().unwrap();
-    let truncator = strata_ctx_compress::Truncator::builder(dir.path())
-        .limits(strata_ctx_compress::Limits::new(2_000, 4_000))
-        .build();
-    let cut = truncator.truncate("bash", output.as_bytes());
-    let view = cut.result.data["output"].as_str().unwrap();
-    assert!(view.len() <= 4_000, "{} bytes", view.len());
+    let (view, _) = shell_view(output, 4_000);
+    let view = view.as_str();
     let headings = failure_lines(output, &regex::Regex::new(r"^● ").unwrap());
     assert_eq!(headings.len(), 4);
     assert_all_kept(view, &headings, view);

@@ -141,12 +141,13 @@ pub fn without_colours(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Lines that look like code or a diff rather than output: a diff's `+`
 /// and `-` lines, `raise`, `throw`, `def`, imports, comments (`# …`,
-/// `// …`) and calls of error helpers.
+/// `// …`) and calls of error helpers and loggers (`t.Errorf(`,
+/// `logger.error(`, `console.warn(`).
 fn code() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(
         &RE,
-        r"^\s*(?:[+-](?:\s|$)|@@ )|\w\.(?:Errorf|Fatalf|Error|Fatal)\(|err != nil|^\s*(?:raise |except\b|catch\s*\(|throw new |def |func |class |return |assert_?\w*\(|#include|import |from \S+ import |# |// )",
+        r"^\s*(?:[+-](?:\s|$)|@@ )|\w\.(?:Errorf|Fatalf|Error|Fatal|error|warn|warning|exception|critical|fatal)\(|err != nil|^\s*(?:raise |except\b|catch\s*\(|throw new |def |func |class |return |assert_?\w*\(|#include|import |from \S+ import |# |// )",
     )
 }
 

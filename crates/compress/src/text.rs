@@ -734,6 +734,10 @@ mod tests {
             "        # error after dawn as well. Test each case separately:",
             "  // TODO: report errors to the caller",
             "from django.core.exceptions import ValidationError",
+            // A source file read through a shell: a logging call.
+            "        logger.error('request failed: %s', error)",
+            "    console.error(`failed to load ${path}`);",
+            "        log.warning(\"retry failed\")",
         ] {
             assert_ne!(diagnose::line_kind(line), LineKind::Failure, "{line}");
         }

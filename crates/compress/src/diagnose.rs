@@ -23,7 +23,9 @@ use regex::Regex;
 mod place;
 
 use place::NUMBERED_HEADING;
-pub(crate) use place::{is_numbered_heading, kind_in_place, span_in, HEADING_REACH};
+pub(crate) use place::{
+    is_numbered_heading, kind_in_place, names_a_file, span_in, FILE_HEADING_REACH, HEADING_REACH,
+};
 pub use place::{last_failure, line_kind_in};
 
 /// What a line of a command's output is.

@@ -106,6 +106,33 @@ pub(crate) fn span_in(text: &str, slice: &str) -> (usize, usize) {
     (start, start.saturating_add(slice.len()))
 }
 
+/// How many lines above an indented finding its file's heading may be
+/// (ESLint's `src/app.js` above `  2:10  error  …`).
+pub(crate) const FILE_HEADING_REACH: usize = 400;
+
+/// Whether `line` is a short heading (at most four words) with a word that
+/// names a file: a path with a separator, or a name with an extension,
+/// made of the characters paths are.
+pub(crate) fn names_a_file(line: &str) -> bool {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    words.len() <= 4 && words.iter().any(|w| is_path(w.trim_end_matches([':', ','])))
+}
+
+/// Whether `word` reads as a file's path (`src/app.js`, `C:\\a\\b.rs`,
+/// `main.go`), not a ratio (`[1/4]`), an address or a sentence's end.
+fn is_path(word: &str) -> bool {
+    let path_chars = word
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"._-/\\~@+:".contains(&b));
+    let (stem, ext) = word.rsplit_once('.').unwrap_or((word, ""));
+    let extension = (1..=5).contains(&ext.len())
+        && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        && ext.bytes().any(|b| b.is_ascii_alphabetic())
+        && !stem.is_empty();
+    let separated = word.contains(['/', '\\']) && word.bytes().filter(u8::is_ascii_alphabetic).count() >= 2;
+    path_chars && !word.contains("://") && (separated || extension)
+}
+
 /// The last failure line of `text` ([`LineKind::Failure`]), trimmed: the
 /// line an agent acts on.
 ///
@@ -118,4 +145,35 @@ pub fn last_failure(text: &str) -> Option<&str> {
         .rev()
         .find(|l| line_kind_in(text, l) == LineKind::Failure)
         .map(str::trim)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_path_is_told_from_a_ratio_an_address_and_words() {
+        for path in [
+            "src/app.js",
+            "/home/dev/a",
+            "C:\\app\\b.rs",
+            "main.go",
+            "In",
+            "run.sh",
+        ] {
+            assert_eq!(is_path(path), path != "In", "{path}");
+        }
+        for other in [
+            "[1/4]",
+            "1/4",
+            "https://x.io/a.js",
+            "v1.2",
+            "problems",
+            "\u{23af}\u{23af}[1/4]",
+        ] {
+            assert!(!is_path(other), "{other}");
+        }
+        assert!(names_a_file("In run.sh line 3:"));
+        assert!(!names_a_file("Tests failed in the module src/app.js today"));
+    }
 }

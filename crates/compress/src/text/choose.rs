@@ -246,10 +246,6 @@ fn is_listed_verdict(text: &str, failure: &Line) -> bool {
 /// one's ([`is_listed_verdict`]): `test_` at least.
 const LISTING_PREFIX: usize = 5;
 
-/// How many lines above an indented finding its file's heading may be
-/// ([`file_heading`]).
-const FILE_HEADING_REACH: usize = 400;
-
 /// The line naming the file a block of indented findings is about:
 /// ESLint's and Stylelint's `src/app.js` above `  3:7  error  …`,
 /// PHP_CodeSniffer's `FILE: src/A.php`, ShellCheck's `In run.sh line 3:`.
@@ -261,38 +257,15 @@ fn file_heading(text: &str, finding: &Line) -> Option<Line> {
         return None;
     }
     let mut at = *finding;
-    for _ in 0..FILE_HEADING_REACH {
+    for _ in 0..diagnose::FILE_HEADING_REACH {
         at = line_before(text, &at)?;
         let line = line_str(text, &at);
         if line.trim().is_empty() || line.starts_with([' ', '\t']) {
             continue;
         }
-        return names_a_file(line).then_some(at);
+        return diagnose::names_a_file(line).then_some(at);
     }
     None
-}
-
-/// Whether `line` is a short heading (at most four words) with a word that
-/// names a file: a path with a separator, or a name with an extension,
-/// made of the characters paths are.
-fn names_a_file(line: &str) -> bool {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    words.len() <= 4 && words.iter().any(|w| is_path(w.trim_end_matches([':', ','])))
-}
-
-/// Whether `word` reads as a file's path (`src/app.js`, `C:\\a\\b.rs`,
-/// `main.go`), not a ratio (`[1/4]`), an address or a sentence's end.
-fn is_path(word: &str) -> bool {
-    let path_chars = word
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"._-/\\~@+:".contains(&b));
-    let (stem, ext) = word.rsplit_once('.').unwrap_or((word, ""));
-    let extension = (1..=5).contains(&ext.len())
-        && ext.bytes().all(|b| b.is_ascii_alphanumeric())
-        && ext.bytes().any(|b| b.is_ascii_alphabetic())
-        && !stem.is_empty();
-    let separated = word.contains(['/', '\\']) && word.bytes().filter(u8::is_ascii_alphabetic).count() >= 2;
-    path_chars && !word.contains("://") && (separated || extension)
 }
 
 /// The message of each failure: an assertion's operand (`Expected: 3`,
@@ -509,32 +482,6 @@ mod tests {
         assert!(file_heading(text, &nth(text, 9)).is_none());
         assert!(file_heading(text, &nth(text, 8)).is_none());
         assert!(file_heading(text, &nth(text, 0)).is_none());
-    }
-
-    #[test]
-    fn a_path_is_told_from_a_ratio_an_address_and_words() {
-        for path in [
-            "src/app.js",
-            "/home/dev/a",
-            "C:\\app\\b.rs",
-            "main.go",
-            "In",
-            "run.sh",
-        ] {
-            assert_eq!(is_path(path), path != "In", "{path}");
-        }
-        for other in [
-            "[1/4]",
-            "1/4",
-            "https://x.io/a.js",
-            "v1.2",
-            "problems",
-            "\u{23af}\u{23af}[1/4]",
-        ] {
-            assert!(!is_path(other), "{other}");
-        }
-        assert!(names_a_file("In run.sh line 3:"));
-        assert!(!names_a_file("Tests failed in the module src/app.js today"));
     }
 
     #[test]

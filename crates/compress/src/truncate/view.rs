@@ -285,20 +285,53 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
     order.sort_by_key(|&i| found[i].2 != LineKind::Failure);
     let mut used = 0;
     let mut kept: Vec<usize> = Vec::new();
+    // The files kept findings are in, by their headings' starts.
+    let mut files: Vec<(usize, String)> = Vec::new();
     for i in order {
-        if kept.len() == max {
+        if kept.len() + files.len() >= max {
             break;
         }
-        let cost = diagnostic_cost(&found[i].1);
+        let (start, line, kind) = &found[i];
+        // A finding printed under its file's name (ESLint) comes with it.
+        let file = (*kind == LineKind::Failure)
+            .then(|| file_heading(region, *start, line))
+            .flatten()
+            .filter(|(at, _)| !files.iter().any(|(f, _)| f == at) && !found.iter().any(|(s, ..)| s == at));
+        let cost = diagnostic_cost(line) + file.as_ref().map_or(0, |(_, f)| diagnostic_cost(f));
         if used + cost <= bytes {
             used += cost;
             kept.push(i);
+            files.extend(file);
         }
     }
-    kept.sort_unstable();
-    kept.into_iter()
+    let mut shown: Vec<(usize, String)> = kept
+        .into_iter()
         .map(|i| (found[i].0, std::mem::take(&mut found[i].1)))
-        .collect()
+        .chain(files)
+        .collect();
+    shown.sort_unstable_by_key(|(start, _)| *start);
+    shown
+}
+
+/// The line naming the file an indented finding starting at `start` in
+/// `region` is about, with its start: the nearest unindented line above
+/// it, within [`diagnose::FILE_HEADING_REACH`] lines, when it names a file
+/// ([`diagnose::names_a_file`]).
+fn file_heading(region: &[u8], start: usize, finding: &str) -> Option<(usize, String)> {
+    if !finding.starts_with([' ', '\t']) {
+        return None;
+    }
+    let mut end = start.checked_sub(1)?;
+    for _ in 0..diagnose::FILE_HEADING_REACH {
+        let line_start = memrchr(b'\n', &region[..end]).map_or(0, |i| i + 1);
+        let line = String::from_utf8_lossy(&region[line_start..end]);
+        let line = line.trim_end_matches('\r');
+        if !(line.trim().is_empty() || line.starts_with([' ', '\t'])) {
+            return diagnose::names_a_file(line).then(|| (line_start, line.to_owned()));
+        }
+        end = line_start.checked_sub(1)?;
+    }
+    None
 }
 
 /// How many noise lines in a row end the head ([`quiet_head`]).
@@ -531,6 +564,21 @@ mod tests {
         assert_eq!(diagnostic_cost("abc"), 3 + 1 + MARKER_BYTES);
         let long = "x".repeat(DIAGNOSTIC_LINE_BYTES + 50);
         assert_eq!(diagnostic_cost(&long), DIAGNOSTIC_LINE_BYTES + 1 + MARKER_BYTES);
+    }
+
+    #[test]
+    fn an_indented_finding_s_file_is_found_above_it() {
+        let region = "  1:2  error  a\n/app/src/b.js\n  3:4  error  b\n\n  5:6  error  c\nnot a file here at all\n  7:8  error  d\n";
+        let at = |line: &str| region.find(line).unwrap();
+        let file = file_heading(region.as_bytes(), at("  5:6"), "  5:6  error  c");
+        assert_eq!(file, Some((at("/app"), "/app/src/b.js".to_owned())));
+        // Under a line that names no file, unindented, or at the top.
+        assert_eq!(
+            file_heading(region.as_bytes(), at("  7:8"), "  7:8  error  d"),
+            None
+        );
+        assert_eq!(file_heading(region.as_bytes(), at("/app"), "/app/src/b.js"), None);
+        assert_eq!(file_heading(region.as_bytes(), 0, "  1:2  error  a"), None);
     }
 
     #[test]

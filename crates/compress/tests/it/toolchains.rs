@@ -894,6 +894,19 @@ fn tool_8_a_listing_of_tests_gives_way_to_the_details_of_its_failures() {
 fn tool_8_findings_keep_the_name_of_the_file_they_are_in() {
     let output = include_str!("outputs/eslint-many-files.txt");
     let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "npx eslint src"}), output);
+    let kept = assert_findings_under_their_files(output, &form);
+    assert!(kept > 100, "{kept} findings kept\n{form}");
+    assert!(form.contains("✖ 312 problems (312 errors, 0 warnings)"), "{form}");
+    // What the model sees mid-round too.
+    let (view, _) = shell_view(output, 4_000);
+    assert!(assert_findings_under_their_files(output, &view) > 20, "{view}");
+    assert!(view.contains("\n/home/dev/shop/src/util.js\n"), "{view}");
+}
+
+/// Asserts that each ESLint finding `text` shows comes with the name of
+/// the file it is in, in `output`; returns how many it shows, fewer than
+/// `output` has.
+fn assert_findings_under_their_files(output: &str, text: &str) -> usize {
     let finding = regex::Regex::new(r"^\s+\d+:\d+\s+error\s").unwrap();
     // The file each finding of the output is in.
     let mut file_of = std::collections::HashMap::new();
@@ -905,14 +918,13 @@ fn tool_8_findings_keep_the_name_of_the_file_they_are_in() {
             file_of.insert(line, file);
         }
     }
-    let kept: Vec<&str> = form.lines().filter(|l| finding.is_match(l)).collect();
-    assert!(kept.len() > 100, "{} findings kept\n{form}", kept.len());
+    let kept: Vec<&str> = text.lines().filter(|l| finding.is_match(l)).collect();
     assert!(kept.len() < file_of.len(), "the output is longer than the room");
-    for line in kept {
+    for line in &kept {
         let file = file_of[line];
-        assert!(form.lines().any(|l| l == file), "{line:?} without {file}\n{form}");
+        assert!(text.lines().any(|l| l == file), "{line:?} without {file}\n{text}");
     }
-    assert!(form.contains("✖ 312 problems (312 errors, 0 warnings)"), "{form}");
+    kept.len()
 }
 
 /// What the model sees mid-round of a shell's `output` in a view of

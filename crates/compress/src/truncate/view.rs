@@ -582,6 +582,34 @@ mod tests {
     }
 
     #[test]
+    fn diagnostic_lines_are_failures_first_each_with_its_file_once() {
+        let region =
+            "/app/src/b.js\n  1:2  error  first\n  3:4  error  second\nwarning: late\nwarning: later\n";
+        let lines = |picked: Vec<(usize, String)>| picked.into_iter().map(|(_, l)| l).collect::<Vec<_>>();
+        // The failures before the warnings below them; the file once.
+        assert_eq!(
+            lines(diagnostics_in(region.as_bytes(), 3, 10_000)),
+            ["/app/src/b.js", "  1:2  error  first", "  3:4  error  second"]
+        );
+        // The heading counts toward the lines and the bytes.
+        assert_eq!(
+            lines(diagnostics_in(region.as_bytes(), 2, 10_000)),
+            ["/app/src/b.js", "  3:4  error  second"]
+        );
+        let room = diagnostic_cost("  3:4  error  second") + diagnostic_cost("/app/src/b.js");
+        assert_eq!(
+            lines(diagnostics_in(region.as_bytes(), 10, room)),
+            ["/app/src/b.js", "  3:4  error  second"]
+        );
+        // A byte short: the second finding and its file do not fit, the
+        // first (a byte shorter) and its file do.
+        assert_eq!(
+            lines(diagnostics_in(region.as_bytes(), 10, room - 1)),
+            ["/app/src/b.js", "  1:2  error  first"]
+        );
+    }
+
+    #[test]
     fn tail_takes_whole_lines_within_both_limits() {
         assert_eq!(tail_of(b"a\nbb\nccc\n", 2, 100), Some((2, 2)));
         assert_eq!(tail_of(b"a\nbb\nccc", 5, 100), Some((0, 3)));

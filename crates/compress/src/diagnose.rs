@@ -24,7 +24,7 @@ mod place;
 
 use place::NUMBERED_HEADING;
 pub(crate) use place::{
-    is_numbered_heading, kind_in_place, names_a_file, span_in, FILE_HEADING_REACH, HEADING_REACH,
+    file_heading_above, is_numbered_heading, kind_in_place, lines_above, span_in, HEADING_REACH,
 };
 pub use place::{last_failure, line_kind_in};
 

@@ -110,6 +110,43 @@ pub(crate) fn span_in(text: &str, slice: &str) -> (usize, usize) {
 /// (ESLint's `src/app.js` above `  2:10  error  …`).
 pub(crate) const FILE_HEADING_REACH: usize = 400;
 
+/// The lines above the one starting at `start` in `text`, nearest first,
+/// each as its span without its line end (`\n`, `\r\n`).
+pub(crate) fn lines_above(text: &[u8], start: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut newline = start.min(text.len()).checked_sub(1);
+    std::iter::from_fn(move || {
+        let end = newline?;
+        let line_start = memchr::memrchr(b'\n', &text[..end]).map_or(0, |i| i + 1);
+        newline = line_start.checked_sub(1);
+        let end = if end > line_start && text[end - 1] == b'\r' {
+            end - 1
+        } else {
+            end
+        };
+        Some((line_start, end))
+    })
+}
+
+/// The line naming the file an indented finding starting at `start` in
+/// `text` is about: ESLint's and Stylelint's `src/app.js` above `  3:7
+/// error  …`, PHP_CodeSniffer's `FILE: src/A.php`, ShellCheck's `In run.sh
+/// line 3:`. It is the nearest unindented line above the finding, within
+/// [`FILE_HEADING_REACH`] lines, when it names a file ([`names_a_file`]);
+/// its span, and how many lines above the finding it is.
+pub(crate) fn file_heading_above(text: &[u8], start: usize) -> Option<(usize, usize, usize)> {
+    if !matches!(text.get(start), Some(b' ' | b'\t')) {
+        return None;
+    }
+    let (up, (s, e)) = lines_above(text, start)
+        .take(FILE_HEADING_REACH)
+        .enumerate()
+        .find(|(_, (s, e))| {
+            let line = &text[*s..*e];
+            !(line.trim_ascii().is_empty() || line.starts_with(b" ") || line.starts_with(b"\t"))
+        })?;
+    names_a_file(&String::from_utf8_lossy(&text[s..e])).then_some((s, e, up + 1))
+}
+
 /// Whether `line` is a short heading (at most four words) with a word that
 /// names a file: a path with a separator, or a name with an extension,
 /// made of the characters paths are.

@@ -105,19 +105,12 @@ fn function_above_frame(text: &str, frame: &Line) -> Option<Line> {
     if !(location.starts_with("at ") && location.contains(".rs:")) {
         return None;
     }
-    let bytes = text.as_bytes();
-    let end = frame.start.checked_sub(1)?;
-    let start = memchr::memrchr(b'\n', &bytes[..end]).map_or(0, |i| i + 1);
-    let end = super::trim_cr(bytes, start, end);
-    let name = text[start..end].trim_start();
+    let above = line_before(text, frame)?;
+    let name = line_str(text, &above).trim_start();
     let numbered = name
         .split_once(": ")
         .is_some_and(|(n, f)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !f.trim().is_empty());
-    (numbered && frame.number > 0).then_some(Line {
-        number: frame.number - 1,
-        start,
-        end,
-    })
+    numbered.then_some(above)
 }
 
 /// The code line a Python traceback prints under a frame (`File "a.py",
@@ -194,13 +187,11 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
 
 /// The line before `line` in `text`, if any.
 fn line_before(text: &str, line: &Line) -> Option<Line> {
-    let end = line.start.checked_sub(1)?;
-    let bytes = text.as_bytes();
-    let start = memchr::memrchr(b'\n', &bytes[..end]).map_or(0, |i| i + 1);
+    let (start, end) = diagnose::lines_above(text.as_bytes(), line.start).next()?;
     Some(Line {
         number: line.number.checked_sub(1)?,
         start,
-        end: super::trim_cr(bytes, start, end),
+        end,
     })
 }
 
@@ -246,26 +237,16 @@ fn is_listed_verdict(text: &str, failure: &Line) -> bool {
 /// one's ([`is_listed_verdict`]): `test_` at least.
 const LISTING_PREFIX: usize = 5;
 
-/// The line naming the file a block of indented findings is about:
-/// ESLint's and Stylelint's `src/app.js` above `  3:7  error  …`,
-/// PHP_CodeSniffer's `FILE: src/A.php`, ShellCheck's `In run.sh line 3:`.
-/// It is the nearest unindented line above an indented failure, when a
-/// word of its few names a file; without it the findings say where in a
-/// file, not in which.
+/// The line naming the file an indented finding is about
+/// ([`diagnose::file_heading_above`]): without it the finding says where
+/// in a file, not in which.
 fn file_heading(text: &str, finding: &Line) -> Option<Line> {
-    if !line_str(text, finding).starts_with([' ', '\t']) {
-        return None;
-    }
-    let mut at = *finding;
-    for _ in 0..diagnose::FILE_HEADING_REACH {
-        at = line_before(text, &at)?;
-        let line = line_str(text, &at);
-        if line.trim().is_empty() || line.starts_with([' ', '\t']) {
-            continue;
-        }
-        return diagnose::names_a_file(line).then_some(at);
-    }
-    None
+    let (start, end, up) = diagnose::file_heading_above(text.as_bytes(), finding.start)?;
+    Some(Line {
+        number: finding.number.checked_sub(up)?,
+        start,
+        end,
+    })
 }
 
 /// The message of each failure: an assertion's operand (`Expected: 3`,

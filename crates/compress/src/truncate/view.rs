@@ -294,9 +294,13 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         let (start, line, kind) = &found[i];
         // A finding printed under its file's name (ESLint) comes with it.
         let file = (*kind == LineKind::Failure)
-            .then(|| file_heading(region, *start, line))
+            .then(|| file_heading(region, *start))
             .flatten()
-            .filter(|(at, _)| !files.iter().any(|(f, _)| f == at) && !found.iter().any(|(s, ..)| s == at));
+            // Once, and not when the search found it already (`found` is
+            // in order).
+            .filter(|(at, _)| {
+                !files.iter().any(|(f, _)| f == at) && found.binary_search_by_key(at, |(s, ..)| *s).is_err()
+            });
         let cost = diagnostic_cost(line) + file.as_ref().map_or(0, |(_, f)| diagnostic_cost(f));
         if used + cost <= bytes {
             used += cost;
@@ -314,24 +318,10 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
 }
 
 /// The line naming the file an indented finding starting at `start` in
-/// `region` is about, with its start: the nearest unindented line above
-/// it, within [`diagnose::FILE_HEADING_REACH`] lines, when it names a file
-/// ([`diagnose::names_a_file`]).
-fn file_heading(region: &[u8], start: usize, finding: &str) -> Option<(usize, String)> {
-    if !finding.starts_with([' ', '\t']) {
-        return None;
-    }
-    let mut end = start.checked_sub(1)?;
-    for _ in 0..diagnose::FILE_HEADING_REACH {
-        let line_start = memrchr(b'\n', &region[..end]).map_or(0, |i| i + 1);
-        let line = String::from_utf8_lossy(&region[line_start..end]);
-        let line = line.trim_end_matches('\r');
-        if !(line.trim().is_empty() || line.starts_with([' ', '\t'])) {
-            return diagnose::names_a_file(line).then(|| (line_start, line.to_owned()));
-        }
-        end = line_start.checked_sub(1)?;
-    }
-    None
+/// `region` is about ([`diagnose::file_heading_above`]), with its start.
+fn file_heading(region: &[u8], start: usize) -> Option<(usize, String)> {
+    let (s, e, _) = diagnose::file_heading_above(region, start)?;
+    Some((s, String::from_utf8_lossy(&region[s..e]).into_owned()))
 }
 
 /// How many noise lines in a row end the head ([`quiet_head`]).
@@ -416,17 +406,11 @@ fn diagnostic_cost(line: &str) -> usize {
 /// [`diagnose::HEADING_REACH`] lines above the line starting at `start`
 /// in `region`, with its own start.
 fn heading_above(region: &[u8], start: usize) -> Option<(usize, String)> {
-    let mut end = start.checked_sub(1)?;
-    for _ in 0..diagnose::HEADING_REACH {
-        let line_start = memrchr(b'\n', &region[..end]).map_or(0, |i| i + 1);
-        let line = String::from_utf8_lossy(&region[line_start..end]);
-        let line = line.trim_end_matches('\r');
-        if diagnose::is_numbered_heading(line) {
-            return Some((line_start, line.to_owned()));
-        }
-        end = line_start.checked_sub(1)?;
-    }
-    None
+    diagnose::lines_above(region, start)
+        .take(diagnose::HEADING_REACH)
+        .map(|(s, e)| (s, String::from_utf8_lossy(&region[s..e])))
+        .find(|(_, line)| diagnose::is_numbered_heading(line))
+        .map(|(s, line)| (s, line.into_owned()))
 }
 
 #[cfg(test)]
@@ -570,15 +554,12 @@ mod tests {
     fn an_indented_finding_s_file_is_found_above_it() {
         let region = "  1:2  error  a\n/app/src/b.js\n  3:4  error  b\n\n  5:6  error  c\nnot a file here at all\n  7:8  error  d\n";
         let at = |line: &str| region.find(line).unwrap();
-        let file = file_heading(region.as_bytes(), at("  5:6"), "  5:6  error  c");
+        let file = file_heading(region.as_bytes(), at("  5:6"));
         assert_eq!(file, Some((at("/app"), "/app/src/b.js".to_owned())));
         // Under a line that names no file, unindented, or at the top.
-        assert_eq!(
-            file_heading(region.as_bytes(), at("  7:8"), "  7:8  error  d"),
-            None
-        );
-        assert_eq!(file_heading(region.as_bytes(), at("/app"), "/app/src/b.js"), None);
-        assert_eq!(file_heading(region.as_bytes(), 0, "  1:2  error  a"), None);
+        assert_eq!(file_heading(region.as_bytes(), at("  7:8")), None);
+        assert_eq!(file_heading(region.as_bytes(), at("/app")), None);
+        assert_eq!(file_heading(region.as_bytes(), 0), None);
     }
 
     #[test]

@@ -31,6 +31,19 @@ pub(super) fn choose(
     // Diagnostic lines, each once by its text, grow the room.
     let mut seen = HashSet::new();
     diagnostic.retain(|l| seen.insert(line_str(text, l)));
+    // The frame each failure happened in, when its code line stands
+    // between them (pytest's `--tb=short`), the latest first, a repeated
+    // failure's too: it may use what is left of the room the diagnostic
+    // lines grew, once the other lines are in, and grows none.
+    let mut framed = HashSet::new();
+    let failing_frames: Vec<Line> = all
+        .iter()
+        .rev()
+        .filter(|(_, k)| *k == LineKind::Failure)
+        .filter_map(|(l, _)| frame_above(text, l))
+        .filter(|f| !seen.contains(line_str(text, f)) && framed.insert(line_str(text, f)))
+        .take(FAILING_FRAMES)
+        .collect();
 
     let mut rest: Vec<Line> = Vec::new();
     rest.extend(head.iter().take(1).filter(quiet));
@@ -74,9 +87,9 @@ pub(super) fn choose(
         .find(|l| !line_str(text, l).trim().is_empty())
         .or(tail.last());
     let ends: Vec<Line> = head.iter().take(1).chain(last).filter(quiet).copied().collect();
-    let mut room = Room::new(text, budget, &diagnostic);
+    let mut room = Room::new(text, budget, &diagnostic, &failing_frames);
     let mut any = false;
-    for line in ends.iter().chain(&diagnostic).chain(&rest) {
+    for line in ends.iter().chain(&diagnostic).chain(&rest).chain(&failing_frames) {
         any |= room.keep(line, false);
     }
     if !any {
@@ -113,10 +126,55 @@ fn function_above_frame(text: &str, frame: &Line) -> Option<Line> {
     numbered.then_some(above)
 }
 
+/// The frame a failure happened in, where the frame's code line and
+/// position markers stand between them: pytest's `--tb=short` prints
+/// `pkg/calc.py:8: in div`, `    return a / b`, `           ^^^^^`, then
+/// `E   ZeroDivisionError: division by zero`, and a Python traceback
+/// `File "pkg/calc.py", line 8, in div` above the same. The nearest
+/// location within [`FRAME_REACH`] lines above the failure's first line,
+/// unless another diagnostic comes first.
+fn frame_above(text: &str, failure: &Line) -> Option<Line> {
+    let mut line = *failure;
+    for _ in 0..FRAME_REACH {
+        line = line_before(text, &line)?;
+        match diagnose::line_kind_in(text, line_str(text, &line)) {
+            LineKind::Context => return Some(line),
+            LineKind::Failure | LineKind::Summary | LineKind::Warning => return None,
+            LineKind::Noise | LineKind::Plain => {}
+        }
+    }
+    None
+}
+
+/// The most frames of failures a form keeps ([`frame_above`]), the
+/// latest first: enough for a short run's failures, never a listing of
+/// every frame of a long one.
+const FAILING_FRAMES: usize = 8;
+
+/// How far above a failure its frame may stand ([`frame_above`]): the
+/// frame, its code line, the code's position markers.
+const FRAME_REACH: usize = 3;
+
+/// Whether `line` is a Python frame that prints its code line under it:
+/// a traceback's `File "a.py", line 3, in f`, or pytest's short form of
+/// it, `a.py:3: in f`.
+fn is_python_frame(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("File \"")
+        || line.split_once(": in ").is_some_and(|(place, function)| {
+            let number = place.rsplit_once(".py:").map_or("", |(_, n)| n);
+            !number.is_empty()
+                && number.bytes().all(|b| b.is_ascii_digit())
+                && !function.is_empty()
+                && !function.contains(char::is_whitespace)
+        })
+}
+
 /// The code line a Python traceback prints under a frame (`File "a.py",
-/// line 3, in f` above `    return g(x)`): what ran there.
+/// line 3, in f` or pytest's `a.py:3: in f` above `    return g(x)`):
+/// what ran there.
 fn code_under_frame(text: &str, frame: &Line) -> Option<Line> {
-    if !line_str(text, frame).trim_start().starts_with("File \"") {
+    if !is_python_frame(line_str(text, frame)) {
         return None;
     }
     let bytes = text.as_bytes();
@@ -155,11 +213,12 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     // stand between two of a run) says what failed (`E   AssertionError:
     // …` above its `E   [left]: …` details, `npm ERR! code E404` above
     // its log lines); the others detail it.
-    let headlines = failures
+    let headlines: Vec<Line> = failures
         .iter()
         .enumerate()
         .filter(|(i, l)| *i == 0 || failures[i - 1].number + 2 < l.number)
-        .map(|(_, l)| *l);
+        .map(|(_, l)| *l)
+        .collect();
 
     // A verdict in a listing of tests repeats what the runner's closing
     // summary and the failure's details say: it comes after them.
@@ -174,7 +233,7 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     diagnostic.extend(failures.last());
     diagnostic.extend(summaries.iter().rev().take(3));
     diagnostic.extend(failures.first());
-    diagnostic.extend(headlines.rev().filter(unlisted));
+    diagnostic.extend(headlines.iter().rev().copied().filter(unlisted));
     diagnostic.extend(failures.iter().rev().filter_map(|l| file_heading(text, l)));
     diagnostic.extend(messages_of_failures(text, all).iter().rev());
     diagnostic.extend(failures.iter().rev().skip(1).filter(|l| unlisted(l)));
@@ -303,7 +362,8 @@ fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
 }
 
 /// The room of a history form, filled line by line: diagnostic lines may
-/// use the room they grew, other lines the base room only.
+/// use the room they grew, and so may the lines placed beside them
+/// (without growing it); other lines the base room only.
 struct Room<'a> {
     text: &'a str,
     budget: &'a Budget,
@@ -315,7 +375,7 @@ struct Room<'a> {
 }
 
 impl<'a> Room<'a> {
-    fn new(text: &'a str, budget: &'a Budget, diagnostic: &[Line]) -> Room<'a> {
+    fn new(text: &'a str, budget: &'a Budget, diagnostic: &[Line], placed: &[Line]) -> Room<'a> {
         let (mut cost_of_diagnostics, mut cost_of_failures) = (0, 0);
         for l in diagnostic {
             let line = line_str(text, l);
@@ -328,7 +388,7 @@ impl<'a> Room<'a> {
         Room {
             text,
             budget,
-            diagnostic: diagnostic.iter().map(|l| l.number).collect(),
+            diagnostic: diagnostic.iter().chain(placed).map(|l| l.number).collect(),
             room: room(text, budget, (cost_of_diagnostics, cost_of_failures)),
             used: MARKER_RESERVE,
             kept: Vec::new(),
@@ -493,5 +553,42 @@ mod tests {
         }
         // Only a Python frame brings one.
         assert!(code_under_frame(text, &nth(text, 0)).is_none());
+    }
+
+    #[test]
+    fn a_failure_brings_the_frame_above_its_code_line() {
+        let text = "____ test_div ____\ntests/t.py:4: in test_div\n    assert div(1, 0) == 0\npkg/calc.py:8: in div\n    return a / b\n           ^^^^^\nE   ZeroDivisionError: division by zero\n";
+        let frame = frame_above(text, &nth(text, 6)).unwrap();
+        assert_eq!(
+            (frame.number, line_str(text, &frame)),
+            (3, "pkg/calc.py:8: in div")
+        );
+        // Three lines up at most: the frame, its code line, its markers.
+        let far = "a.py:1: in f\n    x\n    y\n    z\nE   ValueError: v\n";
+        assert!(frame_above(far, &nth(far, 4)).is_none());
+        let near = "a.py:1: in f\n    x\n    y\nE   ValueError: v\n";
+        assert_eq!(frame_above(near, &nth(near, 3)).map(|l| l.number), Some(0));
+        // Another diagnostic above ends the search; so does the text's start.
+        let other = "a.py:1: in f\nE   KeyError: k\n    x\nE   ValueError: v\n";
+        assert!(frame_above(other, &nth(other, 3)).is_none());
+        assert!(frame_above(text, &nth(text, 0)).is_none());
+    }
+
+    #[test]
+    fn pytest_s_short_frames_are_python_frames() {
+        assert!(is_python_frame("tests/test_calc.py:365: in test_div_zero"));
+        assert!(is_python_frame("  File \"/app/x.py\", line 3, in f"));
+        for line in [
+            "tests/test_calc.py:365: AssertionError",
+            "calc.rs:3: in f",
+            "a.py:x3: in f",
+            "a.py:: in f",
+            "a.py:3: in ",
+            "a.py:3: in two words",
+        ] {
+            assert!(!is_python_frame(line), "{line}");
+        }
+        let text = "pkg/calc.py:8: in div\n    return a / b\n";
+        assert_eq!(code_under_frame(text, &nth(text, 0)).map(|l| l.number), Some(1));
     }
 }

@@ -987,3 +987,111 @@ fn tool_8_a_view_s_head_stops_in_a_listing_of_passing_tests() {
     assert!(view.matches('✓').count() <= 3, "{view}");
     assert!(view.starts_with("FAIL test/math.test.js\n  math\n"), "{view}");
 }
+
+/// TOOL-8: more real logs (`outputs/`, each tool run on a small project
+/// with failing tests or broken code): Maven's Surefire report and its
+/// compiler errors, a Java exception with its cause under 120 log lines, a
+/// Node crash and a Python traceback under the lines a script printed
+/// first, unittest's verbose listing, pytest's `--tb=short`. The form
+/// keeps every failure line as the tool prints it, the last one, in at
+/// most `share` of the output; where a head+tail cut of the same size
+/// keeps some of them, the form keeps more.
+#[test]
+fn tool_8_real_logs_of_java_node_and_python_keep_their_failures() {
+    let cases = [
+        (
+            "mvn -B test",
+            include_str!("outputs/maven-test.txt"),
+            r"<<< (?:FAILURE|ERROR)!|^\[ERROR\]   \w+\.\w+:\d+|^\[ERROR\] Tests run:|^\[INFO\] BUILD FAILURE|^[\w.]+(?:Exception|Error): ",
+            0.6,
+        ),
+        (
+            "mvn -B compile",
+            include_str!("outputs/maven-compile.txt"),
+            r"^\[ERROR\] /\S+\.java:\[\d+,\d+\]|COMPILATION ERROR|BUILD FAILURE",
+            1.0,
+        ),
+        (
+            "java -cp out Crash",
+            include_str!("outputs/java-exception.txt"),
+            r"^Exception in thread|^Caused by: |^\s+at Crash\.",
+            0.2,
+        ),
+        (
+            "node crash.js",
+            include_str!("outputs/node-crash.txt"),
+            r"^\w*Error: |^\S+\.js:\d+$|^\s+at \w+ \(",
+            0.2,
+        ),
+        (
+            "python script_tb.py",
+            include_str!("outputs/python-traceback.txt"),
+            r"^Traceback|^\w+Error: |^\s+File .*calc\.py",
+            0.1,
+        ),
+        (
+            "python -m unittest -v tests.test_unit",
+            include_str!("outputs/unittest-v.txt"),
+            r"\.\.\. (?:FAIL|ERROR)$|^(?:FAIL|ERROR): |^\w+Error: |^FAILED \(",
+            0.25,
+        ),
+        (
+            "pytest --tb=short",
+            include_str!("outputs/pytest-tbshort.txt"),
+            r"^(?:FAILED|ERROR) |^E   |\d+ failed",
+            0.5,
+        ),
+    ];
+    let c = Compressor::new();
+    for (command, output, shape, share) in cases {
+        let shape = regex::Regex::new(shape).unwrap();
+        let failures = failure_lines(output, &shape);
+        assert!(failures.len() >= 2, "{command}: {} failure lines", failures.len());
+        let (form, _) = c.compress_text("Bash", &json!({ "command": command }), output);
+        assert_all_kept(&form, &failures, &form);
+        let last = failures.last().unwrap();
+        assert!(form.contains(last.as_str()), "{command}: the last failure {last}");
+        assert!(
+            (form.len() as f64) <= share * output.len() as f64,
+            "{command}: {} of {} bytes",
+            form.len(),
+            output.len()
+        );
+        let cut = head_and_tail(output, form.len());
+        let by_cut = failures.iter().filter(|l| cut.contains(l.as_str())).count();
+        assert!(by_cut <= failures.len(), "{command}");
+        if form.len() < output.len() {
+            assert!(
+                by_cut < failures.len(),
+                "{command}: a head+tail cut keeps all {by_cut}"
+            );
+        }
+    }
+}
+
+/// TOOL-8: pytest's `--tb=short` names each failure's place in a frame
+/// above its code line (`pkg/calc.py:8: in div`, `    return a / b`,
+/// then `E   ZeroDivisionError: …`): the form keeps the frame of every
+/// failing test's error.
+#[test]
+fn tool_8_a_short_traceback_keeps_the_frame_of_each_failure() {
+    let output = include_str!("outputs/pytest-tbshort.txt");
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "pytest --tb=short"}), output);
+    for frame in [
+        "pkg/calc.py:8: in div",
+        "pkg/calc.py:11: in parse",
+        "pkg/calc.py:14: in mean",
+        "pkg/calc.py:17: in name_of",
+        "tests/test_calc.py:377: in test_add_wrong",
+        "pkg/calc.py:30: in get",
+        "tests/test_calc.py:388: in test_list_eq",
+    ] {
+        assert!(form.contains(frame), "{frame} in\n{form}");
+    }
+    // The test's own frame above a frame in the code it called is not a
+    // failure's place.
+    assert!(
+        !form.contains("tests/test_calc.py:365: in test_div_zero"),
+        "{form}"
+    );
+}

@@ -564,13 +564,40 @@ fn tool_8_real_logs_keep_their_failures_where_a_head_and_tail_cut_does_not() {
             0.2,
         ),
     ];
-    let c = Compressor::new();
     for (command, output, shape, share) in cases {
+        let log = RealLog::form(command, output, shape, share);
+        assert!(log.failures >= 9, "{command}: {} failure lines", log.failures);
+        assert!(
+            log.by_cut * 4 <= log.failures * 3,
+            "{command}: a head+tail cut keeps {} of {}",
+            log.by_cut,
+            log.failures
+        );
+    }
+}
+
+/// What the history form of a real log kept, against a head+tail cut of
+/// the same size.
+struct RealLog {
+    /// The log's distinct failure lines.
+    failures: usize,
+    /// Those a head+tail cut of the form's size keeps.
+    by_cut: usize,
+    /// Whether the form is shorter than the log.
+    cut: bool,
+}
+
+impl RealLog {
+    /// The Bash form of `output`, run as `command`: it keeps every line
+    /// that matches `shape`, the last one too, in at most `share` of the
+    /// output's bytes.
+    fn form(command: &str, output: &str, shape: &str, share: f64) -> RealLog {
         let shape = regex::Regex::new(shape).unwrap();
         let failures = failure_lines(output, &shape);
-        assert!(failures.len() >= 9, "{command}: {} failure lines", failures.len());
-        let (form, _) = c.compress_text("Bash", &json!({ "command": command }), output);
+        let (form, _) = Compressor::new().compress_text("Bash", &json!({ "command": command }), output);
         assert_all_kept(&form, &failures, &form);
+        let last = failures.last().unwrap();
+        assert!(form.contains(last.as_str()), "{command}: the last failure {last}");
         assert!(
             (form.len() as f64) <= share * output.len() as f64,
             "{command}: {} of {} bytes",
@@ -578,12 +605,11 @@ fn tool_8_real_logs_keep_their_failures_where_a_head_and_tail_cut_does_not() {
             output.len()
         );
         let cut = head_and_tail(output, form.len());
-        let by_cut = failures.iter().filter(|l| cut.contains(l.as_str())).count();
-        assert!(
-            by_cut * 4 <= failures.len() * 3,
-            "{command}: a head+tail cut keeps {by_cut} of {}",
-            failures.len()
-        );
+        RealLog {
+            failures: failures.len(),
+            by_cut: failures.iter().filter(|l| cut.contains(l.as_str())).count(),
+            cut: form.len() < output.len(),
+        }
     }
 }
 
@@ -1042,28 +1068,14 @@ fn tool_8_real_logs_of_java_node_and_python_keep_their_failures() {
             0.5,
         ),
     ];
-    let c = Compressor::new();
     for (command, output, shape, share) in cases {
-        let shape = regex::Regex::new(shape).unwrap();
-        let failures = failure_lines(output, &shape);
-        assert!(failures.len() >= 2, "{command}: {} failure lines", failures.len());
-        let (form, _) = c.compress_text("Bash", &json!({ "command": command }), output);
-        assert_all_kept(&form, &failures, &form);
-        let last = failures.last().unwrap();
-        assert!(form.contains(last.as_str()), "{command}: the last failure {last}");
-        assert!(
-            (form.len() as f64) <= share * output.len() as f64,
-            "{command}: {} of {} bytes",
-            form.len(),
-            output.len()
-        );
-        let cut = head_and_tail(output, form.len());
-        let by_cut = failures.iter().filter(|l| cut.contains(l.as_str())).count();
-        assert!(by_cut <= failures.len(), "{command}");
-        if form.len() < output.len() {
+        let log = RealLog::form(command, output, shape, share);
+        assert!(log.failures >= 2, "{command}: {} failure lines", log.failures);
+        if log.cut {
             assert!(
-                by_cut < failures.len(),
-                "{command}: a head+tail cut keeps all {by_cut}"
+                log.by_cut < log.failures,
+                "{command}: a head+tail cut keeps all {}",
+                log.by_cut
             );
         }
     }

@@ -170,24 +170,40 @@ fn is_python_frame(line: &str) -> bool {
         })
 }
 
-/// The code line a Python traceback prints under a frame (`File "a.py",
-/// line 3, in f` or pytest's `a.py:3: in f` above `    return g(x)`):
-/// what ran there.
+/// Whether `line` is the place Node.js names above the code of an
+/// uncaught exception (`/app/server.js:12`, then the code line, a caret
+/// under it, a blank line and `TypeError: …`).
+fn is_node_place(line: &str) -> bool {
+    line.rsplit_once(':').is_some_and(|(path, number)| {
+        let script = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"]
+            .iter()
+            .any(|e| path.ends_with(e));
+        script
+            && !path.contains(char::is_whitespace)
+            && !number.is_empty()
+            && number.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// The code line printed under a frame: a Python traceback's (`File
+/// "a.py", line 3, in f` or pytest's `a.py:3: in f` above `    return
+/// g(x)`), indented, and the one under the place Node.js names above an
+/// uncaught exception (`/app/server.js:12` above `const port =
+/// cfg.port;`): what ran there.
 fn code_under_frame(text: &str, frame: &Line) -> Option<Line> {
-    if !is_python_frame(line_str(text, frame)) {
+    let place = line_str(text, frame);
+    let node = is_node_place(place);
+    if !node && !is_python_frame(place) {
         return None;
     }
-    let bytes = text.as_bytes();
-    let start = frame.end + memchr::memchr(b'\n', &bytes[frame.end..])? + 1;
-    let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-    let end = super::trim_cr(bytes, start, end);
-    let code = &text[start..end];
-    let indented = code.starts_with(' ') && !code.trim().is_empty();
-    (indented && !code.trim_start().starts_with("File \"")).then_some(Line {
-        number: frame.number + 1,
-        start,
-        end,
-    })
+    let code = line_after(text, frame)?;
+    let line = line_str(text, &code);
+    let shown = if node {
+        !line.trim().is_empty()
+    } else {
+        line.starts_with(' ') && !line.trim().is_empty() && !line.trim_start().starts_with("File \"")
+    };
+    shown.then_some(code)
 }
 
 /// The lines that carry a diagnostic, in order of priority: the last
@@ -590,5 +606,31 @@ mod tests {
         }
         let text = "pkg/calc.py:8: in div\n    return a / b\n";
         assert_eq!(code_under_frame(text, &nth(text, 0)).map(|l| l.number), Some(1));
+    }
+
+    #[test]
+    fn node_s_place_of_an_uncaught_exception_brings_its_code_line() {
+        let text =
+            "/app/server.js:12\nconst port = cfg.port;\n                 ^\n\nTypeError: x\n/app/b.ts:3\n\n";
+        let code = code_under_frame(text, &nth(text, 0)).unwrap();
+        assert_eq!(
+            (code.number, line_str(text, &code)),
+            (1, "const port = cfg.port;")
+        );
+        // A blank line is no code line; nor is the end of the text.
+        assert!(code_under_frame(text, &nth(text, 5)).is_none());
+        assert!(code_under_frame("/app/a.js:3", &nth("/app/a.js:3", 0)).is_none());
+        for place in ["/app/server.js:12", "a.mjs:1", "src/x.cts:40"] {
+            assert!(is_node_place(place), "{place}");
+        }
+        for line in [
+            "/app/server.js:",
+            "/app/server.js:1x",
+            "see /app/a.js:3",
+            "/app/a.py:3",
+            "/app/a.js",
+        ] {
+            assert!(!is_node_place(line), "{line}");
+        }
     }
 }

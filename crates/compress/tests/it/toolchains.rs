@@ -1107,3 +1107,17 @@ fn tool_8_a_short_traceback_keeps_the_frame_of_each_failure() {
         "{form}"
     );
 }
+
+/// TOOL-8: Node.js names the place of an uncaught exception above the code
+/// that threw (`/app/crash.js:2`, `function load(cfg) { … }`, a caret):
+/// the form keeps the code line with the place, as it keeps a Python
+/// frame's.
+#[test]
+fn tool_8_a_node_crash_keeps_the_code_that_threw() {
+    let output = include_str!("outputs/node-crash.txt");
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "node crash.js"}), output);
+    assert!(
+        form.contains("/home/dev/app/node_crash.js:2\nfunction load(cfg) { return cfg.db.host; }\n"),
+        "{form}"
+    );
+}

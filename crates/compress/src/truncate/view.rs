@@ -48,6 +48,9 @@ pub(super) struct View {
     pub(super) diagnostics: usize,
     /// Lines of the tail shown.
     pub(super) tail: usize,
+    /// Lines shown where one short line was left out between others
+    /// ([`short_line_before`]), in place of its marker.
+    pub(super) between: usize,
     /// Whether bytes that are not UTF-8 were shown as U+FFFD.
     pub(super) lossy: bool,
 }
@@ -70,7 +73,7 @@ fn push_text(out: &mut String, bytes: &[u8]) -> bool {
 impl View {
     /// Output lines shown (markers aside).
     pub(super) fn shown_lines(&self) -> usize {
-        self.head + self.diagnostics + self.tail
+        self.head + self.diagnostics + self.between + self.tail
     }
 
     /// What the notice says is shown.
@@ -190,12 +193,16 @@ pub(super) fn compose(
     let mut out = String::with_capacity(limits.max_bytes);
     let mut lossy = push_text(&mut out, &head[..head_end]);
     let mut next = head_lines;
+    let mut between = 0;
     for (start, line) in &picked {
         number += text::newlines(&region[counted..*start]);
         counted = *start;
         if number > next {
-            out.push_str(&gap_marker(number - next));
-            out.push('\n');
+            between += usize::from(push_gap(
+                &mut out,
+                number - next,
+                short_line_before(region, *start),
+            ));
         }
         out.push_str(&cap_line(line, DIAGNOSTIC_LINE_BYTES));
         out.push('\n');
@@ -203,8 +210,11 @@ pub(super) fn compose(
     }
     let tail_first = total_lines - tail;
     if tail_first > next {
-        out.push_str(&gap_marker(tail_first - next));
-        out.push('\n');
+        between += usize::from(push_gap(
+            &mut out,
+            tail_first - next,
+            short_line_before(region, region.len()),
+        ));
     }
     lossy |= push_text(&mut out, &end_bytes[tail_start..]);
     Some(View {
@@ -212,8 +222,44 @@ pub(super) fn compose(
         head: head_lines,
         diagnostics: picked.len(),
         tail,
+        between,
         lossy,
     })
+}
+
+/// Writes the marker for `lines` left out, or the one line left out
+/// itself when it is `short` ([`short_line_before`]): the view reads as
+/// printed and never grows for it. Returns whether the line was shown.
+fn push_gap(out: &mut String, lines: usize, short: Option<&str>) -> bool {
+    let shown = match short {
+        Some(line) if lines == 1 => {
+            out.push_str(line);
+            true
+        }
+        _ => {
+            out.push_str(&gap_marker(lines));
+            false
+        }
+    };
+    out.push('\n');
+    shown
+}
+
+/// The line of `region` that ends where the line at `at` begins, when it
+/// is no longer than the marker that would stand for it (a blank line,
+/// `PASSED`, a closing brace) and is text.
+fn short_line_before(region: &[u8], at: usize) -> Option<&str> {
+    let end = at.checked_sub(1)?;
+    if region.get(end) != Some(&b'\n') {
+        return None;
+    }
+    let start = memrchr(b'\n', &region[..end]).map_or(0, |i| i + 1);
+    let line = &region[start..end];
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    if line.len() > gap_marker(1).len() {
+        return None;
+    }
+    std::str::from_utf8(line).ok()
 }
 
 /// Where the tail starts in `end`, and its lines: the last whole lines,
@@ -627,5 +673,46 @@ mod tests {
             view.describe(),
             format!("the first {}, 1 diagnostic line and the last 292", view.head)
         );
+    }
+
+    #[test]
+    fn a_short_line_left_out_alone_is_shown_instead_of_its_marker() {
+        // Two failures with a blank line between them, far down a log.
+        let log: String = (0..5_000)
+            .map(|i| match i {
+                3_000 => "error: the first problem\n".to_owned(),
+                3_001 => "\n".to_owned(),
+                3_002 => "error: the second problem\n".to_owned(),
+                3_004 => "}\n".to_owned(),
+                _ => format!("step {i} of the build, all fine here\n"),
+            })
+            .collect();
+        let view = compose(log.as_bytes(), log.as_bytes(), 0, 5_000, Limits::default()).unwrap();
+        assert!(
+            view.text
+                .contains("\nerror: the first problem\n\nerror: the second problem\n[… "),
+            "{}",
+            view.text
+        );
+        assert_eq!(view.between, 1);
+        assert_eq!(view.shown_lines(), view.head + view.diagnostics + 1 + view.tail);
+    }
+
+    #[test]
+    fn only_a_short_whole_line_stands_for_its_marker() {
+        let region = b"first\n}\n\r\nlonger than any marker is\nlast";
+        assert_eq!(short_line_before(region, 8), Some("}"));
+        assert_eq!(short_line_before(region, 10), Some(""));
+        assert_eq!(short_line_before(region, 6), Some("first"));
+        // Not at a line's start, too long, at the start.
+        assert_eq!(short_line_before(region, 7), None);
+        assert_eq!(short_line_before(region, 36), None);
+        assert_eq!(short_line_before(region, 0), None);
+        assert_eq!(short_line_before(b"\xff\xfe\n", 3), None);
+        let mut out = String::new();
+        assert!(push_gap(&mut out, 1, Some("}")));
+        assert!(!push_gap(&mut out, 2, Some("}")));
+        assert!(!push_gap(&mut out, 1, None));
+        assert_eq!(out, "}\n[… 2 lines …]\n[… 1 line …]\n");
     }
 }

@@ -552,6 +552,46 @@ mod tests {
         assert!(function_above_frame(text, &nth(text, 5)).is_none());
         assert!(function_above_frame(text, &nth(text, 6)).is_none());
         assert!(function_above_frame(text, &nth(text, 0)).is_none());
+        // A numbered line above a frame that is not Rust's, or above a
+        // Rust location that is no frame; a line above that is not a
+        // number and a function.
+        for text in [
+            "   7: app::x\n   at /app/a.js:3:4",
+            "   8: app::y\nsrc/main.rs:3:5",
+            "note: app::z\n   at ./src/a.rs:1:1",
+            ": app::w\n   at ./src/a.rs:1:1",
+            "   9: \n   at ./src/a.rs:1:1",
+        ] {
+            assert!(function_above_frame(text, &nth(text, 1)).is_none(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_location_beside_a_failure_is_a_diagnostic_line() {
+        let text =
+            "x\n  --> src/a.rs:3:5\nerror: boom\ny\n  --> src/b.rs:1:1\nz\nerror: bang\n  --> src/c.rs:2:2\n";
+        let kinds = [
+            LineKind::Plain,
+            LineKind::Context,
+            LineKind::Failure,
+            LineKind::Plain,
+            LineKind::Context,
+            LineKind::Plain,
+            LineKind::Failure,
+            LineKind::Context,
+        ];
+        // As the middle of a long output holds them: its plain lines are
+        // not looked at, so a line away is next in the list.
+        let all: Vec<(Line, LineKind)> = kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| **k != LineKind::Plain)
+            .map(|(n, k)| (nth(text, n), *k))
+            .collect();
+        let numbers: Vec<usize> = diagnostic_lines(text, &all).iter().map(|l| l.number).collect();
+        // Right before or right after a failure; not a line away.
+        assert!(numbers.contains(&1) && numbers.contains(&7), "{numbers:?}");
+        assert!(!numbers.contains(&4), "{numbers:?}");
     }
 
     #[test]

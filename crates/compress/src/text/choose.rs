@@ -229,12 +229,11 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     // stand between two of a run) says what failed (`E   AssertionError:
     // …` above its `E   [left]: …` details, `npm ERR! code E404` above
     // its log lines); the others detail it.
-    let headlines: Vec<Line> = failures
+    let headlines = failures
         .iter()
         .enumerate()
         .filter(|(i, l)| *i == 0 || failures[i - 1].number + 2 < l.number)
-        .map(|(_, l)| *l)
-        .collect();
+        .map(|(_, l)| *l);
 
     // A verdict in a listing of tests repeats what the runner's closing
     // summary and the failure's details say: it comes after them.
@@ -249,7 +248,7 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     diagnostic.extend(failures.last());
     diagnostic.extend(summaries.iter().rev().take(3));
     diagnostic.extend(failures.first());
-    diagnostic.extend(headlines.iter().rev().copied().filter(unlisted));
+    diagnostic.extend(headlines.rev().filter(unlisted));
     diagnostic.extend(failures.iter().rev().filter_map(|l| file_heading(text, l)));
     diagnostic.extend(messages_of_failures(text, all).iter().rev());
     diagnostic.extend(failures.iter().rev().skip(1).filter(|l| unlisted(l)));

@@ -137,6 +137,14 @@ pub(crate) fn gap_of(line: &str) -> Option<usize> {
         .and_then(|n| n.parse().ok())
 }
 
+/// Whether a left-out line of `len` bytes is shown in place of the marker
+/// that would stand for it alone: it is no longer than that marker (a
+/// blank line, `PASSED`, a closing brace), so the text reads as printed
+/// and never grows for it.
+pub(crate) fn shown_for_its_marker(len: usize) -> bool {
+    len <= gap_marker(1).len()
+}
+
 /// The marker standing for `n` left-out lines.
 pub(crate) fn gap_marker(n: usize) -> String {
     if n == 1 {
@@ -495,7 +503,6 @@ fn plan(text: &str, budget: &Budget) -> Plan {
 /// line, `PASSED`, a closing brace): the form reads as printed and never
 /// grows for it.
 fn with_short_gaps_shown(bytes: &[u8], chosen: Vec<Line>) -> Vec<Line> {
-    let room = gap_marker(1).len();
     let mut out: Vec<Line> = Vec::with_capacity(chosen.len());
     for line in chosen {
         let between = out
@@ -505,7 +512,7 @@ fn with_short_gaps_shown(bytes: &[u8], chosen: Vec<Line>) -> Vec<Line> {
                 // From after the kept line's newline to before this one's.
                 let start = kept.end + memchr(b'\n', bytes.get(kept.end..line.start)?)? + 1;
                 let end = trim_cr(bytes, start, line.start.checked_sub(1)?);
-                (start <= end && end - start <= room).then_some(Line {
+                (start <= end && shown_for_its_marker(end - start)).then_some(Line {
                     number: kept.number + 1,
                     start,
                     end,

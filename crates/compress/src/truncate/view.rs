@@ -249,17 +249,14 @@ fn push_gap(out: &mut String, lines: usize, short: Option<&str>) -> bool {
 /// is no longer than the marker that would stand for it (a blank line,
 /// `PASSED`, a closing brace) and is text.
 fn short_line_before(region: &[u8], at: usize) -> Option<&str> {
-    let end = at.checked_sub(1)?;
-    if region.get(end) != Some(&b'\n') {
+    if region.get(at.checked_sub(1)?) != Some(&b'\n') {
         return None;
     }
-    let start = memrchr(b'\n', &region[..end]).map_or(0, |i| i + 1);
-    let line = &region[start..end];
-    let line = line.strip_suffix(b"\r").unwrap_or(line);
-    if line.len() > gap_marker(1).len() {
+    let (start, end) = diagnose::lines_above(region, at).next()?;
+    if !text::shown_for_its_marker(end - start) {
         return None;
     }
-    std::str::from_utf8(line).ok()
+    std::str::from_utf8(&region[start..end]).ok()
 }
 
 /// Where the tail starts in `end`, and its lines: the last whole lines,

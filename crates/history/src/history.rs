@@ -22,6 +22,7 @@ use crate::shrink::*;
 
 mod compact;
 mod pin;
+mod tail;
 mod window;
 
 pub use compact::{CompactionPlan, CompactionStats};

@@ -173,6 +173,7 @@ impl History {
         let body = &self.window[summaries..];
         let archived_ids: Vec<MessageId> = archived_at.iter().map(|&i| body[i].id).collect();
         let last_created = archived_at.last().and_then(|&i| body[i].created_at);
+        let tail_chars = self.tail_chars(&plan, budget);
 
         // HIST-17: summaries merge. The summariser gets the earlier
         // summaries with the archived messages and its summary replaces
@@ -187,6 +188,7 @@ impl History {
                 at: &archived_at,
                 ids: &archived_ids,
                 last_created,
+                tail_chars,
             };
             self.summary_of(summarizer, &archived, budget, &mut stats).await
         };
@@ -248,9 +250,36 @@ impl History {
                 (notice, notices, true)
             }
         };
+        let form = |result: &Message, call: &strata_ctx_core::ToolCall| {
+            self.compressor.compress_message(result, &call.arguments).0
+        };
+        let text = match tail::last_steps(&self.log[..end], form, archived.tail_chars) {
+            Some(steps) => format!("{text}\n\n{steps}"),
+            None => text,
+        };
         let message = summary_message(text, archived.ids, archived.last_created);
         stats.summary_tokens = self.counter.count_message(&message);
         (Some(message), dropped, keep_earlier)
+    }
+
+    /// The characters a summary may give to the archived round's last
+    /// steps ([`tail::last_steps`]): none while complete rounds stay in
+    /// the window (they show where the work stands) or when only one side
+    /// is archived (HIST-8); otherwise half of the room the retained
+    /// messages and the summary's reserve leave, at most the room of the
+    /// working facts ([`Budget::facts_tokens`](crate::Budget::facts_tokens)),
+    /// at three characters a token.
+    fn tail_chars(&self, plan: &CompactionPlan, budget: usize) -> usize {
+        if plan.rounds_retained > 0
+            || plan.rounds_archived == 0
+            || self.config.compaction_target != CompactionTarget::All
+        {
+            return 0;
+        }
+        let reserve = crate::Budget::summary_reserve(budget);
+        let kept = self.tally.sum(plan.archive_end..self.window.len());
+        let free = budget.saturating_sub(kept + reserve) / 2;
+        free.min(crate::Budget::facts_tokens(budget)) * 3
     }
 
     /// Which of the old rounds' messages are archived, by position in the
@@ -477,6 +506,9 @@ struct Archived<'a> {
     at: &'a [usize],
     ids: &'a [MessageId],
     last_created: Option<strata_ctx_core::Timestamp>,
+    /// The room of the quoted last steps ([`tail::last_steps`]), in
+    /// characters; 0 for none.
+    tail_chars: usize,
 }
 
 /// `text` with the working facts it left out appended, deterministically

@@ -596,3 +596,80 @@ async fn pinned_messages_survive_compaction_and_are_never_cleared() {
     let summary = h.window().iter().find(|m| m.role == Role::Summary).unwrap().id;
     assert_eq!(h.pin(&[summary.to_string()], true).rejected.len(), 1);
 }
+
+/// A round of 150 shell steps, each printing `lines` lines; step `n`
+/// fails with its own error when `n % 10 == 9`.
+fn long_round(h: &mut History, lines: usize) {
+    h.begin_round(Message::user("fix the bug"));
+    for n in 0..150 {
+        let call = ToolCall::new(
+            format!("c{n}"),
+            "bash",
+            json!({"command": format!("python check_{n}.py")}),
+        );
+        let mut out: String = (0..lines)
+            .map(|i| format!("checking item {i} of step {n}\n"))
+            .collect();
+        if n % 10 == 9 {
+            out.push_str(&format!("ValueError: step {n} found a bad item\n"));
+        }
+        h.record_step(
+            Message::assistant_with_calls(format!("Now step {n}."), vec![call.clone()]),
+            vec![Message::tool_text(&call.id, "bash", out)],
+        );
+    }
+    h.finish_round(Message::assistant("The bug is fixed in parse.py."));
+}
+
+/// HIST-3, HIST-14, HIST-18: when the user writes again after a round too
+/// long to keep and the budget cannot wait, the round is archived on its
+/// boundary, and the summary quotes where it stopped: its last steps in
+/// history form, oldest first, and its final answer, within the room the
+/// new round leaves. The window stays under the budget.
+#[tokio::test]
+async fn an_archived_round_too_long_to_keep_leaves_its_last_steps_in_the_summary() {
+    let mut h = History::new(config(16_000, 10), Arc::new(CharCounter));
+    long_round(&mut h, 10);
+    h.begin_round(Message::user("and now the docs"));
+    let stats = h
+        .compact_after_overflow(&strata_ctx_core::NoSummarizer)
+        .await
+        .unwrap();
+    assert_eq!((stats.rounds_archived, stats.rounds_retained), (1, 0));
+    assert!(!stats.over_budget);
+    assert!(h.window_tokens() <= h.room_tokens());
+    let summary = summary_of(&h).content.to_string();
+    let (_, tail) = summary
+        .split_once("### Where the archived work stopped")
+        .expect("the summary quotes the last steps");
+    // The newest step and the newest failure, with the command that made it.
+    assert!(tail.contains("$ python check_149.py"), "{tail}");
+    assert!(tail.contains("$ python check_139.py\n"), "{tail}");
+    assert!(tail.contains("ValueError: step 139 found a bad item"), "{tail}");
+    // Oldest first, and the answer last.
+    let at = |s: &str| tail.find(s).unwrap();
+    assert!(at("check_139.py") < at("check_149.py"));
+    assert!(tail.contains("Answer: The bug is fixed in parse.py."));
+    assert!(at("check_149.py") < at("Answer:"));
+    // Only the round's last steps: the quote is bounded by the room.
+    assert!(!tail.contains("$ python check_0.py\n"));
+    let quoted = tail.matches("\n$ python check_").count();
+    assert!((3..150).contains(&quoted), "{quoted} steps quoted");
+    assert!(tail.len() <= 16_000 / 6 * 3, "{} characters", tail.len());
+    // The new round is whole after the summary.
+    assert_eq!(h.window().last().unwrap().content, "and now the docs");
+}
+
+/// The quote is only for a summary with no complete round after it: while
+/// rounds stay in the window, they show where the work stands.
+#[tokio::test]
+async fn a_summary_followed_by_kept_rounds_quotes_no_steps() {
+    let mut h = History::new(config(16_000, 1), Arc::new(CharCounter));
+    long_round(&mut h, 10);
+    round(&mut h, 1, 300);
+    h.begin_round(Message::user("and now the docs"));
+    let stats = h.compact(&Fixed::ok()).await;
+    assert_eq!((stats.rounds_archived, stats.rounds_retained), (1, 1));
+    let summary = summary_of(&h).content.to_string();
+    assert!(!summary.contains("Where the archived work stopped"), "{summary}");
+}

@@ -27,6 +27,7 @@ mod window;
 
 pub use compact::{CompactionPlan, CompactionStats};
 pub use pin::{PinOutcome, MAX_RECALLED};
+use window::Window;
 
 /// A conversation's history (HIST-11): the full log of every message ever
 /// recorded, and the window that is sent to the model — archived summaries
@@ -42,26 +43,17 @@ pub struct History {
     counter: Arc<dyn TokenCounter>,
     compressor: Compressor,
     log: Vec<Message>,
-    window: Vec<Message>,
-    tally: TokenTally,
-    round_open: bool,
-    /// Where the round in progress starts in the (unpruned) window: kept
-    /// as the window changes, so that asking costs nothing (REL-3).
-    round_at: Option<usize>,
+    /// The window's messages, their tokens, the round's start and what
+    /// the model pruned.
+    window: Window,
     budget: Budget,
     /// The records of its changes, when recording (STORE-1).
     recorder: Recorder,
-    /// What the model pruned from the window (HIST-10).
-    pruning: Pruning,
     /// Tools whose results are never cleared, lowercase (HIST-15).
     protected: Vec<String>,
     /// Every call id recorded, to rename a reused one (REL-1).
     call_ids: CallIds,
     rule_failures: Vec<RuleFailure>,
-    /// [`History::retained`] as a run the windows share, and how many of
-    /// the window's messages it covers: grown as messages are recorded,
-    /// dropped when one changes or leaves (REL-3).
-    shared: Option<(MessageRun, usize)>,
 }
 
 impl fmt::Debug for History {
@@ -69,8 +61,8 @@ impl fmt::Debug for History {
         f.debug_struct("History")
             .field("log", &self.log.len())
             .field("window", &self.window.len())
-            .field("window_tokens", &self.tally.total())
-            .field("round_open", &self.round_open)
+            .field("window_tokens", &self.window_tokens())
+            .field("round_open", &self.round_open())
             .field("budget", &self.budget)
             .finish_non_exhaustive()
     }
@@ -85,16 +77,11 @@ impl History {
             counter,
             compressor: Compressor::new(),
             log: Vec::new(),
-            window: Vec::new(),
-            tally: TokenTally::new(),
-            round_open: false,
-            round_at: None,
+            window: Window::default(),
             recorder: Recorder::default(),
-            pruning: Pruning::default(),
             protected: Vec::new(),
             call_ids: CallIds::default(),
             rule_failures: Vec::new(),
-            shared: None,
         }
     }
 
@@ -144,23 +131,13 @@ impl History {
     }
 
     fn set_window(&mut self, window: Vec<Message>) {
-        self.tally = TokenTally::from_messages(&*self.counter, &window);
-        self.window = window;
-        self.round_at = self.window.iter().rposition(|m| m.role == Role::User);
-        self.refresh_pruned();
-    }
-
-    /// Recomputes the pruned units from the requested ids, after the window
-    /// changed.
-    fn refresh_pruned(&mut self) {
-        self.shared = None;
-        self.pruning.refresh(&self.window, &self.tally);
+        self.window.set(window, &*self.counter);
     }
 
     /// The short ids of the window's messages (CORE-2), by which the model
     /// names messages to prune; see [`id_hint`](crate::id_hint).
     pub fn short_ids(&self) -> ShortIds {
-        ShortIds::new(self.window.iter().map(|m| m.id))
+        ShortIds::new(self.window.messages().iter().map(|m| m.id))
     }
 
     /// Applies the model's pruning request (HIST-10): `create` replaces the
@@ -176,8 +153,7 @@ impl History {
     }
 
     fn apply_prune(&mut self, action: PruneAction) -> PruneOutcome {
-        self.shared = None;
-        self.pruning.apply(action, &self.window, &self.tally)
+        self.window.prune(action)
     }
 
     /// Compacts at once because the model rejected the request as too long
@@ -216,8 +192,7 @@ impl History {
     }
 
     fn push(&mut self, message: Message, logged: Message) {
-        self.tally.push(&*self.counter, &message);
-        self.window.push(message);
+        self.window.push(message, &*self.counter);
         self.log.push(logged);
     }
 
@@ -226,14 +201,12 @@ impl History {
     pub fn reserve(&mut self, additional: usize) {
         self.window.reserve(additional);
         self.log.reserve(additional);
-        self.tally.reserve(additional);
         self.recorder.reserve(additional);
     }
 
     /// Starts a round with the user's message (REACT-3).
     pub fn begin_round(&mut self, user: Message) {
-        self.round_open = true;
-        self.round_at = Some(self.window.len());
+        self.window.begin_round();
         self.record(|| Record::User {
             message: user.clone(),
         });
@@ -286,7 +259,7 @@ impl History {
         });
         let start = self.window.len();
         self.apply_step(assistant, window, logged);
-        &self.window[start..]
+        &self.window.messages()[start..]
     }
 
     /// Gives each call of a step whose id was used before (by an earlier
@@ -317,8 +290,7 @@ impl History {
         self.call_ids.note(&assistant.tool_calls);
         self.push(assistant.clone(), assistant);
         for m in window {
-            self.tally.push(&*self.counter, &m);
-            self.window.push(m);
+            self.window.push(m, &*self.counter);
         }
         self.log.extend(logged);
     }
@@ -329,7 +301,7 @@ impl History {
             message: answer.clone(),
         });
         self.push(answer.clone(), answer);
-        self.round_open = false;
+        self.window.finish_round();
     }
 
     /// Records the usage the provider reported for the last call (REACT-4),
@@ -380,8 +352,7 @@ impl History {
         for record in records {
             match record {
                 Record::User { message } => {
-                    h.round_open = true;
-                    h.round_at = Some(h.window.len());
+                    h.window.begin_round();
                     h.push(message.clone(), message);
                 }
                 Record::Step {
@@ -391,7 +362,7 @@ impl History {
                 } => h.apply_step(assistant, window, log),
                 Record::Answer { message } => {
                     h.push(message.clone(), message);
-                    h.round_open = false;
+                    h.window.finish_round();
                 }
                 Record::Usage { usage } => {
                     let counted = h.counted();
@@ -432,14 +403,15 @@ impl History {
 
     fn apply_compaction(&mut self, archived: &[MessageId], summary: Option<Message>, replaced: Vec<Message>) {
         let gone: std::collections::HashSet<&MessageId> = archived.iter().collect();
-        let summaries = self.window.iter().take_while(|m| m.role == Role::Summary).count();
-        let mut window: Vec<Message> = self.window[..summaries]
+        let summaries = self.window.summaries();
+        let old = self.window.messages();
+        let mut window: Vec<Message> = old[..summaries]
             .iter()
             .filter(|m| !gone.contains(&m.id))
             .cloned()
             .collect();
         window.extend(summary);
-        for m in &self.window[summaries..] {
+        for m in &old[summaries..] {
             if gone.contains(&m.id) {
                 continue;
             }

@@ -72,7 +72,7 @@ impl History {
     /// the last compaction.
     pub fn needs_compaction(&self) -> bool {
         self.budget
-            .compaction_due(self.counted(), self.window.len(), self.log.len())
+            .compaction_due(self.counted(), self.window_len(), self.log.len())
     }
 
     /// Compacts when [`History::needs_compaction`] says so.
@@ -95,18 +95,19 @@ impl History {
     /// (and more while they fit) instead of `min_retain_rounds`.
     pub fn plan_with(&self, min_retain: usize) -> CompactionPlan {
         let budget = self.room_tokens();
-        let summaries = self.window.iter().take_while(|m| m.role == Role::Summary).count();
-        let body = &self.window[summaries..];
+        let summaries = self.window.summaries();
+        let body = &self.window.messages()[summaries..];
         let body_rounds = rounds(body);
-        let in_progress = usize::from(self.round_open && !body_rounds.is_empty());
+        let in_progress = usize::from(self.window.round_open() && !body_rounds.is_empty());
         let complete = body_rounds.len() - in_progress;
         let round_tokens: Vec<usize> = body_rounds
             .iter()
-            .map(|r| self.tally.sum(summaries + r.start..summaries + r.end))
+            .map(|r| self.window.tokens_of(summaries + r.start..summaries + r.end))
             .collect();
         let summary_reserve = crate::Budget::summary_reserve(budget);
-        let fixed =
-            self.tally.sum(0..summaries) + summary_reserve + round_tokens[complete..].iter().sum::<usize>();
+        let fixed = self.window.tokens_of(0..summaries)
+            + summary_reserve
+            + round_tokens[complete..].iter().sum::<usize>();
         let mut keep = complete.min(min_retain);
         let mut kept_tokens: usize = round_tokens[complete - keep..complete].iter().sum();
         while keep < complete && fixed + kept_tokens + round_tokens[complete - keep - 1] <= budget {
@@ -125,7 +126,7 @@ impl History {
             archive_end: summaries + cut,
             rounds_archived: complete - keep,
             rounds_retained: keep,
-            tokens_archived: self.tally.sum(summaries..summaries + cut),
+            tokens_archived: self.window.tokens_of(summaries..summaries + cut),
         }
     }
 
@@ -166,11 +167,11 @@ impl History {
         let archived_at = self.archived_positions(&plan);
         stats.tokens_archived = archived_at
             .iter()
-            .map(|&i| self.tally.get(summaries + i).unwrap_or(0))
+            .map(|&i| self.window.tokens_at(summaries + i))
             .sum();
         stats.rounds_archived = plan.rounds_archived;
         stats.rounds_retained = plan.rounds_retained;
-        let body = &self.window[summaries..];
+        let body = &self.window.messages()[summaries..];
         let archived_ids: Vec<MessageId> = archived_at.iter().map(|&i| body[i].id).collect();
         let last_created = archived_at.last().and_then(|&i| body[i].created_at);
         let tail_chars = self.tail_chars(&plan, budget);
@@ -196,9 +197,12 @@ impl History {
         self.set_window(window);
         let changed = self.fit_budget(budget, &mut stats);
         // Clearing changed token counts that the pruned total relies on.
-        self.refresh_pruned();
+        self.window.refresh_pruned();
         if self.recorder.is_on() {
-            let replaced = changed.iter().map(|&i| self.window[i].clone()).collect();
+            let replaced = changed
+                .iter()
+                .map(|&i| self.window.messages()[i].clone())
+                .collect();
             self.recorder.record(|| Record::Compaction {
                 archived: dropped.iter().copied().chain(archived_ids).collect(),
                 summary,
@@ -234,7 +238,7 @@ impl History {
             .await;
         // The window is as it was before the summariser ran: a compaction
         // whose future is dropped changes nothing.
-        let earlier = &self.window[..summaries];
+        let earlier = &self.window.messages()[..summaries];
         let (text, dropped, keep_earlier) = match text {
             Ok(text) => (
                 with_missing_facts(text, &digest, stats),
@@ -277,7 +281,7 @@ impl History {
             return 0;
         }
         let reserve = crate::Budget::summary_reserve(budget);
-        let kept = self.tally.sum(plan.archive_end..self.window.len());
+        let kept = self.window.tokens_of(plan.archive_end..self.window.len());
         let free = budget.saturating_sub(kept + reserve) / 2;
         free.min(crate::Budget::facts_tokens(budget)) * 3
     }
@@ -289,7 +293,7 @@ impl History {
     /// together on the assistant side; pinned messages and their steps
     /// stay verbatim (#30.7). Nothing is copied.
     fn archived_positions(&self, plan: &CompactionPlan) -> Vec<usize> {
-        let body = &self.window[plan.summaries..];
+        let body = &self.window.messages()[plan.summaries..];
         let side = |m: &Message| match self.config.compaction_target {
             CompactionTarget::All => true,
             CompactionTarget::User => m.role == Role::User,
@@ -306,7 +310,7 @@ impl History {
     /// summary replaces every earlier one, so the facts cover everything
     /// before the retained messages. Also where in the log they end.
     fn archived_facts(&self, kept_from: usize) -> (Digest, usize) {
-        let end = self.window[kept_from..]
+        let end = self.window.messages()[kept_from..]
             .first()
             .and_then(|kept| self.log.iter().position(|m| m.id == kept.id))
             .unwrap_or(self.log.len());
@@ -344,8 +348,8 @@ impl History {
                 "is off (no summariser is configured)",
             );
         }
-        let body = &self.window[summaries..];
-        let mut input: Vec<Message> = self.window[..summaries]
+        let body = &self.window.messages()[summaries..];
+        let mut input: Vec<Message> = self.window.messages()[..summaries]
             .iter()
             .filter(|m| !is_degraded(m))
             .cloned()
@@ -378,7 +382,7 @@ impl History {
         summary: Option<Message>,
         keep_earlier: bool,
     ) -> Vec<Message> {
-        let old = std::mem::take(&mut self.window);
+        let old = self.window.take();
         let mut window: Vec<Message> = Vec::with_capacity(old.len() + 1 - archived_at.len());
         let mut next_archived = archived_at.iter().copied().peekable();
         let new_summary = summary.is_some();
@@ -418,17 +422,18 @@ impl History {
         }
         let tools: Vec<usize> = self
             .window
+            .messages()
             .iter()
             .enumerate()
             .filter(|(_, m)| m.role == Role::Tool && !self.is_protected(m) && !m.is_pinned())
             .map(|(i, _)| i)
             .collect();
-        let pinned = History::pinned_positions(&self.window);
+        let pinned = History::pinned_positions(self.window.messages());
         let preferred = tools.len().saturating_sub(self.config.keep_tool_messages);
         // Calls before the newest kept results, and everything before the
         // last user message (the task in progress stays whole).
         let old_end = tools.get(preferred).copied().unwrap_or(self.window.len());
-        let last_user = self.window.iter().rposition(|m| m.role == Role::User);
+        let last_user = self.window.messages().iter().rposition(|m| m.role == Role::User);
         // What may shrink, in order (HIST-6, HIST-16): the older results;
         // the older calls' arguments and thoughts; long user messages of
         // earlier rounds; then the preferences yield: the newest
@@ -443,24 +448,24 @@ impl History {
             if self.window_tokens() <= budget {
                 break;
             }
-            if pinned.contains(&i) || self.pruning.hides(&self.window[i].id) {
+            let messages = self.window.messages();
+            if pinned.contains(&i) || self.window.hides(&messages[i].id) {
                 continue;
             }
-            let n = match shrink {
-                Shrink::Clear => {
-                    // The cleared result keeps what came of its call.
-                    let call = call_answered(&self.window[..i], &self.window[i]);
-                    usize::from(clear_result(&mut self.window[i], call.as_ref()))
-                }
-                Shrink::Step => shrink_step(&mut self.window[i]),
-                Shrink::User => usize::from(cut_user_message(&mut self.window[i])),
+            // A cleared result keeps what came of its call.
+            let call = match shrink {
+                Shrink::Clear => call_answered(&messages[..i], &messages[i]),
+                _ => None,
             };
+            let n = self.window.edit(i, &*self.counter, |m| match shrink {
+                Shrink::Clear => usize::from(clear_result(m, call.as_ref())),
+                Shrink::Step => shrink_step(m),
+                Shrink::User => usize::from(cut_user_message(m)),
+            });
             if n == 0 {
                 continue;
             }
-            self.shared = None;
-            self.tally.replace(i, &*self.counter, &self.window[i]);
-            match self.window[i].role {
+            match self.window.messages()[i].role {
                 Role::Tool => stats.tool_results_cleared += n,
                 Role::Assistant => stats.arguments_cut += n,
                 _ => {}

@@ -26,9 +26,17 @@ impl History {
         let mut resolved = Vec::new();
         for text in ids {
             match short.resolve(text) {
-                Ok(id) if self.window.iter().any(|m| m.id == id && m.role == Role::Summary) => outcome
-                    .rejected
-                    .push(format!("{text}: summaries cannot be pinned")),
+                Ok(id)
+                    if self
+                        .window
+                        .messages()
+                        .iter()
+                        .any(|m| m.id == id && m.role == Role::Summary) =>
+                {
+                    outcome
+                        .rejected
+                        .push(format!("{text}: summaries cannot be pinned"))
+                }
                 Ok(id) => resolved.push(id),
                 Err(e) => outcome.rejected.push(format!("{text}: {e}")),
             }
@@ -48,28 +56,28 @@ impl History {
     /// the full log; the ids changed.
     pub(super) fn apply_pin(&mut self, ids: &[MessageId], pinned: bool) -> Vec<MessageId> {
         let wanted: HashSet<MessageId> = ids.iter().copied().collect();
-        let steps = step_members(&self.window, |m| wanted.contains(&m.id));
-        let changed: Vec<MessageId> = steps.iter().map(|&i| self.window[i].id).collect();
+        let steps = step_members(self.window.messages(), |m| wanted.contains(&m.id));
+        let changed: Vec<MessageId> = steps.iter().map(|&i| self.window.messages()[i].id).collect();
         let ids: HashSet<MessageId> = changed.iter().copied().collect();
         for m in self.log.iter_mut().filter(|m| ids.contains(&m.id)) {
             m.set_pinned(pinned);
         }
-        if !steps.is_empty() {
-            self.shared = None;
-        }
         for &i in &steps {
             // Pinned, a message is shown as it was recorded: a result in
             // its history form gets its whole text back from the log.
+            let shown = &self.window.messages()[i];
             let original = pinned
-                .then(|| self.log.iter().find(|m| m.id == self.window[i].id))
+                .then(|| self.log.iter().find(|m| m.id == shown.id))
                 .flatten()
-                .filter(|m| m.content != self.window[i].content || m.result != self.window[i].result)
+                .filter(|m| m.content != shown.content || m.result != shown.result)
                 .cloned();
-            match original {
-                Some(original) => self.window[i] = original,
-                None => self.window[i].set_pinned(pinned),
-            }
-            self.tally.replace(i, &*self.counter, &self.window[i]);
+            self.window.edit(i, &*self.counter, |m| {
+                match original {
+                    Some(original) => *m = original,
+                    None => m.set_pinned(pinned),
+                }
+                1
+            });
         }
         changed
     }

@@ -49,6 +49,8 @@ pub(super) fn last_steps(
     for m in log.iter().rev() {
         match m.role {
             Role::User => break,
+            // A pinned step stays in the window as it is (#30.7).
+            Role::Tool if m.is_pinned() => {}
             Role::Tool => answered.push(m),
             Role::Assistant if m.tool_calls.is_empty() => {
                 let text = m.text();
@@ -198,6 +200,19 @@ mod tests {
         )
         .unwrap();
         assert!(formed.contains("$ make a\nform of 500"), "{formed}");
+    }
+
+    #[test]
+    fn a_pinned_step_is_not_quoted_twice() {
+        let mut log = vec![Message::user("go")];
+        log.extend(step(0, &[("bash", json!({"command": "make a"}), "a")]));
+        let mut pinned = step(1, &[("bash", json!({"command": "make b"}), "b")]);
+        for m in &mut pinned {
+            m.set_pinned(true);
+        }
+        log.extend(pinned);
+        let tail = last_steps(&log, same, 1_000).unwrap();
+        assert!(tail.contains("$ make a") && !tail.contains("make b"), "{tail}");
     }
 
     #[test]

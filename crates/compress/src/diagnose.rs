@@ -188,6 +188,9 @@ fn noise() -> &'static Regex {
             // runtime, Rust's standard library.
             r#"|^\s*File "[^"]*(?:site-packages|dist-packages|/lib/python\d|<frozen )"#,
             r"|^\s*at .*(?:node_modules|node:internal|\(internal/|\(node:)",
+            // The same frames as node:test's TAP report prints them, with
+            // no `at` (`Test.run (node:internal/test_runner/test:796:25)`).
+            r"|^\s+(?:async )?[\w$.<>]+ \((?:node:|internal/)[^()\s]+\)$",
             r"|^\s*at (?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.apache\.maven\.|org\.gradle\.|kotlin\.|scala\.)",
             // Ruby's gems and standard library, PHP's Composer packages,
             // .NET's runtime, Rust's standard library.
@@ -208,8 +211,9 @@ const FAILURE: &str = concat!(
     r"|^(?:[a-z_]\w*\.)+[A-Z]\w+: \S",
     // pytest's explanation lines, jest/vitest failure marks.
     r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|×|❌|●)\s",
-    // A test runner's failing test, go's FAIL.
-    r"|^(?:FAIL|FAILED|ERROR)\b|--- FAIL|\bFAIL:|\bFAILED\b|\b\d+ (?:failing|failed|errors?)\b",
+    // A test runner's failing test, go's FAIL, a TAP producer's failing
+    // test point (node:test, tape, prove, bats: `not ok 3 - adds`).
+    r"|^(?:FAIL|FAILED|ERROR)\b|--- FAIL|\bFAIL:|\bFAILED\b|\b\d+ (?:failing|failed|errors?)\b|^\s*not ok \d+\b",
     // A linter's finding under its rule code, as ruff prints it above the
     // location (`F401 [*] `os` imported but unused`, `UP035 `typing.Dict`
     // is deprecated`).
@@ -235,6 +239,9 @@ const SUMMARY: &str = concat!(
     r"|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|^Ran \d+ tests? in|^OK(?:\s|$)|^FAILED \(|^=+ .* in [\d.]+m?s",
     r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed|^Your code has been rated at",
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?\d+|returncode)|^\s*Finished .* target\(s\) in",
+    // The counts a TAP producer prints last (node:test's `# tests 44`,
+    // `# fail 2`).
+    r"|^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$",
 );
 /// An assertion's operands and matcher: jest and vitest (`Expected: 3`,
 /// `Received: 4`, `expect(received).toBe(expected)`), Rust (`left: 3`,
@@ -264,6 +271,10 @@ const CONTEXT: &str = concat!(
     // ./a_test.ts:4:6`), the signal under Go's panic (`[signal SIGSEGV:
     // segmentation violation …]`).
     r"|^\s*# \S+:\d+:in |^\s*\(\S+ [\d.]+\S*\) \S+:\d+: | => \S+:\d+:\d+$|^\[signal SIG",
+    // node:test's report under a failing TAP test point: the test's
+    // `location: '/a/b.test.js:13:1'`, and its stack's frames in the
+    // project (`parseQty (file:///a/src/cart.js:11:30)`).
+    r"|^\s+location: '\S+:\d+:\d+'$|^\s+(?:async )?[\w$.<>]+ \((?:file://)?/[^()\s]+:\d+:\d+\)$",
 );
 
 /// Whether `line` is an assertion's operand or matcher ([`OPERAND`]): a
@@ -315,10 +326,15 @@ fn located_message() -> &'static Regex {
     )
 }
 
-/// An RSpec frame: `# ./lib/calc.rb:4:in 'div'`.
-fn rspec_frame() -> &'static Regex {
+/// A tool's report line that opens like a comment: an RSpec frame (`#
+/// ./lib/calc.rb:4:in 'div'`), a TAP producer's closing count (`# fail
+/// 2`).
+fn commented_report() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^\s*# \S+:\d+:in ")
+    compiled(
+        &RE,
+        r"^\s*# \S+:\d+:in |^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$",
+    )
 }
 
 /// The longest line classified; longer lines are judged by their start.
@@ -355,8 +371,8 @@ pub fn line_kind(line: &str) -> LineKind {
     if noise().is_match(line) {
         return LineKind::Noise;
     }
-    // A comment's `# ` opens RSpec's frames too (`# ./lib/a.rb:4:in 'f'`).
-    if code().is_match(line) && !rspec_frame().is_match(line) {
+    // A comment's `# ` opens RSpec's frames and TAP's counts too.
+    if code().is_match(line) && !commented_report().is_match(line) {
         return LineKind::Plain;
     }
     let summary = summary().is_match(line);
@@ -430,12 +446,12 @@ fn zero_failure_counts(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     let counts = compiled(
         &RE,
-        r"(?i)(\d+) (?:failed|failures?|errors?|failing)\b|\b(?:failed|failures?|errors?):?\s+(\d+)",
+        r"(?i)(\d+) (?:failed|failures?|errors?|failing)\b|\b(?:failed|failures?|errors?):?\s+(\d+)|^# fail (\d+)$",
     );
     let mut any = false;
     for c in counts.captures_iter(line) {
         any = true;
-        let n = c.get(1).or_else(|| c.get(2)).map_or("", |m| m.as_str());
+        let n = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
         if !n.trim_start_matches('0').is_empty() {
             return false;
         }
@@ -694,6 +710,11 @@ mod tests {
             "bash: pytset: command not found",
             "Segmentation fault (core dumped)",
             "Process exited with code 2",
+            // TAP producers (node:test, tape, prove, bats): a failing test
+            // point, nested or not, and the closing count of failures.
+            "not ok 42 - discount TENOFF never below zero",
+            "    not ok 1 - rejects words",
+            "# fail 2",
         ];
         for line in lines {
             assert_eq!(line_kind(line), LineKind::Failure, "{line}");
@@ -736,6 +757,11 @@ mod tests {
             "  * test adds 23 (0.00ms) [L#4]",
             "Test 'CartTest::testAdd with data set \"p0\" (0)' started",
             "     # /usr/lib/ruby/gems/3.1.0/gems/rspec-core-3.12.0/lib/rspec/core/example.rb:263:in `instance_exec'",
+            // A passing TAP test point; node:test's internal frames.
+            "ok 1 - total of 0 items",
+            "    Test.run (node:internal/test_runner/test:796:25)",
+            "    async Test.processPendingSubtests (node:internal/test_runner/test:526:7)",
+            "    Test.runInAsyncScope (node:async_hooks:206:9)",
         ];
         for line in lines {
             assert_eq!(line_kind(line), LineKind::Noise, "{line}");
@@ -766,6 +792,10 @@ mod tests {
             "adds => ./deno_test.ts:4:6",
             // RSpec's operands.
             "            got: -3",
+            // node:test's report of a failing TAP test point.
+            "  location: '/home/dev/shop/test/cart.test.js:13:1'",
+            "    parseQty (file:///home/dev/shop/src/cart.js:11:30)",
+            "    TestContext.<anonymous> (file:///home/dev/shop/test/cart.test.js:13:51)",
         ] {
             assert_eq!(line_kind(line), LineKind::Context, "{line}");
         }

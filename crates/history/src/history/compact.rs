@@ -274,10 +274,7 @@ impl History {
     /// working facts ([`Budget::facts_tokens`](crate::Budget::facts_tokens)),
     /// at three characters a token.
     fn tail_chars(&self, plan: &CompactionPlan, budget: usize) -> usize {
-        if plan.rounds_retained > 0
-            || plan.rounds_archived == 0
-            || self.config.compaction_target != CompactionTarget::All
-        {
+        if plan.rounds_retained > 0 || self.config.compaction_target != CompactionTarget::All {
             return 0;
         }
         let reserve = crate::Budget::summary_reserve(budget);

@@ -35,14 +35,17 @@ pub(super) fn last_steps(
     form: impl Fn(&Message, &ToolCall) -> Message,
     max_chars: usize,
 ) -> Option<String> {
-    let mut room = max_chars.checked_sub(TAIL_HEADING.len() + 2)?;
+    // The heading, then each entry after a newline, or after a blank line
+    // once one is in.
+    let mut used = TAIL_HEADING.len();
     let mut entries: Vec<String> = Vec::new();
     let mut answered: Vec<&Message> = Vec::new();
     let mut fits = |entry: String, entries: &mut Vec<String>| {
-        if entry.len() + 2 > room {
+        let cost = entry.len() + if entries.is_empty() { 1 } else { 2 };
+        if used + cost > max_chars {
             return false;
         }
-        room -= entry.len() + 2;
+        used += cost;
         entries.push(entry);
         true
     };
@@ -185,6 +188,7 @@ mod tests {
             1,
             &[("bash", json!({"command": "make a"}), &"x".repeat(500))],
         ));
+        log.push(Message::assistant("Thinking aloud between steps."));
         log.extend(step(2, &[("bash", json!({"command": "make b"}), "ok b")]));
         log.push(Message::assistant("Done."));
         let tail = last_steps(&log, same, 200).unwrap();
@@ -192,6 +196,7 @@ mod tests {
         assert!(!tail.contains("make a"));
         let all = last_steps(&log, same, 10_000).unwrap();
         assert!(all.contains("$ make a") && !all.contains("make old"), "{all}");
+        assert!(!all.contains("Thinking aloud"), "only the final answer: {all}");
         // The form is the one given, not the window's copy.
         let formed = last_steps(
             &log,
@@ -213,6 +218,22 @@ mod tests {
         log.extend(pinned);
         let tail = last_steps(&log, same, 1_000).unwrap();
         assert!(tail.contains("$ make a") && !tail.contains("make b"), "{tail}");
+    }
+
+    #[test]
+    fn the_quote_fills_its_room_exactly() {
+        let mut log = vec![Message::user("go")];
+        log.extend(step(0, &[("bash", json!({"command": "make a"}), "aaaa")]));
+        log.extend(step(1, &[("bash", json!({"command": "make b"}), "bbbb")]));
+        let whole = last_steps(&log, same, 10_000).unwrap();
+        assert_eq!(
+            last_steps(&log, same, whole.len()).as_deref(),
+            Some(whole.as_str())
+        );
+        let one = last_steps(&log, same, whole.len() - 1).unwrap();
+        assert_eq!(one, format!("{TAIL_HEADING}\n$ make b\nbbbb"));
+        assert_eq!(last_steps(&log, same, one.len()).as_deref(), Some(one.as_str()));
+        assert_eq!(last_steps(&log, same, one.len() - 1), None);
     }
 
     #[test]

@@ -636,6 +636,7 @@ async fn an_archived_round_too_long_to_keep_leaves_its_last_steps_in_the_summary
         .await
         .unwrap();
     assert_eq!((stats.rounds_archived, stats.rounds_retained), (1, 0));
+    assert!(stats.tokens_before > 3 * stats.tokens_after, "{stats:?}");
     assert!(!stats.over_budget);
     assert!(h.window_tokens() <= h.room_tokens());
     let summary = summary_of(&h).content.to_string();
@@ -672,4 +673,34 @@ async fn a_summary_followed_by_kept_rounds_quotes_no_steps() {
     assert_eq!((stats.rounds_archived, stats.rounds_retained), (1, 1));
     let summary = summary_of(&h).content.to_string();
     assert!(!summary.contains("Where the archived work stopped"), "{summary}");
+}
+
+/// The quote takes half of the room the new round leaves: a long new input
+/// leaves it less.
+#[tokio::test]
+async fn the_quoted_steps_take_half_of_the_room_the_new_round_leaves() {
+    use strata_ctx_core::TokenCounter;
+    let mut h = History::new(config(16_000, 10), Arc::new(CharCounter));
+    long_round(&mut h, 10);
+    let input = Message::user("explain this log:\n".to_owned() + &"a line of the log\n".repeat(1_200));
+    let input_tokens = CharCounter.count_message(&input);
+    h.begin_round(input);
+    let room = h.room_tokens();
+    h.compact_after_overflow(&strata_ctx_core::NoSummarizer)
+        .await
+        .unwrap();
+    let summary = summary_of(&h).content.to_string();
+    let start = summary.find("### Where the archived work stopped").unwrap();
+    let end = summary
+        .find("\n\n[The archived messages are in the full log")
+        .unwrap();
+    let quoted = end - start;
+    // Half of what the input and the summary's reserve (a sixth) leave.
+    let half = (room - input_tokens - room / 6) / 2 * 3;
+    assert!(half < room / 6 * 3, "the input leaves less than the facts' share");
+    assert!(
+        quoted <= half && quoted * 2 > half,
+        "{quoted} of {half} characters"
+    );
+    assert!(h.window_tokens() <= room);
 }

@@ -83,7 +83,9 @@ impl Engine {
     }
 
     /// HIST-14: keeps the window within the threshold after it changed.
-    /// The round's old steps go to history form first; then, when the
+    /// The steps an archived round left quoted in the summary go first
+    /// ([`History::drop_quoted_steps`]); the round's old steps go to
+    /// history form next; then, when the
     /// window is still over, earlier rounds are archived whatever
     /// `min_retain_rounds` says; then the round's steps are condensed
     /// further ([`Engine::condense`]). Returns the compaction that ran and
@@ -92,6 +94,11 @@ impl Engine {
         // Once the window went over, condensing goes on to the shed target
         // in this one batch, whatever level it takes (HIST-15).
         let shedding = self.window_tokens() > self.threshold_tokens();
+        // The last steps an archived round left quoted in the summary are
+        // the stalest part of the window: they go first.
+        if shedding && self.history.drop_quoted_steps() {
+            self.recount_scratch();
+        }
         let (a, b, c) = self.condense(Level::History);
         let mut compaction = None;
         if self.window_tokens() > self.threshold_tokens() {

@@ -421,3 +421,57 @@ async fn eval_1_facts_kept_on_the_test_corpus() {
     assert!(total.strata * 100 >= total.facts * 85, "{total:?}");
     assert!(total.strata >= 2 * total.trim, "{total:?}");
 }
+
+/// HIST-14: when the user writes again after a round too long to keep, the
+/// summary that archives it quotes where it stopped (the last test run
+/// and its error); once the new round grows past the budget, the quote is
+/// the first thing to go, and the summary keeps the rest. The window is
+/// within the threshold after every step.
+#[tokio::test]
+async fn hist_14_the_quoted_last_steps_go_first_when_the_next_round_grows() {
+    let project = tempfile::tempdir().unwrap();
+    let mut engine = at_16k(project.path()).build().unwrap();
+    engine.begin_round(TASK).await.unwrap();
+    // Too long to keep even with every result cleared.
+    for i in 0..150 {
+        let (assistant, results) = step(i);
+        engine.record_step(assistant, results).await.unwrap();
+    }
+    engine.finish_round("The parser accepts `f(a, b)` now.").unwrap();
+    engine
+        .begin_round("Now make the error messages clearer.")
+        .await
+        .unwrap();
+    let quoted = |engine: &Engine| {
+        engine
+            .history()
+            .window()
+            .iter()
+            .find(|m| m.role == strata_ctx::Role::Summary)
+            .map(|m| m.content.to_string())
+            .unwrap_or_default()
+    };
+    let summary = quoted(&engine);
+    let (_, quote) = summary
+        .split_once("### Where the archived work stopped")
+        .expect("the summary quotes the last steps");
+    assert!(
+        quote.contains("Answer: The parser accepts `f(a, b)` now."),
+        "{quote}"
+    );
+    let mut gone_at = None;
+    for i in 150..190 {
+        let (assistant, results) = step(i);
+        engine.record_step(assistant, results).await.unwrap();
+        crate::assert_within_budget(&engine.window(), format_args!("step {i}"));
+        let summary = quoted(&engine);
+        if gone_at.is_none() && !summary.contains("### Where the archived work stopped") {
+            gone_at = Some(i);
+            // The rest of the summary stays: what the archived steps did.
+            assert!(summary.contains("src/parser.py"), "{summary}");
+            assert!(summary.contains("[The archived messages are in the full log: "));
+        }
+    }
+    let gone_at = gone_at.expect("the quote goes once the new round grows");
+    assert!(gone_at > 150, "not before the new round needed the room");
+}

@@ -405,21 +405,19 @@ impl History {
         let gone: std::collections::HashSet<&MessageId> = archived.iter().collect();
         let summaries = self.window.summaries();
         let old = self.window.messages();
+        let new_form = |m: &Message| replaced.iter().find(|r| r.id == m.id).unwrap_or(m).clone();
         let mut window: Vec<Message> = old[..summaries]
             .iter()
             .filter(|m| !gone.contains(&m.id))
-            .cloned()
+            .map(new_form)
             .collect();
         window.extend(summary);
-        for m in &old[summaries..] {
-            if gone.contains(&m.id) {
-                continue;
-            }
-            match replaced.iter().find(|r| r.id == m.id) {
-                Some(r) => window.push(r.clone()),
-                None => window.push(m.clone()),
-            }
-        }
+        window.extend(
+            old[summaries..]
+                .iter()
+                .filter(|m| !gone.contains(&m.id))
+                .map(new_form),
+        );
         self.set_window(window);
         self.budget.compacted(self.log.len());
     }

@@ -540,7 +540,8 @@ fn summary_message(
 ) -> Message {
     let text = match (archived.first(), archived.last()) {
         (Some(first), Some(last)) => format!(
-            "{text}\n\n[The archived messages are in the full log: {} to {}]",
+            "{text}{}{} to {}]",
+            tail::RECALL_LINE,
             recall_handle(first),
             last.short()
         ),

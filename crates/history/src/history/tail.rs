@@ -11,6 +11,7 @@
 
 use strata_ctx_core::{Message, Role, ToolCall};
 
+use super::{History, Record};
 use crate::shrink::without_recall_handle;
 
 /// The heading of the quoted steps.
@@ -82,6 +83,49 @@ pub(super) fn last_steps(
     }
     finish(entries)
 }
+
+impl History {
+    /// Takes the quoted last steps ([`History::compact`] quotes them when
+    /// no complete round stays after its summary) out of the newest
+    /// summary: once the round that followed has grown past the budget,
+    /// they are the stalest part of the window and the first room it
+    /// takes back (HIST-14). The summary keeps everything else. Recorded,
+    /// so a rebuilt history drops them too; returns whether the window
+    /// changed.
+    pub fn drop_quoted_steps(&mut self) -> bool {
+        let Some(at) = self.window.summaries().checked_sub(1) else {
+            return false;
+        };
+        let Some(text) = without_quote(&self.window.messages()[at].content) else {
+            return false;
+        };
+        self.window.edit(at, &*self.counter, |m| {
+            m.content = text.into();
+            1
+        });
+        self.window.refresh_pruned();
+        let summary = self.window.messages()[at].clone();
+        self.record(|| Record::Compaction {
+            archived: Vec::new(),
+            summary: None,
+            replaced: vec![summary],
+        });
+        self.budget.compacted(self.log.len());
+        true
+    }
+}
+
+/// A summary's `text` without its quoted last steps (from the heading to
+/// the recall line, or to the end); `None` when it quotes none.
+fn without_quote(text: &str) -> Option<String> {
+    let start = text.find(&format!("\n\n{TAIL_HEADING}"))?;
+    let end = text[start..].find(RECALL_LINE).map_or(text.len(), |i| start + i);
+    Some(format!("{}{}", &text[..start], &text[end..]))
+}
+
+/// How the line naming the archived messages' range in the full log
+/// begins, under the quote.
+pub(super) const RECALL_LINE: &str = "\n\n[The archived messages are in the full log: ";
 
 /// The quoted steps, oldest first, under their heading.
 fn finish(mut entries: Vec<String>) -> Option<String> {
@@ -247,6 +291,18 @@ mod tests {
             None,
             "no room for a step"
         );
+    }
+
+    #[test]
+    fn a_quote_is_cut_out_up_to_the_recall_line() {
+        let text = format!("Summary.\n\n{TAIL_HEADING}\n$ make\nok{RECALL_LINE}recall 1 to 2]");
+        assert_eq!(
+            without_quote(&text).as_deref(),
+            Some(format!("Summary.{RECALL_LINE}recall 1 to 2]").as_str())
+        );
+        let bare = format!("Summary.\n\n{TAIL_HEADING}\n$ make\nok");
+        assert_eq!(without_quote(&bare).as_deref(), Some("Summary."));
+        assert_eq!(without_quote("Summary."), None);
     }
 
     #[test]

@@ -704,3 +704,35 @@ async fn the_quoted_steps_take_half_of_the_room_the_new_round_leaves() {
     );
     assert!(h.window_tokens() <= room);
 }
+
+/// HIST-14: the quoted last steps leave the summary on request, once; the
+/// rest of the summary stays, the window shrinks, and a history rebuilt
+/// from its records holds the same window.
+#[tokio::test]
+async fn the_quoted_steps_leave_the_summary_and_a_rebuilt_history_agrees() {
+    let mut h = History::new(config(16_000, 10), Arc::new(CharCounter));
+    h.set_recording(true);
+    long_round(&mut h, 10);
+    h.begin_round(Message::user("and now the docs"));
+    h.compact_after_overflow(&strata_ctx_core::NoSummarizer)
+        .await
+        .unwrap();
+    let before = h.window_tokens();
+    let quoted = summary_of(&h).content.to_string();
+    assert!(quoted.contains("### Where the archived work stopped"));
+    assert!(h.drop_quoted_steps());
+    let summary = summary_of(&h).content.to_string();
+    assert!(
+        !summary.contains("### Where the archived work stopped"),
+        "{summary}"
+    );
+    let (kept, _) = quoted
+        .split_once("\n\n### Where the archived work stopped")
+        .unwrap();
+    assert!(summary.starts_with(kept), "{summary}");
+    assert!(summary.contains("[The archived messages are in the full log: "));
+    assert!(h.window_tokens() < before);
+    assert!(!h.drop_quoted_steps(), "nothing left to drop");
+    let replayed = History::replay(config(16_000, 10), Arc::new(CharCounter), h.take_records());
+    assert_eq!(replayed.window(), h.window());
+}

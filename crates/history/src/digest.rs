@@ -33,8 +33,9 @@ const MAX_LINE_CHARS: usize = 200;
 mod check;
 mod facts;
 
+pub(crate) use facts::cut;
 pub use facts::{command_argument, last_error_line, outcome_note, path_argument};
-use facts::{command_fact, cut, read_run, shell_writes};
+use facts::{command_fact, read_run, shell_writes};
 use strata_ctx_tools::{changed_files, program_of, INSPECTION_PROGRAMS};
 
 /// One command the agent ran, with what came of it.

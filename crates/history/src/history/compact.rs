@@ -196,8 +196,6 @@ impl History {
         let window = self.without_archived(summaries, &archived_at, summary.clone(), keep_earlier);
         self.set_window(window);
         let changed = self.fit_budget(budget, &mut stats);
-        // Clearing changed token counts that the pruned total relies on.
-        self.window.refresh_pruned();
         if self.recorder.is_on() {
             let replaced = changed
                 .iter()

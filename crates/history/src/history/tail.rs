@@ -12,6 +12,7 @@
 use strata_ctx_core::{Message, Role, ToolCall};
 
 use super::{History, Record};
+use crate::digest::cut;
 use crate::shrink::without_recall_handle;
 
 /// The heading of the quoted steps.
@@ -58,7 +59,7 @@ pub(super) fn last_steps(
             Role::Tool => answered.push(m),
             Role::Assistant if m.tool_calls.is_empty() => {
                 let text = m.text();
-                let answer = cut_chars(text.trim(), ANSWER_CHARS);
+                let answer = cut(text.trim(), ANSWER_CHARS);
                 if entries.is_empty() && answered.is_empty() && !answer.is_empty() {
                     fits(format!("Answer: {answer}"), &mut entries);
                 }
@@ -103,7 +104,6 @@ impl History {
             m.content = text.into();
             1
         });
-        self.window.refresh_pruned();
         let summary = self.window.messages()[at].clone();
         self.record(|| Record::Compaction {
             archived: Vec::new(),
@@ -140,14 +140,10 @@ fn finish(mut entries: Vec<String>) -> Option<String> {
 /// result's text.
 fn step_entry(call: &ToolCall, result: &Message) -> String {
     let head = match strata_ctx_tools::command(&call.arguments) {
-        Some(command) => format!("$ {}", cut_chars(&first_line(&command), CALL_CHARS)),
+        Some(command) => format!("$ {}", cut(&first_line(&command), CALL_CHARS)),
         None => match strata_ctx_tools::path(&call.arguments) {
-            Some(path) => format!("{} {}", call.name, cut_chars(path, CALL_CHARS)),
-            None => format!(
-                "{} {}",
-                call.name,
-                cut_chars(&call.arguments.to_string(), CALL_CHARS)
-            ),
+            Some(path) => format!("{} {}", call.name, cut(path, CALL_CHARS)),
+            None => format!("{} {}", call.name, cut(&call.arguments.to_string(), CALL_CHARS)),
         },
     };
     let text = result.text();
@@ -162,19 +158,6 @@ fn first_line(text: &str) -> std::borrow::Cow<'_, str> {
         Some((first, _)) => format!("{} …", first.trim_end()).into(),
         None => text.into(),
     }
-}
-
-/// At most `max` bytes of `text`, on a character boundary, with `…` when
-/// cut.
-fn cut_chars(text: &str, max: usize) -> String {
-    if text.len() <= max {
-        return text.to_owned();
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    format!("{}…", &text[..end])
 }
 
 #[cfg(test)]
@@ -307,8 +290,9 @@ mod tests {
 
     #[test]
     fn cuts_fall_on_character_boundaries() {
-        assert_eq!(cut_chars("ééé", 3), "é…");
-        assert_eq!(cut_chars("abc", 3), "abc");
+        let call = ToolCall::new("c", "bash", json!({"command": "é".repeat(400)}));
+        let entry = step_entry(&call, &Message::tool_text("c", "bash", "ok"));
+        assert_eq!(entry, format!("$ {}…\nok", "é".repeat(CALL_CHARS)));
         assert_eq!(first_line("  a\nb "), "a …");
         assert_eq!(first_line("a"), "a");
     }

@@ -103,7 +103,8 @@ impl Window {
 
     /// Changes the message at `i` with `change`, which returns how many
     /// things it changed; when any, the message is counted again and the
-    /// shared run made again. Returns `change`'s count.
+    /// shared run made again (and the pruned total, when the model pruned
+    /// it). Returns `change`'s count.
     pub(crate) fn edit(
         &mut self,
         i: usize,
@@ -117,6 +118,10 @@ impl Window {
         if n > 0 {
             self.shared = None;
             self.tally.replace(i, counter, &self.messages[i]);
+            // A pruned message's tokens are in the pruned total.
+            if self.pruning.hides(&self.messages[i].id) {
+                self.refresh_pruned();
+            }
         }
         n
     }
@@ -129,7 +134,7 @@ impl Window {
 
     /// Recomputes the pruned units from the requested ids, after messages
     /// changed.
-    pub(crate) fn refresh_pruned(&mut self) {
+    fn refresh_pruned(&mut self) {
         self.shared = None;
         self.pruning.refresh(&self.messages, &self.tally);
     }

@@ -126,3 +126,31 @@ async fn hist_10_pruned_messages_neither_count_nor_shrink_in_compaction() {
         "the pruned result comes back whole"
     );
 }
+
+/// A pruned message that changes (pinned, a result in history form gets
+/// its whole text back) stays out of the window's count: the window's
+/// tokens are those of the messages it shows.
+#[test]
+fn a_pruned_message_that_changes_stays_out_of_the_count() {
+    use strata_ctx_core::TokenCounter;
+    let mut h = History::new(Config::default(), Arc::new(CharCounter));
+    h.begin_round(Message::user("run it"));
+    let call = ToolCall::new("t", "Bash", json!({"command": "make"}));
+    let log: String = (0..2_000).map(|i| format!("building unit {i}\n")).collect();
+    h.record_step(
+        Message::assistant_with_calls("building", vec![call]),
+        vec![Message::tool_text("t", "Bash", log.clone())],
+    );
+    h.finish_round(Message::assistant("built"));
+    let result = h.window()[2].id;
+    assert!(h.window()[2].content.len() < log.len(), "in history form");
+    let shown = |h: &History| CharCounter.count_messages(&h.window());
+    h.prune(PruneAction::Create(vec![result.short()]));
+    assert_eq!(h.window_tokens(), shown(&h));
+    assert_eq!(h.pin(&[result.short()], true).changed.len(), 2);
+    assert_eq!(h.window_tokens(), shown(&h));
+    // Shown again, the pinned result is whole.
+    h.prune(PruneAction::Delete(vec![result.short()]));
+    assert!(h.window().iter().any(|m| m.content == log.as_str()));
+    assert_eq!(h.window_tokens(), shown(&h));
+}

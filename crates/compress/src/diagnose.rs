@@ -22,7 +22,7 @@ use regex::Regex;
 
 mod place;
 
-use place::NUMBERED_HEADING;
+use place::{ARROW_MESSAGE, NUMBERED_HEADING};
 pub(crate) use place::{
     file_heading_above, is_numbered_heading, kind_in_place, lines_above, span_in, HEADING_REACH,
 };
@@ -78,7 +78,7 @@ pub(crate) fn candidates() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         build(&format!(
-            "(?m)(?:{FAILURE})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})"
+            "(?m)(?:{FAILURE})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})"
         ))
     })
 }
@@ -167,8 +167,9 @@ fn noise() -> &'static Regex {
             // = 0.00 s = .`), ExUnit's `--trace` (`* test adds (0.1ms)
             // [L#4]`), PHPUnit's `--debug` (`Test 'T::testA' started`).
             r"|^\(pass\) |^\S+#\S+ = [\d.]+ s = \.$|^\s*\* test .*\(\d+(?:\.\d+)?m?s\) \[L#\d+\]$|^Test '.*' (?:started|ended)$",
-            // Progress: bars, percentages with rates, spinners.
-            r"|[█▉▊▋▌▍▎▏━─]{4}|\[[=#>\-\s]{8,}\]|\d{1,3}%\|| \d+(?:\.\d+)? ?(?:[kMG]i?B|it)/s\b|\bETA\b",
+            // Progress: bars, percentages with rates, spinners; not the
+            // thin rule (`─`) Playwright and others draw after a heading.
+            r"|[█▉▊▋▌▍▎▏━]{4}|\[[=#>\-\s]{8,}\]|\d{1,3}%\|| \d+(?:\.\d+)? ?(?:[kMG]i?B|it)/s\b|\bETA\b",
             // Downloads, installs, dependency builds.
             r"|^\s*(?:Downloading|Downloaded|Collecting|Requirement already satisfied|Using cached|Obtaining|Fetching|Resolving|Unpacking|Preparing|Building wheels?|Stored in directory|Created wheel|Installing collected|Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled|Get:\d|Hit:\d|Ign:\d|Selecting previously|Setting up|Processing triggers|Reading package lists|Building dependency tree|Reading state information)\b",
             r"|^\s*(?:Compiling|Checking|Fresh|Downloaded|Locking|Adding|Updating|Blocking) \S+ v\d",
@@ -275,7 +276,21 @@ const CONTEXT: &str = concat!(
     // `location: '/a/b.test.js:13:1'`, and its stack's frames in the
     // project (`parseQty (file:///a/src/cart.js:11:30)`).
     r"|^\s+location: '\S+:\d+:\d+'$|^\s+(?:async )?[\w$.<>]+ \((?:file://)?/[^()\s]+:\d+:\d+\)$",
+    // The line a code frame points at (`> 14 |   expect(total).toBe(90)`:
+    // Babel's frames, as Jest, Vitest, Playwright and ESLint print them),
+    // and a test's title after its project and location, as Playwright
+    // lists a failed or flaky one (`[chromium] › cart.spec.ts:12:5 › adds`).
+    r"|^\s*>\s*\d+\s*\|",
+    r"|\[[\w .-]+\] › \S+:\d+:\d+ › ",
 );
+
+/// Whether `line` is the line a code frame points at (`> 14 |
+/// expect(total).toBe(90)`): the code that failed, where the frame's other
+/// numbered lines are only around it.
+pub(crate) fn is_pointed_code(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s*>\s*\d+\s*\|").is_match(&without_colours(line))
+}
 
 /// Whether `line` is an assertion's operand or matcher ([`OPERAND`]): a
 /// context line that belongs to the failure above it.

@@ -13,6 +13,11 @@ use super::{compiled, line_kind, without_colours, LineKind};
 /// Read in its place ([`line_kind_in`]), a failure when one follows it.
 pub(super) const NUMBERED_HEADING: &str = r"^[ \t]{0,8}\d{1,4}\) \S";
 
+/// A message under a failing test, after an arrow (Vitest's `     →
+/// expected 100 to be 90`). Read in its place ([`line_kind_in`]), a
+/// failure when a failure line is right above it.
+pub(super) const ARROW_MESSAGE: &str = r"^\s+→ \S";
+
 /// How many lines below a numbered heading its failure may follow
 /// (Mocha's nests the test's name over three).
 pub(crate) const HEADING_REACH: usize = 5;
@@ -40,7 +45,26 @@ fn go_test_log() -> &'static Regex {
 /// assert_eq!(line_kind_in(&log, log.lines().nth(1).unwrap()), LineKind::Failure);
 /// ```
 pub fn line_kind_in(text: &str, line: &str) -> LineKind {
-    kind_in_place(line, after_line(text, line))
+    match kind_in_place(line, after_line(text, line)) {
+        LineKind::Plain if arrow_message().is_match(line) && failure_above(text, line) => LineKind::Failure,
+        kind => kind,
+    }
+}
+
+/// A message under a failing test, after an arrow, as Vitest prints it
+/// below the test's `×` line: `     → expected 100 to be 90`.
+fn arrow_message() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, ARROW_MESSAGE)
+}
+
+/// Whether the line above `line`, a line of `text`, is a failure line.
+fn failure_above(text: &str, line: &str) -> bool {
+    let (start, _) = span_in(text, line);
+    lines_above(text.as_bytes(), start)
+        .next()
+        .and_then(|(s, e)| text.get(s..e))
+        .is_some_and(|above| line_kind(above) == LineKind::Failure)
 }
 
 /// [`line_kind_in`] for a line and `after`, the text that follows it (from
@@ -49,7 +73,9 @@ pub(crate) fn kind_in_place(line: &str, after: &[u8]) -> LineKind {
     let kind = line_kind(line);
     match kind {
         LineKind::Failure if go_test_log().is_match(line) && passed_below(after) => LineKind::Noise,
-        LineKind::Plain if is_numbered_heading(line) && failure_below(after) => LineKind::Failure,
+        LineKind::Plain | LineKind::Context if is_numbered_heading(line) && failure_below(after) => {
+            LineKind::Failure
+        }
         _ => kind,
     }
 }

@@ -69,6 +69,15 @@ pub(super) fn choose(
             code_of.push((code, *frame));
         }
     }
+    // The lines code frames point at, the latest first: where each
+    // failure is in the code, before the lines around them.
+    rest.extend(
+        frames
+            .iter()
+            .rev()
+            .filter(|l| diagnose::is_pointed_code(line_str(text, l)))
+            .take(INNERMOST_FRAMES),
+    );
     for frame in frames.iter().rev().take(INNERMOST_FRAMES) {
         rest.push(*frame);
         rest.extend(function_above_frame(text, frame));

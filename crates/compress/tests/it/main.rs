@@ -13,6 +13,7 @@
     unreachable_pub
 )]
 
+mod documented;
 mod nested;
 mod props;
 mod snapshots;

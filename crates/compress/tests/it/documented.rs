@@ -1,0 +1,141 @@
+//! History forms of the outputs of toolchains agents run beyond those
+//! captured in `outputs/` (TOOL-8): Gradle, .NET, Swift, Kotlin, CMake,
+//! Ninja, clang, Go, Ruby, Rake, PHP, Terraform, GHC, Elixir, pyright,
+//! Playwright, Vite, Next.js, Docker, Zig, pip, bash. Each file in
+//! `outputs/documented/` is written after the format the tool's
+//! documentation and public bug reports show, wrapped in the noise the tool
+//! prints around its failures. Its first line is the command (`$ …`); a line
+//! marked `!!` is a failure line as the toolchain words it, `!L` the last
+//! one, the line an agent acts on.
+
+use std::path::Path;
+
+use serde_json::json;
+use strata_ctx_compress::Compressor;
+
+struct Documented {
+    name: String,
+    command: String,
+    output: String,
+    failures: Vec<String>,
+    last: String,
+}
+
+fn documented() -> Vec<Documented> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/outputs/documented");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|path| {
+            let marked = std::fs::read_to_string(&path).unwrap();
+            let (first, rest) = marked.split_once('\n').unwrap();
+            let mut output = String::new();
+            let (mut failures, mut last) = (Vec::new(), None);
+            for line in rest.split_inclusive('\n') {
+                let body = line.strip_prefix("!!").or_else(|| line.strip_prefix("!L"));
+                if let Some(body) = body {
+                    failures.push(body.trim().to_owned());
+                    if line.starts_with("!L") {
+                        last = Some(body.trim().to_owned());
+                    }
+                }
+                output.push_str(body.unwrap_or(line));
+            }
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            Documented {
+                last: last.unwrap_or_else(|| panic!("{name}: no `!L` line")),
+                command: first.strip_prefix("$ ").unwrap().to_owned(),
+                name,
+                output,
+                failures,
+            }
+        })
+        .collect()
+}
+
+/// A cut of `output` to `size` bytes, half from its head and half from its
+/// tail, on character boundaries: what a plain truncation keeps.
+fn head_and_tail(output: &str, size: usize) -> String {
+    let mut head = size / 2;
+    while !output.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = output.len().saturating_sub(size - size / 2);
+    while !output.is_char_boundary(tail) {
+        tail += 1;
+    }
+    format!("{}{}", &output[..head], &output[tail..])
+}
+
+/// TOOL-8: every failure line of each toolchain survives, the last one
+/// always, in a form no larger than the output and, over them all, a
+/// quarter of it; a head+tail cut of the same size keeps far fewer.
+#[test]
+fn tool_8_documented_toolchains_keep_every_failure_and_the_last() {
+    let c = Compressor::new();
+    let cases = documented();
+    assert!(cases.len() >= 25, "{} cases", cases.len());
+    let (mut raw, mut kept, mut ours, mut cut) = (0, 0, 0, 0);
+    for case in &cases {
+        let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+        assert!(
+            form.contains(&case.last),
+            "{}: lost the last failure {:?}\n{form}",
+            case.name,
+            case.last
+        );
+        for failure in &case.failures {
+            assert!(
+                form.contains(failure.as_str()),
+                "{}: lost {failure:?}\n{form}",
+                case.name
+            );
+        }
+        assert!(form.len() <= case.output.len(), "{}", case.name);
+        // TOOL-11: a form condensed again is the same form.
+        assert_eq!(
+            c.compress_text("Bash", &json!({"command": case.command}), &form)
+                .0,
+            form,
+            "{}",
+            case.name
+        );
+        let plain = head_and_tail(&case.output, form.len());
+        raw += case.output.len();
+        kept += form.len();
+        ours += case.failures.len();
+        cut += case
+            .failures
+            .iter()
+            .filter(|f| plain.contains(f.as_str()))
+            .count();
+    }
+    assert!(kept * 4 < raw, "{kept} of {raw} bytes");
+    assert!(
+        cut * 10 < ours * 7,
+        "a head+tail cut keeps {cut} of {ours} failure lines"
+    );
+}
+
+/// TOOL-8: the line a code frame points at (`> 14 |`) is where the failure
+/// is in the code: it stays, though the lines around it may go.
+#[test]
+fn tool_8_the_line_a_code_frame_points_at_stays() {
+    let c = Compressor::new();
+    let case = documented().into_iter().find(|c| c.name == "playwright").unwrap();
+    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    let pointed = "> 14 |   await expect(page.getByTestId('cart-count')).toHaveText('1');";
+    assert!(form.contains(pointed), "{form}");
+    let jest = include_str!("outputs/jest-verbose-failing.txt");
+    let (form, _) = c.compress_text("Bash", &json!({"command": "npx jest"}), jest);
+    let pointed: Vec<&str> = jest
+        .lines()
+        .filter(|l| l.trim_start().starts_with("> "))
+        .collect();
+    assert!(!pointed.is_empty());
+    assert!(pointed.iter().any(|l| form.contains(l.trim())), "{form}");
+}

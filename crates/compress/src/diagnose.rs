@@ -22,11 +22,11 @@ use regex::Regex;
 
 mod place;
 
-use place::{ARROW_MESSAGE, NUMBERED_HEADING};
 pub(crate) use place::{
     file_heading_above, is_numbered_heading, kind_in_place, lines_above, span_in, HEADING_REACH,
 };
 pub use place::{last_failure, line_kind_in};
+use place::{ARROW_MESSAGE, NUMBERED_HEADING};
 
 /// What a line of a command's output is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -528,6 +528,9 @@ pub fn announced_message(after: &str) -> Option<&str> {
 /// assert!(!is_verdict("--- FAIL: TestPrice (0.00s)"));
 /// // pytest's banner when it stops early: the failure above it says more.
 /// assert!(is_verdict("!!!!!!!!!!!!! stopping after 1 failures !!!!!!!!!!!!!"));
+/// // A build that stops points at the errors above it.
+/// assert!(is_verdict("ninja: build stopped: subcommand failed."));
+/// assert!(is_verdict("> Compilation failed; see the compiler error output for details."));
 /// ```
 pub fn is_verdict(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -535,7 +538,14 @@ pub fn is_verdict(line: &str) -> bool {
     summary().is_match(t)
         || compiled(
             &RE,
+            concat!(
             r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|could not compile|Recipe)|^make(?:\[\d+\])?: \*\*\*|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed|^!{3,} .+ !{3,}$",
+            // What a build or runner says when it stops, pointing at the
+            // errors above: Gradle, MSBuild, Ninja, CMake, Zig, Elixir,
+            // XCTest and Swift Testing.
+            r"|^> (?:Compilation (?:failed|error)|There were failing tests)|^Build FAILED\.?$|^ninja: build stopped|^-- Configuring incomplete, errors occurred",
+            r"|^error: the following command failed with|transitive failure$|\(errors have been logged\)$|^Test Suite '.+' failed at |^[✘✗] Test .+ failed after [\d.]+ seconds",
+        ),
         )
         .is_match(t)
 }

@@ -14,6 +14,7 @@
 )]
 
 mod compaction;
+mod last_error;
 mod props;
 mod prune;
 

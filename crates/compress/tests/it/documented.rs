@@ -1,7 +1,9 @@
 //! History forms of the outputs of toolchains agents run beyond those
 //! captured in `outputs/` (TOOL-8): Gradle, .NET, Swift, Kotlin, CMake,
 //! Ninja, clang, Go, Ruby, Rake, PHP, Terraform, GHC, Elixir, pyright,
-//! Playwright, Vite, Next.js, Docker, Zig, pip, bash. Each file in
+//! Playwright, Vite, Next.js, Docker, Zig, pip, bash, and the crashes of
+//! .NET, Dart, Swift, C++, Elixir, Kotlin and Python (chained exceptions,
+//! asyncio). Each file in
 //! `outputs/documented/` is written after the format the tool's
 //! documentation and public bug reports show, wrapped in the noise the tool
 //! prints around its failures. Its first line is the command (`$ …`); a line

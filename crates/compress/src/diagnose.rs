@@ -174,6 +174,11 @@ fn noise() -> &'static Regex {
             r"|^\s*(?:Downloading|Downloaded|Collecting|Requirement already satisfied|Using cached|Obtaining|Fetching|Resolving|Unpacking|Preparing|Building wheels?|Stored in directory|Created wheel|Installing collected|Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled|Get:\d|Hit:\d|Ign:\d|Selecting previously|Setting up|Processing triggers|Reading package lists|Building dependency tree|Reading state information)\b",
             r"|^\s*(?:Compiling|Checking|Fresh|Downloaded|Locking|Adding|Updating|Blocking) \S+ v\d",
             r"|^\s*(?:go: downloading|npm (?:WARN|warn) deprecated|added \d+ packages|Progress: resolved|Packages: \+)",
+            // Build steps that went through: Gradle's tasks, CMake's and
+            // Ninja's or SwiftPM's numbered steps, BuildKit's finished
+            // steps, .NET's restores.
+            r"|^> Task :\S+(?: (?:UP-TO-DATE|NO-SOURCE|FROM-CACHE|SKIPPED))?$|^\[\s*\d{1,3}%\] (?:Building|Linking|Built target|Scanning|Generating)\b",
+            r"|^\[\d+/\d+\] (?:Building|Linking|Compiling|Generating|Copying|Emitting|Planning|Write|Running)\b|^#\d+ (?:DONE|CACHED)\b|^\s*Restored \S+ \(in \d+(?:\.\d+)? m?s\)\.$",
             // npm's closing pointer to its debug log, its blank error lines
             // and the help text under a 404.
             r"|^npm (?:ERR!|error) +(?:A complete log of this run can be found in|\S*/_logs/\S+\.log$)",
@@ -787,9 +792,28 @@ mod tests {
             "    Test.run (node:internal/test_runner/test:796:25)",
             "    async Test.processPendingSubtests (node:internal/test_runner/test:526:7)",
             "    Test.runInAsyncScope (node:async_hooks:206:9)",
+            // Build steps that went through: Gradle, CMake, Ninja,
+            // SwiftPM, BuildKit, .NET.
+            "> Task :app:compileJava UP-TO-DATE",
+            "> Task :app:classes",
+            "[ 45%] Building CXX object src/CMakeFiles/core.dir/part3.cpp.o",
+            "[ 98%] Built target core",
+            "[12/180] Building CXX object src/CMakeFiles/core.dir/part12.cpp.o",
+            "[3/80] Compiling ArgumentParser Flag.swift",
+            "#7 DONE 0.4s",
+            "#5 CACHED",
+            "  Restored /home/dev/Shop/Shop.csproj (in 212 ms).",
         ];
         for line in lines {
             assert_eq!(line_kind(line), LineKind::Noise, "{line}");
+        }
+        // The same tools' failed steps are failures.
+        for line in [
+            "> Task :app:compileJava FAILED",
+            "#9 ERROR: process \"/bin/sh -c npm ci\" did not complete successfully: exit code: 1",
+            "FAILED: src/CMakeFiles/core.dir/engine.cpp.o",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Failure, "{line}");
         }
     }
 

@@ -179,6 +179,9 @@ fn noise() -> &'static Regex {
             // steps, .NET's restores.
             r"|^> Task :\S+(?: (?:UP-TO-DATE|NO-SOURCE|FROM-CACHE|SKIPPED))?$|^\[\s*\d{1,3}%\] (?:Building|Linking|Built target|Scanning|Generating)\b",
             r"|^\[\d+/\d+\] (?:Building|Linking|Compiling|Generating|Copying|Emitting|Planning|Write|Running)\b|^#\d+ (?:DONE|CACHED)\b|^\s*Restored \S+ \(in \d+(?:\.\d+)? m?s\)\.$",
+            // Their downloads and passing tests: Maven's and Gradle's
+            // artifacts, `dotnet test`'s and XCTest's passed tests.
+            r"|^\[INFO\] Download(?:ing|ed) from |^Download https?://|^\s+Passed \S+ \[[\d.]+ m?s\]$|^Test Case '.*' (?:started\.|passed \([\d.]+ seconds\)\.)$",
             // npm's closing pointer to its debug log, its blank error lines
             // and the help text under a 404.
             r"|^npm (?:ERR!|error) +(?:A complete log of this run can be found in|\S*/_logs/\S+\.log$)",
@@ -803,6 +806,10 @@ mod tests {
             "#7 DONE 0.4s",
             "#5 CACHED",
             "  Restored /home/dev/Shop/Shop.csproj (in 212 ms).",
+            "[INFO] Downloaded from central: https://repo.maven.apache.org/maven2/junit/junit/4.13.2/junit-4.13.2.jar (385 kB at 1.2 MB/s)",
+            "Download https://repo.maven.apache.org/maven2/org/jetbrains/kotlin/kotlin-stdlib/1.9.0/kotlin-stdlib-1.9.0.jar, took 12 ms",
+            "  Passed Shop.Tests.CartTests.Adds_item [3 ms]",
+            "Test Case '-[AppTests.StoreTests testAdds]' passed (0.001 seconds).",
         ];
         for line in lines {
             assert_eq!(line_kind(line), LineKind::Noise, "{line}");

@@ -214,6 +214,25 @@ pub fn last_failure(text: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
+    /// TOOL-8: Vitest's message under a failing test is a failure; an
+    /// arrow line anywhere else, or under a line that is no failure, is not.
+    #[test]
+    fn an_arrow_message_is_a_failure_only_under_one() {
+        let log = "   × cart > applies discount 3ms\n     → expected 100 to be 90\n";
+        assert_eq!(
+            line_kind_in(log, log.lines().nth(1).unwrap_or_default()),
+            LineKind::Failure
+        );
+        for log in [
+            "   ✓ cart > adds 1ms\n     → expected 100 to be 90\n",
+            "Deploying\n     → step 2 of 4\n",
+            "     → step 2 of 4\n",
+        ] {
+            let arrow = log.lines().find(|l| l.contains('→')).unwrap_or_default();
+            assert_ne!(line_kind_in(log, arrow), LineKind::Failure, "{log:?}");
+        }
+    }
+
     #[test]
     fn a_path_is_told_from_a_ratio_an_address_and_words() {
         for path in [

@@ -132,6 +132,29 @@ fn tool_8_the_line_a_code_frame_points_at_stays() {
     let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
     let pointed = "> 14 |   await expect(page.getByTestId('cart-count')).toHaveText('1');";
     assert!(form.contains(pointed), "{form}");
+    // Far from the end, under a long frame and above a long run of passing
+    // tests, the pointed line comes before the frame's other lines.
+    let log = "FAIL src/cart.test.js\n  ● cart › applies discount\n\n    expect(received).toBe(expected)\n\n"
+        .to_owned()
+        + &(8..=16)
+            .map(|n| {
+                let mark = if n == 13 { ">" } else { " " };
+                let caret = if n == 13 {
+                    "\n       |                      ^"
+                } else {
+                    ""
+                };
+                format!("    {mark} {n} |   const line{n} = step({n});{caret}\n")
+            })
+            .collect::<String>()
+        + "\n      at Object.<anonymous> (src/cart.test.js:13:22)\n\n"
+        + &(0..300)
+            .map(|i| format!("  ✓ adds item {i} (1 ms)\n"))
+            .collect::<String>()
+        + "Tests:       1 failed, 300 passed, 301 total\n";
+    let (form, _) = c.compress_text("Bash", &json!({"command": "npx jest"}), &log);
+    assert!(form.contains("> 13 |   const line13 = step(13);"), "{form}");
+    assert!(!form.contains("   8 |   const line8"), "{form}");
     let jest = include_str!("outputs/jest-verbose-failing.txt");
     let (form, _) = c.compress_text("Bash", &json!({"command": "npx jest"}), jest);
     let pointed: Vec<&str> = jest

@@ -233,6 +233,11 @@ const FAILURE: &str = concat!(
     r"|^e: (?:file:)?\S*\s*:\d+:\d+ |^rspec\s+\S*\s*:\d+ # ",
     // make, linkers, shells, the kernel.
     r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
+    // A formatter's check, file by file: black's and ruff's `would
+    // reformat`, ruff's `unformatted:` above the file's location, rustfmt's
+    // `Diff in src/a.rs:3:`, Prettier's `[warn] src/a.ts` (read with its
+    // path blanked).
+    r"|^(?:would reformat|Would reformat:)\s|^unformatted: |^Diff in\s.*(?::\d+:| at line \d+:)$|^\[warn\]\s*$",
     // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
     r"|^CONFLICT \(|(?i:out of memory|OOMKilled)",
     // Minitest's verbose verdicts (`T#test_a = 0.00 s = F`), Jasmine's

@@ -14,6 +14,7 @@
 )]
 
 mod documented;
+mod formatters;
 mod nested;
 mod props;
 mod snapshots;

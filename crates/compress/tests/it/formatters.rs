@@ -1,0 +1,87 @@
+//! A formatter's check lists the files it would change, one finding each
+//! (TOOL-8). Real outputs (`outputs/`), captured with black 26.10.1, ruff
+//! 0.17.6 (`ruff format --check`) and rustfmt of Rust 1.95 (`cargo fmt
+//! --check`, colours and all) on generated sources, with their paths moved
+//! under `/home/dev`: the form names every file, and the closing count.
+
+use serde_json::json;
+use strata_ctx_compress::{line_kind, without_colours, Compressor, LineKind};
+
+fn form(command: &str, output: &str) -> String {
+    Compressor::new()
+        .compress_text("Bash", &json!({"command": command}), output)
+        .0
+}
+
+#[test]
+fn tool_8_black_check_names_every_file_it_would_reformat() {
+    let output = include_str!("outputs/black-check.txt");
+    let form = form("black --check app", output);
+    let files: Vec<&str> = output
+        .lines()
+        .filter(|l| l.starts_with("would reformat "))
+        .collect();
+    assert_eq!(files.len(), 40);
+    for file in files {
+        assert!(form.contains(file), "lost {file:?}\n{form}");
+    }
+    assert!(form.contains("40 files would be reformatted, 20 files would be left unchanged."));
+    assert!(form.len() <= output.len());
+}
+
+#[test]
+fn tool_8_ruff_format_check_names_every_file_it_would_reformat() {
+    let output = include_str!("outputs/ruff-format-check.txt");
+    let form = form("ruff format --check app", output);
+    // Each finding is the same words over the file's location.
+    let locations: Vec<&str> = output.lines().filter(|l| l.starts_with(" --> ")).collect();
+    assert_eq!(locations.len(), 40);
+    for location in locations {
+        assert!(form.contains(location), "lost {location:?}\n{form}");
+    }
+    assert!(form.contains("40 files would be reformatted, 20 files already formatted"));
+    assert!(
+        form.len() * 3 < output.len(),
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
+}
+
+#[test]
+fn tool_8_cargo_fmt_check_names_every_file_with_a_diff() {
+    let output = include_str!("outputs/cargo-fmt-check.txt");
+    let form = form("cargo fmt --check", output);
+    let diffs: Vec<&str> = output.lines().filter(|l| l.starts_with("Diff in ")).collect();
+    assert_eq!(diffs.len(), 26);
+    for diff in diffs {
+        assert!(form.contains(diff), "lost {diff:?}\n{form}");
+    }
+    // The diff's lines are code: they fill no room of their own.
+    let plain = without_colours(&form);
+    let code = plain.lines().filter(|l| l.starts_with(['+', '-'])).count();
+    assert!(code <= 26, "{code} diff lines\n{form}");
+}
+
+#[test]
+fn tool_8_formatters_findings_are_failures() {
+    for line in [
+        "would reformat /home/dev/shop/app/mod_1.py",
+        "Would reformat: app/mod_1.py",
+        "unformatted: File would be reformatted",
+        "Diff in /home/dev/calc/src/lib.rs:13:",
+        "Diff in /home/dev/calc/src/lib.rs at line 13:",
+        "[warn] src/components/Checkout.tsx",
+    ] {
+        assert_eq!(line_kind(line), LineKind::Failure, "{line}");
+    }
+    // Nor does a sentence that merely starts the same way.
+    assert_ne!(
+        line_kind("Diff in behaviour between the two runs"),
+        LineKind::Failure
+    );
+    assert_ne!(
+        line_kind("[warn] Code style issues found in 2 files. Run Prettier with --write to fix."),
+        LineKind::Failure
+    );
+}

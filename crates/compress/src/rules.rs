@@ -56,7 +56,9 @@ pub struct RuleLimits {
     pub generic_lines: usize,
     /// Generic rule: bytes kept. By default, 2,000.
     pub generic_bytes: usize,
-    /// The most bytes of one kept line. By default, 400.
+    /// The most bytes of one kept line. By default, 400. A command's
+    /// history form keeps this many of a failure line, at most 240 of
+    /// any other.
     pub line_bytes: usize,
     /// TodoWrite: open items listed (TOOL-9). By default, 10.
     pub todo_items: usize,
@@ -110,6 +112,7 @@ impl RuleLimits {
             max_bytes: self.bash_bytes.max(256),
             // A kept line shows its first 150 characters or so.
             max_line_bytes: self.line_bytes.clamp(64, 240),
+            max_failure_line_bytes: self.line_bytes.max(64),
             grow: self.bash_grow,
         }
     }
@@ -121,6 +124,7 @@ impl RuleLimits {
             diagnostics: self.diagnostics / 2,
             max_bytes: self.bash_bytes.max(256),
             max_line_bytes: self.line_bytes.max(64),
+            max_failure_line_bytes: self.line_bytes.max(64),
             grow: self.bash_grow / 2,
         }
     }
@@ -132,6 +136,7 @@ impl RuleLimits {
             diagnostics: self.diagnostics,
             max_bytes: self.generic_bytes.max(256),
             max_line_bytes: self.line_bytes.max(64),
+            max_failure_line_bytes: self.line_bytes.max(64),
             grow: 0,
         }
     }

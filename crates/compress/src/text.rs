@@ -23,6 +23,10 @@ pub(crate) struct Budget {
     pub(crate) max_bytes: usize,
     /// The most bytes of one kept line.
     pub(crate) max_line_bytes: usize,
+    /// The most bytes of one kept failure line ([`LineKind::Failure`]),
+    /// when more than `max_line_bytes`: its message is what an agent acts
+    /// on.
+    pub(crate) max_failure_line_bytes: usize,
     /// How much more room the diagnostic lines may take beyond
     /// `max_bytes` (0: a fixed room). Never more than
     /// [`GROWN_BYTES_PER_LINE`] per line of the original text.
@@ -190,7 +194,19 @@ fn is_failure_or_summary(kind: LineKind) -> bool {
 /// What keeping `line` costs: its bytes, capped, a newline and room for a
 /// gap marker beside it.
 fn cost(line: &str, budget: &Budget) -> usize {
-    line.len().min(budget.max_line_bytes) + 1 + MARKER_RESERVE
+    line.len().min(line_cap(line, budget)) + 1 + MARKER_RESERVE
+}
+
+/// The most bytes of `line` a form keeps: `budget.max_failure_line_bytes`
+/// for a failure line (a type error's whole type, an exception's whole
+/// message), `budget.max_line_bytes` for any other.
+fn line_cap(line: &str, budget: &Budget) -> usize {
+    let longer = budget.max_failure_line_bytes > budget.max_line_bytes && line.len() > budget.max_line_bytes;
+    if longer && diagnose::line_kind(line) == LineKind::Failure {
+        budget.max_failure_line_bytes
+    } else {
+        budget.max_line_bytes
+    }
 }
 
 /// Context lines (frames, locations) kept from spare room, innermost first.
@@ -204,7 +220,7 @@ const MARKER_RESERVE: usize = 24;
 /// room its own diagnostic lines would be given, with no more lines than
 /// the head, the tail and its diagnostic lines with a marker each.
 fn within(text: &str, budget: &Budget) -> bool {
-    if !text.split('\n').all(|l| l.len() <= budget.max_line_bytes) {
+    if !text.split('\n').all(|l| l.len() <= line_cap(l, budget)) {
         return false;
     }
     if text.len() <= budget.max_bytes && line_count(text.as_bytes()) <= budget.max_lines() {
@@ -401,7 +417,7 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
                     // A line too long to show whole is cut from its plain text.
                     (
                         l.number,
-                        if line.len() <= budget.max_line_bytes {
+                        if line.len() <= line_cap(line, budget) {
                             line
                         } else {
                             plain_line
@@ -533,7 +549,7 @@ fn render(budget: &Budget, kept: &[(usize, &str)], total_lines: usize) -> String
             out.push_str(&gap_marker(number - next));
             out.push('\n');
         }
-        out.push_str(&cap_line(line, budget.max_line_bytes));
+        out.push_str(&cap_line(line, line_cap(line, budget)));
         out.push('\n');
         next = number + 1;
     }
@@ -610,6 +626,7 @@ mod tests {
         diagnostics: 4,
         max_bytes: 2_000,
         max_line_bytes: 200,
+        max_failure_line_bytes: 200,
         grow: 0,
     };
 

@@ -85,3 +85,28 @@ fn tool_8_formatters_findings_are_failures() {
         LineKind::Failure
     );
 }
+
+/// TOOL-8: a failure line keeps its whole message up to
+/// `RuleLimits::line_bytes` (a type error's whole type), where any other
+/// long line shows its start and end.
+#[test]
+fn tool_8_a_long_failure_line_stays_whole() {
+    let fields: Vec<String> = (0..16).map(|i| format!("field{i}: string")).collect();
+    let error = format!(
+        "src/app.ts(12,5): error TS2322: Type '{{ {} }}' is not assignable to type 'Order'.",
+        fields.join(", ")
+    );
+    let plain = format!("note: the module graph is {}", "a -> b -> c ".repeat(30));
+    assert!(error.len() > 300 && error.len() <= 400, "{}", error.len());
+    let output = (0..300)
+        .map(|i| format!("compiling module {i}\n"))
+        .collect::<String>()
+        + &plain
+        + "\n"
+        + &error
+        + "\nFound 1 error in src/app.ts:12\n";
+    let kept = form("npx tsc --noEmit", &output);
+    assert!(kept.contains(&error), "{kept}");
+    assert!(!kept.contains(&plain), "{kept}");
+    assert_eq!(form("npx tsc --noEmit", &kept), kept, "TOOL-11");
+}

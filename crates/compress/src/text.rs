@@ -389,7 +389,12 @@ fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize
 /// said) and kept as the tool printed them, but for a line cut for length,
 /// which loses its colours.
 pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
-    let plain = diagnose::without_colours(text);
+    let mut plain = diagnose::without_colours(text);
+    if plain.ends_with('\n') && !text.ends_with('\n') {
+        // A last line of colour codes alone (`\x1b[0m` after the last
+        // newline) is still a line of the output: it keeps its place.
+        plain.to_mut().push(' ');
+    }
     let (chosen, total_lines) = match plan(&plain, budget) {
         Plan::Within(n) => {
             return Condensed {
@@ -629,6 +634,26 @@ mod tests {
         max_failure_line_bytes: 200,
         grow: 0,
     };
+
+    /// TOOL-10: a last line of colour codes alone (a reset after the last
+    /// newline) is still a line: the markers and kept lines add up to the
+    /// output's lines.
+    #[test]
+    fn a_last_line_of_colour_codes_still_counts() {
+        for end in ["\x1b[0m", "\x1b[["] {
+            let text = format!("{}\r\n{end}", "a".repeat(600));
+            let form = condense(&text, &B).text;
+            let lines: usize = form.lines().map(|l| gap_of(l).unwrap_or(1)).sum();
+            assert_eq!(lines, 2, "{form:?}");
+            let text = format!(
+                "{}{end}",
+                (0..40).map(|i| format!("line {i}\n")).collect::<String>()
+            );
+            let form = condense(&text, &B).text;
+            let lines: usize = form.lines().map(|l| gap_of(l).unwrap_or(1)).sum();
+            assert_eq!(lines, 41, "{form:?}");
+        }
+    }
 
     #[test]
     fn a_failure_brings_the_lines_that_finish_what_it_says() {

@@ -48,13 +48,21 @@ pub fn load_transcript(path: impl AsRef<Path>) -> Result<Transcript> {
 /// The transcript files (`*.json`) of the workspace's `tests/data/corpus`,
 /// in name order; none when the directory cannot be read.
 pub fn corpus_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/corpus");
+    data_files("corpus", "json")
+}
+
+/// The files of the workspace's `tests/data/<folder>` with `extension`, in
+/// name order; none when the directory cannot be read.
+pub(crate) fn data_files(folder: &str, extension: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tests/data")
+        .join(folder);
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
         .into_iter()
         .flatten()
         .flatten()
         .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .filter(|path| path.extension().is_some_and(|e| e == extension))
         .collect();
     files.sort();
     files

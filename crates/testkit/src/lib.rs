@@ -11,7 +11,9 @@
 //! - [`HistoryBuilder`] writes histories with reproducible ids: rounds,
 //!   parallel calls, huge outputs, orphans.
 //! - [`strategy`] generates messages and histories for proptest.
-//! - [`load_transcript`] reads the real agent transcripts kept as test data.
+//! - [`load_transcript`] reads the real agent transcripts kept as test data,
+//!   [`documented_outputs`] the tool outputs written after their documented
+//!   formats, with their failure lines marked.
 //! - [`HttpServer`] answers HTTP requests on 127.0.0.1 with scripted
 //!   [`Reply`]s, for clients of OpenAI-compatible endpoints.
 //!
@@ -35,6 +37,7 @@ pub use client::ScriptedClient;
 pub use corpus::{corpus_files, load_transcript, Transcript};
 pub use counter::{ByteCounter, FixedTokenCounter};
 pub use http::{HttpServer, Received, Reply};
+pub use marked::{documented_outputs, MarkedOutput};
 pub use tmpfs::Tmpfs;
 
 mod builder;
@@ -42,5 +45,6 @@ mod client;
 mod corpus;
 mod counter;
 mod http;
+mod marked;
 pub mod strategy;
 mod tmpfs;

@@ -3,61 +3,13 @@
 //! Ninja, clang, Go, Ruby, Rake, PHP, Terraform, GHC, Elixir, pyright,
 //! Playwright, Vite, Next.js, Docker, Zig, pip, bash, and the crashes of
 //! .NET, Dart, Swift, C++, Elixir, Kotlin and Python (chained exceptions,
-//! asyncio). Each file in
-//! `outputs/documented/` is written after the format the tool's
-//! documentation and public bug reports show, wrapped in the noise the tool
-//! prints around its failures. Its first line is the command (`$ …`); a line
-//! marked `!!` is a failure line as the toolchain words it, `!L` the last
-//! one, the line an agent acts on.
-
-use std::path::Path;
+//! asyncio): the workspace's `tests/data/documented-outputs/`, written after
+//! the format each tool's documentation and public bug reports show, with
+//! their failure lines marked (`strata_ctx_testkit::MarkedOutput`).
 
 use serde_json::json;
 use strata_ctx_compress::Compressor;
-
-struct Documented {
-    name: String,
-    command: String,
-    output: String,
-    failures: Vec<String>,
-    last: String,
-}
-
-fn documented() -> Vec<Documented> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it/outputs/documented");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|path| {
-            let marked = std::fs::read_to_string(&path).unwrap();
-            let (first, rest) = marked.split_once('\n').unwrap();
-            let mut output = String::new();
-            let (mut failures, mut last) = (Vec::new(), None);
-            for line in rest.split_inclusive('\n') {
-                let body = line.strip_prefix("!!").or_else(|| line.strip_prefix("!L"));
-                if let Some(body) = body {
-                    failures.push(body.trim().to_owned());
-                    if line.starts_with("!L") {
-                        last = Some(body.trim().to_owned());
-                    }
-                }
-                output.push_str(body.unwrap_or(line));
-            }
-            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            Documented {
-                last: last.unwrap_or_else(|| panic!("{name}: no `!L` line")),
-                command: first.strip_prefix("$ ").unwrap().to_owned(),
-                name,
-                output,
-                failures,
-            }
-        })
-        .collect()
-}
+use strata_ctx_testkit::documented_outputs as documented;
 
 /// A cut of `output` to `size` bytes, half from its head and half from its
 /// tail, on character boundaries: what a plain truncation keeps.

@@ -1,43 +1,10 @@
 //! REACT-6 / HIST-6: the last error a cleared command output keeps, on the
-//! outputs of toolchains written after their documented formats
-//! (`strata-ctx-compress`'s `tests/it/outputs/documented/`, where a line
-//! marked `!!` is a failure line as the toolchain words it).
-
-use std::path::Path;
+//! outputs of toolchains written after their documented formats, with
+//! their failure lines marked (`tests/data/documented-outputs/`).
 
 use strata_ctx_compress::is_verdict;
 use strata_ctx_history::last_error_line;
-
-/// Each documented output without its marks, with its failure lines.
-fn documented() -> Vec<(String, String, Vec<String>)> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../compress/tests/it/outputs/documented");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    files
-        .into_iter()
-        .map(|path| {
-            let marked = std::fs::read_to_string(&path).unwrap();
-            let mut text = String::new();
-            let mut failures = Vec::new();
-            // The first line is the command.
-            for line in marked.split_inclusive('\n').skip(1) {
-                let body = line.strip_prefix("!!").or_else(|| line.strip_prefix("!L"));
-                if let Some(body) = body {
-                    failures.push(body.trim().to_owned());
-                }
-                text.push_str(body.unwrap_or(line));
-            }
-            (
-                path.file_stem().unwrap().to_string_lossy().into_owned(),
-                text,
-                failures,
-            )
-        })
-        .collect()
-}
+use strata_ctx_testkit::documented_outputs;
 
 /// The last error is one of the output's failure lines, or one joined
 /// with the message it announces, and not a verdict that only points at
@@ -46,10 +13,11 @@ fn documented() -> Vec<(String, String, Vec<String>)> {
 /// output has an error with a message.
 #[test]
 fn react_6_the_last_error_of_every_documented_toolchain_is_a_message() {
-    let cases = documented();
+    let cases = documented_outputs();
     assert!(cases.len() >= 25);
-    for (name, text, failures) in cases {
-        let error = last_error_line(&text, None).unwrap_or_else(|| panic!("{name}: no error"));
+    for case in cases {
+        let (name, failures) = (&case.name, &case.failures);
+        let error = last_error_line(&case.output, None).unwrap_or_else(|| panic!("{name}: no error"));
         assert!(
             failures.iter().any(|f| error.starts_with(f.as_str())),
             "{name}: {error:?} is not a failure line"

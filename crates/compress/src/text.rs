@@ -8,7 +8,10 @@ use memchr::{memchr, memrchr};
 use crate::diagnose::{self, LineKind};
 
 mod choose;
+mod line;
 use choose::choose;
+pub(crate) use line::cap_line;
+use line::line_cap;
 
 /// Budgets of [`condense`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -88,51 +91,6 @@ pub(crate) fn line_count(text: &[u8]) -> usize {
     newlines(text) + usize::from(!text.is_empty() && text[text.len() - 1] != b'\n')
 }
 
-/// The largest index `<= at` that is a char boundary of `s`.
-pub(crate) fn floor_boundary(s: &str, at: usize) -> usize {
-    if at >= s.len() {
-        return s.len();
-    }
-    let mut i = at;
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
-/// The smallest index `>= at` that is a char boundary of `s`.
-fn ceil_boundary(s: &str, at: usize) -> usize {
-    let mut i = at.min(s.len());
-    while !s.is_char_boundary(i) {
-        i += 1;
-    }
-    i
-}
-
-/// `line` cut to at most `max` bytes, keeping its start and end around a
-/// marker saying how much was left out.
-pub(crate) fn cap_line(line: &str, max: usize) -> Cow<'_, str> {
-    if line.len() <= max {
-        return Cow::Borrowed(line);
-    }
-    let marker_len = format!(" [… {} bytes …] ", line.len()).len();
-    let room = max.saturating_sub(marker_len);
-    let head_end = floor_boundary(line, room * 2 / 3);
-    let tail_start = ceil_boundary(line, line.len() - (room - head_end).min(line.len()));
-    let tail_start = tail_start.max(head_end);
-    let left_out = tail_start - head_end;
-    let mut out = String::with_capacity(max);
-    out.push_str(&line[..head_end]);
-    out.push_str(&format!(" [… {left_out} bytes …] "));
-    out.push_str(&line[tail_start..]);
-    if out.len() > max {
-        // Digits of the real count are fewer than the reserved ones, so this
-        // only happens when `max` cannot even hold the marker.
-        out.truncate(floor_boundary(&out, max));
-    }
-    Cow::Owned(out)
-}
-
 /// The lines a gap marker ([`gap_marker`]) stands for; `None` for any
 /// other line.
 pub(crate) fn gap_of(line: &str) -> Option<usize> {
@@ -195,18 +153,6 @@ fn is_failure_or_summary(kind: LineKind) -> bool {
 /// gap marker beside it.
 fn cost(line: &str, budget: &Budget) -> usize {
     line.len().min(line_cap(line, budget)) + 1 + MARKER_RESERVE
-}
-
-/// The most bytes of `line` a form keeps: `budget.max_failure_line_bytes`
-/// for a failure line (a type error's whole type, an exception's whole
-/// message), `budget.max_line_bytes` for any other.
-fn line_cap(line: &str, budget: &Budget) -> usize {
-    let longer = budget.max_failure_line_bytes > budget.max_line_bytes && line.len() > budget.max_line_bytes;
-    if longer && diagnose::line_kind(line) == LineKind::Failure {
-        budget.max_failure_line_bytes
-    } else {
-        budget.max_line_bytes
-    }
 }
 
 /// Context lines (frames, locations) kept from spare room, innermost first.

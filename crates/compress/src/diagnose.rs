@@ -268,6 +268,14 @@ macro_rules! operand {
 }
 const OPERAND: &str = operand!();
 
+/// The line a code frame points at (`> 14 |   expect(total).toBe(90)`).
+/// A macro, so that [`CONTEXT`] can hold it.
+macro_rules! pointed_code {
+    () => {
+        r"^\s*>\s*\d+\s*\|"
+    };
+}
+
 const CONTEXT: &str = concat!(
     r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at [\w$.<>]+\([\w$]+\.(?:java|kt|scala):\d+\)"#,
     r"|^\s*\S+\.(?:go|rs|py|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|scala|rb|php|cs|swift|dart|ex|exs|erl|lua|zig):\d+|^\s*\d+\s*\|\s|^\s*\|\s+\^|^goroutine \d+ \[|^Caused by:",
@@ -293,7 +301,8 @@ const CONTEXT: &str = concat!(
     // Babel's frames, as Jest, Vitest, Playwright and ESLint print them),
     // and a test's title after its project and location, as Playwright
     // lists a failed or flaky one (`[chromium] › cart.spec.ts:12:5 › adds`).
-    r"|^\s*>\s*\d+\s*\|",
+    r"|",
+    pointed_code!(),
     r"|\[[\w .-]+\] › \S+:\d+:\d+ › ",
 );
 
@@ -302,7 +311,7 @@ const CONTEXT: &str = concat!(
 /// numbered lines are only around it.
 pub(crate) fn is_pointed_code(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^\s*>\s*\d+\s*\|").is_match(&without_colours(line))
+    compiled(&RE, pointed_code!()).is_match(&without_colours(line))
 }
 
 /// Whether `line` is an assertion's operand or matcher ([`OPERAND`]): a

@@ -589,15 +589,13 @@ mod tests {
         for end in ["\x1b[0m", "\x1b[["] {
             let text = format!("{}\r\n{end}", "a".repeat(600));
             let form = condense(&text, &B).text;
-            let lines: usize = form.lines().map(|l| gap_of(l).unwrap_or(1)).sum();
-            assert_eq!(lines, 2, "{form:?}");
+            assert_eq!(original_lines(&form), 2, "{form:?}");
             let text = format!(
                 "{}{end}",
                 (0..40).map(|i| format!("line {i}\n")).collect::<String>()
             );
             let form = condense(&text, &B).text;
-            let lines: usize = form.lines().map(|l| gap_of(l).unwrap_or(1)).sum();
-            assert_eq!(lines, 41, "{form:?}");
+            assert_eq!(original_lines(&form), 41, "{form:?}");
         }
     }
 

@@ -13,18 +13,21 @@ fn form(command: &str, output: &str) -> String {
         .0
 }
 
+/// Asserts that `output` has `count` lines starting with `prefix`, and
+/// `form` every one of them.
+fn assert_keeps_every(output: &str, form: &str, prefix: &str, count: usize) {
+    let lines: Vec<&str> = output.lines().filter(|l| l.starts_with(prefix)).collect();
+    assert_eq!(lines.len(), count);
+    for line in lines {
+        assert!(form.contains(line), "lost {line:?}\n{form}");
+    }
+}
+
 #[test]
 fn tool_8_black_check_names_every_file_it_would_reformat() {
     let output = include_str!("outputs/black-check.txt");
     let form = form("black --check app", output);
-    let files: Vec<&str> = output
-        .lines()
-        .filter(|l| l.starts_with("would reformat "))
-        .collect();
-    assert_eq!(files.len(), 40);
-    for file in files {
-        assert!(form.contains(file), "lost {file:?}\n{form}");
-    }
+    assert_keeps_every(output, &form, "would reformat ", 40);
     assert!(form.contains("40 files would be reformatted, 20 files would be left unchanged."));
     assert!(form.len() <= output.len());
 }
@@ -34,11 +37,7 @@ fn tool_8_ruff_format_check_names_every_file_it_would_reformat() {
     let output = include_str!("outputs/ruff-format-check.txt");
     let form = form("ruff format --check app", output);
     // Each finding is the same words over the file's location.
-    let locations: Vec<&str> = output.lines().filter(|l| l.starts_with(" --> ")).collect();
-    assert_eq!(locations.len(), 40);
-    for location in locations {
-        assert!(form.contains(location), "lost {location:?}\n{form}");
-    }
+    assert_keeps_every(output, &form, " --> ", 40);
     assert!(form.contains("40 files would be reformatted, 20 files already formatted"));
     assert!(
         form.len() * 3 < output.len(),
@@ -52,11 +51,7 @@ fn tool_8_ruff_format_check_names_every_file_it_would_reformat() {
 fn tool_8_cargo_fmt_check_names_every_file_with_a_diff() {
     let output = include_str!("outputs/cargo-fmt-check.txt");
     let form = form("cargo fmt --check", output);
-    let diffs: Vec<&str> = output.lines().filter(|l| l.starts_with("Diff in ")).collect();
-    assert_eq!(diffs.len(), 26);
-    for diff in diffs {
-        assert!(form.contains(diff), "lost {diff:?}\n{form}");
-    }
+    assert_keeps_every(output, &form, "Diff in ", 26);
     // The diff's lines are code: they fill no room of their own.
     let plain = without_colours(&form);
     let code = plain.lines().filter(|l| l.starts_with(['+', '-'])).count();

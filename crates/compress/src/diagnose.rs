@@ -21,12 +21,14 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 mod place;
+mod words;
 
 pub(crate) use place::{
     file_heading_above, is_numbered_heading, kind_in_place, lines_above, span_in, HEADING_REACH,
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, NUMBERED_HEADING};
+use words::{FAILURE, SUMMARY, WARNING};
 
 /// What a line of a command's output is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -154,109 +156,12 @@ fn code() -> &'static Regex {
 }
 
 /// Noise: passing tests, progress, downloads and installs, compiling of
-/// dependencies, library stack frames.
+/// dependencies, library stack frames ([`words::NOISE`]).
 fn noise() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(
-        &RE,
-        concat!(
-            // Passing tests: pytest, unittest/rust `... ok`, go, jest/vitest, mocha.
-            r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok(?: \(\d+(?:\.\d+)?\s?[µnm]?s\))?$|^test \S+ \.\.\. ok|^--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
-            r"|^\s*(?:PASS|✓|✔|√)\s|^\s*\[?PASS\]?\s",
-            // bun (`(pass) sum > adds`), Minitest's verbose lines (`T#test_a
-            // = 0.00 s = .`), ExUnit's `--trace` (`* test adds (0.1ms)
-            // [L#4]`), PHPUnit's `--debug` (`Test 'T::testA' started`).
-            r"|^\(pass\) |^\S+#\S+ = [\d.]+ s = \.$|^\s*\* test .*\(\d+(?:\.\d+)?m?s\) \[L#\d+\]$|^Test '.*' (?:started|ended)$",
-            // Progress: bars, percentages with rates, spinners; not the
-            // thin rule (`─`) Playwright and others draw after a heading.
-            r"|[█▉▊▋▌▍▎▏━]{4}|\[[=#>\-\s]{8,}\]|\d{1,3}%\|| \d+(?:\.\d+)? ?(?:[kMG]i?B|it)/s\b|\bETA\b",
-            // Downloads, installs, dependency builds.
-            r"|^\s*(?:Downloading|Downloaded|Collecting|Requirement already satisfied|Using cached|Obtaining|Fetching|Resolving|Unpacking|Preparing|Building wheels?|Stored in directory|Created wheel|Installing collected|Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled|Get:\d|Hit:\d|Ign:\d|Selecting previously|Setting up|Processing triggers|Reading package lists|Building dependency tree|Reading state information)\b",
-            r"|^\s*(?:Compiling|Checking|Fresh|Downloaded|Locking|Adding|Updating|Blocking) \S+ v\d",
-            r"|^\s*(?:go: downloading|npm (?:WARN|warn) deprecated|added \d+ packages|Progress: resolved|Packages: \+)",
-            // Build steps that went through: Gradle's tasks, CMake's and
-            // Ninja's or SwiftPM's numbered steps, BuildKit's finished
-            // steps, .NET's restores.
-            r"|^> Task :\S+(?: (?:UP-TO-DATE|NO-SOURCE|FROM-CACHE|SKIPPED))?$|^\[\s*\d{1,3}%\] (?:Building|Linking|Built target|Scanning|Generating)\b",
-            r"|^\[\d+/\d+\] (?:Building|Linking|Compiling|Generating|Copying|Emitting|Planning|Write|Running)\b|^#\d+ (?:DONE|CACHED)\b|^\s*Restored \S+ \(in \d+(?:\.\d+)? m?s\)\.$",
-            // Their downloads and passing tests: Maven's and Gradle's
-            // artifacts, `dotnet test`'s and XCTest's passed tests.
-            r"|^\[INFO\] Download(?:ing|ed) from |^Download https?://|^\s+Passed \S+ \[[\d.]+ m?s\]$|^Test Case '.*' (?:started\.|passed \([\d.]+ seconds\)\.)$",
-            // npm's closing pointer to its debug log, its blank error lines
-            // and the help text under a 404.
-            r"|^npm (?:ERR!|error) +(?:A complete log of this run can be found in|\S*/_logs/\S+\.log$)",
-            r"|^npm (?:ERR!|error)(?: 404)?\s*$|^npm (?:ERR!|error) 404 +(?:Note that you can also install from a|tarball, folder, http url, or git url\.)$",
-            // rustc's and clippy's boilerplate under each finding: which
-            // lint is on by default, where the lint's documentation is.
-            r"|^\s*= note: `#\[(?:warn|deny)\([\w:]+\)\]` on by default$|^\s*= help: for further information visit https://",
-            // Python's position markers under a frame's code line (PEP
-            // 657: `^^^^`, `~~~^^^`): the code line says what ran.
-            r"|^\s*~*\^[\^~]*\s*$",
-            // Library frames: Python site-packages and the standard library,
-            // node_modules and node internals, the JDK and test runners, Go's
-            // runtime, Rust's standard library.
-            r#"|^\s*File "[^"]*(?:site-packages|dist-packages|/lib/python\d|<frozen )"#,
-            r"|^\s*at .*(?:node_modules|node:internal|\(internal/|\(node:)",
-            // The same frames as node:test's TAP report prints them, with
-            // no `at` (`Test.run (node:internal/test_runner/test:796:25)`).
-            r"|^\s+(?:async )?[\w$.<>]+ \((?:node:|internal/)[^()\s]+\)$",
-            r"|^\s*at (?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.apache\.maven\.|org\.gradle\.|kotlin\.|scala\.)",
-            // Ruby's gems and standard library, PHP's Composer packages,
-            // .NET's runtime, Rust's standard library.
-            r"|^\s*(?:from|#) \S*(?:/gems/|/rubygems|/lib/ruby/)|^#\d+ (?:\S*/vendor/|\{main\})|^\s+at (?:System|Microsoft)\.|^\s+at /rustc/",
-            r"|^\s*(?:/usr/local/go/src/|/usr/lib/go\S*/src/|runtime/|testing\.tRunner)",
-            r"|^\s*(?:at )?/rustc/[0-9a-f]+/|^\s*\d+: (?:std::|core::|alloc::|rust_begin_unwind|__rust|<unknown>$)",
-        ),
-    )
+    compiled(&RE, words::NOISE)
 }
 
-const FAILURE: &str = concat!(
-    // The words, in the cases tools write them; not in a command-line
-    // flag that an echoed command shows (`--no-fail-fast`,
-    // `--fail-under-lines 100`, `--show-error-codes`).
-    r"(?i:(?:^|[^-\w])errors?\b|(?:^|[^-\w])fail(?:ed|ure|ures|s|ing)?\b|\bfatal\b|\bpanic(?:ked)?\b|\btraceback\b|\bexception\b|\baborted\b)",
-    r"|\b[A-Z]\w*(?:Error|Exception|Failure|Fault)\b|\bERR!|\bERR_\w+|\bE\d{4}\b|\berror\[",
-    // Python's raised exceptions under their module path.
-    r"|^(?:[a-z_]\w*\.)+[A-Z]\w+: \S",
-    // pytest's explanation lines, jest/vitest failure marks.
-    r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|×|❌|●)\s",
-    // A test runner's failing test, go's FAIL, a TAP producer's failing
-    // test point (node:test, tape, prove, bats: `not ok 3 - adds`).
-    r"|^(?:FAIL|FAILED|ERROR)\b|--- FAIL|\bFAIL:|\bFAILED\b|\b\d+ (?:failing|failed|errors?)\b|^\s*not ok \d+\b",
-    // A linter's finding under its rule code, as ruff prints it above the
-    // location (`F401 [*] `os` imported but unused`, `UP035 `typing.Dict`
-    // is deprecated`).
-    r"|^[A-Z]{1,4}\d{3,4} (?:\[\*\] )?\S",
-    // Kotlin's compiler (`e: file:///a/App.kt:12:9 Unresolved reference`),
-    // RSpec's list of failed examples (`rspec ./spec/a_spec.rb:12 # …`);
-    // read with their paths blanked too.
-    r"|^e: (?:file:)?\S*\s*:\d+:\d+ |^rspec\s+\S*\s*:\d+ # ",
-    // make, linkers, shells, the kernel.
-    r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
-    // A formatter's check, file by file: black's and ruff's `would
-    // reformat`, ruff's `unformatted:` above the file's location, rustfmt's
-    // `Diff in src/a.rs:3:`, Prettier's `[warn] src/a.ts` (read with its
-    // path blanked).
-    r"|^(?:would reformat|Would reformat:)\s|^unformatted: |^Diff in\s.*(?::\d+:| at line \d+:)$|^\[warn\]\s*$",
-    // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
-    r"|^CONFLICT \(|(?i:out of memory|OOMKilled)",
-    // Minitest's verbose verdicts (`T#test_a = 0.00 s = F`), Jasmine's
-    // failed expectations (`Expected 3 to equal 4.`).
-    r"|^\S+#\S+ = [\d.]+ s = [EF]$|^\s*Expected .+ (?:not )?to (?:be|equal|have|contain|match|throw)",
-    // Non-zero exits.
-    r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?[1-9]\d*\b|returned non-zero|non-zero exit|returncode[:=]?\s*-?[1-9])",
-);
-const WARNING: &str =
-    r"(?i:\bwarn(?:ing|ings)?\b|\bdeprecat\w*)|\[WARN(?:ING)?\]|Warning\b|^w: (?:file:)?\S*\s*:\d+:\d+ ";
-const SUMMARY: &str = concat!(
-    r"(?i:\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|deselected|xfailed|xpassed|succeeded|pending|todo)\b)",
-    r"|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|^Ran \d+ tests? in|^OK(?:\s|$)|^FAILED \(|^=+ .* in [\d.]+m?s",
-    r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed|^Your code has been rated at",
-    r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?\d+|returncode)|^\s*Finished .* target\(s\) in",
-    // The counts a TAP producer prints last (node:test's `# tests 44`,
-    // `# fail 2`).
-    r"|^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$",
-);
 /// An assertion's operands and matcher: jest and vitest (`Expected: 3`,
 /// `Received: 4`, `expect(received).toBe(expected)`), Rust (`left: 3`,
 /// `right: 4`), JUnit and others (`Actual: …`). A macro, so that
@@ -268,17 +173,17 @@ macro_rules! operand {
 }
 const OPERAND: &str = operand!();
 
-/// The line a code frame points at (`> 14 |   expect(total).toBe(90)`).
-/// A macro, so that [`CONTEXT`] can hold it.
+/// The line a code frame points at (`> 14 |   expect(total).toBe(90)`,
+/// or Biome's `> 3 │ let total = 0;`). A macro, so that [`CONTEXT`] can hold it.
 macro_rules! pointed_code {
     () => {
-        r"^\s*>\s*\d+\s*\|"
+        r"^\s*>\s*\d+\s*[|│]"
     };
 }
 
 const CONTEXT: &str = concat!(
     r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at [\w$.<>]+\([\w$]+\.(?:java|kt|scala):\d+\)"#,
-    r"|^\s*\S+\.(?:go|rs|py|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|scala|rb|php|cs|swift|dart|ex|exs|erl|lua|zig):\d+|^\s*\d+\s*\|\s|^\s*\|\s+\^|^goroutine \d+ \[|^Caused by:",
+    r"|^\s*\S+\.(?:go|rs|py|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|scala|rb|php|cs|swift|dart|ex|exs|erl|lua|zig):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
     // An assertion's operands and matcher ([`OPERAND`]).
     r"|",
     operand!(),
@@ -297,6 +202,16 @@ const CONTEXT: &str = concat!(
     // `location: '/a/b.test.js:13:1'`, and its stack's frames in the
     // project (`parseQty (file:///a/src/cart.js:11:30)`).
     r"|^\s+location: '\S+:\d+:\d+'$|^\s+(?:async )?[\w$.<>]+ \((?:file://)?/[^()\s]+:\d+:\d+\)$",
+    // Test::More's diagnostics under a failed test, as prove prints them:
+    // where it failed (`#   at t/basic.t line 3.`) and its operands
+    // (`#          got: '2'`).
+    r"|^#\s+at \S+ line \d+\.$|^#\s+(?:got|expected):",
+    // ShellCheck's place of a finding (`In deploy.sh line 3:`), Vitest's
+    // under a failed assertion (`❯ src/a.test.ts:5:17`).
+    r"|^In \S+ line \d+:$|^\s*❯ \S+:\d+:\d+$",
+    // Valgrind's frames in the project's files (`==42==    at 0x10915E:
+    // main (cart.c:14)`), bandit's place of a finding.
+    r"|^==\d+==\s+(?:at|by) 0x[0-9A-Fa-f]+: .*\(\S+:\d+\)$|^\s+Location: \S+:\d+",
     // The line a code frame points at (`> 14 |   expect(total).toBe(90)`:
     // Babel's frames, as Jest, Vitest, Playwright and ESLint print them),
     // and a test's title after its project and location, as Playwright
@@ -319,6 +234,19 @@ pub(crate) fn is_pointed_code(line: &str) -> bool {
 pub(crate) fn is_operand(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, OPERAND).is_match(line)
+}
+
+/// Progress: bars, percentages with rates, spinners; not the thin rule
+/// (`─`) Playwright and others draw after a heading. A located line that
+/// draws a bar after its location is a diagnostic's heading (Biome's
+/// `./src/a.ts:3:7 lint/style/useConst  FIXABLE  ━━━━`), not progress:
+/// [`line_kind`] asks [`context`] first.
+fn progress() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        r"[█▉▊▋▌▍▎▏━▓▒░]{4}|\[[=#>\-\s]{8,}\]|\d{1,3}%\|| \d+(?:\.\d+)? ?(?:[kMG]i?B|it)/s\b|\bETA\b",
+    )
 }
 
 /// Failures, as each toolchain words them.
@@ -365,12 +293,18 @@ fn located_message() -> &'static Regex {
 
 /// A tool's report line that opens like a comment: an RSpec frame (`#
 /// ./lib/calc.rb:4:in 'div'`), a TAP producer's closing count (`# fail
-/// 2`).
+/// 2`), Test::More's diagnostics (`#   Failed test 'adds'`).
 fn commented_report() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(
         &RE,
-        r"^\s*# \S+:\d+:in |^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$",
+        concat!(
+            r"^\s*# \S+:\d+:in |^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$",
+            // Test::More's diagnostics (`#   Failed test 'adds'`, `#   at
+            // t/a.t line 3.`, `#     expected: '3'`, `# Looks like you
+            // failed 1 test of 3.`).
+            r"|^#\s+(?:Failed (?:\(TODO\) )?test\b|at \S+ line \d+\.$|got:|expected:)|^# Looks like (?:you|your test)\b",
+        ),
     )
 }
 
@@ -405,7 +339,7 @@ pub fn line_kind(line: &str) -> LineKind {
     if line.trim().is_empty() {
         return LineKind::Plain;
     }
-    if noise().is_match(line) {
+    if noise().is_match(line) || (progress().is_match(line) && !context().is_match(line)) {
         return LineKind::Noise;
     }
     // A comment's `# ` opens RSpec's frames and TAP's counts too.
@@ -478,12 +412,12 @@ fn is_function(message: &str) -> bool {
 }
 
 /// Whether every failure count of a summary line is zero (`0 failed`,
-/// `0 errors`, `failed: 0`), so the line reports success.
+/// `0 errors`, `failed: 0`, Ansible's `unreachable=0    failed=0`), so the line reports success.
 fn zero_failure_counts(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     let counts = compiled(
         &RE,
-        r"(?i)(\d+) (?:failed|failures?|errors?|failing)\b|\b(?:failed|failures?|errors?):?\s+(\d+)|^# fail (\d+)$",
+        r"(?i)(\d+) (?:failed|failures?|errors?|failing)\b|\b(?:failed|failures?|errors?|unreachable)(?::?\s+|=)(\d+)|^# fail (\d+)$",
     );
     let mut any = false;
     for c in counts.captures_iter(line) {
@@ -646,6 +580,10 @@ mod tests {
             "\tif err != nil {",
             "def test_error_handling():",
             "-        throw new Error('x')",
+            // A numbered listing (`cat -n`, `nl`) is not PHPStan's table,
+            // nor a comment that says what code can't do.
+            "  1077\t        Does not modify timezone information on (de)serialization.",
+            "1552:         # The transform can't be applied yet, as joins must be trimmed later.",
         ] {
             assert_ne!(line_kind(line), LineKind::Failure, "{line}");
         }
@@ -675,6 +613,19 @@ mod tests {
             LineKind::Summary
         );
         assert_eq!(line_kind("3 examples, 0 failures"), LineKind::Summary);
+        // Ansible's recap, Django's and golangci-lint's counts of issues.
+        assert_eq!(
+            line_kind("web1 : ok=2    changed=0    unreachable=0    failed=0    skipped=0"),
+            LineKind::Summary
+        );
+        assert_eq!(
+            line_kind("web1 : ok=2    changed=0    unreachable=0    failed=1    skipped=0"),
+            LineKind::Failure
+        );
+        assert_eq!(
+            line_kind("System check identified 5 issues (0 silenced)."),
+            LineKind::Summary
+        );
     }
 
     #[test]
@@ -762,10 +713,51 @@ mod tests {
             "not ok 42 - discount TENOFF never below zero",
             "    not ok 1 - rejects words",
             "# fail 2",
+            // Test::More's diagnostics and TAP::Harness's verdict (prove).
+            "#   Failed test 'total applies the discount'",
+            "# Looks like you failed 1 test of 6.",
+            "Dubious, test returned 1 (wstat 256, 0x100)",
+            // Biome, oxlint and Next.js marks; ShellCheck at every level;
+            // PHPStan's rows; RuboCop's count; Django's checks.
+            "  ✖ This let declares a variable that is only assigned once.",
+            "  × eslint(no-debugger): `debugger` statement is not allowed",
+            " ⨯ ./src/app/page.tsx:3:1",
+            "   ^------^ SC2086 (info): Double quote to prevent globbing and word splitting.",
+            "  27     Call to an undefined method Shop\\Item::cost().",
+            "64 files inspected, 3 offenses detected, 1 offense autocorrectable",
+            "shop.Order: (models.E015) 'ordering' refers to the nonexistent field 'created'.",
+            // git refusing a push, go vet, Ansible, Lua, Perl.
+            " ! [rejected]        main -> main (fetch first)",
+            "vet: ./main.go:9:2: unreachable code",
+            "web1 : ok=2    changed=0    unreachable=1    failed=0    skipped=0",
+            "spec/cart_spec.lua:16: attempt to perform arithmetic on a nil value (field 'rate')",
+            "Can't locate object method \"price\" via package \"Shop::Item\" at lib/Shop/Cart.pm line 51.",
+            // Stylelint, Valgrind, the sanitizers, bandit, Kubernetes.
+            "  3:5  ✖  Unexpected unknown property \"colr\"   property-no-unknown",
+            "==4242== Invalid read of size 4",
+            "==4242== 40 bytes in 1 blocks are definitely lost in loss record 1 of 1",
+            "SUMMARY: AddressSanitizer: heap-buffer-overflow /home/dev/cart.c:14 in main",
+            ">> Issue: [B101:assert_used] Use of assert detected.",
+            "web-5d9c7b-x2k   0/1     CrashLoopBackOff   5 (30s ago)   3m",
         ];
         for line in lines {
             assert_eq!(line_kind(line), LineKind::Failure, "{line}");
         }
+    }
+
+    #[test]
+    fn warnings_of_each_toolchain() {
+        for line in [
+            "  ⚠ eslint(no-unused-vars): Variable 'unused' is declared but never used.",
+            "polls.Question: (models.W042) Auto-created primary key used when not defining a primary key type.",
+            "Use of uninitialized value $rate in multiplication (*) at lib/Shop/Cart.pm line 42, <$fh> line 5.",
+            "Argument \"n/a\" isn't numeric in addition (+) at /home/dev/lib/Shop/Cart.pm line 44.",
+            "  9:1  ⚠  Expected empty line before rule     rule-empty-line-before",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Warning, "{line}");
+        }
+        // Test::More's place of a failure is where, not a warning.
+        assert_eq!(line_kind("#   at t/01-cart.t line 21."), LineKind::Context);
     }
 
     #[test]
@@ -783,6 +775,13 @@ mod tests {
             "   ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━ 18.2/18.2 MB 45.1 MB/s eta 0:00:00",
             "go: downloading golang.org/x/text v0.14.0",
             "npm WARN deprecated inflight@1.0.6: This module is not supported",
+            // pre-commit's passing hooks, PHPStan's progress bar.
+            "trim trailing whitespace.................................................Passed",
+            "check json...........................................(no files to check)Skipped",
+            " 20/48 [▓▓▓▓▓▓▓▓▓▓▓▓░░░░░░░░░░░░░░░░]  41%",
+            // Valgrind's banner and pointer to its options.
+            "==4242== Memcheck, a memory error detector",
+            "==4242== For lists of detected and suppressed errors, rerun with: -s",
             "  File \"/usr/lib/python3.11/unittest/case.py\", line 57, in testPartExecutor",
             "    at Object.<anonymous> (node_modules/jest-circus/build/utils.js:298:28)",
             "\tat org.junit.Assert.fail(Assert.java:89)",
@@ -866,6 +865,19 @@ mod tests {
             "  location: '/home/dev/shop/test/cart.test.js:13:1'",
             "    parseQty (file:///home/dev/shop/src/cart.js:11:30)",
             "    TestContext.<anonymous> (file:///home/dev/shop/test/cart.test.js:13:51)",
+            // Biome's heading draws a rule after its location; its code
+            // frames and miette's (oxlint) draw `│`; ShellCheck's and
+            // Vitest's places; Test::More's operands.
+            "./src/cart.ts:3:7 lint/style/useConst  FIXABLE  ━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━",
+            "  > 3 │ let total = 0;",
+            "    9 │   debugger;",
+            "    ╭─[src/price.ts:9:3]",
+            "In scripts/deploy.sh line 7:",
+            " ❯ src/cart.test.ts:14:28",
+            "#          got: '100'",
+            "#     expected: '90'",
+            "==4242==    at 0x10915E: main (cart.c:14)",
+            "   Location: ./shop/cart.py:12:4",
         ] {
             assert_eq!(line_kind(line), LineKind::Context, "{line}");
         }

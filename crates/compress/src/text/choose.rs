@@ -228,10 +228,14 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     };
     let failures = of(LineKind::Failure);
     let summaries = of(LineKind::Summary);
-    // The context of a failure: a location or frame right before or after it.
+    // The context of a failure: a location or frame right before or after
+    // it; of a warning, the location right under its heading (rustc's
+    // `-->`, oxlint's `╭─[a.ts:4:7]`): where to fix it.
     let contexts = all.windows(2).filter_map(|w| match (w[0].1, w[1].1) {
         (LineKind::Context, LineKind::Failure) if w[1].0.number == w[0].0.number + 1 => Some(w[0].0),
-        (LineKind::Failure, LineKind::Context) if w[1].0.number == w[0].0.number + 1 => Some(w[1].0),
+        (LineKind::Failure | LineKind::Warning, LineKind::Context) if w[1].0.number == w[0].0.number + 1 => {
+            Some(w[1].0)
+        }
         _ => None,
     });
     // The first line of each run of failure lines (one other line may
@@ -600,6 +604,28 @@ mod tests {
         // Right before or right after a failure; not a line away.
         assert!(numbers.contains(&1) && numbers.contains(&7), "{numbers:?}");
         assert!(!numbers.contains(&4), "{numbers:?}");
+    }
+
+    #[test]
+    fn the_location_under_a_warning_is_a_diagnostic_line_the_one_above_is_not() {
+        // rustc's and oxlint's location under a warning's heading; pytest's
+        // warnings summary names the place above the warning.
+        let text = "warning: unused\n  --> src/a.rs:3:5\nx\nsrc/b.py:6\n  DeprecationWarning: old\n";
+        let kinds = [
+            LineKind::Warning,
+            LineKind::Context,
+            LineKind::Plain,
+            LineKind::Context,
+            LineKind::Warning,
+        ];
+        let all: Vec<(Line, LineKind)> = kinds
+            .iter()
+            .enumerate()
+            .map(|(n, k)| (nth(text, n), *k))
+            .collect();
+        let numbers: Vec<usize> = diagnostic_lines(text, &all).iter().map(|l| l.number).collect();
+        assert!(numbers.contains(&1), "{numbers:?}");
+        assert!(!numbers.contains(&3), "{numbers:?}");
     }
 
     #[test]

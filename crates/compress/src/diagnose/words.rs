@@ -1,0 +1,128 @@
+//! The words and shapes of each line kind, as the toolchains agents run
+//! print them: the sources of [`super::line_kind`]'s patterns, apart from
+//! the decisions that use them.
+
+/// Noise: passing tests, downloads, installs and dependency builds, build
+/// steps that went through, library stack frames.
+pub(super) const NOISE: &str = concat!(
+    // Passing tests: pytest, unittest/rust `... ok`, go, jest/vitest, mocha.
+    r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok(?: \(\d+(?:\.\d+)?\s?[µnm]?s\))?$|^test \S+ \.\.\. ok|^--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
+    r"|^\s*(?:PASS|✓|✔|√)\s|^\s*\[?PASS\]?\s",
+    // pre-commit's hooks that passed or had nothing to check.
+    r"|^\S.*\.{4,}(?:Passed|\(no files to check\)Skipped)$",
+    // bun (`(pass) sum > adds`), Minitest's verbose lines (`T#test_a
+    // = 0.00 s = .`), ExUnit's `--trace` (`* test adds (0.1ms)
+    // [L#4]`), PHPUnit's `--debug` (`Test 'T::testA' started`).
+    r"|^\(pass\) |^\S+#\S+ = [\d.]+ s = \.$|^\s*\* test .*\(\d+(?:\.\d+)?m?s\) \[L#\d+\]$|^Test '.*' (?:started|ended)$",
+    // Downloads, installs, dependency builds.
+    r"|^\s*(?:Downloading|Downloaded|Collecting|Requirement already satisfied|Using cached|Obtaining|Fetching|Resolving|Unpacking|Preparing|Building wheels?|Stored in directory|Created wheel|Installing collected|Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled|Get:\d|Hit:\d|Ign:\d|Selecting previously|Setting up|Processing triggers|Reading package lists|Building dependency tree|Reading state information)\b",
+    r"|^\s*(?:Compiling|Checking|Fresh|Downloaded|Locking|Adding|Updating|Blocking) \S+ v\d",
+    r"|^\s*(?:go: downloading|npm (?:WARN|warn) deprecated|added \d+ packages|Progress: resolved|Packages: \+)",
+    // Build steps that went through: Gradle's tasks, CMake's and
+    // Ninja's or SwiftPM's numbered steps, BuildKit's finished
+    // steps, .NET's restores.
+    r"|^> Task :\S+(?: (?:UP-TO-DATE|NO-SOURCE|FROM-CACHE|SKIPPED))?$|^\[\s*\d{1,3}%\] (?:Building|Linking|Built target|Scanning|Generating)\b",
+    r"|^\[\d+/\d+\] (?:Building|Linking|Compiling|Generating|Copying|Emitting|Planning|Write|Running)\b|^#\d+ (?:DONE|CACHED)\b|^\s*Restored \S+ \(in \d+(?:\.\d+)? m?s\)\.$",
+    // Their downloads and passing tests: Maven's and Gradle's
+    // artifacts, `dotnet test`'s and XCTest's passed tests.
+    r"|^\[INFO\] Download(?:ing|ed) from |^Download https?://|^\s+Passed \S+ \[[\d.]+ m?s\]$|^Test Case '.*' (?:started\.|passed \([\d.]+ seconds\)\.)$",
+    // Valgrind's banner and boilerplate around its findings.
+    r"|^==\d+== (?:Memcheck, a memory error detector|Copyright \(C\)|Using Valgrind-|Command: |For (?:lists|counts) of detected and suppressed errors|All heap blocks were freed)",
+    // npm's closing pointer to its debug log, its blank error lines
+    // and the help text under a 404.
+    r"|^npm (?:ERR!|error) +(?:A complete log of this run can be found in|\S*/_logs/\S+\.log$)",
+    r"|^npm (?:ERR!|error)(?: 404)?\s*$|^npm (?:ERR!|error) 404 +(?:Note that you can also install from a|tarball, folder, http url, or git url\.)$",
+    // rustc's and clippy's boilerplate under each finding: which
+    // lint is on by default, where the lint's documentation is.
+    r"|^\s*= note: `#\[(?:warn|deny)\([\w:]+\)\]` on by default$|^\s*= help: for further information visit https://",
+    // Python's position markers under a frame's code line (PEP
+    // 657: `^^^^`, `~~~^^^`): the code line says what ran.
+    r"|^\s*~*\^[\^~]*\s*$",
+    // Library frames: Python site-packages and the standard library,
+    // node_modules and node internals, the JDK and test runners, Go's
+    // runtime, Rust's standard library.
+    r#"|^\s*File "[^"]*(?:site-packages|dist-packages|/lib/python\d|<frozen )"#,
+    r"|^\s*at .*(?:node_modules|node:internal|\(internal/|\(node:)",
+    // The same frames as node:test's TAP report prints them, with
+    // no `at` (`Test.run (node:internal/test_runner/test:796:25)`).
+    r"|^\s+(?:async )?[\w$.<>]+ \((?:node:|internal/)[^()\s]+\)$",
+    r"|^\s*at (?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.apache\.maven\.|org\.gradle\.|kotlin\.|scala\.)",
+    // Ruby's gems and standard library, PHP's Composer packages,
+    // .NET's runtime, Rust's standard library.
+    r"|^\s*(?:from|#) \S*(?:/gems/|/rubygems|/lib/ruby/)|^#\d+ (?:\S*/vendor/|\{main\})|^\s+at (?:System|Microsoft)\.|^\s+at /rustc/",
+    r"|^\s*(?:/usr/local/go/src/|/usr/lib/go\S*/src/|runtime/|testing\.tRunner)",
+    r"|^\s*(?:at )?/rustc/[0-9a-f]+/|^\s*\d+: (?:std::|core::|alloc::|rust_begin_unwind|__rust|<unknown>$)",
+);
+
+pub(super) const FAILURE: &str = concat!(
+    // The words, in the cases tools write them; not in a command-line
+    // flag that an echoed command shows (`--no-fail-fast`,
+    // `--fail-under-lines 100`, `--show-error-codes`).
+    r"(?i:(?:^|[^-\w])errors?\b|(?:^|[^-\w])fail(?:ed|ure|ures|s|ing)?\b|\bfatal\b|\bpanic(?:ked)?\b|\btraceback\b|\bexception\b|\baborted\b)",
+    r"|\b[A-Z]\w*(?:Error|Exception|Failure|Fault)\b|\bERR!|\bERR_\w+|\bE\d{4}\b|\berror\[",
+    // Python's raised exceptions under their module path; not a Django
+    // model's check (`polls.Question: (models.W042) …`).
+    r"|^(?:[a-z_]\w*\.)+[A-Z]\w+: [^\s(]",
+    // pytest's explanation lines, jest/vitest failure marks.
+    // Biome's and Next.js's (`✖`, `⨯`), miette's as oxlint prints it (`×`).
+    r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|✖|×|⨯|❌|●)\s",
+    // A test runner's failing test, go's FAIL, a TAP producer's failing
+    // test point (node:test, tape, prove, bats: `not ok 3 - adds`).
+    r"|^(?:FAIL|FAILED|ERROR)\b|--- FAIL|\bFAIL:|\bFAILED\b|\b\d+ (?:failing|failed|errors?)\b|^\s*not ok \d+\b",
+    // A linter's finding under its rule code, as ruff prints it above the
+    // location (`F401 [*] `os` imported but unused`, `UP035 `typing.Dict`
+    // is deprecated`).
+    r"|^[A-Z]{1,4}\d{3,4} (?:\[\*\] )?\S",
+    // Kotlin's compiler (`e: file:///a/App.kt:12:9 Unresolved reference`),
+    // RSpec's list of failed examples (`rspec ./spec/a_spec.rb:12 # …`);
+    // read with their paths blanked too.
+    r"|^e: (?:file:)?\S*\s*:\d+:\d+ |^rspec\s+\S*\s*:\d+ # ",
+    // make, linkers, shells, the kernel.
+    r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\b[Cc]an't (?:locate|call|use|find|open|load|resolve|connect|read|write|create|access|modify|exec|stat|remove|import|allocate|bind)\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
+    // A formatter's check, file by file: black's and ruff's `would
+    // reformat`, ruff's `unformatted:` above the file's location, rustfmt's
+    // `Diff in src/a.rs:3:`, Prettier's `[warn] src/a.ts` (read with its
+    // path blanked).
+    r"|^(?:would reformat|Would reformat:)\s|^unformatted: |^Diff in\s.*(?::\d+:| at line \d+:)$|^\[warn\]\s*$",
+    // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
+    r"|^CONFLICT \(|(?i:out of memory|OOMKilled)",
+    // Minitest's verbose verdicts (`T#test_a = 0.00 s = F`), Jasmine's
+    // failed expectations (`Expected 3 to equal 4.`).
+    r"|^\S+#\S+ = [\d.]+ s = [EF]$|^\s*Expected .+ (?:not )?to (?:be|equal|have|contain|match|throw)",
+    // Django's system checks (`polls.Choice.question: (fields.E300) …`),
+    // TAP::Harness's verdict on a test file that exited non-zero.
+    r"|\((?:\w+\.)+E\d{3}\) \S|^Dubious, test returned",
+    // ShellCheck's findings at every level (`^--^ SC2086 (info): …`),
+    // RuboCop's count, PHPStan's table rows (`  12     Call to an
+    // undefined method Foo::bar().`; spaces, where `cat -n` and `nl` put
+    // a tab), a push the remote refused (` !
+    // [rejected]  main -> main`), `go vet`'s findings.
+    r"|\bSC\d{4} \((?:error|warning|info|style)\):|\b[1-9]\d* offenses? detected\b|^ +\d{1,6} {3,}[A-Z].*\.$",
+    r"|^\s*! \[(?:remote )?rejected\]|^vet: ",
+    // Lua's runtime errors (`lua: a.lua:3: attempt to call a nil value`).
+    r"|\battempt to (?:call|index|perform arithmetic on|compare|concatenate) ",
+    // Stylelint's findings (`  3:5  ✖  Unexpected unknown property`),
+    // Valgrind's, the sanitizers' closing line, bandit's findings, the
+    // states of a Kubernetes pod that does not run.
+    r"|^\s*\d+:\d+\s+✖\s|^==\d+== (?:Invalid (?:read|write|free)|Conditional jump or move depends on uninitialised|Use of uninitialised|Mismatched free|Syscall param|[\d,]+ bytes in [\d,]+ blocks are (?:definitely|indirectly|possibly) lost)",
+    r"|^SUMMARY: \w+Sanitizer: |^>> Issue: \[|\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerConfigError)\b",
+    // Non-zero exits.
+    r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?[1-9]\d*\b|returned non-zero|non-zero exit|returncode[:=]?\s*-?[1-9])",
+);
+pub(super) const WARNING: &str = concat!(
+    r"(?i:\bwarn(?:ing|ings)?\b|\bdeprecat\w*)|\[WARN(?:ING)?\]|Warning\b|^w: (?:file:)?\S*\s*:\d+:\d+ ",
+    // oxlint's, Next.js's and Stylelint's mark, Django's system checks (`(models.W042)`),
+    // Perl's messages, which end with where they were raised (`Use of
+    // uninitialized value $x in addition (+) at a.pl line 2.`; read with
+    // the path blanked).
+    r"|^\s*(?:\d+:\d+\s+)?⚠\s|\((?:\w+\.)+W\d{3}\) \S|^[^#\s].* at (?:\S+ )?\s*line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$",
+);
+pub(super) const SUMMARY: &str = concat!(
+    r"(?i:\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo)\b)",
+    r"|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|^Ran \d+ tests? in|^OK(?:\s|$)|^FAILED \(|^=+ .* in [\d.]+m?s",
+    r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed|^Your code has been rated at",
+    r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?\d+|returncode)|^\s*Finished .* target\(s\) in",
+    // The counts a TAP producer prints last (node:test's `# tests 44`,
+    // `# fail 2`).
+    r"|^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$",
+);

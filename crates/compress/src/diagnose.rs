@@ -182,7 +182,7 @@ macro_rules! pointed_code {
 }
 
 const CONTEXT: &str = concat!(
-    r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at [\w$.<>]+\([\w$]+\.(?:java|kt|scala):\d+\)"#,
+    r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at [\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
     r"|^\s*\S+\.(?:go|rs|py|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|scala|rb|php|cs|swift|dart|ex|exs|erl|lua|zig):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
     // An assertion's operands and matcher ([`OPERAND`]).
     r"|",
@@ -209,6 +209,12 @@ const CONTEXT: &str = concat!(
     // ShellCheck's place of a finding (`In deploy.sh line 3:`), Vitest's
     // under a failed assertion (`❯ src/a.test.ts:5:17`).
     r"|^In \S+ line \d+:$|^\s*❯ \S+:\d+:\d+$",
+    // The frames of Erlang (`in function  cart:load/1 (src/cart.erl, line
+    // 12)`), OCaml (`Called from Main in file "bin/main.ml", line 5, …`),
+    // Julia (`@ Shop ~/dev/Shop/src/cart.jl:14`) and R's rlang (` 1.
+    // └─shop::total(cart) at R/cart.R:14:3`).
+    r#"|^\s+in (?:function|call from)\s+\S+ \(\S+, line \d+\)$|^(?:Raised at|Re-raised at|Called from) .* in file "[^"]+", line \d+"#,
+    r"|^\s+@ \S+ \S+:\d+$|^\s*\d+\. [│├└─\s]*\S.* at \S+:\d+:\d+$",
     // Valgrind's frames in the project's files (`==42==    at 0x10915E:
     // main (cart.c:14)`), bandit's place of a finding.
     r"|^==\d+==\s+(?:at|by) 0x[0-9A-Fa-f]+: .*\(\S+:\d+\)$|^\s+Location: \S+:\d+",
@@ -878,6 +884,12 @@ mod tests {
             "#     expected: '90'",
             "==4242==    at 0x10915E: main (cart.c:14)",
             "   Location: ./shop/cart.py:12:4",
+            // Erlang, OCaml, Julia, Clojure and R (rlang) frames.
+            "     in function  shop_cart:load/1 (src/shop_cart.erl, line 12)",
+            "Called from Dune__exe__Main in file \"bin/main.ml\", line 5, characters 2-12",
+            "   @ Shop ~/dev/Shop/src/cart.jl:14",
+            "\tat shop.cart$total.invokeStatic(cart.clj:12)",
+            " 1. └─shop::total(cart) at R/cart.R:14:3",
         ] {
             assert_eq!(line_kind(line), LineKind::Context, "{line}");
         }
@@ -889,6 +901,8 @@ mod tests {
             "#2 {main}",
             "   at System.Linq.Enumerable.First[TSource](IEnumerable`1 source)",
             "             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:80:14",
+            "\tat clojure.lang.Compiler.analyze(Compiler.java:6825)",
+            "   @ Base ./array.jl:861",
         ] {
             assert_eq!(line_kind(line), LineKind::Noise, "{line}");
         }

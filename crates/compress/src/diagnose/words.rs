@@ -46,7 +46,9 @@ pub(super) const NOISE: &str = concat!(
     // The same frames as node:test's TAP report prints them, with
     // no `at` (`Test.run (node:internal/test_runner/test:796:25)`).
     r"|^\s+(?:async )?[\w$.<>]+ \((?:node:|internal/)[^()\s]+\)$",
-    r"|^\s*at (?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.apache\.maven\.|org\.gradle\.|kotlin\.|scala\.)",
+    r"|^\s*at (?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.apache\.maven\.|org\.gradle\.|kotlin\.|scala\.|clojure\.)",
+    // Julia's own frames (`@ Base ./array.jl:861`).
+    r"|^\s+@ (?:Base|Core|Test|Pkg|Distributed) \S+:\d+$",
     // Ruby's gems and standard library, PHP's Composer packages,
     // .NET's runtime, Rust's standard library.
     r"|^\s*(?:from|#) \S*(?:/gems/|/rubygems|/lib/ruby/)|^#\d+ (?:\S*/vendor/|\{main\})|^\s+at (?:System|Microsoft)\.|^\s+at /rustc/",

@@ -74,13 +74,13 @@ fn build(pattern: &str) -> Regex {
 
 /// One search for every line that may carry a diagnostic or context: a
 /// superset of [`line_kind`]'s failure, warning, summary and context
-/// lines, found in one pass over a whole output, so that only those lines
-/// are classified.
+/// lines (every line under a [`STREAM_PREFIX`] among them), found in one
+/// pass over a whole output, so that only those lines are classified.
 pub(crate) fn candidates() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         build(&format!(
-            "(?m)(?:{FAILURE})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})"
+            "(?m)(?:{FAILURE})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|^(?:{STREAM_PREFIX})"
         ))
     })
 }
@@ -140,6 +140,30 @@ pub fn without_colours(text: &str) -> std::borrow::Cow<'_, str> {
         ansi().replace_all(text, "")
     } else {
         std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// The name a tool that runs several processes puts before each line of
+/// theirs: Docker Compose's service (`api-1  | `, `api_1  | `), Turborepo's
+/// package and task (`web:build: `, `@shop/ui:test: `).
+///
+/// A file's name is no package's (`a.py:ENCODING: x`, as `grep` prints a
+/// match, keeps its name).
+const STREAM_PREFIX: &str = r"[\w.-]+[-_]\d+ +\| |[@A-Za-z_][@\w/-]*:[A-Za-z][\w-]*: ";
+
+/// `line` without the [`STREAM_PREFIX`] of the process that printed it:
+/// what the process printed is judged as it would be alone.
+///
+/// ```
+/// # use strata_ctx_compress::{line_kind, LineKind};
+/// assert_eq!(line_kind(r#"api-1  |   File "/app/shop/db.py", line 18, in connect"#), LineKind::Context);
+/// assert_eq!(line_kind("web:build: src/a.ts(3,7): error TS2322: Type 'string' is not assignable"), LineKind::Failure);
+/// ```
+fn without_stream_prefix(line: &str) -> &str {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    match compiled(&RE, &format!("^(?:{STREAM_PREFIX})")).find(line) {
+        Some(prefix) => &line[prefix.end()..],
+        None => line,
     }
 }
 
@@ -341,7 +365,7 @@ pub fn line_kind(line: &str) -> LineKind {
     let line = line[..end].trim_end_matches(['\r', '\n']);
     // Colour codes (`\x1b[31;1m`) are how tools print, not what they say.
     let plain = without_colours(line);
-    let line = plain.as_ref();
+    let line = without_stream_prefix(plain.as_ref());
     if line.trim().is_empty() {
         return LineKind::Plain;
     }
@@ -590,6 +614,8 @@ mod tests {
             // nor a comment that says what code can't do.
             "  1077\t        Does not modify timezone information on (de)serialization.",
             "1552:         # The transform can't be applied yet, as joins must be trimmed later.",
+            // A file's name before a match is no package's task prefix.
+            "pydicom/encoders/base.py:ENCODING_PROFILES: Dict[UID, List[ProfileType]] = {",
         ] {
             assert_ne!(line_kind(line), LineKind::Failure, "{line}");
         }
@@ -744,6 +770,10 @@ mod tests {
             "==4242== 40 bytes in 1 blocks are definitely lost in loss record 1 of 1",
             "SUMMARY: AddressSanitizer: heap-buffer-overflow /home/dev/cart.c:14 in main",
             ">> Issue: [B101:assert_used] Use of assert detected.",
+            // Under the name of the process that printed them: Docker
+            // Compose's services, Turborepo's tasks.
+            "api-1  | sqlalchemy.exc.OperationalError: (psycopg.OperationalError) connection failed",
+            "@shop/ui:test:  FAIL  src/button.test.tsx > renders",
             "web-5d9c7b-x2k   0/1     CrashLoopBackOff   5 (30s ago)   3m",
         ];
         for line in lines {
@@ -785,6 +815,16 @@ mod tests {
             "trim trailing whitespace.................................................Passed",
             "check json...........................................(no files to check)Skipped",
             " 20/48 [▓▓▓▓▓▓▓▓▓▓▓▓░░░░░░░░░░░░░░░░]  41%",
+            // Image pulls, git's transfers, package managers' steps.
+            "a3ed95caeb02: Pull complete",
+            "remote: Counting objects: 100% (120/120), done.",
+            "[1/4] Resolving packages...",
+            "Solving environment: done",
+            "  - Installing requests (2.31.0)",
+            "Installed 12 packages in 20ms",
+            " + requests==2.31.0",
+            "    Updating crates.io index",
+            "npm notice New major version of npm available! 10.8.2 -> 11.6.0",
             // Valgrind's banner and pointer to its options.
             "==4242== Memcheck, a memory error detector",
             "==4242== For lists of detected and suppressed errors, rerun with: -s",
@@ -884,6 +924,7 @@ mod tests {
             "#     expected: '90'",
             "==4242==    at 0x10915E: main (cart.c:14)",
             "   Location: ./shop/cart.py:12:4",
+            "api_1  |   File \"/app/shop/db.py\", line 18, in connect",
             // Erlang, OCaml, Julia, Clojure and R (rlang) frames.
             "     in function  shop_cart:load/1 (src/shop_cart.erl, line 12)",
             "Called from Dune__exe__Main in file \"bin/main.ml\", line 5, characters 2-12",

@@ -18,6 +18,14 @@ pub(super) const NOISE: &str = concat!(
     r"|^\s*(?:Downloading|Downloaded|Collecting|Requirement already satisfied|Using cached|Obtaining|Fetching|Resolving|Unpacking|Preparing|Building wheels?|Stored in directory|Created wheel|Installing collected|Attempting uninstall|Found existing installation|Uninstalling|Successfully uninstalled|Get:\d|Hit:\d|Ign:\d|Selecting previously|Setting up|Processing triggers|Reading package lists|Building dependency tree|Reading state information)\b",
     r"|^\s*(?:Compiling|Checking|Fresh|Downloaded|Locking|Adding|Updating|Blocking) \S+ v\d",
     r"|^\s*(?:go: downloading|npm (?:WARN|warn) deprecated|added \d+ packages|Progress: resolved|Packages: \+)",
+    // Image layers (`a3ed95caeb02: Pull complete`), git's transfer
+    // progress, yarn's steps, conda's, Poetry's, uv's and Cargo's index and
+    // lock steps, npm's notices.
+    r"|^[0-9a-f]{12}: (?:Pulling fs layer|Waiting|Verifying Checksum|Download complete|Pull complete|Already exists|Extracting|Downloading)",
+    r"|^(?:remote: )?(?:Enumerating|Counting|Compressing|Receiving|Writing) objects:|^(?:remote: )?Total \d+ \(delta|^Delta compression using",
+    r"|^\[\d+/\d+\] (?:Resolving|Fetching|Linking|Building fresh) |^(?:Collecting package metadata|Solving environment|Preparing transaction|Verifying transaction|Executing transaction)\b",
+    r"|^\s*- (?:Installing|Updating|Downgrading|Removing) \S+ \(|^(?:Resolved|Prepared|Installed|Uninstalled|Audited|Built) \d+ packages? in |^ [+-] [\w.-]+==[\w.+-]+$",
+    r"|^\s*(?:Updating crates\.io index|Locking \d+ packages)|^npm notice\b",
     // Build steps that went through: Gradle's tasks, CMake's and
     // Ninja's or SwiftPM's numbered steps, BuildKit's finished
     // steps, .NET's restores.

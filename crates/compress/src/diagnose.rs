@@ -616,6 +616,7 @@ mod tests {
             "1552:         # The transform can't be applied yet, as joins must be trimmed later.",
             // A file's name before a match is no package's task prefix.
             "pydicom/encoders/base.py:ENCODING_PROFILES: Dict[UID, List[ProfileType]] = {",
+            "HTTP/1.1 200 OK",
         ] {
             assert_ne!(line_kind(line), LineKind::Failure, "{line}");
         }
@@ -770,6 +771,21 @@ mod tests {
             "==4242== 40 bytes in 1 blocks are definitely lost in loss record 1 of 1",
             "SUMMARY: AddressSanitizer: heap-buffer-overflow /home/dev/cart.c:14 in main",
             ">> Issue: [B101:assert_used] Use of assert detected.",
+            // The shell, the system, sed, grep, HTTP, Python, pip.
+            "./deploy.sh: line 3: APP_DIR: unbound variable",
+            "./deploy.sh: line 12: [: too many arguments",
+            "ssh: connect to host 10.0.0.5 port 22: Connection refused",
+            "chmod: changing permissions of '/etc/hosts': Operation not permitted",
+            "cat: src: Is a directory",
+            "[Errno 21] Is a directory: '/tmp/src/project'",
+            "sed: -e expression #1, char 5: unterminated `s' command",
+            "grep: Unmatched ( or \\(",
+            "HTTP/2 404 ",
+            "HTTP/1.1 503 Service Unavailable",
+            "Terminated",
+            "KeyboardInterrupt",
+            "SystemExit: 2",
+            "foo 1.0 has requirement bar>=2, but you have bar 1.0.",
             // Under the name of the process that printed them: Docker
             // Compose's services, Turborepo's tasks.
             "api-1  | sqlalchemy.exc.OperationalError: (psycopg.OperationalError) connection failed",

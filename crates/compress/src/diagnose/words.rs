@@ -111,6 +111,17 @@ pub(super) const FAILURE: &str = concat!(
     r"|^\s*! \[(?:remote )?rejected\]|^vet: ",
     // Lua's runtime errors (`lua: a.lua:3: attempt to call a nil value`).
     r"|\battempt to (?:call|index|perform arithmetic on|compare|concatenate) ",
+    // What the shell says of a script (`line 3: APP_DIR: unbound
+    // variable`), the system's error messages (`Connection refused`, `No
+    // space left on device`), GNU sed's and grep's, an HTTP error status
+    // (`HTTP/2 404`), a run the shell or `timeout` ended (`Terminated`),
+    // Python's exceptions without `Error` in their names, pip's check.
+    r"|\b(?:unbound variable|bad substitution|ambiguous redirect|integer expression expected|unary operator expected|binary operator expected|too many arguments|bad interpreter)\b",
+    r"|Connection refused|Connection reset by peer|Connection timed out|Network is unreachable|No route to host|Address already in use|Operation not permitted|Read-only file system",
+    r"|No space left on device|Is a directory|Not a directory|Directory not empty|Argument list too long|Too many open files|Device or resource busy|Text file busy",
+    r"|Cannot allocate memory|Bad file descriptor|\[Errno \d+\]|Disk quota exceeded|Name or service not known|Temporary failure in name resolution",
+    r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$",
+    r"|^(?:KeyboardInterrupt|StopIteration|StopAsyncIteration|SystemExit|GeneratorExit)(?::|$)|\bhas requirement \S+, but you have\b",
     // Stylelint's findings (`  3:5  ✖  Unexpected unknown property`),
     // Valgrind's, the sanitizers' closing line, bandit's findings, the
     // states of a Kubernetes pod that does not run.

@@ -71,7 +71,9 @@ pub(crate) fn never() -> Regex {
 /// last verdict (`FAIL\tpkg`, `BUILD FAILED`,
 /// [`strata_ctx_compress::is_verdict`]). A failure line that ends with a
 /// colon and announces its message on the next line (Rust's `thread 'x'
-/// panicked at src/a.rs:3:5:`) comes with that line.
+/// panicked at src/a.rs:3:5:`) comes with that line, be it a failure line
+/// itself (`Error: Unable to load file a.py:` above `[Errno 21] Is a
+/// directory: 'a.py'`), when the two fit in 160 characters.
 ///
 /// ```
 /// use strata_ctx_history::last_error_line;
@@ -101,6 +103,15 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     let line = failures()
         .find(|l| !is_verdict(l))
         .or_else(|| failures().next())?;
+    // `line` is a slice of `text`: what stands before it may announce it.
+    let start = line.as_ptr() as usize - text.as_ptr() as usize;
+    if let Some(above) = announcing_line_above(&text[..start]) {
+        // Only whole: the message must survive the shortest cut a last
+        // error gets.
+        if above.chars().count() + 1 + line.chars().count() <= NOTE_ERROR_CHARS {
+            return Some(Cow::Owned(format!("{above} {line}")));
+        }
+    }
     if !announces_message(line) {
         return Some(Cow::Borrowed(line));
     }
@@ -111,6 +122,16 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
         Some(message) => Cow::Owned(format!("{line} {message}")),
         None => Cow::Borrowed(line),
     })
+}
+
+/// The last line of `before` (what precedes a failure line), trimmed,
+/// when it is a failure line that announces a message: the failure the
+/// line after it details.
+fn announcing_line_above(before: &str) -> Option<&str> {
+    let before = before.trim_end_matches([' ', '\t']).strip_suffix('\n')?;
+    let above = before.rsplit('\n').next()?.trim();
+    (above.chars().count() >= 8 && announces_message(above) && line_kind(above) == LineKind::Failure)
+        .then_some(above)
 }
 
 pub(crate) fn cut(text: &str, max: usize) -> String {

@@ -506,7 +506,7 @@ async fn a_vague_summary_gets_the_facts_it_left_out() {
     let summary = summary_of(&h);
     assert!(
         summary.content.contains(
-            "\n\n### Facts from the change tracker the summary left out\n- File changed: src/dates.rs\n- Failed: `cargo test -q` → test result: FAILED. 11 passed; 1 failed — last error: assertion failed: is_leap(2000)\n- The user said: Never change the public API\n\n[The archived messages are in the full log: recall "
+            "\n\n### Facts from the change tracker the summary left out\n- File changed: src/dates.rs\n- Failed: `cargo test -q` → test result: FAILED. 11 passed; 1 failed — last error: thread 'dates::leap' panicked at src/dates.rs:40:5: assertion failed: is_leap(2000)\n- The user said: Never change the public API\n\n[The archived messages are in the full log: recall "
         ),
         "{}",
         summary.content
@@ -517,7 +517,7 @@ async fn a_vague_summary_gets_the_facts_it_left_out() {
     #[strata_ctx_core::async_trait]
     impl strata_ctx_core::Summarizer for Thorough {
         async fn summarize(&self, _: &[Message]) -> strata_ctx_core::LlmResult<String> {
-            Ok("Changed src/dates.rs. `cargo test -q` failed: assertion failed: is_leap(2000) (test result: FAILED. 11 passed; 1 failed). Never change the public API".into())
+            Ok("Changed src/dates.rs. `cargo test -q` failed: thread 'dates::leap' panicked at src/dates.rs:40:5: assertion failed: is_leap(2000) (test result: FAILED. 11 passed; 1 failed). Never change the public API".into())
         }
     }
     for n in 6..12 {

@@ -55,3 +55,28 @@ fn react_6_builds_and_runners_stopping_are_verdicts() {
         assert!(!is_verdict(message), "{message}");
     }
 }
+
+/// A failure line that announces its message (`…:`) comes with it, be
+/// the message a failure line itself, when the two fit the shortest cut a
+/// last error gets; else the message alone.
+#[test]
+fn react_6_a_message_comes_with_the_failure_that_announces_it() {
+    let out = "Testing ast_from_file:\n  Error: Unable to load file /tmp/src/project:\n[Errno 21] Is a directory: '/tmp/src/project'\n";
+    assert_eq!(
+        last_error_line(out, None).as_deref(),
+        Some("Error: Unable to load file /tmp/src/project: [Errno 21] Is a directory: '/tmp/src/project'")
+    );
+    let long = format!(
+        "Error: Unable to load file /tmp/{}/project:\n[Errno 21] Is a directory: '/tmp/project'\n",
+        "deep/".repeat(30)
+    );
+    assert_eq!(
+        last_error_line(&long, None).as_deref(),
+        Some("[Errno 21] Is a directory: '/tmp/project'")
+    );
+    // A line that ends with a colon but is no failure announces nothing.
+    assert_eq!(
+        last_error_line("Results:\nValueError: bad row\n", None).as_deref(),
+        Some("ValueError: bad row")
+    );
+}

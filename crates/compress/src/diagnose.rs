@@ -520,7 +520,7 @@ pub fn announced_message(after: &str) -> Option<&str> {
 /// ```
 pub fn is_verdict(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    let t = line.trim();
+    let t = without_stream_prefix(line.trim()).trim();
     summary().is_match(t)
         || compiled(
             &RE,
@@ -531,6 +531,16 @@ pub fn is_verdict(line: &str) -> bool {
             // XCTest and Swift Testing.
             r"|^> (?:Compilation (?:failed|error)|There were failing tests)|^Build FAILED\.?$|^ninja: build stopped|^-- Configuring incomplete, errors occurred",
             r"|^error: the following command failed with|transitive failure$|\(errors have been logged\)$|^Test Suite '.+' failed at |^[✘✗] Test .+ failed after [\d.]+ seconds",
+            // Gradle's failed task and worker, a process that exited
+            // non-zero, XCTest's failed case, `dotnet test`'s count,
+            // prove's verdicts, RuboCop's count, Biome's closing line,
+            // an application server that did not start.
+            r"|^Execution failed for task '|^> A failure occurred while executing |finished with non-zero exit value \d+|^Test Case '.+' failed \(|^Failed!\s+- Failed:",
+            r"|^> Task :\S+ FAILED$|^Failed tests?:\s+[\d, -]+$|^Non-zero exit status: \d+$",
+            r"|^Result: FAIL$|^Failed \d+/\d+ subtests|\(Wstat: \d+|^Dubious, test returned|^# Looks like you failed|\boffenses? detected\b",
+            r"|Some errors were emitted while running checks|Application startup failed",
+            // A process killed by a signal: the message above says why.
+            r"|^(?:Aborted|Segmentation fault|Illegal instruction|Bus error|Floating point exception|Killed|Terminated)(?: \(core dumped\))?$",
         ),
         )
         .is_match(t)
@@ -771,6 +781,9 @@ mod tests {
             "==4242== 40 bytes in 1 blocks are definitely lost in loss record 1 of 1",
             "SUMMARY: AddressSanitizer: heap-buffer-overflow /home/dev/cart.c:14 in main",
             ">> Issue: [B101:assert_used] Use of assert detected.",
+            // C++'s uncaught exception.
+            "terminate called after throwing an instance of 'std::out_of_range'",
+            "  what():  vector::_M_range_check: __n (which is 5) >= this->size() (which is 3)",
             // The shell, the system, sed, grep, HTTP, Python, pip.
             "./deploy.sh: line 3: APP_DIR: unbound variable",
             "./deploy.sh: line 12: [: too many arguments",
@@ -959,6 +972,8 @@ mod tests {
             "   at System.Linq.Enumerable.First[TSource](IEnumerable`1 source)",
             "             at /rustc/59807616e1fa2540724bfbac14d7976d7e4a3860/library/core/src/panicking.rs:80:14",
             "\tat clojure.lang.Compiler.analyze(Compiler.java:6825)",
+            // Under the class loader's name, as Gradle prints a test's stack.
+            "\tat app//org.junit.jupiter.api.AssertionUtils.fail(AssertionUtils.java:151)",
             "   @ Base ./array.jl:861",
         ] {
             assert_eq!(line_kind(line), LineKind::Noise, "{line}");

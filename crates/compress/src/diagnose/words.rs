@@ -54,7 +54,7 @@ pub(super) const NOISE: &str = concat!(
     // The same frames as node:test's TAP report prints them, with
     // no `at` (`Test.run (node:internal/test_runner/test:796:25)`).
     r"|^\s+(?:async )?[\w$.<>]+ \((?:node:|internal/)[^()\s]+\)$",
-    r"|^\s*at (?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.apache\.maven\.|org\.gradle\.|kotlin\.|scala\.|clojure\.)",
+    r"|^\s*at (?:[\w.-]+//)?(?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.apache\.maven\.|org\.gradle\.|kotlin\.|scala\.|clojure\.)",
     // Julia's own frames (`@ Base ./array.jl:861`).
     r"|^\s+@ (?:Base|Core|Test|Pkg|Distributed) \S+:\d+$",
     // Ruby's gems and standard library, PHP's Composer packages,
@@ -122,6 +122,9 @@ pub(super) const FAILURE: &str = concat!(
     r"|Cannot allocate memory|Bad file descriptor|\[Errno \d+\]|Disk quota exceeded|Name or service not known|Temporary failure in name resolution",
     r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$",
     r"|^(?:KeyboardInterrupt|StopIteration|StopAsyncIteration|SystemExit|GeneratorExit)(?::|$)|\bhas requirement \S+, but you have\b",
+    // C++'s uncaught exception (`terminate called after throwing an
+    // instance of 'std::out_of_range'` above `  what():  …`).
+    r"|^terminate called (?:after throwing an instance of|without an active exception)|^\s+what\(\):\s",
     // Stylelint's findings (`  3:5  ✖  Unexpected unknown property`),
     // Valgrind's, the sanitizers' closing line, bandit's findings, the
     // states of a Kubernetes pod that does not run.

@@ -7,7 +7,8 @@ use strata_ctx_history::last_error_line;
 use strata_ctx_testkit::documented_outputs;
 
 /// The last error is one of the output's failure lines, or one joined
-/// with the message it announces, and not a verdict that only points at
+/// with the message it announces or with the line that announces it
+/// (`Error Message:` above `Assert.Equal() Failure: Values differ`), and not a verdict that only points at
 /// the errors above it (`BUILD FAILED in 3s`, `ninja: build stopped:
 /// subcommand failed.`, `Test Suite 'All tests' failed at …`) when the
 /// output has an error with a message.
@@ -19,7 +20,9 @@ fn react_6_the_last_error_of_every_documented_toolchain_is_a_message() {
         let (name, failures) = (&case.name, &case.failures);
         let error = last_error_line(&case.output, None).unwrap_or_else(|| panic!("{name}: no error"));
         assert!(
-            failures.iter().any(|f| error.starts_with(f.as_str())),
+            failures
+                .iter()
+                .any(|f| error.starts_with(f.as_str()) || error.ends_with(f.trim())),
             "{name}: {error:?} is not a failure line"
         );
         let messages = failures.iter().filter(|f| !is_verdict(f)).count();
@@ -44,6 +47,21 @@ fn react_6_builds_and_runners_stopping_are_verdicts() {
         "** (CompileError) lib/shop/cart.ex: cannot compile module Shop.Cart (errors have been logged)",
         "Test Suite 'All tests' failed at 2026-01-04 10:00:00.051.",
         "✘ Test totalAppliesDiscount() failed after 0.002 seconds with 1 issue.",
+        "Execution failed for task ':app:compileJava'.",
+        "> Task :lib:test FAILED",
+        "> A failure occurred while executing org.jetbrains.kotlin.compilerRunner.GradleCompilerRunnerWithWorkers$GradleKotlinCompilerWorkAction",
+        "> Process 'command '/usr/lib/jvm/java-17/bin/java'' finished with non-zero exit value 1",
+        "Test Case '-[AppTests.StoreTests testTotal]' failed (0.002 seconds).",
+        "Failed!  - Failed:     1, Passed:    60, Skipped:     0, Total:    61",
+        "Result: FAIL",
+        "Failed 1/6 subtests",
+        "t/01-cart.t (Wstat: 256 (exited 1) Tests: 6 Failed: 1)",
+        "  Failed test:  4",
+        "64 files inspected, 3 offenses detected, 1 offense autocorrectable",
+        "  ✖ Some errors were emitted while running checks.",
+        "api-1  | ERROR:    Application startup failed. Exiting.",
+        "Aborted (core dumped)",
+        "Segmentation fault",
     ] {
         assert!(is_verdict(verdict), "{verdict}");
     }
@@ -51,6 +69,9 @@ fn react_6_builds_and_runners_stopping_are_verdicts() {
         "/home/dev/App/Tests/AppTests/StoreTests.swift:9: error: -[AppTests.StoreTests testTotal] : XCTAssertEqual failed",
         "✘ Test totalAppliesDiscount() recorded an issue at StoreTests.swift:9:5: Expectation failed: (total → 100) == 90",
         "error: undefined variable \"totl\"",
+        "  what():  vector::_M_range_check: __n (which is 5) >= this->size() (which is 3)",
+        "#   Failed test 'total applies the discount'",
+        "api-1  | sqlalchemy.exc.OperationalError: (psycopg.OperationalError) connection failed",
     ] {
         assert!(!is_verdict(message), "{message}");
     }

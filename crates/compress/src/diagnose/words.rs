@@ -100,8 +100,9 @@ pub(super) const FAILURE: &str = concat!(
     // failed expectations (`Expected 3 to equal 4.`).
     r"|^\S+#\S+ = [\d.]+ s = [EF]$|^\s*Expected .+ (?:not )?to (?:be|equal|have|contain|match|throw)",
     // Django's system checks (`polls.Choice.question: (fields.E300) …`),
-    // TAP::Harness's verdict on a test file that exited non-zero.
-    r"|\((?:\w+\.)+E\d{3}\) \S|^Dubious, test returned",
+    // TAP::Harness's verdict on a test file that exited non-zero,
+    // Test::More's on a test that died or ran short.
+    r"|\((?:\w+\.)+E\d{3}\) \S|^Dubious, test returned|^# Looks like your test exited with [1-9]|^# Looks like you planned \d+ tests? but ran",
     // ShellCheck's findings at every level (`^--^ SC2086 (info): …`),
     // RuboCop's count, PHPStan's table rows (`  12     Call to an
     // undefined method Foo::bar().`; spaces, where `cat -n` and `nl` put

@@ -682,8 +682,9 @@ fn tool_8_python_position_markers_are_noise() {
 
 /// TOOL-8: real logs of the test runners of Ruby (RSpec's documentation
 /// format, Minitest's verbose one), PHP (PHPUnit's testdox), Elixir
-/// (ExUnit's `--trace`), Deno, Bun and Mocha, each with two or three failing
-/// tests among some three hundred passing ones (`outputs/`). Each prints a
+/// (ExUnit's `--trace`), Perl (prove 3.44 with Test::More), Deno, Bun and
+/// Mocha, each with two or three failing tests among some three hundred
+/// passing ones (`outputs/`). Each prints a
 /// failing test's name on a line with no failure word in it (`1) Calc adds
 /// negative numbers`, `adds => ./deno_test.ts:4:6`; Mocha's over three
 /// lines) above its message: the form keeps the name, the message (Node's
@@ -691,7 +692,21 @@ fn tool_8_python_position_markers_are_noise() {
 /// passing tests.
 #[test]
 fn tool_8_test_runners_keep_the_name_and_message_of_each_failing_test() {
-    let cases: [(&str, &str, &[&str], &str); 7] = [
+    let cases: [(&str, &str, &[&str], &str); 8] = [
+        (
+            "prove -lv t/",
+            include_str!("outputs/prove-verbose.txt"),
+            &[
+                "#   Failed test 'half off'",
+                "#   at t/10-discount.t line 5.",
+                "#          got: '50'",
+                "not ok 3 - half off",
+                "# Looks like your test exited with 255 just after 1.",
+                "Parse errors: No plan found in TAP output",
+                "Result: FAIL",
+            ],
+            "ok 17 - one item of 17",
+        ),
         (
             "rspec --format documentation",
             include_str!("outputs/rspec-doc.txt"),

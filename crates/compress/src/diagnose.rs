@@ -781,6 +781,9 @@ mod tests {
             "==4242== 40 bytes in 1 blocks are definitely lost in loss record 1 of 1",
             "SUMMARY: AddressSanitizer: heap-buffer-overflow /home/dev/cart.c:14 in main",
             ">> Issue: [B101:assert_used] Use of assert detected.",
+            // A critical log record, Elm's headed problem.
+            "2026-11-27 10:00:00,123 - shop.db - CRITICAL - Database unavailable",
+            "-- TYPE MISMATCH ------------------------------------------------------ src/Main.elm",
             // C++'s uncaught exception.
             "terminate called after throwing an instance of 'std::out_of_range'",
             "  what():  vector::_M_range_check: __n (which is 5) >= this->size() (which is 3)",

@@ -123,6 +123,9 @@ pub(super) const FAILURE: &str = concat!(
     r"|Cannot allocate memory|Bad file descriptor|\[Errno \d+\]|Disk quota exceeded|Name or service not known|Temporary failure in name resolution",
     r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$",
     r"|^(?:KeyboardInterrupt|StopIteration|StopAsyncIteration|SystemExit|GeneratorExit)(?::|$)|\bhas requirement \S+, but you have\b",
+    // A log record at the critical level (`- CRITICAL -`), Elm's headed
+    // problems (`-- TYPE MISMATCH ----- src/Main.elm`).
+    r"|\bCRITICAL\b|^-- [A-Z][A-Z' ]+ -{3,}",
     // C++'s uncaught exception (`terminate called after throwing an
     // instance of 'std::out_of_range'` above `  what():  …`).
     r"|^terminate called (?:after throwing an instance of|without an active exception)|^\s+what\(\):\s",

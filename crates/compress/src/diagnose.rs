@@ -462,17 +462,22 @@ fn zero_failure_counts(line: &str) -> bool {
 
 /// Whether a failure line announces its message on the next line: it
 /// ends with a colon, as Rust's `thread 'x' panicked at src/a.rs:3:5:`
-/// above `called `Option::unwrap()` on a `None` value`. Asked of a line
-/// already known to be a failure; the history form keeps the line after
-/// it, and the digest's last error joins the two.
+/// above `called `Option::unwrap()` on a `None` value`, or with nothing
+/// but a diagnostic's code, as GHC's `src/A.hs:3:5: error: [GHC-83865]`
+/// above `• Couldn't match expected type …`. Asked of a line already known
+/// to be a failure; the history form keeps the line after it, and the
+/// digest's last error joins the two.
 ///
 /// ```
 /// use strata_ctx_compress::announces_message;
 /// assert!(announces_message("thread 'main' panicked at src/main.rs:4:5:"));
+/// assert!(announces_message("src/Shop/Order.hs:30:14: error: [GHC-83865]"));
 /// assert!(!announces_message("error[E0425]: cannot find value `x` in this scope"));
 /// ```
 pub fn announces_message(failure: &str) -> bool {
-    failure.trim_end().ends_with(':')
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let failure = failure.trim_end();
+    failure.ends_with(':') || compiled(&RE, r"(?:error|warning): \[[\w-]+\]$").is_match(failure)
 }
 
 /// Whether `line` can be the message a failure announced: a plain line

@@ -126,11 +126,16 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
 
 /// The last line of `before` (what precedes a failure line), trimmed,
 /// when it is a failure line that announces a message: the failure the
-/// line after it details.
+/// line after it details. A one-word heading (`failures:`, as Cargo heads
+/// its list of failed tests) announces a list, not a message.
 fn announcing_line_above(before: &str) -> Option<&str> {
     let before = before.trim_end_matches([' ', '\t']).strip_suffix('\n')?;
     let above = before.rsplit('\n').next()?.trim();
-    (above.chars().count() >= 8 && announces_message(above) && line_kind(above) == LineKind::Failure)
+    let words = above.trim_end_matches(':').split_whitespace().count();
+    (above.chars().count() >= 8
+        && words >= 2
+        && announces_message(above)
+        && line_kind(above) == LineKind::Failure)
         .then_some(above)
 }
 

@@ -95,6 +95,15 @@ fn react_6_a_message_comes_with_the_failure_that_announces_it() {
         last_error_line(&long, None).as_deref(),
         Some("[Errno 21] Is a directory: '/tmp/project'")
     );
+    // A one-word heading announces a list, not a message.
+    assert_eq!(
+        last_error_line(
+            "failures:\n    add_small_numbers: assertion failed: add(2, 2) == 4\n",
+            None
+        )
+        .as_deref(),
+        Some("add_small_numbers: assertion failed: add(2, 2) == 4")
+    );
     // A line that ends with a colon but is no failure announces nothing.
     assert_eq!(
         last_error_line("Results:\nValueError: bad row\n", None).as_deref(),

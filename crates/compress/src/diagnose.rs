@@ -632,6 +632,8 @@ mod tests {
             // A file's name before a match is no package's task prefix.
             "pydicom/encoders/base.py:ENCODING_PROFILES: Dict[UID, List[ProfileType]] = {",
             "HTTP/1.1 200 OK",
+            // A klog record at the info level is no ruff finding.
+            "I1127 10:00:00.123456   12345 server.go:42] Starting server on :8080",
         ] {
             assert_ne!(line_kind(line), LineKind::Failure, "{line}");
         }
@@ -786,6 +788,9 @@ mod tests {
             "==4242== 40 bytes in 1 blocks are definitely lost in loss record 1 of 1",
             "SUMMARY: AddressSanitizer: heap-buffer-overflow /home/dev/cart.c:14 in main",
             ">> Issue: [B101:assert_used] Use of assert detected.",
+            // A klog record at the error level.
+            "E1127 10:00:00.123456   12345 cart.go:44] lookup price: no rows",
+            "F1127 10:00:00.123456   12345 main.go:20] cannot listen on :8080",
             // A critical log record, Elm's headed problem.
             "2026-11-27 10:00:00,123 - shop.db - CRITICAL - Database unavailable",
             "-- TYPE MISMATCH ------------------------------------------------------ src/Main.elm",
@@ -826,6 +831,7 @@ mod tests {
             "Use of uninitialized value $rate in multiplication (*) at lib/Shop/Cart.pm line 42, <$fh> line 5.",
             "Argument \"n/a\" isn't numeric in addition (+) at /home/dev/lib/Shop/Cart.pm line 44.",
             "  9:1  ⚠  Expected empty line before rule     rule-empty-line-before",
+            "W1127 10:00:00.123456   12345 cart.go:42] stock low",
         ] {
             assert_eq!(line_kind(line), LineKind::Warning, "{line}");
         }

@@ -82,7 +82,12 @@ pub(super) const FAILURE: &str = concat!(
     // A linter's finding under its rule code, as ruff prints it above the
     // location (`F401 [*] `os` imported but unused`, `UP035 `typing.Dict`
     // is deprecated`).
-    r"|^[A-Z]{1,4}\d{3,4} (?:\[\*\] )?\S",
+    // Not a klog or glog record's header (`I1127 10:00:00.123456 …`),
+    // whose level letter and date look the same.
+    r"|^[A-Z]{1,4}\d{3,4} (?:\[\*\] )?[^\s\d]",
+    // A klog or glog record at the error or fatal level (`E1127
+    // 10:00:00.123456   12345 cart.go:44] lookup price: no rows`).
+    r"|^[EF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ ",
     // Kotlin's compiler (`e: file:///a/App.kt:12:9 Unresolved reference`),
     // RSpec's list of failed examples (`rspec ./spec/a_spec.rb:12 # …`);
     // read with their paths blanked too.
@@ -139,11 +144,12 @@ pub(super) const FAILURE: &str = concat!(
 );
 pub(super) const WARNING: &str = concat!(
     r"(?i:\bwarn(?:ing|ings)?\b|\bdeprecat\w*)|\[WARN(?:ING)?\]|Warning\b|^w: (?:file:)?\S*\s*:\d+:\d+ ",
-    // oxlint's, Next.js's and Stylelint's mark, Django's system checks (`(models.W042)`),
+    // A klog or glog record at the warning level, oxlint's, Next.js's and
+    // Stylelint's mark, Django's system checks (`(models.W042)`),
     // Perl's messages, which end with where they were raised (`Use of
     // uninitialized value $x in addition (+) at a.pl line 2.`; read with
     // the path blanked).
-    r"|^\s*(?:\d+:\d+\s+)?⚠\s|\((?:\w+\.)+W\d{3}\) \S|^[^#\s].* at (?:\S+ )?\s*line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$",
+    r"|^W\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ |^\s*(?:\d+:\d+\s+)?⚠\s|\((?:\w+\.)+W\d{3}\) \S|^[^#\s].* at (?:\S+ )?\s*line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$",
 );
 pub(super) const SUMMARY: &str = concat!(
     r"(?i:\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo)\b)",

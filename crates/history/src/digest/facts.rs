@@ -63,6 +63,10 @@ pub(crate) fn never() -> Regex {
     Regex::new(r"[^\s\S]").unwrap_or_else(|_| never())
 }
 
+/// The fewest characters of a line taken for a failure or a verdict: a
+/// shorter one (`FAIL`, `Error:`) is a bare status.
+const MIN_FAILURE_CHARS: usize = 8;
+
 /// The last failure line of an output, as its toolchain prints it
 /// ([`strata_ctx_compress::line_kind`]), trimmed, other than `besides`
 /// (a summary shown elsewhere) and other than a bare status (at least
@@ -90,7 +94,7 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     let failures = || {
         text.lines().rev().filter_map(move |printed| {
             let l = printed.trim();
-            let failure = l.chars().count() >= 8
+            let failure = l.chars().count() >= MIN_FAILURE_CHARS
                 && Some(l) != besides
                 && !exit_status().is_match(l)
                 && (line_kind(l) == LineKind::Failure
@@ -132,7 +136,7 @@ fn announcing_line_above(before: &str) -> Option<&str> {
     let before = before.trim_end_matches([' ', '\t']).strip_suffix('\n')?;
     let above = before.rsplit('\n').next()?.trim();
     let words = above.trim_end_matches(':').split_whitespace().count();
-    (above.chars().count() >= 8
+    (above.chars().count() >= MIN_FAILURE_CHARS
         && words >= 2
         && announces_message(above)
         && line_kind(above) == LineKind::Failure)
@@ -295,7 +299,7 @@ pub(super) fn command_fact(command: &str, (text, code): (String, Option<i64>), f
             }
             text.lines().rev().find(|l| {
                 let l = l.trim();
-                l.chars().count() >= 8 && is_verdict(l) && !exit_status().is_match(l)
+                l.chars().count() >= MIN_FAILURE_CHARS && is_verdict(l) && !exit_status().is_match(l)
             })
         })
         .map(str::trim);

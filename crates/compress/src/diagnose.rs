@@ -28,7 +28,7 @@ pub(crate) use place::{
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, NUMBERED_HEADING};
-use words::{FAILURE, SUMMARY, WARNING};
+use words::{FAILURE, SPEC_EXPECTATION, SUMMARY, VERDICT, WARNING};
 
 /// What a line of a command's output is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -80,7 +80,7 @@ pub(crate) fn candidates() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         build(&format!(
-            "(?m)(?:{FAILURE})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|^(?:{STREAM_PREFIX})"
+            "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|^(?:{STREAM_PREFIX})"
         ))
     })
 }
@@ -321,6 +321,38 @@ fn located_message() -> &'static Regex {
     )
 }
 
+/// ScalaTest's failed expectation ([`SPEC_EXPECTATION`]).
+fn spec_expectation() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, SPEC_EXPECTATION)
+}
+
+/// The level tag of a line a build tool logged as a warning: sbt's
+/// `[warn]`, Maven's `[WARNING]`, `[WARN]`.
+fn warning_level() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\[(?:warn|WARN|WARNING)\] ")
+}
+
+/// Whether `line` is the marks a build that tags each line with its level
+/// prints under the code it echoes, as sbt does (`[error]     ^`,
+/// `[warn]   ~~~~`).
+pub(crate) fn is_tagged_marks(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\[(?:error|warn)\]\s+[\^~]+\s*$").is_match(line)
+}
+
+/// A field of a TAP producer's YAML diagnostic block other than its
+/// message (`  name: 'AssertionError'`, `  code: 'ERR_TEST_FAILURE'`,
+/// `  failureType: 'testCodeFailure'`).
+fn tap_field() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        r"^\s*(?:name|code|failureType|operator|location): '[^']*'$|^\s*duration_ms: [\d.]+$|^ {2,}(?:expected|actual): ",
+    )
+}
+
 /// A tool's report line that opens like a comment: an RSpec frame (`#
 /// ./lib/calc.rb:4:in 'div'`), a TAP producer's closing count (`# fail
 /// 2`), Test::More's diagnostics (`#   Failed test 'adds'`).
@@ -372,6 +404,16 @@ pub fn line_kind(line: &str) -> LineKind {
     if noise().is_match(line) || (progress().is_match(line) && !context().is_match(line)) {
         return LineKind::Noise;
     }
+    // sbt's marks under the code it echoes (`[error]     ^`).
+    if is_tagged_marks(line) {
+        return LineKind::Context;
+    }
+    // The fields of a TAP producer's YAML block under a failing test
+    // point (node:test's `  name: 'TypeError'`, `  code: 'ERR_ASSERTION'`)
+    // say what the failure was, where its `error:` field says why.
+    if tap_field().is_match(line) {
+        return LineKind::Context;
+    }
     // A comment's `# ` opens RSpec's frames and TAP's counts too.
     if code().is_match(line) && !commented_report().is_match(line) {
         return LineKind::Plain;
@@ -383,7 +425,14 @@ pub fn line_kind(line: &str) -> LineKind {
     let zero_failures = zero_failure_counts(line);
     // Words inside file names (`errors.py`, `deprecated.cfg`) say nothing.
     let words = without_paths(line);
-    if failure().is_match(&words) && !zero_failures {
+    if (failure().is_match(&words) || spec_expectation().is_match(line)) && !zero_failures {
+        // A line the tool itself logged at the warning level (sbt's
+        // `[warn]`, Maven's `[WARNING]`) is a warning whatever its words
+        // (`[warn] It would fail on the following input: None`); not
+        // Prettier's list of the files it would change (`[warn] src/a.ts`).
+        if warning_level().is_match(line) && words.trim() != "[warn]" {
+            return LineKind::Warning;
+        }
         return LineKind::Failure;
     }
     if summary || zero_failures {
@@ -447,12 +496,16 @@ fn zero_failure_counts(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     let counts = compiled(
         &RE,
-        r"(?i)(\d+) (?:failed|failures?|errors?|failing)\b|\b(?:failed|failures?|errors?|unreachable)(?::?\s+|=)(\d+)|^# fail (\d+)$",
+        r"(?i)(\d+) (?:failed|failures?|errors?|failing|aborted)\b|\b(?:failed|failures?|errors?|unreachable|aborted)(?::?\s+|=)(\d+(?:\.\d+)?)|^# fail (\d+)$",
     );
     let mut any = false;
     for c in counts.captures_iter(line) {
-        any = true;
         let n = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
+        // A duration is no count (CTest's `***Failed    0.02 sec`).
+        if n.contains('.') {
+            continue;
+        }
+        any = true;
         if !n.trim_start_matches('0').is_empty() {
             return false;
         }
@@ -525,30 +578,9 @@ pub fn announced_message(after: &str) -> Option<&str> {
 /// ```
 pub fn is_verdict(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    let t = without_stream_prefix(line.trim()).trim();
-    summary().is_match(t)
-        || compiled(
-            &RE,
-            concat!(
-            r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|could not compile|Recipe)|^make(?:\[\d+\])?: \*\*\*|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed|^!{3,} .+ !{3,}$",
-            // What a build or runner says when it stops, pointing at the
-            // errors above: Gradle, MSBuild, Ninja, CMake, Zig, Elixir,
-            // XCTest and Swift Testing.
-            r"|^> (?:Compilation (?:failed|error)|There were failing tests)|^Build FAILED\.?$|^ninja: build stopped|^-- Configuring incomplete, errors occurred",
-            r"|^error: the following command failed with|transitive failure$|\(errors have been logged\)$|^Test Suite '.+' failed at |^[✘✗] Test .+ failed after [\d.]+ seconds",
-            // Gradle's failed task and worker, a process that exited
-            // non-zero, XCTest's failed case, `dotnet test`'s count,
-            // prove's verdicts, RuboCop's count, Biome's closing line,
-            // an application server that did not start.
-            r"|^Execution failed for task '|^> A failure occurred while executing |finished with non-zero exit value \d+|^Test Case '.+' failed \(|^Failed!\s+- Failed:",
-            r"|^> Task :\S+ FAILED$|^Failed tests?:\s+[\d, -]+$|^Non-zero exit status: \d+$",
-            r"|^Result: FAIL$|^Failed \d+/\d+ subtests|\(Wstat: \d+|^Dubious, test returned|^# Looks like you failed|\boffenses? detected\b",
-            r"|Some errors were emitted while running checks|Application startup failed",
-            // A process killed by a signal: the message above says why.
-            r"|^(?:Aborted|Segmentation fault|Illegal instruction|Bus error|Floating point exception|Killed|Terminated)(?: \(core dumped\))?$",
-        ),
-        )
-        .is_match(t)
+    let plain = without_colours(line);
+    let t = without_stream_prefix(plain.trim()).trim();
+    summary().is_match(t) || compiled(&RE, VERDICT).is_match(t)
 }
 
 #[cfg(test)]
@@ -1132,5 +1164,86 @@ FAILED tests/test_sum.py::test_sub - assert 2 == 1
         assert!(f.contains(&"E       assert 2 == 1"), "{f:?}");
         assert!(f.contains(&"tests/test_sum.py:8: AssertionError"), "{f:?}");
         assert!(!f.iter().any(|l| l.contains("PASSED")), "{f:?}");
+    }
+
+    /// TOOL-8: a build that tags each line with its level (sbt, Maven) is
+    /// read by the tag as well as the words; CTest's, ScalaTest's, a
+    /// bundler's and a TAP block's lines by their own shapes.
+    #[test]
+    fn tool_8_level_tags_and_runner_shapes() {
+        for (line, kind) in [
+            // sbt's and Maven's warnings, whatever their words.
+            (
+                "[warn] It would fail on the following input: None",
+                LineKind::Warning,
+            ),
+            (
+                "[WARNING] Failed to build parent project for org.example:app",
+                LineKind::Warning,
+            ),
+            // Prettier's files to change are its failures.
+            ("[warn] src/cart/total.ts", LineKind::Failure),
+            ("[error] /a/Cart.scala:31:24: type mismatch;", LineKind::Failure),
+            // sbt's timer, and the marks under the code it echoes.
+            (
+                "[error] Total time: 9 s, completed Nov 27, 2026, 10:12:03 AM",
+                LineKind::Noise,
+            ),
+            (
+                "[success] Total time: 2 s, completed Nov 27, 2026, 10:12:03 AM",
+                LineKind::Noise,
+            ),
+            ("[error]                  ^", LineKind::Context),
+            // ScalaTest's failed expectation ends with the spec's line;
+            // a frame that ends the same way is still a frame.
+            (
+                "[info]   90.0 did not equal 81.0 (CartSpec.scala:27)",
+                LineKind::Failure,
+            ),
+            (
+                "  List(1, 2) had length 2 instead of expected length 3 (ListSpec.scala:12)",
+                LineKind::Failure,
+            ),
+            ("[info] Suites: completed 5, aborted 0", LineKind::Summary),
+            ("[info] Suites: completed 4, aborted 1", LineKind::Failure),
+            // Maven's help text under a failed build.
+            ("[ERROR] -> [Help 1]", LineKind::Noise),
+            (
+                "[ERROR] Re-run Maven using the -X switch to enable full debug logging.",
+                LineKind::Noise,
+            ),
+            (
+                "[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/MAVEN/MojoFailureException",
+                LineKind::Noise,
+            ),
+            (
+                "[ERROR]   CalculatorTest.parseBad:48 » NumberFormat For input string: \"x1\"",
+                LineKind::Failure,
+            ),
+            // webpack's ts-loader prints tsc's code on a line of its own.
+            ("      TS2304: Cannot find name 'totl'.", LineKind::Failure),
+            // CTest: a test that did not pass, one that did.
+            (
+                "12/27 Test #12: test_parse_price ...............***Failed    0.02 sec",
+                LineKind::Failure,
+            ),
+            (
+                " 3/27 Test  #3: test_exception ..........***Exception: SegFault  0.01 sec",
+                LineKind::Failure,
+            ),
+            (
+                "    11/27 Test #11: test_case_10 ..........   Passed    0.02 sec",
+                LineKind::Noise,
+            ),
+            // node:test's YAML block: its fields, then its message.
+            ("  name: 'TypeError'", LineKind::Context),
+            ("  code: 'ERR_TEST_FAILURE'", LineKind::Context),
+            ("  error: 'not a quantity: three'", LineKind::Failure),
+        ] {
+            assert_eq!(line_kind(line), kind, "{line}");
+        }
+        // A duration is no count of failures.
+        assert!(!zero_failure_counts("***Failed    0.02 sec"));
+        assert!(zero_failure_counts("Tests run: 3, Failures: 0, Errors: 0"));
     }
 }

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::{compiled, line_kind, without_colours, LineKind};
+use super::{compiled, is_tagged_marks, line_kind, without_colours, LineKind};
 
 /// A test runner's numbered heading above a failure's details: RSpec,
 /// Minitest, PHPUnit, ExUnit and Mocha print `1) <the test's name>` there.
@@ -73,6 +73,13 @@ pub(crate) fn kind_in_place(line: &str, after: &[u8]) -> LineKind {
     let kind = line_kind(line);
     match kind {
         LineKind::Failure if go_test_log().is_match(line) && passed_below(after) => LineKind::Noise,
+        // The code sbt echoes under its error (`[error]     total + x`
+        // above `[error]           ^`) is where the error is, not one.
+        LineKind::Failure | LineKind::Warning
+            if (line.starts_with("[error] ") || line.starts_with("[warn] ")) && marks_below(after) =>
+        {
+            LineKind::Context
+        }
         LineKind::Plain | LineKind::Context if is_numbered_heading(line) && failure_below(after) => {
             LineKind::Failure
         }
@@ -102,6 +109,16 @@ fn failure_below(after: &[u8]) -> bool {
         .take(HEADING_REACH)
         .filter_map(|line| std::str::from_utf8(line).ok())
         .any(|line| line_kind(line) == LineKind::Failure)
+}
+
+/// Whether the line below is the marks under echoed code
+/// ([`is_tagged_marks`]), given `after`, the rest of the line above.
+fn marks_below(after: &[u8]) -> bool {
+    after
+        .split(|&b| b == b'\n')
+        .nth(1)
+        .and_then(|line| std::str::from_utf8(line).ok())
+        .is_some_and(|line| is_tagged_marks(line.trim_end_matches('\r')))
 }
 
 /// Whether the first line below the indented ones that follow `after`'s
@@ -231,6 +248,29 @@ mod tests {
             let arrow = log.lines().find(|l| l.contains('→')).unwrap_or_default();
             assert_ne!(line_kind_in(log, arrow), LineKind::Failure, "{log:?}");
         }
+    }
+
+    /// TOOL-8: the code sbt echoes under an error, above its marks, is
+    /// where the error is; the error's own line stays a failure.
+    #[test]
+    fn tool_8_code_echoed_above_marks_is_context() {
+        let log = "[error] /a/Order.scala:12:5: not found: value discountFor\n[error]     discountFor(customer)\n[error]     ^\n[error] one error found\n";
+        let kinds: Vec<LineKind> = log.lines().map(|l| line_kind_in(log, l)).collect();
+        assert_eq!(
+            kinds,
+            [
+                LineKind::Failure,
+                LineKind::Context,
+                LineKind::Context,
+                LineKind::Failure
+            ]
+        );
+        // Without marks below, a tagged line is judged by its words.
+        let log = "[error]     discountFor(customer)\n[error] one error found\n";
+        assert_eq!(
+            line_kind_in(log, log.lines().next().unwrap_or_default()),
+            LineKind::Failure
+        );
     }
 
     #[test]

@@ -26,11 +26,18 @@ pub(super) const NOISE: &str = concat!(
     r"|^\[\d+/\d+\] (?:Resolving|Fetching|Linking|Building fresh) |^(?:Collecting package metadata|Solving environment|Preparing transaction|Verifying transaction|Executing transaction)\b",
     r"|^\s*- (?:Installing|Updating|Downgrading|Removing) \S+ \(|^(?:Resolved|Prepared|Installed|Uninstalled|Audited|Built) \d+ packages? in |^ [+-] [\w.-]+==[\w.+-]+$",
     r"|^\s*(?:Updating crates\.io index|Locking \d+ packages)|^npm notice\b",
+    // Maven's help text under a failed build (`[ERROR] -> [Help 1]`,
+    // `[ERROR] Re-run Maven using the -X switch …`).
+    r"|^\[ERROR\] (?:-> \[Help 1\]|\[Help \d+\] https?://|To see the full stack trace of the errors|Re-run Maven using the -X switch|For more information about the errors and possible solutions|Please refer to |After correcting the problems, you can resume the build)",
+    // sbt's closing timer, under whichever level the build ended with.
+    r"|^\[(?:error|success|info)\] Total time: \d",
     // Build steps that went through: Gradle's tasks, CMake's and
     // Ninja's or SwiftPM's numbered steps, BuildKit's finished
     // steps, .NET's restores.
     r"|^> Task :\S+(?: (?:UP-TO-DATE|NO-SOURCE|FROM-CACHE|SKIPPED))?$|^\[\s*\d{1,3}%\] (?:Building|Linking|Built target|Scanning|Generating)\b",
     r"|^\[\d+/\d+\] (?:Building|Linking|Compiling|Generating|Copying|Emitting|Planning|Write|Running)\b|^#\d+ (?:DONE|CACHED)\b|^\s*Restored \S+ \(in \d+(?:\.\d+)? m?s\)\.$",
+    // CTest's passed tests (`  3/27 Test  #3: parse ......   Passed    0.01 sec`).
+    r"|^\s*\d+/\d+ Test +#\d+: \S+ \.+ +Passed +[\d.]+ sec$",
     // Their downloads and passing tests: Maven's and Gradle's
     // artifacts, `dotnet test`'s and XCTest's passed tests.
     r"|^\[INFO\] Download(?:ing|ed) from |^Download https?://|^\s+Passed \S+ \[[\d.]+ m?s\]$|^Test Case '.*' (?:started\.|passed \([\d.]+ seconds\)\.)$",
@@ -76,6 +83,11 @@ pub(super) const FAILURE: &str = concat!(
     // pytest's explanation lines, jest/vitest failure marks.
     // Biome's and Next.js's (`✖`, `⨯`), miette's as oxlint prints it (`×`).
     r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|✖|×|⨯|❌|●)\s",
+    // TypeScript's code where a bundler's loader prints it on a line of its
+    // own (webpack's ts-loader: `      TS2304: Cannot find name 'x'.`), a
+    // CTest test that did not pass (`***Failed`, `***Exception`,
+    // `***Timeout`).
+    r"|^\s*TS\d{4,5}: \S|\*\*\*(?:Failed|Exception|Timeout|Not Run)\b",
     // A test runner's failing test, go's FAIL, a TAP producer's failing
     // test point (node:test, tape, prove, bats: `not ok 3 - adds`).
     r"|^(?:FAIL|FAILED|ERROR)\b|--- FAIL|\bFAIL:|\bFAILED\b|\b\d+ (?:failing|failed|errors?)\b|^\s*not ok \d+\b",
@@ -142,6 +154,13 @@ pub(super) const FAILURE: &str = concat!(
     // Non-zero exits.
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?[1-9]\d*\b|returned non-zero|non-zero exit|returncode[:=]?\s*-?[1-9])",
 );
+/// ScalaTest's failed expectation, which ends with the spec's file and
+/// line (`90.0 did not equal 81.0 (CartSpec.scala:27)`), read on the line
+/// as printed: with the file's name blanked, it would look like any frame
+/// (Valgrind's `at 0x10915E: main (cart.c:14)`).
+pub(super) const SPEC_EXPECTATION: &str =
+    r"\S \([\w$]+Spec\.scala:\d+\)$|\S \([\w$]+(?:Suite|Test)\.scala:\d+\)$";
+
 pub(super) const WARNING: &str = concat!(
     r"(?i:\bwarn(?:ing|ings)?\b|\bdeprecat\w*)|\[WARN(?:ING)?\]|Warning\b|^w: (?:file:)?\S*\s*:\d+:\d+ ",
     // A klog or glog record at the warning level, oxlint's, Next.js's and
@@ -159,4 +178,39 @@ pub(super) const SUMMARY: &str = concat!(
     // The counts a TAP producer prints last (node:test's `# tests 44`,
     // `# fail 2`).
     r"|^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$",
+);
+
+/// Verdicts: what a build or runner says when it stops, pointing at the
+/// messages above it (besides [`SUMMARY`]'s counts).
+pub(super) const VERDICT: &str = concat!(
+    r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|could not compile|Recipe)|^make(?:\[\d+\])?: \*\*\*|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed|^!{3,} .+ !{3,}$",
+    // What a build or runner says when it stops, pointing at the errors
+    // above: Gradle, MSBuild, Ninja, CMake, Zig, Elixir, XCTest and Swift
+    // Testing.
+    r"|^> (?:Compilation (?:failed|error)|There were failing tests)|^Build FAILED\.?$|^ninja: build stopped|^-- Configuring incomplete, errors occurred",
+    r"|^error: the following command failed with|transitive failure$|\(errors have been logged\)$|^Test Suite '.+' failed at |^[✘✗] Test .+ failed after [\d.]+ seconds",
+    // Gradle's failed task and worker, a process that exited non-zero,
+    // XCTest's failed case, `dotnet test`'s count, prove's verdicts,
+    // RuboCop's count, Biome's closing line, an application server that
+    // did not start.
+    r"|^Execution failed for task '|^> A failure occurred while executing |finished with non-zero exit value \d+|^Test Case '.+' failed \(|^Failed!\s+- Failed:",
+    r"|^> Task :\S+ FAILED$|^Failed tests?:\s+[\d, -]+$|^Non-zero exit status: \d+$",
+    r"|^Result: FAIL$|^Failed \d+/\d+ subtests|\(Wstat: \d+|^Dubious, test returned|^# Looks like you failed|\boffenses? detected\b",
+    r"|Some errors were emitted while running checks|Application startup failed",
+    // Maven's failed test goal, tsc's table of errors per file,
+    // pnpm's and Deno's closing lines and Deno's headings, make's.
+    r"|^\[ERROR\] Failed to execute goal .*: There are test failures\.?$|^Errors\s+Files$|\bELIFECYCLE\b.*(?:See above for more details|Command failed with exit code)|^error: Test failed$",
+    r"|^make(?:\[\d+\])?: Target '.+' not remade because of errors\.$|^(?:FAILURES|ERRORS)$",
+    // Cargo's list of failed tests, under the panics it names;
+    // Surefire's counts (`[ERROR] Tests run: 43, Failures: 1, …`).
+    r"|^failures:$|^(?:\[ERROR\] )?Tests run: \d+, Failures: \d+",
+    // A linker's driver under the undefined references it found, Bazel's
+    // closing line.
+    r"|^collect2: error: ld returned \d+ exit status$|^(?:clang|gcc|g\+\+|cc|c\+\+)(?:-\d+)?: error: linker command failed|^FAILED: Build did NOT complete successfully",
+    // CTest's closing line, sbt's failed task (`[error] (Test /
+    // test) sbt.TestsFailedException: Tests unsuccessful`) and its
+    // count in words (`[error] two errors found`).
+    r"|^Errors while running CTest$|^\[error\] \([\w /:-]+\) \S|^\[error\] (?:one|two|three|four|five|six|seven|eight|nine|\d+) errors? found$",
+    // A process killed by a signal: the message above says why.
+    r"|^(?:Aborted|Segmentation fault|Illegal instruction|Bus error|Floating point exception|Killed|Terminated)(?: \(core dumped\))?$",
 );

@@ -3,7 +3,10 @@
 //! Ninja, clang, Go, Ruby, RuboCop, Rake, PHP, PHPStan, Terraform, GHC,
 //! Elixir, pyright, Playwright, Vite, Next.js, Biome, oxlint, Docker, Zig,
 //! pip, bash, ShellCheck, pre-commit, Django's checks, git, Lua, Perl,
-//! prove, Valgrind, yarn after a git clone, Docker Compose and klog, and the crashes of .NET, Dart, Swift, C++, Elixir, Kotlin and
+//! prove, Valgrind, yarn after a git clone, Docker Compose, klog, sbt
+//! and ScalaTest, golangci-lint, Go's race detector, webpack, esbuild,
+//! Prettier, psql, MySQL, `dart analyze`, Bazel, dune, `forge test`, CTest
+//! and a linker, and the crashes of .NET, Dart, Swift, C++, Elixir, Kotlin and
 //! Python (chained exceptions, asyncio): the workspace's
 //! `tests/data/documented-outputs/`, written after
 //! the format each tool's documentation and public bug reports show, with

@@ -99,8 +99,9 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
                 && !exit_status().is_match(l)
                 && (line_kind(l) == LineKind::Failure
                     || (printed.len() != l.len() && line_kind(printed) == LineKind::Failure))
-                // Read in its place: a passing test's `go test -v` log is noise.
-                && line_kind_in(text, printed) != LineKind::Noise;
+                // Read in its place: a passing test's `go test -v` log is
+                // noise, the code sbt echoes under an error is context.
+                && !matches!(line_kind_in(text, printed), LineKind::Noise | LineKind::Context);
             failure.then_some(l)
         })
     };

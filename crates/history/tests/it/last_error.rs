@@ -62,6 +62,22 @@ fn react_6_builds_and_runners_stopping_are_verdicts() {
         "api-1  | ERROR:    Application startup failed. Exiting.",
         "Aborted (core dumped)",
         "Segmentation fault",
+        "Errors while running CTest",
+        "[error] (Test / test) sbt.TestsFailedException: Tests unsuccessful",
+        "[error] (Compile / compileIncremental) Compilation failed",
+        "[error] two errors found",
+        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-surefire-plugin:3.2.2:test (default-test) on project shop: There are test failures.",
+        "[ERROR] Tests run: 43, Failures: 1, Errors: 2, Skipped: 0",
+        "collect2: error: ld returned 1 exit status",
+        "clang: error: linker command failed with exit code 1 (use -v to see invocation)",
+        "FAILED: Build did NOT complete successfully",
+        "make: Target 'all' not remade because of errors.",
+        " ELIFECYCLE  Test failed. See above for more details.",
+        "error: Test failed",
+        "failures:",
+        "Errors  Files",
+        // Colours do not hide a verdict.
+        "\u{1b}[2m      Tests \u{1b}[22m \u{1b}[1m\u{1b}[31m4 failed\u{1b}[39m | \u{1b}[32m120 passed\u{1b}[39m",
     ] {
         assert!(is_verdict(verdict), "{verdict}");
     }
@@ -72,6 +88,9 @@ fn react_6_builds_and_runners_stopping_are_verdicts() {
         "  what():  vector::_M_range_check: __n (which is 5) >= this->size() (which is 3)",
         "#   Failed test 'total applies the discount'",
         "api-1  | sqlalchemy.exc.OperationalError: (psycopg.OperationalError) connection failed",
+        "[ERROR]   CalculatorTest.parseBad:48 » NumberFormat For input string: \"x1\"",
+        "main.c:(.text+0x2a): undefined reference to `cart_free'",
+        "[error] /home/dev/shop/src/main/scala/shop/Order.scala:12:5: not found: value discountFor",
     ] {
         assert!(!is_verdict(message), "{message}");
     }
@@ -109,4 +128,53 @@ fn react_6_a_message_comes_with_the_failure_that_announces_it() {
         last_error_line("Results:\nValueError: bad row\n", None).as_deref(),
         Some("ValueError: bad row")
     );
+}
+
+/// REACT-6: on real captures of test runners and builds, the last error is
+/// the message an agent acts on, not the runner's closing words, a list's
+/// heading, a field of a report or boilerplate under it.
+#[test]
+fn react_6_the_last_error_of_real_runs_is_the_message() {
+    for (output, error) in [
+        (
+            include_str!("../../../compress/tests/it/outputs/maven-test.txt"),
+            "[ERROR]   CalculatorTest.parseBad:48 » NumberFormat For input string: \"x1\"",
+        ),
+        (
+            include_str!("../../../compress/tests/it/outputs/maven-compile.txt"),
+            "[ERROR] /home/dev/calc/src/main/java/com/example/Calculator.java:[4,48] ';' expected",
+        ),
+        (
+            include_str!("../../../compress/tests/it/outputs/cargo-test-panics.txt"),
+            "thread 'tests::t88' (12361) panicked at src/lib.rs:93:24: assertion `left == right` failed: sum of 88",
+        ),
+        (
+            include_str!("../../../compress/tests/it/outputs/node-test-tap.txt"),
+            "error: 'not a quantity: three'",
+        ),
+        (
+            include_str!("../../../compress/tests/it/outputs/make-gcc-warnings.txt"),
+            "m5.c:28:27: error: ‘undefined_25’ undeclared (first use in this function)",
+        ),
+    ] {
+        assert_eq!(last_error_line(output, None).as_deref(), Some(error));
+    }
+    // Colours and all, the message rather than the count or a table's head.
+    for (output, error) in [
+        (
+            include_str!("../../../compress/tests/it/outputs/vitest-colour.txt"),
+            "expected 1 to be 2",
+        ),
+        (
+            include_str!("../../../compress/tests/it/outputs/tsc-pretty.txt"),
+            "Cannot find name 'missing9'.",
+        ),
+        (
+            include_str!("../../../compress/tests/it/outputs/deno-test.txt"),
+            "TypeError: Cannot read properties of undefined (reading 'host')",
+        ),
+    ] {
+        let last = last_error_line(output, None).unwrap_or_default();
+        assert!(last.contains(error), "{last:?}");
+    }
 }

@@ -353,10 +353,12 @@ fn tap_field() -> &'static Regex {
     )
 }
 
-/// A tool's report line that opens like a comment: an RSpec frame (`#
-/// ./lib/calc.rb:4:in 'div'`), a TAP producer's closing count (`# fail
-/// 2`), Test::More's diagnostics (`#   Failed test 'adds'`).
-fn commented_report() -> &'static Regex {
+/// A tool's report line that opens like a comment or a diff's line: an
+/// RSpec frame (`# ./lib/calc.rb:4:in 'div'`), a TAP producer's closing
+/// count (`# fail 2`), Test::More's diagnostics (`#   Failed test
+/// 'adds'`), Composer's problems (`    - a/b v1.0 requires php ^8.2 ->
+/// your php version (8.1.2) does not satisfy that requirement.`).
+fn report_like_code() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(
         &RE,
@@ -366,6 +368,7 @@ fn commented_report() -> &'static Regex {
             // t/a.t line 3.`, `#     expected: '3'`, `# Looks like you
             // failed 1 test of 3.`).
             r"|^#\s+(?:Failed (?:\(TODO\) )?test\b|at \S+ line \d+\.$|got:|expected:)|^# Looks like (?:you|your test)\b",
+            r"|^\s+- .+ -> .+ does not satisfy that requirement\.$",
         ),
     )
 }
@@ -415,7 +418,7 @@ pub fn line_kind(line: &str) -> LineKind {
         return LineKind::Context;
     }
     // A comment's `# ` opens RSpec's frames and TAP's counts too.
-    if code().is_match(line) && !commented_report().is_match(line) {
+    if code().is_match(line) && !report_like_code().is_match(line) {
         return LineKind::Plain;
     }
     let summary = summary().is_match(line);
@@ -1239,6 +1242,19 @@ FAILED tests/test_sum.py::test_sub - assert 2 == 1
             ("  name: 'TypeError'", LineKind::Context),
             ("  code: 'ERR_TEST_FAILURE'", LineKind::Context),
             ("  error: 'not a quantity: three'", LineKind::Failure),
+            // `flutter test`: its progress, its failed test.
+            ("00:02 +1: Cart adds an item", LineKind::Noise),
+            ("00:03 +3 -1: Cart removes an item", LineKind::Noise),
+            ("00:02 +2 -1: Cart applies a discount [E]", LineKind::Failure),
+            ("00:03 +3 -1: Some tests failed.", LineKind::Failure),
+            // Composer's problems, though they open like a diff's lines.
+            (
+                "    - laravel/framework v11.0.3 requires php ^8.2 -> your php version (8.1.2) does not satisfy that requirement.",
+                LineKind::Failure,
+            ),
+            ("- a removed line that does not satisfy that requirement", LineKind::Plain),
+            // pip's notes under a failed build.
+            ("  note: This error originates from a subprocess, and is likely not a problem with pip.", LineKind::Noise),
         ] {
             assert_eq!(line_kind(line), kind, "{line}");
         }

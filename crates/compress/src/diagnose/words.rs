@@ -26,9 +26,15 @@ pub(super) const NOISE: &str = concat!(
     r"|^\[\d+/\d+\] (?:Resolving|Fetching|Linking|Building fresh) |^(?:Collecting package metadata|Solving environment|Preparing transaction|Verifying transaction|Executing transaction)\b",
     r"|^\s*- (?:Installing|Updating|Downgrading|Removing) \S+ \(|^(?:Resolved|Prepared|Installed|Uninstalled|Audited|Built) \d+ packages? in |^ [+-] [\w.-]+==[\w.+-]+$",
     r"|^\s*(?:Updating crates\.io index|Locking \d+ packages)|^npm notice\b",
+    // `flutter test`'s and `dart test`'s progress (`00:02 +1: Cart adds an
+    // item`), but its failed tests (`… [E]`) and its closing line.
+    r"|^\d\d:\d\d \+\d+(?: ~\d+)?(?: -\d+)?: .*[^\].]$",
     // Maven's help text under a failed build (`[ERROR] -> [Help 1]`,
     // `[ERROR] Re-run Maven using the -X switch …`).
     r"|^\[ERROR\] (?:-> \[Help 1\]|\[Help \d+\] https?://|To see the full stack trace of the errors|Re-run Maven using the -X switch|For more information about the errors and possible solutions|Please refer to |After correcting the problems, you can resume the build)",
+    // pip's notes under a failed build (`note: This error originates from
+    // a subprocess, and is likely not a problem with pip.`).
+    r"|^\s*note: This (?:error originates from a subprocess|is an issue with the package mentioned above)",
     // sbt's closing timer, under whichever level the build ended with.
     r"|^\[(?:error|success|info)\] Total time: \d",
     // Build steps that went through: Gradle's tasks, CMake's and
@@ -88,6 +94,9 @@ pub(super) const FAILURE: &str = concat!(
     // CTest test that did not pass (`***Failed`, `***Exception`,
     // `***Timeout`).
     r"|^\s*TS\d{4,5}: \S|\*\*\*(?:Failed|Exception|Timeout|Not Run)\b",
+    // `flutter test`'s and `dart test`'s failed test (`00:02 +2 -1: Cart
+    // applies a discount [E]`), Composer's unsatisfiable requirements.
+    r"|^\d\d:\d\d \+\d+(?: ~\d+)?(?: -\d+)?: .* \[E\]$|does not satisfy that requirement|does not contain a compatible set of packages",
     // A test runner's failing test, go's FAIL, a TAP producer's failing
     // test point (node:test, tape, prove, bats: `not ok 3 - adds`).
     r"|^(?:FAIL|FAILED|ERROR)\b|--- FAIL|\bFAIL:|\bFAILED\b|\b\d+ (?:failing|failed|errors?)\b|^\s*not ok \d+\b",
@@ -211,6 +220,10 @@ pub(super) const VERDICT: &str = concat!(
     // test) sbt.TestsFailedException: Tests unsuccessful`) and its
     // count in words (`[error] two errors found`).
     r"|^Errors while running CTest$|^\[error\] \([\w /:-]+\) \S|^\[error\] (?:one|two|three|four|five|six|seven|eight|nine|\d+) errors? found$",
+    // Cargo's closing warning, pip's pointers at a failed build's output
+    // above, Flutter's.
+    r"|^warning: build failed, waiting for other jobs to finish|^error: (?:subprocess-exited-with-error|metadata-generation-failed)$|^× Encountered error while |^× .+ did not run successfully\.$",
+    r"|^Test failed\. See exception logs above\.$|^\d\d:\d\d \+\d+(?: ~\d+)?(?: -\d+)?: Some tests failed\.$",
     // A process killed by a signal: the message above says why.
     r"|^(?:Aborted|Segmentation fault|Illegal instruction|Bus error|Floating point exception|Killed|Terminated)(?: \(core dumped\))?$",
 );

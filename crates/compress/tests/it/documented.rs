@@ -5,8 +5,10 @@
 //! pip, bash, ShellCheck, pre-commit, Django's checks, git, Lua, Perl,
 //! prove, Valgrind, yarn after a git clone, Docker Compose, klog, sbt
 //! and ScalaTest, golangci-lint, Go's race detector, webpack, esbuild,
-//! Prettier, psql, MySQL, `dart analyze`, Bazel, dune, `forge test`, CTest
-//! and a linker, and the crashes of .NET, Dart, Swift, C++, Elixir, Kotlin and
+//! Prettier, psql, MySQL, `dart analyze`, Bazel, dune, `forge test`, CTest,
+//! a linker, pip and Cargo building native code, Go modules, Node's ES
+//! modules, kubectl, Helm, the AWS CLI, Bundler, Composer, Pest, `flutter
+//! test`, svelte-check, nbconvert, uv and cppcheck, and the crashes of .NET, Dart, Swift, C++, Elixir, Kotlin and
 //! Python (chained exceptions, asyncio): the workspace's
 //! `tests/data/documented-outputs/`, written after
 //! the format each tool's documentation and public bug reports show, with

@@ -76,6 +76,12 @@ fn react_6_builds_and_runners_stopping_are_verdicts() {
         "error: Test failed",
         "failures:",
         "Errors  Files",
+        "warning: build failed, waiting for other jobs to finish...",
+        "error: subprocess-exited-with-error",
+        "× Encountered error while generating package metadata.",
+        "× python setup.py egg_info did not run successfully.",
+        "Test failed. See exception logs above.",
+        "00:03 +3 -1: Some tests failed.",
         // Colours do not hide a verdict.
         "\u{1b}[2m      Tests \u{1b}[22m \u{1b}[1m\u{1b}[31m4 failed\u{1b}[39m | \u{1b}[32m120 passed\u{1b}[39m",
     ] {

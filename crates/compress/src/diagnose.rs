@@ -28,7 +28,7 @@ pub(crate) use place::{
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, NUMBERED_HEADING};
-use words::{FAILURE, SPEC_EXPECTATION, SUMMARY, VERDICT, WARNING};
+use words::{FAILURE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, VERDICT, WARNING};
 
 /// What a line of a command's output is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -321,6 +321,25 @@ fn located_message() -> &'static Regex {
     )
 }
 
+/// `line` without the level tag a tool puts before every line it logs
+/// at the error level (`npm ERR! `, Maven's `[ERROR] `, sbt's `[error] `):
+/// what is left says whether the line is a failure by its own words or
+/// only by its tag (`npm ERR! node_modules/react-select`).
+///
+/// ```
+/// use strata_ctx_compress::without_level_tag;
+/// assert_eq!(without_level_tag("npm ERR! Could not resolve dependency:"), "Could not resolve dependency:");
+/// assert_eq!(without_level_tag("[ERROR]   AppTest.adds:12 expected:<3> but was:<4>"), "  AppTest.adds:12 expected:<3> but was:<4>");
+/// assert_eq!(without_level_tag("error: could not compile `app`"), "error: could not compile `app`");
+/// ```
+pub fn without_level_tag(line: &str) -> &str {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    match compiled(&RE, r"^\s*(?:npm (?:ERR!|error)|\[(?:error|ERROR)\]) ?").find(line) {
+        Some(tag) => &line[tag.end()..],
+        None => line,
+    }
+}
+
 /// ScalaTest's failed expectation ([`SPEC_EXPECTATION`]).
 fn spec_expectation() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -347,10 +366,7 @@ pub(crate) fn is_tagged_marks(line: &str) -> bool {
 /// `  failureType: 'testCodeFailure'`).
 fn tap_field() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(
-        &RE,
-        r"^\s*(?:name|code|failureType|operator|location): '[^']*'$|^\s*duration_ms: [\d.]+$|^ {2,}(?:expected|actual): ",
-    )
+    compiled(&RE, TAP_FIELD)
 }
 
 /// A tool's report line that opens like a comment or a diff's line: an
@@ -360,17 +376,7 @@ fn tap_field() -> &'static Regex {
 /// your php version (8.1.2) does not satisfy that requirement.`).
 fn report_like_code() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(
-        &RE,
-        concat!(
-            r"^\s*# \S+:\d+:in |^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$",
-            // Test::More's diagnostics (`#   Failed test 'adds'`, `#   at
-            // t/a.t line 3.`, `#     expected: '3'`, `# Looks like you
-            // failed 1 test of 3.`).
-            r"|^#\s+(?:Failed (?:\(TODO\) )?test\b|at \S+ line \d+\.$|got:|expected:)|^# Looks like (?:you|your test)\b",
-            r"|^\s+- .+ -> .+ does not satisfy that requirement\.$",
-        ),
-    )
+    compiled(&RE, REPORT_LIKE_CODE)
 }
 
 /// The longest line classified; longer lines are judged by their start.
@@ -1253,6 +1259,17 @@ FAILED tests/test_sum.py::test_sub - assert 2 == 1
                 LineKind::Failure,
             ),
             ("- a removed line that does not satisfy that requirement", LineKind::Plain),
+            // Maven's javac and Checkstyle findings, by their bracketed
+            // location, whatever their words; Surefire's failed tests.
+            ("[ERROR] /a/App.java:[4,48] ';' expected", LineKind::Failure),
+            ("  CalculatorTest.addWrong:46 expected:<5> but was:<4>", LineKind::Failure),
+            // Cypress's boxed rows, its table's heading.
+            ("  │ ✖  checkout.cy.ts    00:05    2    1    1    -    - │", LineKind::Failure),
+            ("       Spec                      Tests  Passing  Failing  Pending  Skipped", LineKind::Noise),
+            ("Couldn't compile the test.", LineKind::Failure),
+            ("For more information about this error, try `rustc --explain E0425`.", LineKind::Noise),
+            ("npm ERR! For a full report see:", LineKind::Noise),
+            ("py312: skipped because could not find python interpreter with spec(s): py312", LineKind::Noise),
             // pip's notes under a failed build.
             ("  note: This error originates from a subprocess, and is likely not a problem with pip.", LineKind::Noise),
         ] {

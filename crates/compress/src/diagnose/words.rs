@@ -35,6 +35,8 @@ pub(super) const NOISE: &str = concat!(
     // pip's notes under a failed build (`note: This error originates from
     // a subprocess, and is likely not a problem with pip.`).
     r"|^\s*note: This (?:error originates from a subprocess|is an issue with the package mentioned above)",
+    // Cypress's table heading, tox's environment it could not run.
+    r"|^\s*Spec\s+Tests\s+Passing\s+Failing\b|^\S+: skipped because could not find python interpreter",
     // sbt's closing timer, under whichever level the build ended with.
     r"|^\[(?:error|success|info)\] Total time: \d",
     // Build steps that went through: Gradle's tasks, CMake's and
@@ -52,10 +54,13 @@ pub(super) const NOISE: &str = concat!(
     // npm's closing pointer to its debug log, its blank error lines
     // and the help text under a 404.
     r"|^npm (?:ERR!|error) +(?:A complete log of this run can be found in|\S*/_logs/\S+\.log$)",
+    r"|^npm (?:ERR!|error) +For a full report see:$|^npm (?:ERR!|error) +\S*/_logs/\S+\.txt$",
     r"|^npm (?:ERR!|error)(?: 404)?\s*$|^npm (?:ERR!|error) 404 +(?:Note that you can also install from a|tarball, folder, http url, or git url\.)$",
-    // rustc's and clippy's boilerplate under each finding: which
-    // lint is on by default, where the lint's documentation is.
+    // rustc's and clippy's boilerplate under each finding: which lint is
+    // on by default, where the lint's documentation is, where an error
+    // code is explained.
     r"|^\s*= note: `#\[(?:warn|deny)\([\w:]+\)\]` on by default$|^\s*= help: for further information visit https://",
+    r"|^For more information about (?:this|an) error, try `rustc --explain|^Some errors have detailed explanations: E\d{4}",
     // Python's position markers under a frame's code line (PEP
     // 657: `^^^^`, `~~~^^^`): the code line says what ran.
     r"|^\s*~*\^[\^~]*\s*$",
@@ -88,11 +93,19 @@ pub(super) const FAILURE: &str = concat!(
     r"|^(?:[a-z_]\w*\.)+[A-Z]\w+: [^\s(]",
     // pytest's explanation lines, jest/vitest failure marks.
     // Biome's and Next.js's (`✖`, `⨯`), miette's as oxlint prints it (`×`).
-    r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|✖|×|⨯|❌|●)\s",
+    r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|✖|×|⨯|❌|●)\s|^\s*│ +(?:✖|✗|✘|×)\s",
     // TypeScript's code where a bundler's loader prints it on a line of its
     // own (webpack's ts-loader: `      TS2304: Cannot find name 'x'.`), a
     // CTest test that did not pass (`***Failed`, `***Exception`,
     // `***Timeout`).
+    // Surefire's failed tests under `[ERROR] Failures:` (`  CalculatorTest.
+    // addWrong:46 expected:<5> but was:<4>`).
+    r"|^\s+[A-Z][\w$]*\.\w+:\d+ (?:»|expected|\S+Exception|\S+Error)",
+    // A location in brackets, as Maven prints javac's and Checkstyle's
+    // findings (`App.java:[4,48] ';' expected`; read with the path blanked).
+    r"|:\[\d+(?:,\d+)?\] \S",
+    // `cargo audit`'s advisories (`ID:       RUSTSEC-2024-0332`).
+    r"|^ID:\s+RUSTSEC-\d{4}-\d{4}$",
     r"|^\s*TS\d{4,5}: \S|\*\*\*(?:Failed|Exception|Timeout|Not Run)\b",
     // `flutter test`'s and `dart test`'s failed test (`00:02 +2 -1: Cart
     // applies a discount [E]`), Composer's unsatisfiable requirements.
@@ -114,7 +127,7 @@ pub(super) const FAILURE: &str = concat!(
     // read with their paths blanked too.
     r"|^e: (?:file:)?\S*\s*:\d+:\d+ |^rspec\s+\S*\s*:\d+ # ",
     // make, linkers, shells, the kernel.
-    r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\b[Cc]an't (?:locate|call|use|find|open|load|resolve|connect|read|write|create|access|modify|exec|stat|remove|import|allocate|bind)\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
+    r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\b[Cc]ouldn't (?:compile|find|open|load|resolve|connect|read|write|create|parse|start)\b|\b[Cc]an't (?:locate|call|use|find|open|load|resolve|connect|read|write|create|access|modify|exec|stat|remove|import|allocate|bind)\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
     // A formatter's check, file by file: black's and ruff's `would
     // reformat`, ruff's `unformatted:` above the file's location, rustfmt's
     // `Diff in src/a.rs:3:`, Prettier's `[warn] src/a.ts` (read with its
@@ -192,7 +205,7 @@ pub(super) const SUMMARY: &str = concat!(
 /// Verdicts: what a build or runner says when it stops, pointing at the
 /// messages above it (besides [`SUMMARY`]'s counts).
 pub(super) const VERDICT: &str = concat!(
-    r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|could not compile|Recipe)|^make(?:\[\d+\])?: \*\*\*|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed|^!{3,} .+ !{3,}$",
+    r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|doctest failed|test run failed|could not compile|aborting due to|Recipe)|^make(?:\[\d+\])?: \*\*\*|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed|^!{3,} .+ !{3,}$",
     // What a build or runner says when it stops, pointing at the errors
     // above: Gradle, MSBuild, Ninja, CMake, Zig, Elixir, XCTest and Swift
     // Testing.
@@ -206,9 +219,9 @@ pub(super) const VERDICT: &str = concat!(
     r"|^> Task :\S+ FAILED$|^Failed tests?:\s+[\d, -]+$|^Non-zero exit status: \d+$",
     r"|^Result: FAIL$|^Failed \d+/\d+ subtests|\(Wstat: \d+|^Dubious, test returned|^# Looks like you failed|\boffenses? detected\b",
     r"|Some errors were emitted while running checks|Application startup failed",
-    // Maven's failed test goal, tsc's table of errors per file,
+    // tsc's table of errors per file,
     // pnpm's and Deno's closing lines and Deno's headings, make's.
-    r"|^\[ERROR\] Failed to execute goal .*: There are test failures\.?$|^Errors\s+Files$|\bELIFECYCLE\b.*(?:See above for more details|Command failed with exit code)|^error: Test failed$",
+    r"|^Errors\s+Files$|\bELIFECYCLE\b.*(?:See above for more details|Command failed with exit code)|^error: Test failed$",
     r"|^make(?:\[\d+\])?: Target '.+' not remade because of errors\.$|^(?:FAILURES|ERRORS)$",
     // Cargo's list of failed tests, under the panics it names;
     // Surefire's counts (`[ERROR] Tests run: 43, Failures: 1, …`).
@@ -224,6 +237,27 @@ pub(super) const VERDICT: &str = concat!(
     // above, Flutter's.
     r"|^warning: build failed, waiting for other jobs to finish|^error: (?:subprocess-exited-with-error|metadata-generation-failed)$|^× Encountered error while |^× .+ did not run successfully\.$",
     r"|^Test failed\. See exception logs above\.$|^\d\d:\d\d \+\d+(?: ~\d+)?(?: -\d+)?: Some tests failed\.$",
+    // A row of a boxed summary table (Cypress's `│ ✖  checkout.cy.ts … │`),
+    // pytest's collection error without its message (`ERROR
+    // tests/test_a.py`), cargo-nextest's list of failed tests under its
+    // summary, rustdoc's and tox's closing lines, Maven's failed goal,
+    // Nx's closing list.
+    r"|^│.*│$|^ERROR \S+$|^FAIL \[\s*[\d.]+m?s\] \S+$|^Couldn't compile the test\.$|^evaluation failed :\(|^\S+: FAIL code \d+ \(|^\S+: exit -?\d+ \(",
+    r"|^\[ERROR\] Failed to execute goal |targets? failed, including the following:$|^\[ERROR\] COMPILATION ERROR :?$",
     // A process killed by a signal: the message above says why.
     r"|^(?:Aborted|Segmentation fault|Illegal instruction|Bus error|Floating point exception|Killed|Terminated)(?: \(core dumped\))?$",
 );
+
+/// Report lines that open like a comment or a diff's line (see
+/// `report_like_code`).
+pub(super) const REPORT_LIKE_CODE: &str = concat!(
+    r"^\s*# \S+:\d+:in |^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$",
+    // Test::More's diagnostics (`#   Failed test 'adds'`, `#   at
+    // t/a.t line 3.`, `#     expected: '3'`, `# Looks like you
+    // failed 1 test of 3.`).
+    r"|^#\s+(?:Failed (?:\(TODO\) )?test\b|at \S+ line \d+\.$|got:|expected:)|^# Looks like (?:you|your test)\b",
+    r"|^\s+- .+ -> .+ does not satisfy that requirement\.$",
+);
+
+/// The fields of a TAP producer's YAML block other than its message.
+pub(super) const TAP_FIELD: &str = r"^\s*(?:name|code|failureType|operator|location): '[^']*'$|^\s*duration_ms: [\d.]+$|^ {2,}(?:expected|actual): ";

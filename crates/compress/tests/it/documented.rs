@@ -8,7 +8,9 @@
 //! Prettier, psql, MySQL, `dart analyze`, Bazel, dune, `forge test`, CTest,
 //! a linker, pip and Cargo building native code, Go modules, Node's ES
 //! modules, kubectl, Helm, the AWS CLI, Bundler, Composer, Pest, `flutter
-//! test`, svelte-check, nbconvert, uv and cppcheck, and the crashes of .NET, Dart, Swift, C++, Elixir, Kotlin and
+//! test`, svelte-check, nbconvert, uv, cppcheck, pytest's collection
+//! errors, tox, coverage.py, `npm ci`, pnpm, Nx, doctests, cargo-nextest,
+//! `cargo audit`, staticcheck, Checkstyle, Prisma and Cypress, and the crashes of .NET, Dart, Swift, C++, Elixir, Kotlin and
 //! Python (chained exceptions, asyncio): the workspace's
 //! `tests/data/documented-outputs/`, written after
 //! the format each tool's documentation and public bug reports show, with

@@ -7,7 +7,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::Value;
 use strata_ctx_compress::{
-    announced_message, announces_message, is_verdict, line_kind, line_kind_in, LineKind,
+    announced_message, announces_message, is_verdict, line_kind, line_kind_in, without_level_tag, LineKind,
 };
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
 use strata_ctx_tools::{classify, command, program_of, ToolKind, INSPECTION_PROGRAMS};
@@ -73,7 +73,10 @@ const MIN_FAILURE_CHARS: usize = 8;
 /// eight characters, not a mere exit status): the last one with a message
 /// (an error, an assertion, a failing test) when there is one, else the
 /// last verdict (`FAIL\tpkg`, `BUILD FAILED`,
-/// [`strata_ctx_compress::is_verdict`]). A failure line that ends with a
+/// [`strata_ctx_compress::is_verdict`]); and among those with a message,
+/// one that is a failure by its own words before one that is only by the
+/// level tag its tool puts on every line (`npm ERR! `,
+/// [`strata_ctx_compress::without_level_tag`]). A failure line that ends with a
 /// colon and announces its message on the next line (Rust's `thread 'x'
 /// panicked at src/a.rs:3:5:`) comes with that line, be it a failure line
 /// itself (`Error: Unable to load file a.py:` above `[Errno 21] Is a
@@ -105,8 +108,16 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
             failure.then_some(l)
         })
     };
+    // A failure by its own words before one only by its level tag (`npm
+    // ERR! node_modules/react-select` under `npm ERR! Could not resolve
+    // dependency:`), before a verdict.
+    let own_words = |l: &str| {
+        let message = without_level_tag(l);
+        message.len() == l.len() || line_kind(message) == LineKind::Failure
+    };
     let line = failures()
-        .find(|l| !is_verdict(l))
+        .find(|l| !is_verdict(l) && own_words(l))
+        .or_else(|| failures().find(|l| !is_verdict(l)))
         .or_else(|| failures().next())?;
     // `line` is a slice of `text`: what stands before it may announce it.
     let start = line.as_ptr() as usize - text.as_ptr() as usize;

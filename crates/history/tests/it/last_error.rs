@@ -82,6 +82,19 @@ fn react_6_builds_and_runners_stopping_are_verdicts() {
         "× python setup.py egg_info did not run successfully.",
         "Test failed. See exception logs above.",
         "00:03 +3 -1: Some tests failed.",
+        "│ ✖  checkout.cy.ts                           00:05        2        1        1        -        - │",
+        "ERROR tests/test_checkout.py",
+        "FAIL [   0.004s] shop::checkout::tests::applies_discount",
+        "Couldn't compile the test.",
+        "error: doctest failed, to rerun pass `--doc`",
+        "error: test run failed",
+        "error: aborting due to 1 previous error",
+        "  evaluation failed :( (9.40 seconds)",
+        "  py311: FAIL code 1 (9.31=setup[7.79]+cmd[1.52] seconds)",
+        "py311: exit 1 (1.52 seconds) /home/dev/shop> pytest --cov=shop pid=48213",
+        "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-checkstyle-plugin:3.3.1:check (default-cli) on project shop: You have 2 Checkstyle violations. -> [Help 1]",
+        "[ERROR] COMPILATION ERROR : ",
+        "   ✖  1/3 targets failed, including the following:",
         // Colours do not hide a verdict.
         "\u{1b}[2m      Tests \u{1b}[22m \u{1b}[1m\u{1b}[31m4 failed\u{1b}[39m | \u{1b}[32m120 passed\u{1b}[39m",
     ] {
@@ -183,4 +196,28 @@ fn react_6_the_last_error_of_real_runs_is_the_message() {
         let last = last_error_line(output, None).unwrap_or_default();
         assert!(last.contains(error), "{last:?}");
     }
+}
+
+/// REACT-6: among failure lines with a message, one that is a failure by
+/// its own words comes before one only by the level tag its tool puts on
+/// every line.
+#[test]
+fn react_6_a_failure_by_its_words_before_one_by_its_tag() {
+    let npm = "npm ERR! code ERESOLVE\nnpm ERR! Could not resolve dependency:\nnpm ERR! peer react@\"^18.0.0\" from react-select@5.8.0\nnpm ERR! node_modules/react-select\nnpm ERR! \n";
+    assert_eq!(
+        last_error_line(npm, None).as_deref(),
+        Some("npm ERR! Could not resolve dependency:")
+    );
+    // With no line that says more, the tagged line is the error.
+    assert_eq!(
+        last_error_line("npm ERR! node_modules/react-select\n", None).as_deref(),
+        Some("npm ERR! node_modules/react-select")
+    );
+    // An untagged line stays a failure by its own words, however it reads
+    // once trimmed (`go test`'s indented log line).
+    let go = "--- FAIL: TestTotal (0.00s)\n    cart_test.go:12: got 81, want 90\nFAIL\n";
+    assert_eq!(
+        last_error_line(go, None).as_deref(),
+        Some("cart_test.go:12: got 81, want 90")
+    );
 }

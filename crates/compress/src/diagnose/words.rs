@@ -229,10 +229,11 @@ pub(super) const VERDICT: &str = concat!(
     // A linker's driver under the undefined references it found, Bazel's
     // closing line.
     r"|^collect2: error: ld returned \d+ exit status$|^(?:clang|gcc|g\+\+|cc|c\+\+)(?:-\d+)?: error: linker command failed|^FAILED: Build did NOT complete successfully",
-    // CTest's closing line, sbt's failed task (`[error] (Test /
-    // test) sbt.TestsFailedException: Tests unsuccessful`) and its
-    // count in words (`[error] two errors found`).
-    r"|^Errors while running CTest$|^\[error\] \([\w /:-]+\) \S|^\[error\] (?:one|two|three|four|five|six|seven|eight|nine|\d+) errors? found$",
+    // CTest's closing line, sbt's list of failed suites, ScalaTest's
+    // counts, sbt's failed task (`[error] (Test / test)
+    // sbt.TestsFailedException: Tests unsuccessful`) and its count in
+    // words (`[error] two errors found`).
+    r"|^Errors while running CTest$|^\[error\] Failed tests:$|^\[info\] Tests: succeeded \d+, failed \d+|^\[info\] \*\*\* \d+ TESTS? FAILED \*\*\*$|^\[error\] \([\w /:-]+\) \S|^\[error\] (?:one|two|three|four|five|six|seven|eight|nine|\d+) errors? found$",
     // Cargo's closing warning, pip's pointers at a failed build's output
     // above, Flutter's.
     r"|^warning: build failed, waiting for other jobs to finish|^error: (?:subprocess-exited-with-error|metadata-generation-failed)$|^× Encountered error while |^× .+ did not run successfully\.$",

@@ -20,9 +20,11 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+mod likely;
 mod place;
 mod words;
 
+pub(crate) use likely::Likely;
 pub(crate) use place::{
     file_heading_above, is_numbered_heading, kind_in_place, lines_above, span_in, HEADING_REACH,
 };
@@ -82,30 +84,6 @@ pub(crate) fn candidates() -> &'static Regex {
         build(&format!(
             "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|^(?:{STREAM_PREFIX})"
         ))
-    })
-}
-
-/// Stems one of which nearly every failure, warning and summary line
-/// holds (`rror` for `error`, `TypeError`, `ERROR`; `ail` for `failed`),
-/// as literals: a search for them runs at memory speed (SIMD
-/// multi-literal search), where [`candidates`] also matches locations and
-/// runs several times slower. What the model sees of a long output looks
-/// for its diagnostic lines with it; a location-only Go or ruff line with
-/// none of these words is found by the history form's full search.
-pub(crate) fn likely() -> &'static regex::bytes::Regex {
-    static RE: OnceLock<regex::bytes::Regex> = OnceLock::new();
-    // Twenty ASCII stems: more, or multi-byte marks (`✕`, `×`), make the
-    // SIMD search fall back to one twenty to thirty times slower (measured
-    // on 200 KiB of build output: 10 µs against 220-320 µs).
-    const WORDS: &[&str] = &[
-        "rror", "ERR", "ail", "FAIL", "anic", "xception", "raceback", "arn", "WARN", "ssert", "passed",
-        "Test", "atal", "Killed", "denied", "ot found", "xit ", "ndefined", "annot", "eprecat",
-    ];
-    RE.get_or_init(|| {
-        let alternation: Vec<String> = WORDS.iter().map(|w| regex::escape(w)).collect();
-        regex::bytes::Regex::new(&alternation.join("|"))
-            .or_else(|_| regex::bytes::Regex::new(r"[^\s\S]"))
-            .unwrap_or_else(|_| never_bytes())
     })
 }
 

@@ -299,9 +299,10 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
     }
     let mut found: Vec<(usize, String, LineKind)> = Vec::new();
     let mut at = 0;
-    while let Some(m) = diagnose::likely().find_at(region, at) {
-        let start = memrchr(b'\n', &region[..m.start()]).map_or(0, |i| i + 1);
-        let end = memchr::memchr(b'\n', &region[m.start()..]).map_or(region.len(), |i| m.start() + i);
+    let mut likely = diagnose::Likely::new(region);
+    while let Some(m) = likely.find_at(at) {
+        let start = memrchr(b'\n', &region[..m]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &region[m..]).map_or(region.len(), |i| m + i);
         let line = String::from_utf8_lossy(&region[start..end]);
         let line = line.trim_end_matches('\r');
         let kind = diagnose::kind_in_place(line, &region[end..]);
@@ -670,6 +671,30 @@ mod tests {
             view.describe(),
             format!("the first {}, 1 diagnostic line and the last 292", view.head)
         );
+    }
+
+    /// TOOL-8: failures far down a log that hold none of the common words
+    /// are found by their marks and their own words: Biome's `✖`, a
+    /// Flutter test marked `[E]`, a crash, `cargo audit`'s advisory.
+    #[test]
+    fn failures_marked_or_worded_their_own_way_far_down_a_log_are_shown() {
+        let failures = [
+            "  ✖ This let declares a variable that is only assigned once.",
+            "00:02 +2 -1: Cart applies a discount [E]",
+            "Segmentation fault (core dumped)",
+            "ID:       RUSTSEC-2024-0332",
+        ];
+        let log: String = (0..5_000)
+            .map(|i| match i {
+                2_500..=2_503 => format!("{}\n", failures[i - 2_500]),
+                _ => format!("step {i} of the build, all fine here\n"),
+            })
+            .collect();
+        let view = compose(log.as_bytes(), log.as_bytes(), 0, 5_000, Limits::default()).unwrap();
+        for failure in failures {
+            assert!(view.text.contains(failure), "{failure}");
+        }
+        assert_eq!(view.diagnostics, 4);
     }
 
     #[test]

@@ -318,6 +318,13 @@ pub fn without_level_tag(line: &str) -> &str {
     }
 }
 
+/// A line of a code frame under its gutter, as rustc, gcc, Jest and ruff
+/// print them (`  14 |   return totl;`, `   |          ^^^^`).
+fn code_frame() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s*\d*\s+\|(?:\s|$)")
+}
+
 /// ScalaTest's failed expectation ([`SPEC_EXPECTATION`]).
 fn spec_expectation() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -391,8 +398,10 @@ pub fn line_kind(line: &str) -> LineKind {
     if noise().is_match(line) || (progress().is_match(line) && !context().is_match(line)) {
         return LineKind::Noise;
     }
-    // sbt's marks under the code it echoes (`[error]     ^`).
-    if is_tagged_marks(line) {
+    // sbt's marks under the code it echoes (`[error]     ^`); a code
+    // frame's line, whatever its words (rustc's `   |   ^^^ memory access
+    // failed`, Jest's `  2 | throw new RangeError(…)`).
+    if is_tagged_marks(line) || code_frame().is_match(line) {
         return LineKind::Context;
     }
     // The fields of a TAP producer's YAML block under a failing test
@@ -1248,6 +1257,17 @@ FAILED tests/test_sum.py::test_sub - assert 2 == 1
             ("For more information about this error, try `rustc --explain E0425`.", LineKind::Noise),
             ("npm ERR! For a full report see:", LineKind::Noise),
             ("py312: skipped because could not find python interpreter with spec(s): py312", LineKind::Noise),
+            // A code frame's lines are context, whatever their words; a
+            // table or a box is no code frame.
+            ("   |                  ^^^^ memory access failed: alloc1234 has been freed", LineKind::Context),
+            ("      2 | exports.div=(a,b)=>{ if(b===0) throw new RangeError('division by zero') }", LineKind::Context),
+            ("41 |     raise ConnectionError(\"could not connect to database\")", LineKind::Context),
+            ("| build | failed |", LineKind::Failure),
+            ("│ InvalidArgumentException: no item ghost", LineKind::Failure),
+            // insta's changed lines of a snapshot.
+            ("    0       │-Total: 90.00", LineKind::Failure),
+            ("          0 │+Total: 100.00", LineKind::Failure),
+            ("    1     1 │ Items: 1", LineKind::Plain),
             // pip's notes under a failed build.
             ("  note: This error originates from a subprocess, and is likely not a problem with pip.", LineKind::Noise),
         ] {

@@ -104,6 +104,9 @@ pub(super) const FAILURE: &str = concat!(
     // A location in brackets, as Maven prints javac's and Checkstyle's
     // findings (`App.java:[4,48] ';' expected`; read with the path blanked).
     r"|:\[\d+(?:,\d+)?\] \S",
+    // The changed lines of a snapshot that did not match, as insta prints
+    // them (`    0       │-Total: 90.00`, `          0 │+Total: 100.00`).
+    r"|^\s*\d*\s+\d*\s+│[-+]",
     // `cargo audit`'s advisories (`ID:       RUSTSEC-2024-0332`).
     r"|^ID:\s+RUSTSEC-\d{4}-\d{4}$",
     r"|^\s*TS\d{4,5}: \S|\*\*\*(?:Failed|Exception|Timeout|Not Run)\b",

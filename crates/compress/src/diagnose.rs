@@ -30,7 +30,7 @@ pub(crate) use place::{
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, NUMBERED_HEADING};
-use words::{FAILURE, HELP_TEXT, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, VERDICT, WARNING};
+use words::{FAILURE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, VERDICT, WARNING};
 
 /// What a line of a command's output is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -318,12 +318,6 @@ pub fn without_level_tag(line: &str) -> &str {
     }
 }
 
-/// A command's help text ([`HELP_TEXT`]).
-fn help_text() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, HELP_TEXT)
-}
-
 /// A line of a code frame under its gutter, as rustc, gcc, Jest and ruff
 /// print them (`  14 |   return totl;`, `   |          ^^^^`).
 fn code_frame() -> &'static Regex {
@@ -417,7 +411,7 @@ pub fn line_kind(line: &str) -> LineKind {
         return LineKind::Context;
     }
     // A comment's `# ` opens RSpec's frames and TAP's counts too.
-    if (code().is_match(line) && !report_like_code().is_match(line)) || help_text().is_match(line) {
+    if code().is_match(line) && !report_like_code().is_match(line) {
         return LineKind::Plain;
     }
     let summary = summary().is_match(line);
@@ -1270,11 +1264,6 @@ FAILED tests/test_sum.py::test_sub - assert 2 == 1
             ("41 |     raise ConnectionError(\"could not connect to database\")", LineKind::Context),
             ("| build | failed |", LineKind::Failure),
             ("│ InvalidArgumentException: no item ghost", LineKind::Failure),
-            // A command's help text is no failure, whatever its words.
-            ("  -x, --exitfirst       exit instantly on first error or failed test.", LineKind::Plain),
-            ("  --traceback           Raise on CommandError exceptions.", LineKind::Plain),
-            ("                              [--traceback] [--no-color] [--force-color]", LineKind::Plain),
-            ("error: unexpected argument '--fail-fast' found", LineKind::Failure),
             // insta's changed lines of a snapshot.
             ("    0       │-Total: 90.00", LineKind::Failure),
             ("          0 │+Total: 100.00", LineKind::Failure),

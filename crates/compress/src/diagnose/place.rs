@@ -47,9 +47,6 @@ fn go_test_log() -> &'static Regex {
 pub fn line_kind_in(text: &str, line: &str) -> LineKind {
     match kind_in_place(line, after_line(text, line)) {
         LineKind::Plain if arrow_message().is_match(line) && failure_above(text, line) => LineKind::Failure,
-        // The code a Python traceback quotes under a frame (`    teardown.
-        // throw(exception)`) is where the frame stood, whatever its words.
-        LineKind::Failure | LineKind::Warning if under_python_frame(text, line) => LineKind::Context,
         kind => kind,
     }
 }
@@ -59,21 +56,6 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
 fn arrow_message() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, ARROW_MESSAGE)
-}
-
-/// Whether the line above `line`, a line of `text`, is a Python
-/// traceback's frame (`  File "a.py", line 3, in f`) that `line` is
-/// indented under.
-fn under_python_frame(text: &str, line: &str) -> bool {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    let (start, _) = span_in(text, line);
-    let indent = |l: &str| l.len() - l.trim_start().len();
-    lines_above(text.as_bytes(), start)
-        .next()
-        .and_then(|(s, e)| text.get(s..e))
-        .is_some_and(|above| {
-            indent(line) > indent(above) && compiled(&RE, r#"^\s*File "[^"]+", line \d+"#).is_match(above)
-        })
 }
 
 /// Whether the line above `line`, a line of `text`, is a failure line.
@@ -289,19 +271,6 @@ mod tests {
             line_kind_in(log, log.lines().next().unwrap_or_default()),
             LineKind::Failure
         );
-    }
-
-    /// TOOL-8: the code a Python traceback quotes under a frame is where
-    /// the frame stood; the exception below it is the failure.
-    #[test]
-    fn tool_8_code_under_a_python_frame_is_context() {
-        let log = "Traceback (most recent call last):\n  File \"/app/shop/db.py\", line 18, in connect\n    result, errors = self._do_load(data)\n  File \"/app/shop/load.py\", line 4, in _do_load\n    raise ValueError(\"bad row\")\nValueError: bad row\n";
-        let kinds: Vec<LineKind> = log.lines().map(|l| line_kind_in(log, l)).collect();
-        assert_eq!(kinds[2], LineKind::Context, "{kinds:?}");
-        assert_eq!(kinds[5], LineKind::Failure);
-        // Not indented under a frame, the same words are a failure.
-        let log = "result, errors = self._do_load(data)\n";
-        assert_eq!(line_kind_in(log, log.trim_end()), LineKind::Failure);
     }
 
     #[test]

@@ -265,8 +265,3 @@ pub(super) const REPORT_LIKE_CODE: &str = concat!(
 
 /// The fields of a TAP producer's YAML block other than its message.
 pub(super) const TAP_FIELD: &str = r"^\s*(?:name|code|failureType|operator|location): '[^']*'$|^\s*duration_ms: [\d.]+$|^ {2,}(?:expected|actual): ";
-
-/// A command's help text: an option and its description (`  -x,
-/// --exitfirst       exit instantly on first error or failed test.`), a
-/// usage line's options (`   [--traceback] [--no-color]`).
-pub(super) const HELP_TEXT: &str = r"^\s+-{1,2}\w[\w-]*(?:,\s*-{1,2}\w[\w-]*)*(?:[ =][\w<>{}|.:-]+)?\s{2,}\S|^\s*(?:\[-{1,2}\w[^\]]*\]\s*)+$";

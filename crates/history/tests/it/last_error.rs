@@ -211,11 +211,17 @@ fn react_6_a_failure_by_its_words_before_one_by_its_tag() {
         last_error_line(npm, None).as_deref(),
         Some("npm ERR! Could not resolve dependency:")
     );
-    // With no line that says more, the tagged line is the error.
-    assert_eq!(
-        last_error_line("npm ERR! node_modules/react-select\n", None).as_deref(),
-        Some("npm ERR! node_modules/react-select")
-    );
+    // With no line that says more, the tagged line is the error, before a
+    // verdict below it.
+    for out in [
+        "npm ERR! node_modules/react-select\n",
+        "npm ERR! node_modules/react-select\nnpm ERR! code ERESOLVE\n",
+    ] {
+        assert_eq!(
+            last_error_line(out, None).as_deref(),
+            Some("npm ERR! node_modules/react-select")
+        );
+    }
     // An untagged line stays a failure by its own words, however it reads
     // once trimmed (`go test`'s indented log line).
     let go = "--- FAIL: TestTotal (0.00s)\n    cart_test.go:12: got 81, want 90\nFAIL\n";

@@ -1273,6 +1273,18 @@ FAILED tests/test_sum.py::test_sub - assert 2 == 1
         ] {
             assert_eq!(line_kind(line), kind, "{line}");
         }
+        // Verdicts, read without their colours, and the level tags a
+        // tool puts on every line.
+        assert!(is_verdict("\u{1b}[31mErrors while running CTest\u{1b}[0m"));
+        assert!(is_verdict(
+            "[error] (Test / test) sbt.TestsFailedException: Tests unsuccessful"
+        ));
+        assert!(!is_verdict(
+            "error[E0425]: cannot find value `totl` in this scope"
+        ));
+        assert_eq!(without_level_tag("npm ERR! code E404"), "code E404");
+        assert_eq!(without_level_tag("[error]     ^"), "    ^");
+        assert_eq!(without_level_tag("error: plain"), "error: plain");
         // A duration is no count of failures.
         assert!(!zero_failure_counts("***Failed    0.02 sec"));
         assert!(zero_failure_counts("Tests run: 3, Failures: 0, Errors: 0"));

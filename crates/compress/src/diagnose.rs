@@ -398,16 +398,12 @@ pub fn line_kind(line: &str) -> LineKind {
     if noise().is_match(line) || (progress().is_match(line) && !context().is_match(line)) {
         return LineKind::Noise;
     }
-    // sbt's marks under the code it echoes (`[error]     ^`); a code
-    // frame's line, whatever its words (rustc's `   |   ^^^ memory access
-    // failed`, Jest's `  2 | throw new RangeError(…)`).
-    if is_tagged_marks(line) || code_frame().is_match(line) {
-        return LineKind::Context;
-    }
-    // The fields of a TAP producer's YAML block under a failing test
-    // point (node:test's `  name: 'TypeError'`, `  code: 'ERR_ASSERTION'`)
-    // say what the failure was, where its `error:` field says why.
-    if tap_field().is_match(line) {
+    // Context whatever their words: sbt's marks under the code it echoes
+    // (`[error]     ^`); a code frame's line (rustc's `   |   ^^^ memory
+    // access failed`, Jest's `  2 | throw new RangeError(…)`); the fields
+    // of a TAP producer's YAML block under a failing test point
+    // (node:test's `  name: 'TypeError'`), whose `error:` field says why.
+    if is_tagged_marks(line) || code_frame().is_match(line) || tap_field().is_match(line) {
         return LineKind::Context;
     }
     // A comment's `# ` opens RSpec's frames and TAP's counts too.

@@ -899,6 +899,9 @@ mod tests {
             "    at Object.<anonymous> (node_modules/jest-circus/build/utils.js:298:28)",
             "\tat org.junit.Assert.fail(Assert.java:89)",
             "/usr/local/go/src/testing/testing.go:1595 +0xff",
+            "panic({0x519a00, 0xc0000ca000})",
+            "  runtime.mapaccess1_faststr()",
+            "created by testing.(*T).Run",
             "   at /rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library/core/src/panicking.rs:72:14",
             // npm's pointer to its debug log, in npm 11's words and npm 8's.
             "npm error A complete log of this run can be found in: /root/.npm/_logs/2026-11-26T21_40_03_056Z-debug-0.log",

@@ -79,6 +79,11 @@ pub(super) const NOISE: &str = concat!(
     // .NET's runtime, Rust's standard library.
     r"|^\s*(?:from|#) \S*(?:/gems/|/rubygems|/lib/ruby/)|^#\d+ (?:\S*/vendor/|\{main\})|^\s+at (?:System|Microsoft)\.|^\s+at /rustc/",
     r"|^\s*(?:/usr/local/go/src/|/usr/lib/go\S*/src/|runtime/|testing\.tRunner)",
+    // Go's runtime and testing frames above a project's: the runtime's
+    // `panic({0x519a00, 0xc0000ca000})` (a recovered test's panic prints
+    // it under its message), `runtime.gopark(…)`, `created by
+    // testing.(*T).Run`.
+    r"|^panic\(\{?0x[0-9a-f]+|^\s*runtime\.\w[\w.]*\(|^\s*(?:created by )?testing\.\(\*[TBMF]\)\.",
     r"|^\s*(?:at )?/rustc/[0-9a-f]+/|^\s*\d+: (?:std::|core::|alloc::|rust_begin_unwind|__rust|<unknown>$)",
 );
 

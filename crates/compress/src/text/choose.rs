@@ -229,13 +229,24 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     let failures = of(LineKind::Failure);
     let summaries = of(LineKind::Summary);
     // The context of a failure: a location or frame right before or after
-    // it; of a warning, the location right under its heading (rustc's
-    // `-->`, oxlint's `╭─[a.ts:4:7]`): where to fix it.
-    let contexts = all.windows(2).filter_map(|w| match (w[0].1, w[1].1) {
+    // it, or after it and a blank line (pytest's `django/conf/__init__.py:57:
+    // ImproperlyConfigured` under the `E` lines: where it was raised); of a
+    // warning, the location right under its heading (rustc's `-->`,
+    // oxlint's `╭─[a.ts:4:7]`): where to fix it.
+    let under = |above: &Line, below: &Line| {
+        below.number == above.number + 1
+            || (below.number == above.number + 2
+                && line_before(text, below).is_some_and(|l| line_str(text, &l).trim().is_empty()))
+    };
+    let printed: Vec<(Line, LineKind)> = all
+        .iter()
+        .filter(|(l, _)| !line_str(text, l).trim().is_empty())
+        .copied()
+        .collect();
+    let contexts = printed.windows(2).filter_map(|w| match (w[0].1, w[1].1) {
         (LineKind::Context, LineKind::Failure) if w[1].0.number == w[0].0.number + 1 => Some(w[0].0),
-        (LineKind::Failure | LineKind::Warning, LineKind::Context) if w[1].0.number == w[0].0.number + 1 => {
-            Some(w[1].0)
-        }
+        (LineKind::Failure, LineKind::Context) if under(&w[0].0, &w[1].0) => Some(w[1].0),
+        (LineKind::Warning, LineKind::Context) if w[1].0.number == w[0].0.number + 1 => Some(w[1].0),
         _ => None,
     });
     // The first line of each run of failure lines (one other line may
@@ -604,6 +615,33 @@ mod tests {
         // Right before or right after a failure; not a line away.
         assert!(numbers.contains(&1) && numbers.contains(&7), "{numbers:?}");
         assert!(!numbers.contains(&4), "{numbers:?}");
+    }
+
+    #[test]
+    fn pytest_s_crash_location_under_a_blank_line_is_a_diagnostic_line() {
+        // pytest prints where the exception was raised under its `E`
+        // lines and a blank line; a location two lines under a failure
+        // with printed text between is not its context.
+        let text = "E   conf.ImproperlyConfigured: no settings\n\ndjango/conf/__init__.py:57: ImproperlyConfigured\n=== warnings ===\nE   KeyError: 'a'\nx\nsrc/b.py:6: in f\n";
+        let kinds = [
+            LineKind::Failure,
+            LineKind::Plain,
+            LineKind::Context,
+            LineKind::Plain,
+            LineKind::Failure,
+            LineKind::Plain,
+            LineKind::Context,
+        ];
+        // The blank line among the candidates, the printed plain ones not.
+        let all: Vec<(Line, LineKind)> = kinds
+            .iter()
+            .enumerate()
+            .filter(|(n, _)| *n != 3 && *n != 5)
+            .map(|(n, k)| (nth(text, n), *k))
+            .collect();
+        let numbers: Vec<usize> = diagnostic_lines(text, &all).iter().map(|l| l.number).collect();
+        assert!(numbers.contains(&2), "{numbers:?}");
+        assert!(!numbers.contains(&6), "{numbers:?}");
     }
 
     #[test]

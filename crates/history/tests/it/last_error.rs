@@ -178,6 +178,12 @@ fn react_6_the_last_error_of_real_runs_is_the_message() {
             include_str!("../../../compress/tests/it/outputs/make-gcc-warnings.txt"),
             "m5.c:28:27: error: ‘undefined_25’ undeclared (first use in this function)",
         ),
+        (
+            // A recovered panic in a Go test: the runtime's own frames
+            // (`panic({0x519a00, …})`) under the message are not it.
+            include_str!("../../../compress/tests/it/outputs/go-test-panic.txt"),
+            "panic: runtime error: index out of range [2] with length 2",
+        ),
     ] {
         assert_eq!(last_error_line(output, None).as_deref(), Some(error));
     }

@@ -187,6 +187,13 @@ impl Engine {
                     break;
                 }
             }
+            if deepest == Level::Omitted && self.window_tokens() > threshold {
+                let outside = self.counted() - self.round.pad.tokens();
+                let budget = self.history.budget();
+                let over = |scratchpad: usize| budget.estimate(outside + scratchpad) > threshold;
+                let digest_chars = self.digest_chars();
+                self.round.pad.yield_digest(&over, &*self.counter, digest_chars);
+            }
         }
         let over = self.window_tokens() > threshold;
         if over && deepest == Level::Omitted && !self.round.over_budget {

@@ -263,6 +263,27 @@ impl Scratchpad {
         }
     }
 
+    /// The last resort, once every step that may go has gone: the digest
+    /// yields what the window still lacks, its oldest facts first, down to
+    /// a quarter of its room of `digest_chars` characters (REACT-6),
+    /// rather than the window going over its budget. The next step's
+    /// facts render it in its whole room again.
+    pub(super) fn yield_digest(
+        &mut self,
+        over: &dyn Fn(usize) -> bool,
+        counter: &dyn TokenCounter,
+        digest_chars: usize,
+    ) {
+        if self.digest_message.is_none() {
+            return;
+        }
+        let mut chars = digest_chars;
+        while over(self.tokens()) && chars > digest_chars / 4 {
+            chars = chars * 7 / 8;
+            self.render_digest(counter, chars);
+        }
+    }
+
     /// Makes step `i`'s cleared form: results replaced by their recall
     /// handle (but for a protected tool's), long arguments and the thought
     /// cut.
@@ -443,6 +464,33 @@ mod tests {
             .map(|m| CharCounter.count_message(m))
             .sum();
         assert_eq!(pad.tokens(), shown, "what it costs is what it shows");
+    }
+
+    /// REACT-6: once every step that may go has gone, the digest yields
+    /// what the window still lacks, its oldest facts first, down to a
+    /// quarter of its room.
+    #[test]
+    fn react_6_the_digest_yields_the_last_tokens() {
+        let (mut pad, h) = pad(40, |_| false);
+        let env: (&History, &dyn TokenCounter, usize) = (&h, &CharCounter, 900);
+        let mut counts = (0, 0, 0);
+        pad.condense(40, Level::Omitted, &|_| true, env, &mut counts);
+        assert!(pad.steps.iter().all(|s| s.level == Level::Omitted));
+        let digest = |pad: &Scratchpad| pad.digest_message.as_ref().unwrap().content.to_string();
+        assert!(digest(&pad).contains("`make 0`"), "{}", digest(&pad));
+        let whole = pad.digest_tokens();
+        pad.yield_digest(&|_| false, &CharCounter, 900);
+        assert_eq!(pad.digest_tokens(), whole, "nothing lacks: the digest stays");
+        let limit = pad.tokens() - 40;
+        pad.yield_digest(&|t| t > limit, &CharCounter, 900);
+        assert!(pad.tokens() <= limit, "{} > {limit}", pad.tokens());
+        assert!(digest(&pad).contains("`make 39`"), "the newest stay");
+        assert!(!digest(&pad).contains("`make 0`"), "the oldest go first");
+        // Never below a quarter of its room, whatever the window lacks.
+        pad.yield_digest(&|_| true, &CharCounter, 900);
+        let floor = digest(&pad);
+        assert!(floor.starts_with("[Progress digest of 40"), "{floor}");
+        assert!(floor.chars().count() <= 900 / 4, "{floor}");
     }
 
     /// REACT-5: `deepest` bounds the walk; a pinned step stays whole and a

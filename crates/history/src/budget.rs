@@ -123,10 +123,11 @@ impl Budget {
     }
 
     /// The tokens the working facts of steps that left the window may take
-    /// out of `room`: a sixth, at most 4,000. The round's digest of its
-    /// condensed steps (REACT-6) and the summary a compaction writes
-    /// (HIST-5) share it, so the facts a round kept do not shrink when it
-    /// closes and is archived.
+    /// out of `room` while their round is in progress: a sixth, at most
+    /// 4,000, for the round's digest of its condensed steps (REACT-6). The
+    /// summary a compaction writes (HIST-5) has more
+    /// ([`Budget::summary_reserve`]), so the facts a round kept do not
+    /// shrink when it closes and is archived.
     pub fn facts_tokens(room: usize) -> usize {
         (room / 6).min(4_000)
     }
@@ -139,9 +140,13 @@ impl Budget {
     }
 
     /// The room a compaction keeps for the summary it writes, out of the
-    /// `room` the history may take (HIST-5): [`Budget::facts_tokens`].
+    /// `room` the history may take (HIST-5): a quarter, at most 8,000
+    /// tokens. More than the round's digest has ([`Budget::facts_tokens`]):
+    /// the summary holds the facts of every archived round, and a session
+    /// of several tasks in a row keeps the commands and errors of the
+    /// earlier ones.
     pub fn summary_reserve(room: usize) -> usize {
-        Budget::facts_tokens(room)
+        (room / 4).min(8_000)
     }
 
     /// The most bytes of one tool output the model sees at once, given
@@ -305,8 +310,8 @@ mod tests {
         assert_eq!(b.condense_stages(0, 3), [(0, 4_000), (0, 8_000), (0, 8_000)]);
         assert_eq!(b.digest_chars(), 8_000 / 6 * 3);
         assert_eq!(budget("context_window = 200000").digest_chars(), 12_000);
-        assert_eq!(Budget::summary_reserve(6_000), 1_000);
-        assert_eq!(Budget::summary_reserve(50_000), 4_000);
+        assert_eq!(Budget::summary_reserve(6_000), 1_500);
+        assert_eq!(Budget::summary_reserve(50_000), 8_000);
         assert_eq!(b.output_bytes(50 * 1024), 6_000);
         assert_eq!(b.output_bytes(4_000), 4_000);
         assert_eq!(budget("context_window = 100").output_bytes(50 * 1024), 1_024);

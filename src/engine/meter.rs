@@ -316,6 +316,57 @@ keep_full_steps = 1",
         );
     }
 
+    /// REACT-6: once every step has gone, a window that still lacks a few
+    /// tokens (a long input beside a digest at its whole room) gets them
+    /// from the digest, its oldest facts first, instead of going over the
+    /// threshold.
+    #[test]
+    fn react_6_the_digest_yields_what_the_window_lacks() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = Config::from_toml_str("context_window = 3000").unwrap();
+        let mut e = Engine::builder(dir.path()).config(config).build().unwrap();
+        let threshold = e.threshold_tokens();
+        let full = e.digest_chars();
+        let mut yielded = false;
+        block_on(async {
+            // The input leaves less room than the digest's whole share.
+            let input = "Fix the checks. ".repeat(threshold * 3 / 16 - full / 16);
+            e.begin_round(&input).await.unwrap();
+            for step in 0..40 {
+                let call = ToolCall::new(
+                    format!("c{step}"),
+                    "Bash",
+                    serde_json::json!({"command": format!("python check_{step}.py")}),
+                );
+                let out = format!(
+                    "Traceback (most recent call last):\nValueError: bad value {step} in row {step}\n"
+                );
+                let result = Message::tool_result(&call, ToolResult::error("exit_1", out));
+                e.record_step(Message::assistant_with_calls("again", vec![call]), vec![result])
+                    .await
+                    .unwrap();
+                assert!(
+                    e.window_tokens() <= threshold,
+                    "step {step}: {} of {threshold}",
+                    e.window_tokens()
+                );
+                assert!(!e.round.over_budget, "step {step}");
+                let digest = e.round.pad.digest_tokens() * 3;
+                if digest > 0 && digest < full * 3 / 4 {
+                    yielded = true;
+                    // Only what the window lacks: an eighth of its room
+                    // at a time.
+                    assert!(
+                        e.window_tokens() + full / 8 / 3 + 8 > threshold,
+                        "step {step}: yielded down to {} of {threshold}",
+                        e.window_tokens()
+                    );
+                }
+            }
+        });
+        assert!(yielded, "the digest never yielded");
+    }
+
     /// HIST-4, HIST-7: a window over the threshold compacts; without a
     /// summariser the compaction says it is degraded.
     #[test]

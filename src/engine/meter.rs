@@ -188,10 +188,9 @@ impl Engine {
                 }
             }
             if deepest == Level::Omitted && self.window_tokens() > threshold {
-                let outside = self.counted() - self.round.pad.tokens();
-                let budget = self.history.budget();
-                let over = |scratchpad: usize| budget.estimate(outside + scratchpad) > threshold;
                 let digest_chars = self.digest_chars();
+                let outside = self.counted() - self.round.pad.tokens();
+                let over = over_target(self.history.budget(), outside, threshold);
                 self.round.pad.yield_digest(&over, &*self.counter, digest_chars);
             }
         }
@@ -227,10 +226,9 @@ impl Engine {
         counts: &mut (usize, usize, usize),
     ) {
         // Only the scratchpad changes while it is condensed.
-        let outside = self.counted() - self.round.pad.tokens();
-        let budget = self.history.budget();
-        let over = |scratchpad: usize| budget.estimate(outside + scratchpad) > target;
         let digest_chars = self.digest_chars();
+        let outside = self.counted() - self.round.pad.tokens();
+        let over = over_target(self.history.budget(), outside, target);
         self.round.pad.condense(
             eligible,
             deepest,
@@ -248,6 +246,17 @@ impl Engine {
         });
         tokens
     }
+}
+
+/// Whether the window is over `target` as `budget` estimates it, with the
+/// scratchpad at the tokens asked about and `outside` tokens beside it:
+/// only the scratchpad changes while it is condensed or its digest yields.
+fn over_target(
+    budget: &strata_ctx_history::Budget,
+    outside: usize,
+    target: usize,
+) -> impl Fn(usize) -> bool + '_ {
+    move |scratchpad| budget.estimate(outside + scratchpad) > target
 }
 
 #[cfg(test)]

@@ -238,17 +238,16 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
             || (below.number == above.number + 2
                 && line_before(text, below).is_some_and(|l| line_str(text, &l).trim().is_empty()))
     };
-    let printed: Vec<(Line, LineKind)> = all
-        .iter()
-        .filter(|(l, _)| !line_str(text, l).trim().is_empty())
-        .copied()
-        .collect();
-    let contexts = printed.windows(2).filter_map(|w| match (w[0].1, w[1].1) {
-        (LineKind::Context, LineKind::Failure) if w[1].0.number == w[0].0.number + 1 => Some(w[0].0),
-        (LineKind::Failure, LineKind::Context) if under(&w[0].0, &w[1].0) => Some(w[1].0),
-        (LineKind::Warning, LineKind::Context) if w[1].0.number == w[0].0.number + 1 => Some(w[1].0),
-        _ => None,
-    });
+    // Each candidate with the next one that prints something.
+    let printed = || all.iter().filter(|(l, _)| !line_str(text, l).trim().is_empty());
+    let contexts = printed()
+        .zip(printed().skip(1))
+        .filter_map(|(a, b)| match (a.1, b.1) {
+            (LineKind::Context, LineKind::Failure) if b.0.number == a.0.number + 1 => Some(a.0),
+            (LineKind::Failure, LineKind::Context) if under(&a.0, &b.0) => Some(b.0),
+            (LineKind::Warning, LineKind::Context) if b.0.number == a.0.number + 1 => Some(b.0),
+            _ => None,
+        });
     // The first line of each run of failure lines (one other line may
     // stand between two of a run) says what failed (`E   AssertionError:
     // …` above its `E   [left]: …` details, `npm ERR! code E404` above
@@ -470,6 +469,23 @@ mod tests {
     use super::*;
 
     /// The `n`th line of `text` (CRLF endings trimmed).
+    /// The numbers of the diagnostic lines of `text`, whose lines are of
+    /// `kinds`, when the candidates are the lines `among` takes (as the
+    /// middle of a long output holds them: plain lines are not looked at).
+    fn diagnostic_numbers(
+        text: &str,
+        kinds: &[LineKind],
+        among: impl Fn(usize, LineKind) -> bool,
+    ) -> Vec<usize> {
+        let all: Vec<(Line, LineKind)> = kinds
+            .iter()
+            .enumerate()
+            .filter(|(n, k)| among(*n, **k))
+            .map(|(n, k)| (nth(text, n), *k))
+            .collect();
+        diagnostic_lines(text, &all).iter().map(|l| l.number).collect()
+    }
+
     fn nth(text: &str, n: usize) -> Line {
         let mut start = 0;
         for _ in 0..n {
@@ -603,15 +619,9 @@ mod tests {
             LineKind::Failure,
             LineKind::Context,
         ];
-        // As the middle of a long output holds them: its plain lines are
-        // not looked at, so a line away is next in the list.
-        let all: Vec<(Line, LineKind)> = kinds
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| **k != LineKind::Plain)
-            .map(|(n, k)| (nth(text, n), *k))
-            .collect();
-        let numbers: Vec<usize> = diagnostic_lines(text, &all).iter().map(|l| l.number).collect();
+        // Its plain lines are not looked at, so a line away is next in the
+        // list.
+        let numbers = diagnostic_numbers(text, &kinds, |_, k| k != LineKind::Plain);
         // Right before or right after a failure; not a line away.
         assert!(numbers.contains(&1) && numbers.contains(&7), "{numbers:?}");
         assert!(!numbers.contains(&4), "{numbers:?}");
@@ -633,13 +643,7 @@ mod tests {
             LineKind::Context,
         ];
         // The blank line among the candidates, the printed plain ones not.
-        let all: Vec<(Line, LineKind)> = kinds
-            .iter()
-            .enumerate()
-            .filter(|(n, _)| *n != 3 && *n != 5)
-            .map(|(n, k)| (nth(text, n), *k))
-            .collect();
-        let numbers: Vec<usize> = diagnostic_lines(text, &all).iter().map(|l| l.number).collect();
+        let numbers = diagnostic_numbers(text, &kinds, |n, _| n != 3 && n != 5);
         assert!(numbers.contains(&2), "{numbers:?}");
         assert!(!numbers.contains(&6), "{numbers:?}");
     }
@@ -656,12 +660,7 @@ mod tests {
             LineKind::Context,
             LineKind::Warning,
         ];
-        let all: Vec<(Line, LineKind)> = kinds
-            .iter()
-            .enumerate()
-            .map(|(n, k)| (nth(text, n), *k))
-            .collect();
-        let numbers: Vec<usize> = diagnostic_lines(text, &all).iter().map(|l| l.number).collect();
+        let numbers = diagnostic_numbers(text, &kinds, |_, _| true);
         assert!(numbers.contains(&1), "{numbers:?}");
         assert!(!numbers.contains(&3), "{numbers:?}");
     }

@@ -314,7 +314,7 @@ async fn compaction_in_the_middle_of_a_session() {
     let toml = "context_window = 6000\nmin_retain_rounds = 1";
     let mut s = setup(toml, summarizer.clone());
     let root = s.project.path().to_owned();
-    for round in 0..8 {
+    for round in 0..12 {
         s.client
             .push_text(action("Read it.", "Read", json!({"path": "src/lib.rs"})))
             .push_text(action("Count.", "Bash", json!({"command": "seq 45"})))
@@ -362,8 +362,8 @@ async fn compaction_in_the_middle_of_a_session() {
     assert!(window
         .render_react()
         .contains(&format!("[system] ## Archived History Summary\n\nSummary {n} of")));
-    // The full log keeps everything: 8 rounds of user, 2 steps, answer.
-    assert_eq!(s.engine.history().full_log().len(), 8 * 6);
+    // The full log keeps everything: 12 rounds of user, 2 steps, answer.
+    assert_eq!(s.engine.history().full_log().len(), 12 * 6);
 }
 
 /// HIST-12: the model rejects the window as too long; the engine compacts

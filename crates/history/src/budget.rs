@@ -140,13 +140,15 @@ impl Budget {
     }
 
     /// The room a compaction keeps for the summary it writes, out of the
-    /// `room` the history may take (HIST-5): a quarter, at most 8,000
+    /// `room` the history may take (HIST-5): a third, at most 8,000
     /// tokens. More than the round's digest has ([`Budget::facts_tokens`]):
     /// the summary holds the facts of every archived round, and a session
     /// of several tasks in a row keeps the commands and errors of the
-    /// earlier ones.
+    /// earlier ones. More than a third leaves too little for the round in
+    /// progress once it grows long: a small window then goes over its
+    /// threshold with every step condensed.
     pub fn summary_reserve(room: usize) -> usize {
-        (room / 4).min(8_000)
+        (room / 3).min(8_000)
     }
 
     /// The most bytes of one tool output the model sees at once, given
@@ -310,7 +312,7 @@ mod tests {
         assert_eq!(b.condense_stages(0, 3), [(0, 4_000), (0, 8_000), (0, 8_000)]);
         assert_eq!(b.digest_chars(), 8_000 / 6 * 3);
         assert_eq!(budget("context_window = 200000").digest_chars(), 12_000);
-        assert_eq!(Budget::summary_reserve(6_000), 1_500);
+        assert_eq!(Budget::summary_reserve(6_000), 2_000);
         assert_eq!(Budget::summary_reserve(50_000), 8_000);
         assert_eq!(b.output_bytes(50 * 1024), 6_000);
         assert_eq!(b.output_bytes(4_000), 4_000);

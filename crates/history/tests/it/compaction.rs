@@ -695,8 +695,9 @@ async fn the_quoted_steps_take_half_of_the_room_the_new_round_leaves() {
         .find("\n\n[The archived messages are in the full log")
         .unwrap();
     let quoted = end - start;
-    // Half of what the input and the summary's reserve (a sixth) leave.
-    let half = (room - input_tokens - room / 6) / 2 * 3;
+    // Half of what the input and the summary's reserve leave.
+    let reserve = strata_ctx_history::Budget::summary_reserve(room);
+    let half = (room - input_tokens - reserve) / 2 * 3;
     assert!(half < room / 6 * 3, "the input leaves less than the facts' share");
     assert!(
         quoted <= half && quoted * 2 > half,

@@ -41,7 +41,8 @@ use strata_ctx_tools::{changed_files, program_of, INSPECTION_PROGRAMS};
 /// One command the agent ran, with what came of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CommandFact {
-    /// The command's first line, cut to 160 characters.
+    /// The command as one line ([`strata_ctx_tools::command_gist`]: its
+    /// first line, then what it goes on to run), cut to 100 characters.
     pub command: String,
     /// The outcome: exit status and the test summary line, or else the
     /// verdict the run ended on (`error: could not compile …`, `FAIL\tpkg`,
@@ -61,6 +62,13 @@ pub struct CommandFact {
 }
 
 impl CommandFact {
+    /// The command's first line, as the agent wrote it (cut with the
+    /// rest past 100 characters).
+    pub fn first_line(&self) -> &str {
+        let line = self.command.split(" ⏎ ").next().unwrap_or_default();
+        line.strip_suffix(" …").unwrap_or(line)
+    }
+
     /// Records a later run of the same command: its outcome replaces this
     /// one's, whose error joins the earlier ones.
     fn then(&mut self, later: &CommandFact) {
@@ -764,6 +772,61 @@ mod tests {
             "python"
         );
         assert_eq!(program_of("cat > t.py <<EOF\nprint(1)\nEOF"), "cat");
+    }
+
+    /// REACT-6: scripts behind the same first line are told apart; a
+    /// script written then run is named by its run; a grep whose pattern
+    /// holds `\|` looks, it runs nothing.
+    #[test]
+    fn react_6_commands_are_named_past_their_first_line() {
+        let mut d = Digest::new();
+        let run =
+            |code: u8, out: &str| format!("<returncode>{code}</returncode>\n<output>\n{out}\n</output>");
+        for (script, out) in [
+            ("import a", run(1, "ModuleNotFoundError: No module named 'a'")),
+            ("import b", run(1, "ModuleNotFoundError: No module named 'b'")),
+            ("import a", run(0, "ok")),
+        ] {
+            let command = format!("cd /r && python -c \"\n{script}\n\"");
+            step(&mut d, "bash", json!({ "command": command }), &out);
+        }
+        step(
+            &mut d,
+            "bash",
+            json!({"command": "cat > t.py << 'EOF'\nraise SystemExit(2)\nEOF\npython t.py"}),
+            &run(2, ""),
+        );
+        step(
+            &mut d,
+            "bash",
+            json!({"command": "grep -n \"try\\|except\" a.py"}),
+            &run(0, "3:    except ValueError:"),
+        );
+        let names: Vec<&str> = d.commands().iter().map(|c| c.command.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "cd /r && python -c \" ⏎ import b ⏎ \"",
+                "cd /r && python -c \" ⏎ import a ⏎ \"",
+                "cat > t.py << 'EOF' … ⏎ python t.py",
+            ]
+        );
+        // The first script's second run keeps its first run's error.
+        assert_eq!(
+            d.commands()[1].earlier_errors,
+            ["ModuleNotFoundError: No module named 'a'"]
+        );
+        assert_eq!(
+            d.commands()[0].error.as_deref(),
+            Some("ModuleNotFoundError: No module named 'b'")
+        );
+        assert_eq!(d.commands()[2].first_line(), "cat > t.py << 'EOF'");
+        assert_eq!(d.commands()[0].first_line(), "cd /r && python -c \"");
+        let text = d.render(2_000);
+        assert!(
+            text.contains("Inspection commands (cat, grep, ls, …): 1"),
+            "{text}"
+        );
     }
 
     #[test]

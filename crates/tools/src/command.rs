@@ -1,4 +1,5 @@
-//! Command lines: which program a command runs.
+//! Command lines: which program a command runs, and how a digest names
+//! one.
 
 /// Programs that look at, edit or move files rather than run something
 /// (`cat`, `sed`, `grep`, `ls`, `git`, `rm`, …, and SWE-agent's file
@@ -88,26 +89,7 @@ pub fn program_word(part: &str) -> Option<&str> {
 /// `sudo`/`time`/`env`/`nohup`/`timeout N`; empty when it only looks.
 pub fn program_of(command: &str) -> &str {
     let mut first = "";
-    let mut heredoc: Option<&str> = None;
-    let lines = command.lines().filter(|line| match heredoc {
-        Some(end) => {
-            if line.trim() == end {
-                heredoc = None;
-            }
-            false
-        }
-        None => {
-            heredoc = line
-                .split_once("<<")
-                .map(|(_, d)| d.trim_start_matches('-').trim().trim_matches(['\'', '"']))
-                .and_then(|d| d.split_whitespace().next());
-            true
-        }
-    });
-    for part in lines
-        .flat_map(|l| l.split([';', '|']))
-        .flat_map(|p| p.split("&&"))
-    {
+    for part in parts(command) {
         match program_word(part) {
             Some(w) if !INSPECTION_PROGRAMS.contains(&w.trim_start_matches("./")) => return w,
             Some(w) if first.is_empty() => first = w,
@@ -115,6 +97,161 @@ pub fn program_of(command: &str) -> &str {
         }
     }
     first
+}
+
+/// The parts of a command line that start a command: what stands between
+/// the shell's `&&`, `||`, `;`, `|` and line ends, outside quotes and
+/// heredoc bodies. A part that goes on over a line end (inside quotes, or
+/// after a `\\`) starts on its first line only: `python -c "` over a
+/// script, not the script's lines. A `\\|` inside quotes (`grep -n
+/// "a\\|b"`) is the quoted text's, not a pipe.
+fn parts(command: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut single, mut double, mut continued) = (false, false, false);
+    for line in run_lines(command) {
+        let bytes = line.as_bytes();
+        // A line starts a part unless a quote or a `\\` goes on from the
+        // line above.
+        let mut fresh = !(single || double || continued);
+        continued = false;
+        let (mut start, mut i) = (0, 0);
+        while i < bytes.len() {
+            let unquoted = !single && !double;
+            match bytes[i] {
+                b'\\' if !single => {
+                    continued = i + 1 == bytes.len();
+                    i += 2;
+                    continue;
+                }
+                b'\'' if !double => single = !single,
+                b'"' if !single => double = !double,
+                b';' | b'|' if unquoted => {
+                    if fresh {
+                        out.push(&line[start..i]);
+                    }
+                    (start, fresh) = (i + 1, true);
+                }
+                b'&' if unquoted && bytes.get(i + 1) == Some(&b'&') => {
+                    if fresh {
+                        out.push(&line[start..i]);
+                    }
+                    (start, fresh) = (i + 2, true);
+                    i += 2;
+                    continue;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        if fresh {
+            out.push(line.get(start..).unwrap_or_default());
+        }
+    }
+    out
+}
+
+/// The word that ends the heredoc a line opens (`cat > a.py << 'EOF'`
+/// opens one that `EOF` ends), without its quotes; `None` when the line
+/// opens none (a here-string, `<<<`, is not one).
+fn heredoc_end(line: &str) -> Option<&str> {
+    let (_, rest) = line.split_once("<<")?;
+    if rest.starts_with('<') {
+        return None;
+    }
+    rest.trim_start_matches('-')
+        .split_whitespace()
+        .next()
+        .map(|w| w.trim_matches(['\'', '"']))
+        .filter(|w| !w.is_empty())
+}
+
+/// The lines of a command line, each a heredoc's body or a line the shell
+/// runs.
+enum Piece<'a> {
+    Run(&'a str),
+    Body(Vec<&'a str>),
+}
+
+/// The lines of `command` in order, a heredoc's body gathered in one
+/// piece (up to its end word, or to the end of the command when it has
+/// none).
+fn pieces(command: &str) -> Vec<Piece<'_>> {
+    let mut out = Vec::new();
+    let mut body: Option<(&str, Vec<&str>)> = None;
+    for line in command.lines() {
+        match body.take() {
+            Some((end, lines)) if line.trim() == end => out.push(Piece::Body(lines)),
+            Some((end, mut lines)) => {
+                lines.push(line);
+                body = Some((end, lines));
+            }
+            None => {
+                out.push(Piece::Run(line));
+                body = heredoc_end(line).map(|end| (end, Vec::new()));
+            }
+        }
+    }
+    out.extend(body.map(|(_, lines)| Piece::Body(lines)));
+    out
+}
+
+/// The lines of `command` the shell runs: every line but the bodies of
+/// its heredocs.
+fn run_lines(command: &str) -> impl Iterator<Item = &str> {
+    pieces(command).into_iter().filter_map(|p| match p {
+        Piece::Run(line) => Some(line),
+        Piece::Body(_) => None,
+    })
+}
+
+/// A command line as one line of text, for a digest to name it: its first
+/// line, then what it goes on to run, joined by ` ⏎ `. A heredoc's body
+/// stands as ` …` when something runs after it (`cat > t.py << 'EOF' … ⏎
+/// python t.py`: the script's run is what printed), and shows when
+/// nothing does (`python - <<'PY' ⏎ import a ⏎ print(a.x)`: the body is
+/// the program). Blank lines are left out, every line is trimmed. Two
+/// different scripts behind the same first line (`python -c "`, `python -
+/// <<'PY'`) are told apart.
+///
+/// ```
+/// use strata_ctx_tools::command_gist;
+///
+/// assert_eq!(command_gist("  pytest -x  "), "pytest -x");
+/// assert_eq!(
+///     command_gist("cat > t.py << 'EOF'\nimport a\nEOF\npython t.py"),
+///     "cat > t.py << 'EOF' … ⏎ python t.py"
+/// );
+/// assert_eq!(
+///     command_gist("python -c \"\nimport a\nprint(a.x)\n\""),
+///     "python -c \" ⏎ import a ⏎ print(a.x) ⏎ \""
+/// );
+/// ```
+pub fn command_gist(command: &str) -> String {
+    let pieces = pieces(command.trim());
+    let runs_after = |i: usize| {
+        pieces[i + 1..]
+            .iter()
+            .any(|p| matches!(p, Piece::Run(l) if !l.trim().is_empty()))
+    };
+    let mut out = String::new();
+    for (i, piece) in pieces.iter().enumerate() {
+        let lines: &[&str] = match piece {
+            Piece::Run(line) => std::slice::from_ref(line),
+            // A body something runs after stands as `…`.
+            Piece::Body(_) if runs_after(i) => {
+                out.push_str(" …");
+                continue;
+            }
+            Piece::Body(lines) => lines,
+        };
+        for line in lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()) {
+            if !out.is_empty() {
+                out.push_str(" ⏎ ");
+            }
+            out.push_str(line);
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -133,5 +270,55 @@ mod tests {
         assert_eq!(program_of(""), "");
         assert_eq!(program_word("sudo env A=b make"), Some("make"));
         assert_eq!(program_word("cd x"), None);
+        // The heredoc's quoted end word is read whole, so the run after
+        // it counts.
+        assert_eq!(program_of("cat << 'EOF' > a.py\nls\nEOF\nmake"), "make");
+        assert_eq!(program_of("cat <<< 'x'\nmake"), "make");
+        // Operators inside quotes are the quoted text's.
+        assert_eq!(program_of("grep -n \"try\\|except\" a.py"), "grep");
+        assert_eq!(program_of("grep -n 'a|b;c' a.py | head"), "grep");
+        assert_eq!(
+            program_of("cd /r && echo \"select 1;;\" | sqlfluff lint -"),
+            "sqlfluff"
+        );
+        // A quoted script's lines are not commands; what runs after it is.
+        assert_eq!(program_of("echo \"\nimport os\n\" && pytest"), "pytest");
+        // A line that goes on over `\\` still has its pipes.
+        assert_eq!(program_of("cat a \\\n  | python x.py"), "python");
+        assert_eq!(program_of("cat a \\\n  python x.py"), "cat");
+        assert_eq!(program_of("ls \\\n&& make"), "make");
+        assert_eq!(program_of("ls &&make"), "make");
+    }
+
+    #[test]
+    fn command_gist_tells_scripts_apart() {
+        // One line: itself, trimmed.
+        assert_eq!(command_gist(" cargo test -q "), "cargo test -q");
+        // A script written then run: the run, not the script.
+        assert_eq!(
+            command_gist("cd /r && cat > t.py << 'EOF'\nimport a\n\nprint(1)\nEOF\n\npython t.py 2>&1"),
+            "cd /r && cat > t.py << 'EOF' … ⏎ python t.py 2>&1"
+        );
+        // A script fed to its program: the script.
+        assert_eq!(
+            command_gist("python - <<'PY'\nimport os\n  print(os.sep)\nPY"),
+            "python - <<'PY' ⏎ import os ⏎ print(os.sep)"
+        );
+        // Two heredocs then a run: each body stands as `…`.
+        assert_eq!(
+            command_gist("cat > a << A\nx\nA\ncat > b << B\ny\nB\nmake"),
+            "cat > a << A … ⏎ cat > b << B … ⏎ make"
+        );
+        // A heredoc with no end word runs to the end of the command.
+        assert_eq!(
+            command_gist("python3 <<EOF\nprint(2)"),
+            "python3 <<EOF ⏎ print(2)"
+        );
+        // A quoted script on lines of its own.
+        assert_eq!(
+            command_gist("python -c \"\nimport a\n\"\necho done"),
+            "python -c \" ⏎ import a ⏎ \" ⏎ echo done"
+        );
+        assert_eq!(command_gist(""), "");
     }
 }

@@ -20,8 +20,8 @@
 //!   `command` is still a shell).
 //! - Argument accessors: [`path`], [`command`], [`todos`],
 //!   [`changed_files`], [`patch_files`].
-//! - Command lines: [`program_word`], [`program_of`] and
-//!   [`INSPECTION_PROGRAMS`].
+//! - Command lines: [`program_word`], [`program_of`],
+//!   [`INSPECTION_PROGRAMS`], and [`command_gist`], a command as one line.
 //! - Recorded outputs: [`ShellOutput`], a shell's output kept as a JSON
 //!   object (Codex CLI's `{"output": …, "metadata": {"exit_code": …}}`).
 //!
@@ -52,6 +52,6 @@ mod kind;
 mod output;
 
 pub use args::{changed_files, command, patch_files, path, todos, Todo, PATH_KEYS};
-pub use command::{program_of, program_word, INSPECTION_PROGRAMS};
+pub use command::{command_gist, program_of, program_word, INSPECTION_PROGRAMS};
 pub use kind::{classify, kind_of, normalize, ToolKind};
 pub use output::ShellOutput;

@@ -93,7 +93,7 @@ impl Digest {
         }
         for c in self.commands.iter().filter(|c| failed(c)) {
             let error_missing = c.error.as_ref().is_some_and(|e| !text.contains(e.as_str()));
-            if text.contains(c.command.as_str()) && !error_missing {
+            if text.contains(c.first_line()) && !error_missing {
                 continue;
             }
             let mut line = format!("Failed: `{}`", c.command);
@@ -132,6 +132,36 @@ fn failed(c: &super::CommandFact) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+    use strata_ctx_core::{Message, ToolCall, ToolResult};
+
+    /// #30.6: a summary names a script it ran by the command's first line,
+    /// as the agent wrote it; the digest's one-line form of the whole
+    /// command is not asked for.
+    #[test]
+    fn a_failing_script_is_mentioned_by_its_first_line() {
+        let call = ToolCall::new(
+            "c1",
+            "bash",
+            json!({"command": "cat > t.py << 'EOF'\nimport a\nEOF\npython t.py"}),
+        );
+        let out = "<returncode>1</returncode>\n<output>\nModuleNotFoundError: No module named 'a'\n</output>";
+        let mut d = Digest::new();
+        d.observe_messages(&[
+            Message::assistant_with_calls("", vec![call.clone()]),
+            Message::tool_result(&call, ToolResult::success(out)),
+        ]);
+        let error = "ModuleNotFoundError: No module named 'a'";
+        assert!(d
+            .missing_from(&format!("Ran `cat > t.py << 'EOF'`, which failed: {error}"))
+            .is_empty());
+        let missing = d.missing_from(&format!("Ran a script in t.py, which failed: {error}"));
+        assert_eq!(missing.len(), 1, "{missing:?}");
+        assert!(
+            missing[0].starts_with("Failed: `cat > t.py << 'EOF' … ⏎ python t.py` → exit 1"),
+            "{missing:?}"
+        );
+    }
 
     #[test]
     fn constraints_are_the_users_own_words() {

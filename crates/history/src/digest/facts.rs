@@ -10,7 +10,7 @@ use strata_ctx_compress::{
     announced_message, announces_message, is_verdict, line_kind, line_kind_in, without_level_tag, LineKind,
 };
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
-use strata_ctx_tools::{classify, command, program_of, ToolKind, INSPECTION_PROGRAMS};
+use strata_ctx_tools::{classify, command, command_gist, program_of, ToolKind, INSPECTION_PROGRAMS};
 
 use super::{CommandFact, MAX_COMMAND_CHARS, MAX_LINE_CHARS};
 
@@ -295,7 +295,6 @@ pub(super) fn read_run(result: Option<&Message>) -> (String, Option<i64>) {
 /// The fact of a command whose run printed `text` and ended with `code`
 /// ([`read_run`]); `failed` when the tool marked its result failed.
 pub(super) fn command_fact(command: &str, (text, code): (String, Option<i64>), failed: bool) -> CommandFact {
-    let first_line = command.trim().lines().next().unwrap_or_default();
     // The run's verdict: its test summary, else, when it did not succeed,
     // how its build or runner ended (`error: could not compile `app` due
     // to 2 previous errors`, `FAIL\texample.com/api\t0.01s`, `make: ***
@@ -325,7 +324,7 @@ pub(super) fn command_fact(command: &str, (text, code): (String, Option<i64>), f
         outcome.push(cut(summary, MAX_LINE_CHARS));
     }
     CommandFact {
-        command: cut(first_line, MAX_COMMAND_CHARS),
+        command: cut(&command_gist(command), MAX_COMMAND_CHARS),
         outcome: (!outcome.is_empty()).then(|| outcome.join("; ")),
         // The summary line shows in the outcome: the error is the last
         // other one.

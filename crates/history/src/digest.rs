@@ -29,6 +29,9 @@ const EARLIER_ERRORS: usize = 6;
 const EARLIER_ERROR_CHARS: usize = 120;
 /// The longest error or outcome line a digest shows, in characters.
 const MAX_LINE_CHARS: usize = 200;
+/// What heads the one line of commands that ended with exit 0 and no
+/// error ([`CommandFact::is_plain_success`]).
+const PLAIN_HEADING: &str = "Exit 0 and no error (newest first): ";
 
 mod check;
 mod facts;
@@ -62,6 +65,13 @@ pub struct CommandFact {
 }
 
 impl CommandFact {
+    /// Whether the command's last run ended with exit 0 and printed no
+    /// error line, and no earlier run reported one: a digest names it
+    /// only.
+    pub fn is_plain_success(&self) -> bool {
+        self.outcome.as_deref() == Some("exit 0") && self.error.is_none() && self.earlier_errors.is_empty()
+    }
+
     /// The command's first line, as the agent wrote it (cut with the
     /// rest past 100 characters).
     pub fn first_line(&self) -> &str {
@@ -349,37 +359,52 @@ impl Digest {
         }
     }
 
-    /// The lines of the commands that fit in `room` characters, which
-    /// they reduce: the commands that reported errors first, then the
-    /// others, newest first; shown in the order they ran, newest first.
-    fn fitting_commands(&self, room: &mut usize) -> Vec<String> {
+    /// The commands that fit in `room` characters, which they reduce:
+    /// the commands that reported errors first, then the others, newest
+    /// first; shown in the order they ran, newest first. A command whose
+    /// last run ended with exit 0 and no error line, and that never
+    /// reported one ([`CommandFact::is_plain_success`]), is named only,
+    /// with the others like it on one line: the second list.
+    fn fitting_commands(&self, room: &mut usize) -> (Vec<String>, Vec<String>) {
         let (failing, passing): (Vec<_>, Vec<_>) = self
             .commands
             .iter()
             .enumerate()
             .rev()
             .partition(|(_, c)| c.error.is_some() || !c.earlier_errors.is_empty());
-        let mut commands: Vec<(usize, String)> = Vec::new();
-        let mut heading = 40;
+        let mut commands: Vec<(usize, bool, String)> = Vec::new();
+        // Each list's heading, until the list has an item.
+        let mut headings = [40, PLAIN_HEADING.chars().count() + 2];
         for (i, c) in failing.into_iter().chain(passing) {
-            let line = command_line(c);
-            let n = line.chars().count() + 1 + heading;
+            let plain = c.is_plain_success();
+            let entry = if plain {
+                format!("`{}`", c.command)
+            } else {
+                command_line(c)
+            };
+            let heading = &mut headings[usize::from(plain)];
+            let n = entry.chars().count() + if plain { 2 } else { 1 } + *heading;
             if n > *room {
                 continue;
             }
             *room -= n;
-            heading = 0;
-            commands.push((i, line));
+            *heading = 0;
+            commands.push((i, plain, entry));
         }
         commands.sort_by_key(|c| std::cmp::Reverse(c.0));
-        commands.into_iter().map(|(_, line)| line).collect()
+        let (plain, lines): (Vec<_>, Vec<_>) = commands.into_iter().partition(|c| c.1);
+        (
+            lines.into_iter().map(|c| c.2).collect(),
+            plain.into_iter().map(|c| c.2).collect(),
+        )
     }
 
     /// The digest as text of at most `max_chars` characters (a budget of
     /// about three characters a token is safe with any tokenizer): a
     /// header naming the number of steps, then the files changed, the
     /// commands run (newest first, each with its outcome and last error
-    /// line), the files read, and the todo state. When the facts do not
+    /// line; those that ended with exit 0 and no error named together on
+    /// one line), the files read, and the todo state. When the facts do not
     /// all fit, the oldest go first and each list says how many it left
     /// out. An empty digest renders as an empty string.
     pub fn render(&self, max_chars: usize) -> String {
@@ -403,7 +428,7 @@ impl Digest {
         let changed = take_fitting(self.files_changed.iter().rev().cloned(), &mut room, 2);
         // Commands that reported errors first, then the others; shown in
         // the order they ran, newest first.
-        let commands = self.fitting_commands(&mut room);
+        let (commands, succeeded) = self.fitting_commands(&mut room);
         let todo = self.todo.as_ref().map(|t| format!("Todo: {t}")).filter(|t| {
             let n = t.chars().count() + 1;
             let fits = n <= room;
@@ -423,13 +448,18 @@ impl Digest {
                 self.files_changed.len() - changed.len() + self.dropped[0],
             );
         }
-        if !commands.is_empty() {
+        if !(commands.is_empty() && succeeded.is_empty()) {
             out.push_str("\nCommands run (newest first):");
             for c in &commands {
                 out.push('\n');
                 out.push_str(c);
             }
-            let left_out = self.commands.len() - commands.len() + self.dropped[2];
+            if !succeeded.is_empty() {
+                out.push_str("\n- ");
+                out.push_str(PLAIN_HEADING);
+                out.push_str(&succeeded.join(", "));
+            }
+            let left_out = self.commands.len() - commands.len() - succeeded.len() + self.dropped[2];
             if left_out > 0 {
                 out.push_str(&format!("\n- … {left_out} earlier"));
             }
@@ -598,6 +628,60 @@ mod tests {
         );
         assert!(text.contains("earlier"), "{text}");
         assert_eq!(Digest::new().render(100), "");
+    }
+
+    /// REACT-6: commands that ended with exit 0 and no error are named
+    /// together on one line, newest first, after those with something to
+    /// say; one that failed before keeps its own line.
+    #[test]
+    fn react_6_plain_successes_share_a_line() {
+        let mut d = Digest::new();
+        let run =
+            |code: u8, out: &str| format!("<returncode>{code}</returncode>\n<output>\n{out}\n</output>");
+        step(
+            &mut d,
+            "bash",
+            json!({"command": "pip install -e ."}),
+            &run(0, "installed"),
+        );
+        step(
+            &mut d,
+            "bash",
+            json!({"command": "python t.py"}),
+            &run(1, "ValueError: bad"),
+        );
+        step(&mut d, "bash", json!({"command": "make lint"}), &run(0, ""));
+        step(&mut d, "bash", json!({"command": "python t.py"}), &run(0, "fine"));
+        step(
+            &mut d,
+            "bash",
+            json!({"command": "pytest -q"}),
+            &run(1, "E   AssertionError: 1 != 2\n1 failed in 0.1s"),
+        );
+        assert!(d.commands()[0].is_plain_success(), "{:?}", d.commands());
+        assert!(!d.commands()[2].is_plain_success(), "it failed before");
+        let text = d.render(2_000);
+        let list = &text[text.find("Commands run").unwrap()..];
+        assert_eq!(
+            list.lines().collect::<Vec<_>>(),
+            [
+                "Commands run (newest first):",
+                "- `pytest -q` → exit 1; 1 failed in 0.1s — last error: E   AssertionError: 1 != 2",
+                "- `python t.py` → exit 0 — earlier runs: ValueError: bad",
+                "- Exit 0 and no error (newest first): `make lint`, `pip install -e .`",
+            ]
+        );
+        // Within any room, the newest go last and the text fits.
+        for max in (150..520).step_by(7) {
+            let text = d.render(max);
+            assert!(text.chars().count() <= max, "{max}: {text}");
+        }
+        let text = d.render(470);
+        assert!(
+            text.contains("`make lint`") && !text.contains("pip install"),
+            "{text}"
+        );
+        assert!(text.ends_with("- … 1 earlier"), "{text}");
     }
 
     #[test]

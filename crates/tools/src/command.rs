@@ -71,6 +71,10 @@ pub fn program_word(part: &str) -> Option<&str> {
         });
         if assignment || matches!(*w, "sudo" | "time" | "env" | "nohup") {
             words.next();
+        } else if *w == "xargs" {
+            // `xargs -I{} grep …` runs what follows its options.
+            words.next();
+            while words.next_if(|w| w.starts_with('-')).is_some() {}
         } else if *w == "timeout" {
             words.next();
             words.next();
@@ -143,8 +147,14 @@ fn parts(command: &str) -> Vec<&str> {
             }
             i += 1;
         }
-        if fresh {
-            out.push(line.get(start..).unwrap_or_default());
+        let rest = line.get(start..).unwrap_or_default();
+        // A part that is only the `\\` of a line going on (`make && \\`)
+        // starts on the next line.
+        let rest = if continued { &rest[..rest.len() - 1] } else { rest };
+        if continued && fresh && rest.trim().is_empty() {
+            continued = false;
+        } else if fresh {
+            out.push(rest);
         }
     }
     out
@@ -288,6 +298,11 @@ mod tests {
         assert_eq!(program_of("cat a \\\n  python x.py"), "cat");
         assert_eq!(program_of("ls \\\n&& make"), "make");
         assert_eq!(program_of("ls &&make"), "make");
+        assert_eq!(program_of("git diff > p.txt && \\\n  pytest -q"), "pytest");
+        assert_eq!(program_of("ls && \\\n"), "ls");
+        assert_eq!(program_of("find . -name '*.py' | xargs -0 grep -l x"), "find");
+        assert_eq!(program_of("ls | xargs -n1 python t.py"), "python");
+        assert_eq!(program_word("xargs"), None);
     }
 
     #[test]

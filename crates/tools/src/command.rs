@@ -221,7 +221,8 @@ fn run_lines(command: &str) -> impl Iterator<Item = &str> {
 /// nothing does (`python - <<'PY' ⏎ import a ⏎ print(a.x)`: the body is
 /// the program). Blank lines are left out, every line is trimmed. Two
 /// different scripts behind the same first line (`python -c "`, `python -
-/// <<'PY'`) are told apart.
+/// <<'PY'`) are told apart. Lines stop joining past 1 KiB (a first line
+/// longer than that stands whole).
 ///
 /// ```
 /// use strata_ctx_tools::command_gist;
@@ -237,6 +238,9 @@ fn run_lines(command: &str) -> impl Iterator<Item = &str> {
 /// );
 /// ```
 pub fn command_gist(command: &str) -> String {
+    /// Past this many bytes no more lines join: a digest shows far less,
+    /// and a script of thousands of lines costs no more than a short one.
+    const MAX_GIST_BYTES: usize = 1024;
     let pieces = pieces(command.trim());
     let runs_after = |i: usize| {
         pieces[i + 1..]
@@ -255,6 +259,9 @@ pub fn command_gist(command: &str) -> String {
             Piece::Body(lines) => lines,
         };
         for line in lines.iter().map(|l| l.trim()).filter(|l| !l.is_empty()) {
+            if out.len() >= MAX_GIST_BYTES {
+                return out;
+            }
             if !out.is_empty() {
                 out.push_str(" ⏎ ");
             }
@@ -303,6 +310,26 @@ mod tests {
         assert_eq!(program_of("find . -name '*.py' | xargs -0 grep -l x"), "find");
         assert_eq!(program_of("ls | xargs -n1 python t.py"), "python");
         assert_eq!(program_word("xargs"), None);
+    }
+
+    proptest::proptest! {
+        /// Any command's gist starts with its first line, trimmed, holds
+        /// no line break, and stays short however long the command.
+        #[test]
+        fn command_gist_starts_with_the_first_line(
+            lines in proptest::collection::vec("[ a-z'\"<>|;&\\\\.-]{0,30}", 0..12),
+            many in 0usize..2_000,
+        ) {
+            let mut command = lines.join("\n");
+            if many > 1_000 {
+                command.push_str(&"\nprint(1)".repeat(many));
+            }
+            let gist = command_gist(&command);
+            let first = command.trim().lines().next().unwrap_or_default().trim();
+            proptest::prop_assert!(gist.starts_with(first), "{gist:?} / {first:?}");
+            proptest::prop_assert!(!gist.contains('\n'));
+            proptest::prop_assert!(gist.len() <= 1024 + first.len() + 40, "{}", gist.len());
+        }
     }
 
     #[test]

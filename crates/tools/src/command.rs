@@ -310,6 +310,17 @@ mod tests {
         assert_eq!(program_of("find . -name '*.py' | xargs -0 grep -l x"), "find");
         assert_eq!(program_of("ls | xargs -n1 python t.py"), "python");
         assert_eq!(program_word("xargs"), None);
+        // Quotes as the shell reads them: a backslash is literal inside
+        // single quotes and escapes outside them; each kind of quote is
+        // plain text inside the other.
+        assert_eq!(program_of("echo 'a\\' && make"), "make");
+        assert_eq!(program_of("echo \\\"; make"), "make");
+        assert_eq!(program_of("echo \"it's\" && make"), "make");
+        assert_eq!(program_of("echo 'say \"hi' && make"), "make");
+        assert_eq!(program_of("grep \"a&&b\" x.py"), "grep");
+        // Variable assignments before a program.
+        assert_eq!(program_word("A_B=1 make"), Some("make"));
+        assert_eq!(program_word("1X=2 make"), Some("1X=2"));
     }
 
     proptest::proptest! {

@@ -676,6 +676,21 @@ mod tests {
             let text = d.render(max);
             assert!(text.chars().count() <= max, "{max}: {text}");
         }
+        // Past the commands a digest holds, the count of those left out
+        // still counts every one.
+        let mut many = Digest::new();
+        for i in 0..300 {
+            step(
+                &mut many,
+                "bash",
+                json!({"command": format!("make t{i}")}),
+                &run(0, ""),
+            );
+        }
+        let text = many.render(600);
+        let shown = text.matches("`make t").count();
+        assert!(shown > 5, "{text}");
+        assert!(text.ends_with(&format!("- … {} earlier", 300 - shown)), "{text}");
         let text = d.render(470);
         assert!(
             text.contains("`make lint`") && !text.contains("pip install"),

@@ -72,11 +72,13 @@ impl CommandFact {
         self.outcome.as_deref() == Some("exit 0") && self.error.is_none() && self.earlier_errors.is_empty()
     }
 
-    /// The command's first line, as the agent wrote it (cut with the
-    /// rest past 100 characters).
+    /// The command's first line, as the agent wrote it, or as much of it
+    /// as the 100 characters of [`CommandFact::command`] hold (without the
+    /// `…` that marks the cut): a text that names the command holds it.
     pub fn first_line(&self) -> &str {
         let line = self.command.split(" ⏎ ").next().unwrap_or_default();
-        line.strip_suffix(" …").unwrap_or(line)
+        let line = line.strip_suffix(" …").unwrap_or(line);
+        line.strip_suffix('…').unwrap_or(line)
     }
 
     /// Records a later run of the same command: its outcome replaces this
@@ -921,6 +923,11 @@ mod tests {
         );
         assert_eq!(d.commands()[2].first_line(), "cat > t.py << 'EOF'");
         assert_eq!(d.commands()[0].first_line(), "cd /r && python -c \"");
+        // A first line past the cut is named by what the cut kept.
+        let long = format!("pytest {}", "tests/test_a.py ".repeat(10));
+        step(&mut d, "bash", json!({ "command": long }), &run(0, ""));
+        let named = d.commands().last().unwrap().first_line();
+        assert!(long.starts_with(named) && named.chars().count() == 100, "{named}");
         let text = d.render(2_000);
         assert!(
             text.contains("Inspection commands (cat, grep, ls, …): 1"),

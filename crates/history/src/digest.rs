@@ -541,6 +541,11 @@ mod tests {
         digest.observe(&Message::assistant_with_calls("", vec![call]), &[result]);
     }
 
+    /// A shell's output as mini-SWE-agent records it.
+    fn run(code: u8, out: &str) -> String {
+        format!("<returncode>{code}</returncode>\n<output>\n{out}\n</output>")
+    }
+
     #[test]
     fn program_skips_prefixes() {
         assert_eq!(program_of("cd /testbed && python reproduce.py"), "python");
@@ -638,8 +643,6 @@ mod tests {
     #[test]
     fn react_6_plain_successes_share_a_line() {
         let mut d = Digest::new();
-        let run =
-            |code: u8, out: &str| format!("<returncode>{code}</returncode>\n<output>\n{out}\n</output>");
         step(
             &mut d,
             "bash",
@@ -881,8 +884,6 @@ mod tests {
     #[test]
     fn react_6_commands_are_named_past_their_first_line() {
         let mut d = Digest::new();
-        let run =
-            |code: u8, out: &str| format!("<returncode>{code}</returncode>\n<output>\n{out}\n</output>");
         for (script, out) in [
             ("import a", run(1, "ModuleNotFoundError: No module named 'a'")),
             ("import b", run(1, "ModuleNotFoundError: No module named 'b'")),

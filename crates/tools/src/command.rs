@@ -121,31 +121,32 @@ fn parts(command: &str) -> Vec<&str> {
         let (mut start, mut i) = (0, 0);
         while i < bytes.len() {
             let unquoted = !single && !double;
-            match bytes[i] {
+            // The length of the operator that ends a part here, if any.
+            let operator = match bytes[i] {
                 b'\\' if !single => {
                     continued = i + 1 == bytes.len();
                     i += 2;
                     continue;
                 }
-                b'\'' if !double => single = !single,
-                b'"' if !single => double = !double,
-                b';' | b'|' if unquoted => {
-                    if fresh {
-                        out.push(&line[start..i]);
-                    }
-                    (start, fresh) = (i + 1, true);
+                b'\'' if !double => {
+                    single = !single;
+                    0
                 }
-                b'&' if unquoted && bytes.get(i + 1) == Some(&b'&') => {
-                    if fresh {
-                        out.push(&line[start..i]);
-                    }
-                    (start, fresh) = (i + 2, true);
-                    i += 2;
-                    continue;
+                b'"' if !single => {
+                    double = !double;
+                    0
                 }
-                _ => {}
+                b';' | b'|' if unquoted => 1,
+                b'&' if unquoted && bytes.get(i + 1) == Some(&b'&') => 2,
+                _ => 0,
+            };
+            if operator > 0 {
+                if fresh {
+                    out.push(&line[start..i]);
+                }
+                (start, fresh) = (i + operator, true);
             }
-            i += 1;
+            i += operator.max(1);
         }
         let rest = line.get(start..).unwrap_or_default();
         // A part that is only the `\\` of a line going on (`make && \\`)
@@ -242,11 +243,12 @@ pub fn command_gist(command: &str) -> String {
     /// and a script of thousands of lines costs no more than a short one.
     const MAX_GIST_BYTES: usize = 1024;
     let pieces = pieces(command.trim());
-    let runs_after = |i: usize| {
-        pieces[i + 1..]
-            .iter()
-            .any(|p| matches!(p, Piece::Run(l) if !l.trim().is_empty()))
-    };
+    // Where the last line the shell runs stands: a body before it has
+    // something run after it.
+    let last_run = pieces
+        .iter()
+        .rposition(|p| matches!(p, Piece::Run(l) if !l.trim().is_empty()));
+    let runs_after = |i: usize| last_run.is_some_and(|last| last > i);
     let mut out = String::new();
     for (i, piece) in pieces.iter().enumerate() {
         let lines: &[&str] = match piece {

@@ -225,11 +225,13 @@ fn store_6_connection_dropped() {
 }
 
 /// Ends, from the server's side, every connection that holds a writer's
-/// lock of namespace `ns`.
+/// lock of namespace `ns`, and waits (up to 10 s) until each has exited: a
+/// backend told to end holds its locks until then, and a writer that
+/// reconnects at once would find its lock still taken.
 fn terminate_writers(url: &str, ns: &str) {
     let sql = format!(
         "WITH k AS (SELECT hashtextextended('strata:{ns}/c', 0) AS key) \
-         SELECT pg_terminate_backend(l.pid) FROM pg_locks l, k \
+         SELECT pg_terminate_backend(l.pid, 10000) FROM pg_locks l, k \
          WHERE l.locktype = 'advisory' AND l.objsubid = 1 AND l.granted \
          AND l.classid::bigint = ((k.key >> 32) & 4294967295) \
          AND l.objid::bigint = (k.key & 4294967295)"

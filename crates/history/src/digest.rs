@@ -21,9 +21,10 @@ const MAX_COMMAND_CHARS: usize = 100;
 /// 10,000 as at step 10 (REL-3). A rendering never shows that many.
 const MAX_ITEMS: usize = 256;
 /// Earlier distinct error lines a command keeps: an agent that runs the
-/// same script six times while it fixes one error after another reads each
-/// error it met.
-const EARLIER_ERRORS: usize = 6;
+/// same script a dozen times while it fixes one error after another reads
+/// each error it met. A rendering short of room shows the most recent
+/// ones that fit.
+const EARLIER_ERRORS: usize = 12;
 /// The longest earlier error a digest shows, in characters: the message of
 /// an error line comes first, and earlier runs are many.
 const EARLIER_ERROR_CHARS: usize = 120;
@@ -54,7 +55,7 @@ pub struct CommandFact {
     /// The last error line of the output.
     pub error: Option<String>,
     /// Distinct error lines of earlier runs of the same command, the most
-    /// recent first (at most six, each cut to 120 characters): each run's
+    /// recent first (at most twelve, each cut to 120 characters): each run's
     /// last error, and its failing test summary (`1 failed, 4 passed`)
     /// when a later run no longer shows it.
     pub earlier_errors: Vec<String>,
@@ -379,17 +380,22 @@ impl Digest {
         let mut headings = [40, PLAIN_HEADING.chars().count() + 2];
         for (i, c) in failing.into_iter().chain(passing) {
             let plain = c.is_plain_success();
-            let entry = if plain {
-                format!("`{}`", c.command)
-            } else {
-                command_line(c)
-            };
             let heading = &mut headings[usize::from(plain)];
-            let n = entry.chars().count() + if plain { 2 } else { 1 } + *heading;
-            if n > *room {
+            let cost = |entry: &str| entry.chars().count() + if plain { 2 } else { 1 } + *heading;
+            let entry = if plain {
+                Some(format!("`{}`", c.command))
+            } else {
+                // All its earlier errors, or as many of the most recent
+                // as fit: the command and its last error before them.
+                (0..=c.earlier_errors.len())
+                    .rev()
+                    .map(|shown| command_line(c, shown))
+                    .find(|entry| cost(entry) <= *room)
+            };
+            let Some(entry) = entry.filter(|entry| cost(entry) <= *room) else {
                 continue;
-            }
-            *room -= n;
+            };
+            *room -= cost(&entry);
             *heading = 0;
             commands.push((i, plain, entry));
         }
@@ -485,7 +491,10 @@ impl Digest {
     }
 }
 
-fn command_line(c: &CommandFact) -> String {
+/// A command's line in the digest: the command, its outcome, its last
+/// error and the `shown` most recent of its earlier errors, with a count
+/// of those left out.
+fn command_line(c: &CommandFact, shown: usize) -> String {
     let mut line = format!("- `{}`", c.command);
     if let Some(outcome) = &c.outcome {
         line.push_str(" → ");
@@ -495,9 +504,17 @@ fn command_line(c: &CommandFact) -> String {
         line.push_str(" — last error: ");
         line.push_str(error);
     }
-    if !c.earlier_errors.is_empty() {
+    let shown = shown.min(c.earlier_errors.len());
+    if shown > 0 {
         line.push_str(" — earlier runs: ");
-        line.push_str(&c.earlier_errors.join(" | "));
+        line.push_str(&c.earlier_errors[..shown].join(" | "));
+    }
+    let left_out = c.earlier_errors.len() - shown;
+    if left_out > 0 {
+        line.push_str(&format!(
+            " (+{left_out} earlier error{})",
+            if left_out == 1 { "" } else { "s" }
+        ));
     }
     line
 }
@@ -727,27 +744,68 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_script_fixed_error_by_error_keeps_six_of_its_errors() {
-        // REACT-6: an agent installs one missing module after another.
+    /// A script run once per missing module, then once more with success.
+    fn fixed_error_by_error(modules: &[&str]) -> Digest {
         let mut d = Digest::new();
-        let modules = ["pytz", "numpy", "scipy", "pandas", "asgiref", "sqlparse", "wrapt"];
         for m in modules {
             let out = format!("Traceback (most recent call last):\n  File \"t.py\", line 1, in <module>\nModuleNotFoundError: No module named '{m}'");
             step(&mut d, "bash", json!({"command": "python t.py"}), &out);
         }
         step(&mut d, "bash", json!({"command": "python t.py"}), "ok");
+        d
+    }
+
+    const MODULES: [&str; 14] = [
+        "pytz", "numpy", "scipy", "pandas", "asgiref", "sqlparse", "wrapt", "attr", "six", "yaml", "toml",
+        "jinja2", "click", "rich",
+    ];
+
+    #[test]
+    fn a_script_fixed_error_by_error_keeps_twelve_of_its_errors() {
+        // REACT-6: an agent installs one missing module after another.
+        let d = fixed_error_by_error(&MODULES);
         let c = &d.commands()[0];
         let earlier: Vec<&str> = c.earlier_errors.iter().map(String::as_str).collect();
         assert_eq!(
             earlier,
-            modules[1..]
+            MODULES[2..]
                 .iter()
                 .rev()
                 .map(|m| format!("ModuleNotFoundError: No module named '{m}'"))
                 .collect::<Vec<_>>(),
-            "the newest six, newest first"
+            "the newest twelve, newest first"
         );
+        let text = d.render(4_000);
+        assert!(text.contains("No module named 'scipy'"), "{text}");
+        assert!(!text.contains("earlier error"), "{text}");
+    }
+
+    #[test]
+    fn a_command_short_of_room_shows_its_newest_earlier_errors() {
+        // REACT-6: the command and its newest errors stay, rather than the
+        // whole line going because its oldest errors do not fit.
+        let d = fixed_error_by_error(&MODULES);
+        let full = d.render(4_000);
+        let text = d.render(full.chars().count() - 150);
+        assert!(
+            text.contains(
+                "`python t.py` → ok — earlier runs: ModuleNotFoundError: No module named 'rich' | "
+            ),
+            "{text}"
+        );
+        assert!(!text.contains("No module named 'scipy'"), "{text}");
+        let shown = text.matches("ModuleNotFoundError").count();
+        assert!(shown > 1, "{text}");
+        assert!(
+            text.ends_with(&format!("(+{} earlier errors)", 12 - shown)),
+            "{text}"
+        );
+        let text = d.render(330);
+        assert!(
+            text.ends_with("\n- `python t.py` → ok (+12 earlier errors)"),
+            "{text}"
+        );
+        assert!(text.chars().count() <= 330, "{text}");
     }
 
     #[test]

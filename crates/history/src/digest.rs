@@ -995,6 +995,21 @@ mod tests {
     }
 
     #[test]
+    fn a_warning_raised_at_the_end_of_a_traceback_is_the_last_error() {
+        // REACT-6: pytest failed to start on a warning turned into an
+        // exception; the traceback's heading is not the error.
+        let out = "ERROR: while parsing the following warning configuration:\n\nThis error occurred:\n\nTraceback (most recent call last):\n  File \"/opt/_pytest/config/__init__.py\", line 2127, in parse_warning_filter\n    category = _resolve_warning_category(category_)\n               ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n  File \"/opt/numpy/core/_utils.py\", line 10, in _raise_warning\n    warnings.warn(\nDeprecationWarning: numpy.core is deprecated and has been renamed to numpy._core.\n\n";
+        assert_eq!(
+            last_error_line(out, None).as_deref(),
+            Some("DeprecationWarning: numpy.core is deprecated and has been renamed to numpy._core.")
+        );
+        // Printed by the `warnings` module, a warning is no error.
+        let printed =
+            "/a/t.py:3: DeprecationWarning: numpy.core is deprecated\n  import numpy.core\n4 passed\n";
+        assert_eq!(last_error_line(printed, None), None);
+    }
+
+    #[test]
     fn error_lines_skip_code() {
         assert_eq!(
             last_error_line("AssertionError: expected 3", None).as_deref(),

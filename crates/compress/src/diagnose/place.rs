@@ -47,8 +47,34 @@ fn go_test_log() -> &'static Regex {
 pub fn line_kind_in(text: &str, line: &str) -> LineKind {
     match kind_in_place(line, after_line(text, line)) {
         LineKind::Plain if arrow_message().is_match(line) && failure_above(text, line) => LineKind::Failure,
+        LineKind::Warning if ends_traceback(text, line) => LineKind::Failure,
         kind => kind,
     }
+}
+
+/// How many indented lines (frames, their code, carets) a Python
+/// traceback may hold above its exception for [`ends_traceback`].
+const TRACEBACK_REACH: usize = 2_000;
+
+/// Whether `line`, a line of `text`, is the exception a Python traceback
+/// ends on: unindented, under the traceback's indented frames, which
+/// `Traceback (most recent call last):` heads. A warning raised as an
+/// exception (`DeprecationWarning: numpy.core is deprecated`, under
+/// `-W error` or pytest's `filterwarnings = error`) failed the run.
+fn ends_traceback(text: &str, line: &str) -> bool {
+    if line.starts_with([' ', '\t']) {
+        return false;
+    }
+    let (start, _) = span_in(text, line);
+    let mut above = lines_above(text.as_bytes(), start).take(TRACEBACK_REACH);
+    let first = above.next().and_then(|(s, e)| text.get(s..e));
+    if !first.is_some_and(|l| l.starts_with([' ', '\t'])) {
+        return false;
+    }
+    above
+        .filter_map(|(s, e)| text.get(s..e))
+        .find(|l| !l.starts_with([' ', '\t']))
+        .is_some_and(|heading| heading.trim_end() == "Traceback (most recent call last):")
 }
 
 /// A message under a failing test, after an arrow, as Vitest prints it
@@ -247,6 +273,26 @@ mod tests {
         ] {
             let arrow = log.lines().find(|l| l.contains('→')).unwrap_or_default();
             assert_ne!(line_kind_in(log, arrow), LineKind::Failure, "{log:?}");
+        }
+    }
+
+    /// TOOL-8: a warning raised as an exception ends its traceback: the
+    /// run failed on it. The same warning printed by the `warnings`
+    /// module, or standing alone, stays a warning.
+    #[test]
+    fn tool_8_a_warning_ending_a_traceback_is_a_failure() {
+        let raised = "ERROR: while parsing the following warning configuration:\n\nTraceback (most recent call last):\n  File \"/a/config.py\", line 21, in parse\n    m = __import__(module)\n        ^^^^^^^^^^^^^^^^^^\n  File \"/a/numpy/core/_utils.py\", line 10, in _raise_warning\n    warnings.warn(\nDeprecationWarning: numpy.core is deprecated and has been renamed to numpy._core.\n";
+        let last = raised.lines().rev().find(|l| !l.is_empty()).unwrap_or_default();
+        assert_eq!(line_kind_in(raised, last), LineKind::Failure);
+        assert_eq!(last_failure(raised), Some(last));
+        for text in [
+            "/a/b.py:3: DeprecationWarning: numpy.core is deprecated\n  import numpy.core\nok\n",
+            "DeprecationWarning: numpy.core is deprecated\n",
+            "Running\n  step 1\nDeprecationWarning: numpy.core is deprecated\n",
+            "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x\nDeprecationWarning: numpy.core is deprecated\n",
+        ] {
+            let warning = text.lines().find(|l| l.contains("Warning:")).unwrap_or_default();
+            assert_eq!(line_kind_in(text, warning), LineKind::Warning, "{text:?}");
         }
     }
 

@@ -100,8 +100,15 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
             let failure = l.chars().count() >= MIN_FAILURE_CHARS
                 && Some(l) != besides
                 && !exit_status().is_match(l)
-                && (line_kind(l) == LineKind::Failure
-                    || (printed.len() != l.len() && line_kind(printed) == LineKind::Failure))
+                && match line_kind(l) {
+                    LineKind::Failure => true,
+                    kind => {
+                        (printed.len() != l.len() && line_kind(printed) == LineKind::Failure)
+                            // A warning raised as an exception, at the end
+                            // of its traceback.
+                            || (kind == LineKind::Warning && line_kind_in(text, printed) == LineKind::Failure)
+                    }
+                }
                 // Read in its place: a passing test's `go test -v` log is
                 // noise, the code sbt echoes under an error is context.
                 && !matches!(line_kind_in(text, printed), LineKind::Noise | LineKind::Context);

@@ -1010,6 +1010,39 @@ mod tests {
     }
 
     #[test]
+    fn a_command_that_met_errors_comes_before_plain_successes() {
+        // REACT-6: short of room, a command whose earlier runs failed stays
+        // before a newer one that only ever passed.
+        let mut d = Digest::new();
+        step(
+            &mut d,
+            "bash",
+            json!({"command": "python a.py"}),
+            &run(1, "NameError: name 'x' is not defined"),
+        );
+        step(&mut d, "bash", json!({"command": "python a.py"}), &run(0, "fine"));
+        step(&mut d, "bash", json!({"command": "make"}), &run(0, "built"));
+        let text = (100..2_000)
+            .map(|n| d.render(n))
+            .find(|t| t.contains("python a.py"))
+            .unwrap_or_default();
+        assert!(text.contains("earlier error"), "{text}");
+        assert!(!text.contains("`make`"), "{text}");
+        assert!(d.render(2_000).contains("`make`"));
+    }
+
+    #[test]
+    fn an_indented_test_log_line_is_the_last_error() {
+        // `go test` logs a failing check indented under its test (here cut
+        // before the verdict); the line is a failure only as printed.
+        let out = "=== RUN   TestAdd\n    add_test.go:12: got 81, want 90\n";
+        assert_eq!(
+            last_error_line(out, None).as_deref(),
+            Some("add_test.go:12: got 81, want 90")
+        );
+    }
+
+    #[test]
     fn error_lines_skip_code() {
         assert_eq!(
             last_error_line("AssertionError: expected 3", None).as_deref(),

@@ -383,6 +383,17 @@ pub async fn facts_kept(engine: &mut Engine, messages: &[Message]) -> Result<Fac
     .await?;
     let window = engine.window();
     let ours = strings_of(&window.messages());
+    // Every strategy sends the same system prompt: a transcript that
+    // records none is given the engine's, as Strata's windows were.
+    let with_system;
+    let messages = if messages.first().is_some_and(|m| m.role == Role::System) {
+        messages
+    } else {
+        with_system = std::iter::once(Message::system(window.context.system().text()))
+            .chain(messages.iter().cloned())
+            .collect::<Vec<_>>();
+        &with_system
+    };
     let trimmed = strings_of(&trim_newest_first(messages, window.threshold, engine.counter()));
     let masked = strings_of(&trim_newest_first(
         &mask_observations(messages, MASK_KEEP),
@@ -608,6 +619,38 @@ mod tests {
         assert_eq!(facts.errors, ["ValueError: bad input here"]);
         assert_eq!(effective_command("FOO=1 timeout 5 pytest -x"), "pytest");
         assert_eq!(program_of("bash", &json!({"command": "cd x && grep -r y"})), None);
+    }
+
+    /// EVAL-1: a transcript that records no system prompt (a Codex
+    /// rollout) is priced with the engine's for every strategy: a short
+    /// session that Strata leaves untouched costs what the full history
+    /// costs.
+    #[tokio::test]
+    async fn every_strategy_sends_the_engine_system_prompt() -> Result<(), Box<dyn std::error::Error>> {
+        let call = ToolCall::new("a", "bash", json!({"command": "pytest -q"}));
+        let messages = vec![
+            Message::user("fix the test"),
+            Message::assistant_with_calls("", vec![call.clone()]),
+            Message::tool_result(&call, ToolResult::success("1 failed, 2 passed")),
+            Message::assistant("fixed"),
+        ];
+        let project = tempfile::tempdir()?;
+        let mut engine = Engine::builder(project.path())
+            .system_prompt("You are a coding agent. ".repeat(200))
+            .build()?;
+        let report = facts_kept(&mut engine, &messages).await?;
+        let tokens = |s: Strategy| {
+            report
+                .costs
+                .iter()
+                .find(|c| c.strategy == s)
+                .map(|c| c.anthropic.input_tokens)
+                .unwrap_or_default()
+        };
+        let (strata, full) = (tokens(Strategy::Strata), tokens(Strategy::Full));
+        assert!(full > 1_000, "the system prompt is priced: {full}");
+        assert_eq!(strata, full);
+        Ok(())
     }
 
     #[test]

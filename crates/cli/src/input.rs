@@ -27,14 +27,27 @@ impl Conversation {
     /// The text of the `system` messages before the first other message,
     /// joined by blank lines.
     pub fn system_prompt(&self) -> Option<String> {
-        let parts: Vec<&str> = self
-            .messages
-            .iter()
-            .take_while(|m| m.role == strata_ctx::Role::System)
-            .map(|m| m.content.as_str())
-            .collect();
-        (!parts.is_empty()).then(|| parts.join("\n\n"))
+        leading_system(&self.messages)
     }
+}
+
+/// The text of the `system` messages before the first other message of
+/// `messages`, joined by blank lines.
+fn leading_system(messages: &[Message]) -> Option<String> {
+    let parts: Vec<&str> = messages
+        .iter()
+        .take_while(|m| m.role == strata_ctx::Role::System)
+        .map(|m| m.content.as_str())
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
+/// The system prompt a transcript is replayed under (`replay`, `eval`):
+/// its own, or a one-line stand-in when it records none (a Codex rollout,
+/// a Claude Code session), so that the engine's default prompt does not
+/// weigh on what a replay counts and costs.
+pub fn replay_system_prompt(messages: &[Message]) -> String {
+    leading_system(messages).unwrap_or_else(|| "You are a coding agent.".to_owned())
 }
 
 /// The default of `--max-input`: the largest conversation file read.

@@ -12,7 +12,7 @@ use strata_ctx::eval::{
     facts_kept, retention, Facts, FactsReport, OutputRetention, RetentionTotals, Strategy, StrategyCost,
     Tally,
 };
-use strata_ctx::{Compressor, Config, Engine, Role, TokenCounter};
+use strata_ctx::{Compressor, Config, Engine, TokenCounter};
 
 use super::{out, out_json_pretty};
 use crate::error::CliError;
@@ -136,19 +136,11 @@ pub async fn run(args: &EvalArgs, counter: Arc<dyn TokenCounter>) -> Result<(), 
             bar.set_message(session.name.clone());
             let project = tempfile::tempdir()
                 .map_err(|e| CliError::Runtime(format!("cannot create a scratch directory: {e}")))?;
-            let system: Vec<&str> = session
-                .messages
-                .iter()
-                .take_while(|m| m.role == Role::System)
-                .map(|m| m.content.as_str())
-                .collect();
-            let mut builder = Engine::builder(project.path())
+            let mut engine = Engine::builder(project.path())
                 .config(config.clone())
-                .counter(counter.clone());
-            if !system.is_empty() {
-                builder = builder.system_prompt(system.join("\n\n"));
-            }
-            let mut engine = builder.build()?;
+                .counter(counter.clone())
+                .system_prompt(crate::input::replay_system_prompt(&session.messages))
+                .build()?;
             bar.inc(1);
             match facts_kept(&mut engine, &session.messages).await {
                 Ok(report) => at_window.push(Row { session, report }),

@@ -223,9 +223,7 @@ pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<()
     // Spill files and the rules layer live in a scratch project.
     let project = tempfile::tempdir()
         .map_err(|e| CliError::Runtime(format!("cannot create a scratch directory: {e}")))?;
-    let prompt = conversation
-        .system_prompt()
-        .unwrap_or_else(|| "You are a coding agent.".to_owned());
+    let prompt = crate::input::replay_system_prompt(&conversation.messages);
     let mut engine = Engine::builder(project.path())
         .config(config)
         .counter(counter.clone())

@@ -383,17 +383,21 @@ pub async fn facts_kept(engine: &mut Engine, messages: &[Message]) -> Result<Fac
     .await?;
     let window = engine.window();
     let ours = strings_of(&window.messages());
-    // Every strategy sends the same system prompt: a transcript that
-    // records none is given the engine's, as Strata's windows were.
-    let with_system;
-    let messages = if messages.first().is_some_and(|m| m.role == Role::System) {
-        messages
+    // Every strategy sends the same requests: the system prompt Strata's
+    // windows had (the engine's, when the transcript records none), and
+    // the transcript repaired as the replay repaired it, so that a call
+    // the run never answered is priced for all or for none.
+    let leading = messages.iter().take_while(|m| m.role == Role::System).count();
+    let system = if leading == 0 {
+        vec![Message::system(window.context.system().text())]
     } else {
-        with_system = std::iter::once(Message::system(window.context.system().text()))
-            .chain(messages.iter().cloned())
-            .collect::<Vec<_>>();
-        &with_system
+        messages[..leading].to_vec()
     };
+    let repaired: Vec<Message> = system
+        .into_iter()
+        .chain(strata_ctx_history::repair(&messages[leading..]).0)
+        .collect();
+    let messages = &repaired;
     let trimmed = strings_of(&trim_newest_first(messages, window.threshold, engine.counter()));
     let masked = strings_of(&trim_newest_first(
         &mask_observations(messages, MASK_KEEP),
@@ -650,6 +654,30 @@ mod tests {
         let (strata, full) = (tokens(Strategy::Strata), tokens(Strategy::Full));
         assert!(full > 1_000, "the system prompt is priced: {full}");
         assert_eq!(strata, full);
+        Ok(())
+    }
+
+    /// EVAL-1: a last call the run never answered is priced for every
+    /// strategy alike.
+    #[tokio::test]
+    async fn an_unanswered_call_is_priced_for_every_strategy() -> Result<(), Box<dyn std::error::Error>> {
+        let call = ToolCall::new("a", "bash", json!({"command": "pytest -q"}));
+        let stopped = ToolCall::new("b", "bash", json!({"command": "pytest -q"}));
+        let messages = vec![
+            Message::system("You are a coding agent."),
+            Message::user("fix the test"),
+            Message::assistant_with_calls("", vec![call.clone()]),
+            Message::tool_result(&call, ToolResult::success("1 failed, 2 passed")),
+            Message::assistant_with_calls("", vec![stopped]),
+        ];
+        let project = tempfile::tempdir()?;
+        let mut engine = Engine::builder(project.path())
+            .system_prompt("You are a coding agent.")
+            .build()?;
+        let report = facts_kept(&mut engine, &messages).await?;
+        let calls: Vec<u64> = report.costs.iter().map(|c| c.anthropic.calls).collect();
+        assert_eq!(calls.len(), 6, "{calls:?}");
+        assert!(calls.iter().all(|&n| n == 2), "{calls:?}");
         Ok(())
     }
 

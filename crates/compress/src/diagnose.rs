@@ -482,13 +482,39 @@ fn is_function(message: &str) -> bool {
     compiled(&RE, r"^(?:\(\w+\)|[\w.]+[!?]?/\d+)$").is_match(message)
 }
 
+/// Whether `line` reports that nothing failed: a summary whose every
+/// failure count is zero (`Tests run: 5, Failures: 0, Errors: 0`,
+/// `failed=0`), or that says so in words (`Errors found: []`, `SUCCESS:
+/// no error occurred`, `imported without errors`). Such a line is a
+/// [`LineKind::Summary`], never a failure, whatever words it uses.
+///
+/// ```
+/// use strata_ctx_compress::reports_no_failures;
+/// assert!(reports_no_failures("SUCCESS: Query executed without error."));
+/// assert!(reports_no_failures("Errors Found: []"));
+/// assert!(!reports_no_failures("Errors Found: ['L031']"));
+/// assert!(!reports_no_failures("5 passed in 0.1s"));
+/// ```
+pub fn reports_no_failures(line: &str) -> bool {
+    line_kind(line) == LineKind::Summary && zero_failure_counts(&without_colours(line))
+}
+
 /// Whether every failure count of a summary line is zero (`0 failed`,
 /// `0 errors`, `failed: 0`, Ansible's `unreachable=0    failed=0`), so the line reports success.
+/// An empty list or nothing in place of the count (`Errors found: []`,
+/// `errors: none`, `failures = {}`) and `no errors` say zero too, as the
+/// checks agents write print them.
 fn zero_failure_counts(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     let counts = compiled(
         &RE,
-        r"(?i)(\d+) (?:failed|failures?|errors?|failing|aborted)\b|\b(?:failed|failures?|errors?|unreachable|aborted)(?::?\s+|=)(\d+(?:\.\d+)?)|^# fail (\d+)$",
+        concat!(
+            r"(?i)(\d+) (?:failed|failures?|errors?|failing|aborted)\b",
+            r"|\b(?:failed|failures?|errors?|unreachable|aborted)(?: found| count)?(?::?\s+|=)(\d+(?:\.\d+)?)",
+            r"|^# fail (\d+)$",
+            r"|\b(?:failures?|errors?)(?: found| count)?(?::\s*|\s*=\s*)(?:\[\]|\{\}|\(\)|(?:none|null|nil)\b)",
+            r"|\b(?:no|without) (?:errors?|failures?)\b",
+        ),
     );
     let mut any = false;
     for c in counts.captures_iter(line) {
@@ -1287,5 +1313,28 @@ FAILED tests/test_sum.py::test_sub - assert 2 == 1
         // A duration is no count of failures.
         assert!(!zero_failure_counts("***Failed    0.02 sec"));
         assert!(zero_failure_counts("Tests run: 3, Failures: 0, Errors: 0"));
+        // An empty list or nothing in place of a count, `no errors`: none.
+        for none in [
+            "Errors Found: []",
+            "errors: none",
+            "failures = {}",
+            "Error count: 0",
+            "No errors found.",
+            "Parsed without errors",
+            "Result: no failures",
+        ] {
+            assert!(zero_failure_counts(none), "{none}");
+            assert_eq!(line_kind(none), LineKind::Summary, "{none}");
+        }
+        for some in [
+            "Errors found: ['L031']",
+            "errors: [E501 line too long]",
+            "Error: nothing to commit",
+            "errors: 2",
+            "ValueError: no errors allowed here: 3 errors",
+        ] {
+            assert!(!zero_failure_counts(some), "{some}");
+            assert_eq!(line_kind(some), LineKind::Failure, "{some}");
+        }
     }
 }

@@ -1032,6 +1032,24 @@ mod tests {
     }
 
     #[test]
+    fn a_check_that_reports_no_error_is_its_verdict_not_an_error() {
+        // REACT-6: the checks agents write print `… without error`; the
+        // run succeeded, and says what it checked.
+        let mut d = Digest::new();
+        let out = run(0, "Creating schema\nSUCCESS: Schema created without error");
+        step(&mut d, "bash", json!({"command": "python check.py"}), &out);
+        let c = &d.commands()[0];
+        assert_eq!(c.error, None);
+        assert_eq!(
+            c.outcome.as_deref(),
+            Some("exit 0; SUCCESS: Schema created without error")
+        );
+        let out = run(0, "Errors Found: ['L031']");
+        step(&mut d, "bash", json!({"command": "python lint.py"}), &out);
+        assert_eq!(d.commands()[1].error.as_deref(), Some("Errors Found: ['L031']"));
+    }
+
+    #[test]
     fn an_indented_test_log_line_is_the_last_error() {
         // `go test` logs a failing check indented under its test (here cut
         // before the verdict); the line is a failure only as printed.

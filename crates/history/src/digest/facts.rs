@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::Value;
 use strata_ctx_compress::{
-    announced_message, announces_message, is_verdict, line_kind, line_kind_in, without_level_tag, LineKind,
+    announced_message, announces_message, is_verdict, line_kind, line_kind_in, reports_no_failures,
+    without_level_tag, LineKind,
 };
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
 use strata_ctx_tools::{classify, command, command_gist, program_of, ToolKind, INSPECTION_PROGRAMS};
@@ -307,10 +308,12 @@ pub(super) fn command_fact(command: &str, (text, code): (String, Option<i64>), f
     // to 2 previous errors`, `FAIL\texample.com/api\t0.01s`, `make: ***
     // [all] Error 2`), but a bare status or exit code, which the exit code
     // says.
+    // A line that says nothing failed (`SUCCESS: no error occurred`) is
+    // the verdict of a check the agent wrote.
     let summary = text
         .lines()
         .rev()
-        .find(|l| test_summary().is_match(l.trim()))
+        .find(|l| test_summary().is_match(l.trim()) || reports_no_failures(l.trim()))
         .or_else(|| {
             if code == Some(0) {
                 return None;

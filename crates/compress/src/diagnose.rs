@@ -1325,7 +1325,11 @@ FAILED tests/test_sum.py::test_sub - assert 2 == 1
         ] {
             assert!(zero_failure_counts(none), "{none}");
             assert_eq!(line_kind(none), LineKind::Summary, "{none}");
+            assert!(reports_no_failures(none), "{none}");
         }
+        // A passing test's mark makes the line noise, whatever it says.
+        assert!(zero_failure_counts("✓ no failures"));
+        assert!(!reports_no_failures("✓ no failures"));
         for some in [
             "Errors found: ['L031']",
             "errors: [E501 line too long]",
@@ -1335,6 +1339,7 @@ FAILED tests/test_sum.py::test_sub - assert 2 == 1
         ] {
             assert!(!zero_failure_counts(some), "{some}");
             assert_eq!(line_kind(some), LineKind::Failure, "{some}");
+            assert!(!reports_no_failures(some), "{some}");
         }
     }
 }

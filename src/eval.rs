@@ -28,7 +28,7 @@ use strata_ctx_compress::Compressor;
 use strata_ctx_core::{Message, Role, TokenCounter, ToolResult};
 
 use crate::engine::{Engine, EngineError};
-use crate::replay::{replay, ReplayStep, ReplaySummary};
+use crate::replay::{replay, turns, ReplayStep, ReplaySummary, Turn};
 
 /// Outputs shorter than this are not measured for retention.
 pub const MIN_OUTPUT_CHARS: usize = 2_000;
@@ -376,28 +376,27 @@ pub async fn facts_kept(engine: &mut Engine, messages: &[Message]) -> Result<Fac
     let mut steps = Vec::new();
     let counter = engine.shared_counter();
     let mut strata = Pricer::new(Strategy::Strata, &*counter);
+    let called = calls_after_steps(messages);
     let summary = replay(engine, messages, |step, window| {
         steps.push(step.clone());
-        strata.call_window(window);
+        if called.get(step.step - 1).copied().unwrap_or(true) {
+            strata.call_window(window);
+        }
     })
     .await?;
     let window = engine.window();
     let ours = strings_of(&window.messages());
-    // Every strategy sends the same requests: the system prompt Strata's
-    // windows had (the engine's, when the transcript records none), and
-    // the transcript repaired as the replay repaired it, so that a call
-    // the run never answered is priced for all or for none.
-    let leading = messages.iter().take_while(|m| m.role == Role::System).count();
-    let system = if leading == 0 {
-        vec![Message::system(window.context.system().text())]
+    // Every strategy sends the same system prompt: a transcript that
+    // records none is given the engine's, as Strata's windows were.
+    let with_system;
+    let messages = if messages.first().is_some_and(|m| m.role == Role::System) {
+        messages
     } else {
-        messages[..leading].to_vec()
+        with_system = std::iter::once(Message::system(window.context.system().text()))
+            .chain(messages.iter().cloned())
+            .collect::<Vec<_>>();
+        &with_system
     };
-    let repaired: Vec<Message> = system
-        .into_iter()
-        .chain(strata_ctx_history::repair(&messages[leading..]).0)
-        .collect();
-    let messages = &repaired;
     let trimmed = strings_of(&trim_newest_first(messages, window.threshold, engine.counter()));
     let masked = strings_of(&trim_newest_first(
         &mask_observations(messages, MASK_KEEP),
@@ -439,6 +438,31 @@ pub async fn facts_kept(engine: &mut Engine, messages: &[Message]) -> Result<Fac
     }
     report.costs = costs.into_iter().map(|(cost, _)| cost).collect();
     Ok(report)
+}
+
+/// For each step [`replay`] makes of `messages` ([`turns`]), whether the
+/// agent called the model after it, as the peers' baselines price calls
+/// (at the end of each run of results): not after a step whose calls got
+/// no result (the run stopped) or that made none, nor when the next
+/// message is another assistant message of the same response (Claude
+/// Code records parallel calls as one assistant message each, their
+/// results after them all).
+fn calls_after_steps(messages: &[Message]) -> Vec<bool> {
+    let body = &messages[messages.iter().take_while(|m| m.role == Role::System).count()..];
+    let mut at = 0;
+    turns(body)
+        .into_iter()
+        .filter_map(|turn| match turn {
+            Turn::Step(m, results) => Some((m, results)),
+            _ => None,
+        })
+        .map(|(m, results)| {
+            // Steps come in order: the search goes on from the last one.
+            at += body[at..].iter().position(|x| std::ptr::eq(x, m)).unwrap_or(0);
+            let same_response = body.get(at + 1).is_some_and(|n| n.role == Role::Assistant);
+            !results.is_empty() && !same_response
+        })
+        .collect()
 }
 
 /// Diagnostic lines of one output kept by a cut: by the history form, by a
@@ -657,19 +681,28 @@ mod tests {
         Ok(())
     }
 
-    /// EVAL-1: a last call the run never answered is priced for every
-    /// strategy alike.
+    /// EVAL-1: a last call the run never answered is followed by no model
+    /// call, under any strategy; nor is a call the same response made
+    /// beside the next (Claude Code's parallel calls).
     #[tokio::test]
-    async fn an_unanswered_call_is_priced_for_every_strategy() -> Result<(), Box<dyn std::error::Error>> {
+    async fn calls_are_priced_where_the_agent_called_the_model() -> Result<(), Box<dyn std::error::Error>> {
         let call = ToolCall::new("a", "bash", json!({"command": "pytest -q"}));
+        let read = ToolCall::new("r", "Read", json!({"file_path": "a.py"}));
+        let grep = ToolCall::new("g", "Grep", json!({"pattern": "x"}));
         let stopped = ToolCall::new("b", "bash", json!({"command": "pytest -q"}));
         let messages = vec![
             Message::system("You are a coding agent."),
             Message::user("fix the test"),
             Message::assistant_with_calls("", vec![call.clone()]),
             Message::tool_result(&call, ToolResult::success("1 failed, 2 passed")),
+            Message::assistant("Let me look at the code."),
+            Message::assistant_with_calls("", vec![read.clone()]),
+            Message::assistant_with_calls("", vec![grep.clone()]),
+            Message::tool_result(&read, ToolResult::success("x = 1")),
+            Message::tool_result(&grep, ToolResult::success("a.py:1:x = 1")),
             Message::assistant_with_calls("", vec![stopped]),
         ];
+        assert_eq!(calls_after_steps(&messages), [true, false, false, true, false]);
         let project = tempfile::tempdir()?;
         let mut engine = Engine::builder(project.path())
             .system_prompt("You are a coding agent.")

@@ -28,7 +28,7 @@ use strata_ctx_compress::Compressor;
 use strata_ctx_core::{Message, Role, TokenCounter, ToolResult};
 
 use crate::engine::{Engine, EngineError};
-use crate::replay::{replay, turns, ReplayStep, ReplaySummary, Turn};
+use crate::replay::{calls_after_steps, replay, ReplayStep, ReplaySummary};
 
 /// Outputs shorter than this are not measured for retention.
 pub const MIN_OUTPUT_CHARS: usize = 2_000;
@@ -438,31 +438,6 @@ pub async fn facts_kept(engine: &mut Engine, messages: &[Message]) -> Result<Fac
     }
     report.costs = costs.into_iter().map(|(cost, _)| cost).collect();
     Ok(report)
-}
-
-/// For each step [`replay`] makes of `messages` ([`turns`]), whether the
-/// agent called the model after it, as the peers' baselines price calls
-/// (at the end of each run of results): not after a step whose calls got
-/// no result (the run stopped) or that made none, nor when the next
-/// message is another assistant message of the same response (Claude
-/// Code records parallel calls as one assistant message each, their
-/// results after them all).
-fn calls_after_steps(messages: &[Message]) -> Vec<bool> {
-    let body = &messages[messages.iter().take_while(|m| m.role == Role::System).count()..];
-    let mut at = 0;
-    turns(body)
-        .into_iter()
-        .filter_map(|turn| match turn {
-            Turn::Step(m, results) => Some((m, results)),
-            _ => None,
-        })
-        .map(|(m, results)| {
-            // Steps come in order: the search goes on from the last one.
-            at += body[at..].iter().position(|x| std::ptr::eq(x, m)).unwrap_or(0);
-            let same_response = body.get(at + 1).is_some_and(|n| n.role == Role::Assistant);
-            !results.is_empty() && !same_response
-        })
-        .collect()
 }
 
 /// Diagnostic lines of one output kept by a cut: by the history form, by a

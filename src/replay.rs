@@ -184,6 +184,51 @@ pub async fn replay(
     Ok(summary)
 }
 
+/// For each step [`replay`] makes of `messages` ([`turns`]), whether the
+/// agent called the model after it, as the peers' baselines price calls
+/// (at the end of each run of results): not after a step whose calls got
+/// no result (the run stopped) or that made none, nor when the next
+/// message is another assistant message of the same response (Claude
+/// Code records parallel calls as one assistant message each, their
+/// results after them all). `replay`'s callback gets the step's number:
+/// step `n` is at `n - 1`.
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx::replay::calls_after_steps;
+/// use strata_ctx::{Message, ToolCall, ToolResult};
+///
+/// let read = ToolCall::new("r", "Read", json!({"file_path": "a.py"}));
+/// let grep = ToolCall::new("g", "Grep", json!({"pattern": "x"}));
+/// let stopped = ToolCall::new("b", "Bash", json!({"command": "make"}));
+/// let transcript = vec![
+///     Message::user("fix it"),
+///     Message::assistant_with_calls("", vec![read.clone()]),
+///     Message::assistant_with_calls("", vec![grep.clone()]),
+///     Message::tool_result(&read, ToolResult::success("x = 1")),
+///     Message::tool_result(&grep, ToolResult::success("a.py:1:x = 1")),
+///     Message::assistant_with_calls("", vec![stopped]),
+/// ];
+/// assert_eq!(calls_after_steps(&transcript), [false, true, false]);
+/// ```
+pub fn calls_after_steps(messages: &[Message]) -> Vec<bool> {
+    let body = &messages[messages.iter().take_while(|m| m.role == Role::System).count()..];
+    let mut at = 0;
+    turns(body)
+        .into_iter()
+        .filter_map(|turn| match turn {
+            Turn::Step(m, results) => Some((m, results)),
+            _ => None,
+        })
+        .map(|(m, results)| {
+            // Steps come in order: the search goes on from the last one.
+            at += body[at..].iter().position(|x| std::ptr::eq(x, m)).unwrap_or(0);
+            let same_response = body.get(at + 1).is_some_and(|n| n.role == Role::Assistant);
+            !results.is_empty() && !same_response
+        })
+        .collect()
+}
+
 /// Whether each window's calls and results are paired ([`Pairs`]),
 /// checked on what the window adds to the one before (REL-3): a window
 /// whose history and scratchpad continue the previous window's runs

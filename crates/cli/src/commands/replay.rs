@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use clap::{Args, ValueEnum};
 use serde_json::{json, Value};
-use strata_ctx::replay::{replay, ReplayStep, ReplaySummary};
+use strata_ctx::replay::{calls_after_steps, replay, ReplayStep, ReplaySummary};
 use strata_ctx::{CacheRule, CacheUse, Engine, Price, PromptCache, Role, TokenCounter, Window};
 
 use super::compact::{summarizer, SummarizerKind};
@@ -242,14 +242,21 @@ pub async fn run(args: &ReplayArgs, counter: Arc<dyn TokenCounter>) -> Result<()
     let mut cache = PromptCache::new(rule);
     let mut calls = CacheUse::default();
     let cache_counter = counter;
+    let called = calls_after_steps(&conversation.messages);
     let summary = replay(&mut engine, &conversation.messages, |step, window| {
         bar.inc(1);
         if failed.is_some() {
             return;
         }
-        // The model is called with the window after each step; both
-        // providers' messages are the same, rendered once for the cache.
-        let call = cache.call_window(window, &*cache_counter);
+        // The model is called with the window where the agent called it
+        // (not after a call the run never answered, once for parallel
+        // calls); both providers' messages are the same, rendered once
+        // for the cache.
+        let call = if called.get(step.step - 1).copied().unwrap_or(true) {
+            cache.call_window(window, &*cache_counter)
+        } else {
+            CacheUse::default()
+        };
         calls += call;
         let dumped = match (&args.dump, args.format) {
             (Some(dir), Provider::Openai) => dump_openai(dir, step.step, window),

@@ -20,10 +20,13 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+mod counts;
 mod likely;
 mod place;
 mod words;
 
+pub use counts::reports_no_failures;
+use counts::zero_failure_counts;
 pub(crate) use likely::Likely;
 pub(crate) use place::{
     file_heading_above, is_numbered_heading, kind_in_place, lines_above, span_in, HEADING_REACH,
@@ -480,55 +483,6 @@ fn has_message(line: &str) -> bool {
 fn is_function(message: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, r"^(?:\(\w+\)|[\w.]+[!?]?/\d+)$").is_match(message)
-}
-
-/// Whether `line` reports that nothing failed: a summary whose every
-/// failure count is zero (`Tests run: 5, Failures: 0, Errors: 0`,
-/// `failed=0`), or that says so in words (`Errors found: []`, `SUCCESS:
-/// no error occurred`, `imported without errors`). Such a line is a
-/// [`LineKind::Summary`], never a failure, whatever words it uses.
-///
-/// ```
-/// use strata_ctx_compress::reports_no_failures;
-/// assert!(reports_no_failures("SUCCESS: Query executed without error."));
-/// assert!(reports_no_failures("Errors Found: []"));
-/// assert!(!reports_no_failures("Errors Found: ['L031']"));
-/// assert!(!reports_no_failures("5 passed in 0.1s"));
-/// ```
-pub fn reports_no_failures(line: &str) -> bool {
-    line_kind(line) == LineKind::Summary && zero_failure_counts(&without_colours(line))
-}
-
-/// Whether every failure count of a summary line is zero (`0 failed`,
-/// `0 errors`, `failed: 0`, Ansible's `unreachable=0    failed=0`), so the line reports success.
-/// An empty list or nothing in place of the count (`Errors found: []`,
-/// `errors: none`, `failures = {}`) and `no errors` say zero too, as the
-/// checks agents write print them.
-fn zero_failure_counts(line: &str) -> bool {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    let counts = compiled(
-        &RE,
-        concat!(
-            r"(?i)(\d+) (?:failed|failures?|errors?|failing|aborted)\b",
-            r"|\b(?:failed|failures?|errors?|unreachable|aborted)(?: found| count)?(?::?\s+|=)(\d+(?:\.\d+)?)",
-            r"|^# fail (\d+)$",
-            r"|\b(?:failures?|errors?)(?: found| count)?(?::\s*|\s*=\s*)(?:\[\]|\{\}|\(\)|(?:none|null|nil)\b)",
-            r"|\b(?:no|without) (?:errors?|failures?)\b",
-        ),
-    );
-    let mut any = false;
-    for c in counts.captures_iter(line) {
-        let n = c.iter().skip(1).flatten().next().map_or("", |m| m.as_str());
-        // A duration is no count (CTest's `***Failed    0.02 sec`).
-        if n.contains('.') {
-            continue;
-        }
-        any = true;
-        if !n.trim_start_matches('0').is_empty() {
-            return false;
-        }
-    }
-    any
 }
 
 /// Whether a failure line announces its message on the next line: it

@@ -16,7 +16,8 @@ use crate::prompt_cache::{CacheRule, CacheUse, ChatRequest, PromptCache};
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Strategy {
-    /// Strata's window after every step.
+    /// Strata's window where the agent called the model
+    /// ([`calls_after_steps`](crate::replay::calls_after_steps)).
     Strata,
     /// Everything so far, whatever the budget: for scale.
     Full,

@@ -105,8 +105,8 @@ fn cost_tables(h: &mut String, report: &Report<'_>) {
         let Some(t) = Totals::of(at_window) else { continue };
         let _ = write!(
             h,
-            "<h2>What the calls cost at {}</h2><p>Input tokens of one call after every step, each \
-             strategy's request rendered and counted alike; Anthropic's cache reads at 0.1× and writes \
+            "<h2>What the calls cost at {}</h2><p>Input tokens of the model calls the agent made (one after each \
+             run of tool results), each strategy's request rendered and counted alike; Anthropic's cache reads at 0.1× and writes \
              at 1.25× the input price, OpenAI's reads at 0.5×; units are millions of plain input \
              tokens, ratios are to newest-first trimming's.</p><table><tr>",
             t.window
@@ -216,9 +216,11 @@ fn session(h: &mut String, r: &Row<'_>) {
     h.push_str("</details>");
 }
 
-/// Escapes text for HTML.
+/// Escapes text for HTML, without the terminal's colour codes (a lost
+/// error line as a test runner coloured it).
 fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
+    strata_ctx::compress::without_colours(text)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")
@@ -419,6 +421,10 @@ mod tests {
         assert_eq!(
             esc("<a href=\"x\">&</a>"),
             "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
+        );
+        assert_eq!(
+            esc("Applying auth.0007...\u{1b}[32;1m OK\u{1b}[0m"),
+            "Applying auth.0007... OK"
         );
     }
 }

@@ -392,10 +392,17 @@ impl Digest {
                     .map(|shown| command_line(c, shown))
                     .find(|entry| cost(entry) <= *room)
             };
-            let Some(entry) = entry.filter(|entry| cost(entry) <= *room) else {
+            // Counted once: the entry, found or made, must still fit.
+            let Some((entry, n)) = entry
+                .map(|e| {
+                    let n = cost(&e);
+                    (e, n)
+                })
+                .filter(|(_, n)| *n <= *room)
+            else {
                 continue;
             };
-            *room -= cost(&entry);
+            *room -= n;
             *heading = 0;
             commands.push((i, plain, entry));
         }

@@ -61,6 +61,42 @@ fn tool_1_a_codex_output_is_condensed_as_a_command() {
     assert!(form.contains("Test Files  1 failed | 1 passed (2)"), "{form}");
 }
 
+/// Codex CLI's code mode: the model writes a script (`exec`, a freeform
+/// call) whose nested `tools.exec_command` calls run the commands, and
+/// the answer is content parts under the script's status.
+const CODE_MODE: &str = r#"{"type":"response_item","payload":{"type":"message","role":"user","content":[{"type":"input_text","text":"make the build pass"}]}}
+{"type":"response_item","payload":{"type":"custom_tool_call","call_id":"k1","name":"exec","input":"const r = await tools.exec_command({cmd: \"npx tsc --noEmit\", max_output_tokens: 4000});\ntext(r.output);"}}
+{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"k1","output":[{"type":"input_text","text":"Script completed\nWall time 4.2 seconds\nOutput:\n"},{"type":"input_text","text":"src/cart.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.\nFound 1 error in src/cart.ts:12\n"}]}}
+{"type":"response_item","payload":{"type":"custom_tool_call","call_id":"k2","name":"exec","input":"await tools.apply_patch(`*** Begin Patch\n*** Update File: src/cart.ts\n@@\n-  total = \"0\";\n+  total = 0;\n*** End Patch`);"}}
+{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"k2","output":[{"type":"input_text","text":"Script completed\nWall time 0.1 seconds\nOutput:\n"}]}}
+"#;
+
+#[test]
+fn tool_1_a_code_mode_script_reaches_the_digest() {
+    let messages = wire::codex::read(CODE_MODE).unwrap();
+    let mut digest = Digest::new();
+    digest.observe_messages(&messages);
+    let text = digest.render(4_000);
+    assert!(text.contains("npx tsc --noEmit"), "the nested command: {text}");
+    assert!(
+        text.contains("error TS2322: Type 'string' is not assignable to type 'number'."),
+        "{text}"
+    );
+    assert!(text.contains("src/cart.ts"), "the patched file: {text}");
+    assert!(!text.contains("Wall time"), "{text}");
+
+    // Its long output is condensed as a command's, under its status.
+    let call = &messages[1].tool_calls[0];
+    let noise: String = (0..300).map(|i| format!("[{i}] checking src/module{i}.ts\n")).collect();
+    let log = messages[2]
+        .text()
+        .replace("Output:\n", &format!("Output:\n{noise}"));
+    let (form, _) = strata_ctx::Compressor::new().compress_text(&call.name, &call.arguments, &log);
+    assert!(form.len() < 2_000, "{} bytes: {form}", form.len());
+    assert!(form.starts_with("Script completed\nOutput:\n"), "{form}");
+    assert!(form.contains("error TS2322"), "{form}");
+}
+
 /// #30.7 through the engine: the model pins a step's result with the `pin`
 /// tool (by the short id the window shows); as the round grows past the
 /// budget, older steps are condensed and cleared, the pinned one stays as

@@ -48,8 +48,23 @@ pub fn path(arguments: &Value) -> Option<&str> {
 /// assert_eq!(command(&json!({"command": ["/bin/zsh", "-c", "make"]})).as_deref(), Some("make"));
 /// assert_eq!(command(&json!({"command": ["rg", "-n", "foo"]})).as_deref(), Some("rg -n foo"));
 /// ```
+///
+/// A script tool's input (Codex CLI's code mode `exec` and its `js_repl`,
+/// JavaScript under `input` or `code`, or the bare string of a freeform
+/// call) runs the commands of its nested shell calls, joined by `; `:
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_tools::command;
+/// let exec = json!({"input": "const r = await tools.exec_command({cmd: \"cargo test\"});\ntext(r.output);"});
+/// assert_eq!(command(&exec).as_deref(), Some("cargo test"));
+/// let repl = json!({"code": "await codex.tool('exec_command', {cmd: 'npm ci'});\nawait codex.tool('exec_command', {cmd: 'npm test'});"});
+/// assert_eq!(command(&repl).as_deref(), Some("npm ci; npm test"));
+/// ```
 pub fn command(arguments: &Value) -> Option<Cow<'_, str>> {
-    let value = arguments.get("command").or_else(|| arguments.get("cmd"))?;
+    let Some(value) = arguments.get("command").or_else(|| arguments.get("cmd")) else {
+        return script_command(arguments);
+    };
     let text = match value {
         Value::String(s) => Cow::Borrowed(s.as_str()),
         Value::Array(items) => {
@@ -64,6 +79,16 @@ pub fn command(arguments: &Value) -> Option<Cow<'_, str>> {
         _ => return None,
     };
     (!text.trim().is_empty()).then_some(text)
+}
+
+/// The commands a script tool's nested shell calls run, joined by `; `.
+fn script_command(arguments: &Value) -> Option<Cow<'_, str>> {
+    let script = ["input", "code"]
+        .iter()
+        .find_map(|k| arguments.get(*k).and_then(Value::as_str))
+        .or_else(|| arguments.as_str())?;
+    let commands = crate::script::nested_commands(script);
+    (!commands.is_empty()).then(|| Cow::Owned(commands.join("; ")))
 }
 
 fn is_shell(program: &str) -> bool {

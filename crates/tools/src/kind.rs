@@ -131,12 +131,13 @@ fn by_name(name: &str) -> Option<ToolKind> {
         // Gemini CLI `write_file`, Cline `write_to_file`.
         "write" | "write_to_file" | "create_file" | "create" | "write_file" => ToolKind::Write,
         // Claude Code `Bash`, Codex CLI `shell`, `exec_command`,
-        // `write_stdin`, `local_shell`, `container.exec`, Gemini CLI
+        // `write_stdin`, `local_shell`, `container.exec`, and the scripts
+        // of its code mode (`exec`) and `js_repl`, Gemini CLI
         // `run_shell_command`, OpenHands `execute_bash`, Cline
         // `execute_command`, Cursor `run_terminal_cmd`, Claude Code's
         // PowerShell and `BashOutput`.
         "bash" | "shell" | "shell_command" | "exec_command" | "write_stdin" | "local_shell"
-        | "container.exec" | "exec" | "execute_command" | "execute_bash" | "run_terminal_cmd"
+        | "container.exec" | "exec" | "js_repl" | "execute_command" | "execute_bash" | "run_terminal_cmd"
         | "run_command" | "terminal" | "run_shell_command" | "powershell" | "bashoutput" | "bash_output" => {
             ToolKind::Bash
         }

@@ -50,6 +50,7 @@ mod args;
 mod command;
 mod kind;
 mod output;
+mod script;
 
 pub use args::{changed_files, command, patch_files, path, todos, Todo, PATH_KEYS};
 pub use command::{command_gist, program_of, program_word, INSPECTION_PROGRAMS};

@@ -14,7 +14,11 @@ use serde_json::{Map, Value};
 ///   CLI's `exec_command` and `write_stdin` answer `Chunk ID: …`, `Wall
 ///   time: … seconds`, `Process exited with code 1` (or `Process running
 ///   with session ID 7`), `Original token count: …`, and its `apply_patch`
-///   answers `Exit code: 0` and `Wall time: …`;
+///   answers `Exit code: 0` and `Wall time: …`; the scripts of its code
+///   mode (`exec`) answer `Script completed` (or `Script failed`, `Script
+///   terminated`, `Script running with cell ID 3`), `Wall time 0.4
+///   seconds`, `Output:`, and a failed script ends on `Script error:`
+///   and the error;
 /// - as labelled fields around the output: Gemini CLI's
 ///   `run_shell_command` answers `Command: …`, `Directory: …`, `Output: …`
 ///   (or `Stdout: …` and `Stderr: …`), then `Error: …`, `Exit Code: …`,
@@ -33,6 +37,8 @@ enum Shape {
         header: String,
         output: String,
         exit_code: Option<i64>,
+        /// A script's `Script failed` status.
+        script_failed: bool,
     },
     /// Labelled fields: the command (perhaps over several lines) and the
     /// directory above the output, the output, and the fields below it,
@@ -117,6 +123,23 @@ impl ShellOutput {
                 .find(|(label, _)| *label == EXIT_CODE)
                 .and_then(|(_, value)| value.trim().parse().ok()),
         }
+    }
+
+    /// Whether the envelope says the call failed: an exit code other than
+    /// 0, or a code mode script's `Script failed`.
+    ///
+    /// ```
+    /// use strata_ctx_tools::ShellOutput;
+    ///
+    /// let text = "Script failed\nWall time 0.2 seconds\nOutput:\nScript error:\nTypeError: r.output is undefined\n";
+    /// let out = ShellOutput::parse(text).unwrap();
+    /// assert!(out.failed());
+    /// assert_eq!(out.exit_code(), None);
+    /// assert!(!ShellOutput::parse("Script completed\nWall time 1.0 seconds\nOutput:\nok\n").unwrap().failed());
+    /// ```
+    pub fn failed(&self) -> bool {
+        self.exit_code().is_some_and(|c| c != 0)
+            || matches!(self.shape, Shape::Headed { script_failed: true, .. })
     }
 
     /// The envelope with `output` in place of what the command printed:
@@ -223,8 +246,19 @@ const MOMENT_LINES: &[&str] = &[
     "Original token count: ",
 ];
 
-/// Header lines that stay true after the call, besides an exit code.
-const LASTING_LINES: &[&str] = &["Process running with session ID ", "Command: "];
+/// Header lines that stay true after the call, besides an exit code: a
+/// running process, the command, a script's status.
+const LASTING_LINES: &[&str] = &[
+    "Process running with session ID ",
+    "Command: ",
+    SCRIPT_FAILED,
+    "Script completed",
+    "Script terminated",
+    "Script running with cell ID ",
+];
+
+/// The status of a Codex CLI code mode script that threw.
+const SCRIPT_FAILED: &str = "Script failed";
 
 /// Keys of a JSON envelope (or its `metadata`) that describe only the
 /// moment of the call.
@@ -233,6 +267,7 @@ const MOMENT_KEYS: &[&str] = &["duration_seconds", "durationSeconds", "duration_
 /// A header of known lines ending with `Output:`, and what follows it.
 fn headed(text: &str) -> Option<Shape> {
     let mut exit_code = None;
+    let mut script_failed = false;
     let mut at = 0;
     for known in 0..=HEADER_LINES {
         let rest = &text[at..];
@@ -246,6 +281,7 @@ fn headed(text: &str) -> Option<Shape> {
                 header: text[..next].to_owned(),
                 output: text[next..].to_owned(),
                 exit_code,
+                script_failed,
             });
         }
         let code = |prefix: &str| {
@@ -254,6 +290,8 @@ fn headed(text: &str) -> Option<Shape> {
         };
         if let Some(n) = code("Process exited with code ").or_else(|| code("Exit code: ")) {
             exit_code = Some(n);
+        } else if line == SCRIPT_FAILED {
+            script_failed = true;
         } else if !MOMENT_LINES
             .iter()
             .chain(LASTING_LINES)

@@ -148,29 +148,19 @@ impl Builder {
     fn output(&mut self, call_id: String, output: Output) {
         let name = self.names.get(&call_id).cloned().unwrap_or_default();
         let (text, failed) = match output {
-            // A shell's envelope (`shell`'s JSON object, `exec_command`'s
-            // header) tells the exit code; the JSON object gives way to
-            // what the command printed, a header stays as the model read it.
-            Output::Text(text) => match ShellOutput::parse(&text) {
-                Some(shell) => {
-                    let failed = shell.exit_code().is_some_and(|c| c != 0);
-                    let text = if shell.is_json() {
-                        shell.output().to_owned()
-                    } else {
-                        text
-                    };
-                    (text, failed)
+            // Content parts (a code mode script's status, then what it
+            // wrote) read as one text, each part on lines of its own.
+            Output::Text(text) => shell_text(text),
+            Output::Parts(parts) => {
+                let mut text = String::new();
+                for part in parts.into_iter().filter_map(|p| p.text) {
+                    if !text.is_empty() && !text.ends_with('\n') {
+                        text.push('\n');
+                    }
+                    text.push_str(&part);
                 }
-                None => (text, false),
-            },
-            Output::Parts(parts) => (
-                parts
-                    .into_iter()
-                    .filter_map(|p| p.text)
-                    .collect::<Vec<_>>()
-                    .join("\n"),
-                false,
-            ),
+                shell_text(text)
+            }
             Output::Payload { content, success } => (content, success == Some(false)),
         };
         let mut message = Message::tool_text(call_id, name, text.clone());
@@ -193,6 +183,25 @@ impl Builder {
 
     fn finish(self) -> Vec<Message> {
         self.out
+    }
+}
+
+/// A tool's output text and whether it failed: a shell's envelope
+/// (`shell`'s JSON object, `exec_command`'s header, a code mode script's
+/// status) tells; the JSON object gives way to what the command printed,
+/// a header stays as the model read it.
+fn shell_text(text: String) -> (String, bool) {
+    match ShellOutput::parse(&text) {
+        Some(shell) => {
+            let failed = shell.failed();
+            let text = if shell.is_json() {
+                shell.output().to_owned()
+            } else {
+                text
+            };
+            (text, failed)
+        }
+        None => (text, false),
     }
 }
 
@@ -277,6 +286,32 @@ mod tests {
         assert_eq!(m[1].result.as_ref().map(|r| r.status), Some(ResultStatus::Error));
         assert!(m[1].text().starts_with("Chunk ID: 9f2c1a\n"), "the header stays");
         assert!(m[3].result.is_none(), "exit code 0 is a success");
+    }
+
+    /// TOOL-1: Codex CLI's code mode runs commands from a script (`exec`,
+    /// a freeform call) and answers with content parts under a status.
+    #[test]
+    fn a_code_mode_script_reads_as_a_shell_call() {
+        let rollout = r#"{"type":"response_item","payload":{"type":"custom_tool_call","name":"exec","call_id":"k1","input":"const r = await tools.exec_command({cmd: \"cargo test -q\"});\ntext(r.output);"}}
+{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"k1","output":[{"type":"input_text","text":"Script completed\nWall time 3.1 seconds\nOutput:\n"},{"type":"input_text","text":"test result: FAILED. 3 passed; 1 failed"}]}}
+{"type":"response_item","payload":{"type":"custom_tool_call","name":"exec","call_id":"k2","input":"const r = await tools.exec_command({cmd: \"npm test\"});\ntext(r.output.lines);"}}
+{"type":"response_item","payload":{"type":"custom_tool_call_output","call_id":"k2","output":[{"type":"input_text","text":"Script failed\nWall time 0.2 seconds\nOutput:\n"},{"type":"input_text","text":"Script error:\nTypeError: r.output.lines is undefined"}]}}
+"#;
+        let m = read(rollout).unwrap();
+        let call = &m[0].tool_calls[0];
+        assert_eq!(strata_ctx_tools::command(&call.arguments).as_deref(), Some("cargo test -q"));
+        assert_eq!(
+            strata_ctx_tools::classify(&call.name, &call.arguments),
+            Some(strata_ctx_tools::ToolKind::Bash)
+        );
+        // The parts are one text, each on lines of its own.
+        assert_eq!(
+            m[1].text(),
+            "Script completed\nWall time 3.1 seconds\nOutput:\ntest result: FAILED. 3 passed; 1 failed"
+        );
+        assert!(m[1].result.is_none(), "the script itself completed");
+        assert_eq!(m[3].result.as_ref().map(|r| r.status), Some(ResultStatus::Error));
+        assert!(m[3].text().ends_with("Output:\nScript error:\nTypeError: r.output.lines is undefined"));
     }
 
     #[test]

@@ -87,7 +87,9 @@ fn tool_1_a_code_mode_script_reaches_the_digest() {
 
     // Its long output is condensed as a command's, under its status.
     let call = &messages[1].tool_calls[0];
-    let noise: String = (0..300).map(|i| format!("[{i}] checking src/module{i}.ts\n")).collect();
+    let noise: String = (0..300)
+        .map(|i| format!("[{i}] checking src/module{i}.ts\n"))
+        .collect();
     let log = messages[2]
         .text()
         .replace("Output:\n", &format!("Output:\n{noise}"));

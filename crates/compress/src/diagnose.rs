@@ -438,8 +438,14 @@ pub fn line_kind(line: &str) -> LineKind {
     }
     if context().is_match(line) {
         // A located message that is not a mere frame: Go and ruff print
-        // failures with no "error" word.
-        if located_message().is_match(line) && !line.trim_start().starts_with("at ") && has_message(line) {
+        // failures with no "error" word. A compiler's located note (gcc's
+        // and clang's `a.c:3:74: note: directive argument in the range …`)
+        // belongs to the diagnostic above it: it says where, not what.
+        if located_message().is_match(line)
+            && !line.trim_start().starts_with("at ")
+            && has_message(line)
+            && !is_note(line)
+        {
             return LineKind::Failure;
         }
         return LineKind::Context;
@@ -475,6 +481,14 @@ fn has_message(line: &str) -> bool {
         .map(|(_, rest)| rest)
         .or_else(|| t.split_once("): ").map(|(_, rest)| rest));
     after.is_some_and(|m| m.trim().len() >= 3 && !t.starts_with("File \"") && !is_function(m.trim()))
+}
+
+/// Whether a located line is a compiler's note (`a.c:3:74: note: …`,
+/// `a.swift:3:5: note: …`): its message starts with `note:`.
+fn is_note(line: &str) -> bool {
+    line.trim_start()
+        .split_once(": ")
+        .is_some_and(|(_, message)| message.trim_start().starts_with("note:"))
 }
 
 /// Whether what follows a location names a function rather than saying
@@ -1139,6 +1153,32 @@ FAILED tests/test_sum.py::test_sub - assert 2 == 1
         assert!(f.contains(&"E       assert 2 == 1"), "{f:?}");
         assert!(f.contains(&"tests/test_sum.py:8: AssertionError"), "{f:?}");
         assert!(!f.iter().any(|l| l.contains("PASSED")), "{f:?}");
+    }
+
+    /// TOOL-8: a compiler's located note (gcc, clang, swiftc) says where
+    /// the diagnostic above it applies, not that something else failed;
+    /// a located message with no level word is still a failure (Go, ruff).
+    #[test]
+    fn tool_8_a_located_note_is_context() {
+        for note in [
+            "src/mod1.c:3:74: note: directive argument in the range [4000, 2147483647]",
+            "src/main.c:4:100: note: each undeclared identifier is reported only once for each function it appears in",
+            "include/util.h:12:6: note: declared here",
+            "Sources/App/Cart.swift:9:10: note: did you mean 'total'?",
+        ] {
+            assert_eq!(line_kind(note), LineKind::Context, "{note}");
+        }
+        for failure in [
+            "./handler.go:14:2: undefined: renderJSON",
+            "src/main.c:4:100: error: 'undefined_var' undeclared (first use in this function)",
+            "pkg/notes.go:3:1: notes is not used",
+        ] {
+            assert_eq!(line_kind(failure), LineKind::Failure, "{failure}");
+        }
+        assert_eq!(
+            line_kind("src/mod1.c:3:26: warning: unused variable 'unused1' [-Wunused-variable]"),
+            LineKind::Warning
+        );
     }
 
     /// TOOL-8: a build that tags each line with its level (sbt, Maven) is

@@ -139,7 +139,13 @@ impl ShellOutput {
     /// ```
     pub fn failed(&self) -> bool {
         self.exit_code().is_some_and(|c| c != 0)
-            || matches!(self.shape, Shape::Headed { script_failed: true, .. })
+            || matches!(
+                self.shape,
+                Shape::Headed {
+                    script_failed: true,
+                    ..
+                }
+            )
     }
 
     /// The envelope with `output` in place of what the command printed:

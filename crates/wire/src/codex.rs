@@ -299,7 +299,10 @@ mod tests {
 "#;
         let m = read(rollout).unwrap();
         let call = &m[0].tool_calls[0];
-        assert_eq!(strata_ctx_tools::command(&call.arguments).as_deref(), Some("cargo test -q"));
+        assert_eq!(
+            strata_ctx_tools::command(&call.arguments).as_deref(),
+            Some("cargo test -q")
+        );
         assert_eq!(
             strata_ctx_tools::classify(&call.name, &call.arguments),
             Some(strata_ctx_tools::ToolKind::Bash)
@@ -311,7 +314,9 @@ mod tests {
         );
         assert!(m[1].result.is_none(), "the script itself completed");
         assert_eq!(m[3].result.as_ref().map(|r| r.status), Some(ResultStatus::Error));
-        assert!(m[3].text().ends_with("Output:\nScript error:\nTypeError: r.output.lines is undefined"));
+        assert!(m[3]
+            .text()
+            .ends_with("Output:\nScript error:\nTypeError: r.output.lines is undefined"));
     }
 
     #[test]

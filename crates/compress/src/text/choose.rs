@@ -1,6 +1,6 @@
 //! Which lines of a long output its history form keeps (TOOL-8).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::{cost, is_failure_or_summary, line_str, room, Budget, Line, INNERMOST_FRAMES, MARKER_RESERVE};
 use crate::diagnose::{self, LineKind};
@@ -28,9 +28,59 @@ pub(super) fn choose(
         .collect();
     let quiet = |l: &&Line| !noise.contains(&l.number);
     let mut diagnostic = diagnostic_lines(text, &all);
-    // Diagnostic lines, each once by its text, grow the room.
-    let mut seen = HashSet::new();
-    diagnostic.retain(|l| seen.insert(line_str(text, l)));
+    // Diagnostic lines, each once by its text, grow the room. A message
+    // over the place an arrow points at is told apart by that place when
+    // another message stands between it and the last time it was said
+    // (ruff's `D103 Missing docstring in public function` over each
+    // function's `--> a.py:4:5`, between other rules' findings; rustc's
+    // `warning: unused variable` over each `-->`): another finding, which
+    // a bare place would leave unnamed. Said again and again in a row
+    // (`unformatted: File would be reformatted` over each file's place),
+    // it is kept once, over the places that follow. A place, in turn, is
+    // told apart by the message above it.
+    let kinds: HashMap<usize, LineKind> = all.iter().map(|(l, k)| (l.number, *k)).collect();
+    let is_place =
+        |l: &Line| kinds.get(&l.number) == Some(&LineKind::Context) && is_arrow_place(line_str(text, l));
+    let place_under = |l: &Line| line_after(text, l).filter(|next| is_place(next));
+    let mut restated = HashSet::new();
+    let mut last_said: Option<(usize, &str)> = None;
+    for &(line, kind) in &all {
+        if kind.is_diagnostic() && place_under(&line).is_some() {
+            let said = line_str(text, &line);
+            if let Some((number, _)) = last_said.filter(|(_, last)| *last == said) {
+                restated.extend([number, line.number]);
+            }
+            last_said = Some((line.number, said));
+        }
+    }
+    // A place stays beside the occurrence of its message that stays (the
+    // places, all context lines, come last in the order of priority).
+    let message_above = |l: &Line| {
+        line_before(text, l).filter(|above| {
+            kinds.get(&above.number).is_some_and(|k| k.is_diagnostic()) && !restated.contains(&above.number)
+        })
+    };
+    let mut findings = HashSet::new();
+    let mut kept = HashSet::new();
+    diagnostic.retain(|l| {
+        let said = line_str(text, l);
+        let keep = if !is_place(l) {
+            let place = (!restated.contains(&l.number))
+                .then(|| place_under(l))
+                .flatten()
+                .map(|p| line_str(text, &p));
+            findings.insert((said, place))
+        } else if let Some(above) = message_above(l) {
+            kept.contains(&above.number) && findings.insert((said, Some(line_str(text, &above))))
+        } else {
+            findings.insert((said, None))
+        };
+        if keep {
+            kept.insert(l.number);
+        }
+        keep
+    });
+    let seen: HashSet<&str> = diagnostic.iter().map(|l| line_str(text, l)).collect();
     // The frame each failure happened in, when its code line stands
     // between them (pytest's `--tb=short`), the latest first, a repeated
     // failure's too: it may use what is left of the room the diagnostic
@@ -278,8 +328,18 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     diagnostic.extend(failures.iter().rev().filter(|l| !unlisted(l)));
     diagnostic.extend(summaries.iter().rev().skip(3));
     diagnostic.extend(of(LineKind::Warning));
-    diagnostic.extend(contexts);
+    // The latest first, as the failures above them: a place said again
+    // stays beside the same occurrence of its message.
+    diagnostic.extend(contexts.collect::<Vec<_>>().into_iter().rev());
     diagnostic
+}
+
+/// Whether `line` is a place an arrow points at under a diagnostic's
+/// message: rustc's and ruff's `--> src/a.rs:3:5`, codespan's `┌─
+/// a.rs:3:5`, miette's (Biome, oxlint) `╭─[a.ts:4:7]`.
+fn is_arrow_place(line: &str) -> bool {
+    let line = line.trim_start();
+    ["--> ", "┌─ ", "╭─["].iter().any(|arrow| line.starts_with(arrow))
 }
 
 /// The line before `line` in `text`, if any.

@@ -14,6 +14,7 @@
 )]
 
 mod documented;
+mod findings;
 mod formatters;
 mod nested;
 mod props;

@@ -1,0 +1,143 @@
+//! Findings as compilers and linters print them (TOOL-8): a message, the
+//! place it applies to, and notes under it. The form keeps each finding
+//! with its message, its notes after the findings themselves.
+
+use serde_json::json;
+use strata_ctx_compress::Compressor;
+
+fn form(command: &str, output: &str) -> String {
+    Compressor::new()
+        .compress_text("Bash", &json!({ "command": command }), output)
+        .0
+}
+
+/// gcc's shape (`file:line:col: warning: …`, the code line, the caret
+/// line, then `note:` lines with their own code and carets) for `modules`
+/// files, and an error in `main.c` at the end.
+fn gcc_log(modules: usize) -> String {
+    let mut log = String::new();
+    for i in 1..=modules {
+        log += &format!(
+            "cc -Wall -Wextra -O2 -c -o src/mod{i}.o src/mod{i}.c\n\
+             src/mod{i}.c: In function 'helper{i}':\n\
+             src/mod{i}.c:3:75: warning: '%d' directive writing between 4 and 10 bytes into a region of size 4 [-Wformat-overflow=]\n\
+             \x20   3 | int helper{i}(int x) {{ char buf[4]; sprintf(buf, \"%d\", x * 1000); return x; }}\n\
+             \x20     |                                                       ^~\n\
+             src/mod{i}.c:3:74: note: directive argument in the range [4000, 2147483647]\n\
+             \x20   3 | int helper{i}(int x) {{ char buf[4]; sprintf(buf, \"%d\", x * 1000); return x; }}\n\
+             \x20     |                                                      ^~~~\n\
+             src/mod{i}.c:3:61: note: 'sprintf' output between 5 and 11 bytes into a destination of size 4\n\
+             \x20   3 | int helper{i}(int x) {{ char buf[4]; sprintf(buf, \"%d\", x * 1000); return x; }}\n\
+             \x20     |                                         ^~~~~~~~~~~~~~~~~~~~~~~~~~~~\n"
+        );
+    }
+    log += "cc -Wall -Wextra -O2 -c -o src/main.o src/main.c\n\
+            src/main.c:4:12: error: 'undefined_var' undeclared (first use in this function)\n\
+            src/main.c:4:12: note: each undeclared identifier is reported only once for each function it appears in\n\
+            make: *** [<builtin>: src/main.o] Error 1\n";
+    log
+}
+
+/// TOOL-8: the notes under gcc's warnings say where, not what: they take
+/// no room a warning needs, and the error stays, within a fifth of the log.
+#[test]
+fn tool_8_gcc_warnings_stay_before_their_notes() {
+    let log = gcc_log(16);
+    let form = form("make", &log);
+    let warnings = (1..=16)
+        .filter(|i| form.contains(&format!("src/mod{i}.c:3:75: warning: '%d' directive writing")))
+        .count();
+    let notes = form.matches(": note: ").count();
+    assert!(warnings >= 12, "{warnings} of 16 warnings\n{form}");
+    assert!(
+        warnings == 16 || notes == 0,
+        "{notes} notes beside {warnings} of 16 warnings\n{form}"
+    );
+    assert!(
+        form.contains("src/main.c:4:12: error: 'undefined_var' undeclared"),
+        "{form}"
+    );
+    assert!(
+        form.contains("make: *** [<builtin>: src/main.o] Error 1"),
+        "{form}"
+    );
+    assert!(
+        form.len() * 5 < log.len(),
+        "{} of {} bytes",
+        form.len(),
+        log.len()
+    );
+}
+
+/// ruff's findings, each a rule's message over the place an arrow points
+/// at and a code excerpt; `D103` recurs between other rules' findings.
+fn ruff_log() -> String {
+    let mut log = String::new();
+    for (n, (rule, function)) in [
+        ("UP006", "total"),
+        ("ANN201", "scale"),
+        ("B028", "legacy"),
+        ("E501", "report"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        let line = 10 * n + 4;
+        for (code, message) in [
+            ("D103", "Missing docstring in public function".to_owned()),
+            (*rule, format!("Finding of {rule} in `{function}`")),
+        ] {
+            log += &format!(
+                "{code} {message}\n  --> pkg/core.py:{line}:5\n   |\n{line} | def {function}(items):\n   |     ^^^^^\n   |     for item in items:\n   |         yield item * 2\n   |\n\n"
+            );
+        }
+    }
+    log + "Found 8 errors.\n"
+}
+
+/// TOOL-8: a message said again for another place, after other findings,
+/// is another finding: each place keeps the message above it.
+#[test]
+fn tool_8_a_recurring_finding_keeps_its_message_at_each_place() {
+    let log = ruff_log().repeat(12);
+    let form = form("ruff check .", &log);
+    let lines: Vec<&str> = form.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim_start().starts_with("--> ") {
+            assert!(
+                i > 0 && !lines[i - 1].starts_with("[…"),
+                "a place without its message: {line}\n{form}"
+            );
+        }
+    }
+    assert!(
+        form.matches("D103 Missing docstring in public function").count() >= 4,
+        "{form}"
+    );
+    assert!(form.contains("Found 8 errors."), "{form}");
+}
+
+/// TOOL-8: the same message over place after place (`ruff format
+/// --check`) is not said again over each place; every place stays.
+#[test]
+fn tool_8_a_message_repeated_in_a_row_is_kept_once() {
+    let hunk: String = (3..15)
+        .map(|n| format!("  - x{n}=compute({n},y)\n{n} + x{n} = compute({n}, y)\n"))
+        .collect();
+    let log: String = (1..=30)
+        .map(|i| format!("unformatted: File would be reformatted\n --> app/mod_{i}.py:2:1\n  |\n1 | import os\n  - def f{i}(a,b):\n2 + def f{i}(a, b):\n{hunk}  |\n\n"))
+        .collect::<String>()
+        + "30 files would be reformatted\n";
+    let form = form("ruff format --check .", &log);
+    for i in 1..=30 {
+        assert!(
+            form.contains(&format!(" --> app/mod_{i}.py:2:1")),
+            "lost mod_{i}\n{form}"
+        );
+    }
+    // Once over the places, and once more as the output's first line.
+    assert!(
+        form.matches("unformatted: File would be reformatted").count() <= 2,
+        "{form}"
+    );
+}

@@ -253,18 +253,19 @@ const MOMENT_LINES: &[&str] = &[
 ];
 
 /// Header lines that stay true after the call, besides an exit code: a
-/// running process, the command, a script's status.
+/// running process, the command, a running script.
 const LASTING_LINES: &[&str] = &[
     "Process running with session ID ",
     "Command: ",
-    SCRIPT_FAILED,
-    "Script completed",
-    "Script terminated",
     "Script running with cell ID ",
 ];
 
 /// The status of a Codex CLI code mode script that threw.
 const SCRIPT_FAILED: &str = "Script failed";
+
+/// The statuses of a Codex CLI code mode script that ended, each a whole
+/// line.
+const SCRIPT_ENDED: &[&str] = &["Script completed", SCRIPT_FAILED, "Script terminated"];
 
 /// Keys of a JSON envelope (or its `metadata`) that describe only the
 /// moment of the call.
@@ -296,8 +297,8 @@ fn headed(text: &str) -> Option<Shape> {
         };
         if let Some(n) = code("Process exited with code ").or_else(|| code("Exit code: ")) {
             exit_code = Some(n);
-        } else if line == SCRIPT_FAILED {
-            script_failed = true;
+        } else if SCRIPT_ENDED.contains(&line) {
+            script_failed |= line == SCRIPT_FAILED;
         } else if !MOMENT_LINES
             .iter()
             .chain(LASTING_LINES)
@@ -412,6 +413,21 @@ fn labelled_text(command: &str, directory: &str, output: &str, below: &[(&str, S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn failed_is_a_nonzero_exit_or_a_failed_script() {
+        let failed = |text: &str| ShellOutput::parse(text).map(|o| o.failed());
+        assert_eq!(failed("Process exited with code 0\nOutput:\nok\n"), Some(false));
+        assert_eq!(failed("Process exited with code 2\nOutput:\nno\n"), Some(true));
+        assert_eq!(failed(r#"{"output":"x","metadata":{"exit_code":0}}"#), Some(false));
+        assert_eq!(failed(r#"{"output":"x","exit_code":1}"#), Some(true));
+        assert_eq!(failed("Script failed\nWall time 0.1 seconds\nOutput:\n"), Some(true));
+        assert_eq!(failed("Script terminated\nOutput:\n"), Some(false));
+        // A running script's status is a header line like the others.
+        assert_eq!(failed("Script running with cell ID 4\nOutput:\npartial\n"), Some(false));
+        // Not a status: the script's own words under it.
+        assert_eq!(failed("Script failed badly\nOutput:\n"), None);
+    }
 
     #[test]
     fn codex_shell_output_is_read() {

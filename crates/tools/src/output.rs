@@ -419,12 +419,21 @@ mod tests {
         let failed = |text: &str| ShellOutput::parse(text).map(|o| o.failed());
         assert_eq!(failed("Process exited with code 0\nOutput:\nok\n"), Some(false));
         assert_eq!(failed("Process exited with code 2\nOutput:\nno\n"), Some(true));
-        assert_eq!(failed(r#"{"output":"x","metadata":{"exit_code":0}}"#), Some(false));
+        assert_eq!(
+            failed(r#"{"output":"x","metadata":{"exit_code":0}}"#),
+            Some(false)
+        );
         assert_eq!(failed(r#"{"output":"x","exit_code":1}"#), Some(true));
-        assert_eq!(failed("Script failed\nWall time 0.1 seconds\nOutput:\n"), Some(true));
+        assert_eq!(
+            failed("Script failed\nWall time 0.1 seconds\nOutput:\n"),
+            Some(true)
+        );
         assert_eq!(failed("Script terminated\nOutput:\n"), Some(false));
         // A running script's status is a header line like the others.
-        assert_eq!(failed("Script running with cell ID 4\nOutput:\npartial\n"), Some(false));
+        assert_eq!(
+            failed("Script running with cell ID 4\nOutput:\npartial\n"),
+            Some(false)
+        );
         // Not a status: the script's own words under it.
         assert_eq!(failed("Script failed badly\nOutput:\n"), None);
     }

@@ -141,3 +141,56 @@ fn tool_8_a_message_repeated_in_a_row_is_kept_once() {
         "{form}"
     );
 }
+
+/// TOOL-8: a traceback's header over its first frame is no finding over a
+/// place: said for each of many failures, it is kept once or twice, and
+/// the room goes to what each failure says.
+#[test]
+fn tool_8_a_repeated_traceback_header_is_not_a_finding() {
+    let log: String = (1..=40)
+        .map(|i| {
+            format!(
+                "processing batch {i}\n{}Traceback (most recent call last):\n  File \"/app/job.py\", line {}, in run\n    step(row)\nValueError: bad row {i}\n",
+                (0..6).map(|k| format!("  row {k} of batch {i}: ok\n")).collect::<String>(),
+                100 + i
+            )
+        })
+        .collect();
+    let form = form("python job.py", &log);
+    assert!(
+        form.matches("Traceback (most recent call last):").count() <= 2,
+        "{form}"
+    );
+    assert!(form.contains("ValueError: bad row 40"), "{form}");
+    assert!(form.matches("ValueError: bad row").count() >= 20, "{form}");
+}
+
+/// TOOL-8: only a place an arrow points at names a finding's place: the
+/// same exception over another stack frame, between other exceptions, is
+/// the same message, kept once or twice.
+#[test]
+fn tool_8_an_exception_over_a_frame_is_not_a_finding_over_a_place() {
+    let log: String = (1..=40)
+        .map(|i| {
+            let exception = if i % 2 == 0 {
+                "java.lang.IllegalStateException: connection lost"
+            } else {
+                "java.io.IOException: stream closed"
+            };
+            format!(
+                "{}{exception}\n\tat com.acme.app.Worker.run{i}(Worker.java:{})\n",
+                (0..6)
+                    .map(|k| format!("INFO job {i} step {k} done\n"))
+                    .collect::<String>(),
+                10 + i
+            )
+        })
+        .collect();
+    let form = form("java -jar app.jar", &log);
+    for exception in [
+        "java.lang.IllegalStateException: connection lost",
+        "java.io.IOException: stream closed",
+    ] {
+        assert!((1..=2).contains(&form.matches(exception).count()), "{form}");
+    }
+}

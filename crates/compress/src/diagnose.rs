@@ -33,7 +33,7 @@ pub(crate) use place::{
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, NUMBERED_HEADING};
-use words::{FAILURE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, VERDICT, WARNING};
+use words::{FAILURE, FIXABLE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, VERDICT, WARNING};
 
 /// What a line of a command's output is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -362,6 +362,11 @@ fn tap_field() -> &'static Regex {
 /// count (`# fail 2`), Test::More's diagnostics (`#   Failed test
 /// 'adds'`), Composer's problems (`    - a/b v1.0 requires php ^8.2 ->
 /// your php version (8.1.2) does not satisfy that requirement.`).
+fn fixable() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, FIXABLE)
+}
+
 fn report_like_code() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, REPORT_LIKE_CODE)
@@ -413,14 +418,17 @@ pub fn line_kind(line: &str) -> LineKind {
     if code().is_match(line) && !report_like_code().is_match(line) {
         return LineKind::Plain;
     }
-    let summary = summary().is_match(line);
+    let summary = summary().is_match(line) || fixable().is_match(line);
     // A summary that counts failures is itself a failure line: it is what
     // the agent reads first; one whose every failure count is zero
     // (`Tests run: 5, Failures: 0, Errors: 0`) is a summary.
     let zero_failures = zero_failure_counts(line);
     // Words inside file names (`errors.py`, `deprecated.cfg`) say nothing.
     let words = without_paths(line);
-    if (failure().is_match(&words) || spec_expectation().is_match(line)) && !zero_failures {
+    if (failure().is_match(&words) || spec_expectation().is_match(line))
+        && !zero_failures
+        && !fixable().is_match(line)
+    {
         // A line the tool itself logged at the warning level (sbt's
         // `[warn]`, Maven's `[WARNING]`) is a warning whatever its words
         // (`[warn] It would fail on the following input: None`); not
@@ -1153,6 +1161,33 @@ FAILED tests/test_sum.py::test_sub - assert 2 == 1
         assert!(f.contains(&"E       assert 2 == 1"), "{f:?}");
         assert!(f.contains(&"tests/test_sum.py:8: AssertionError"), "{f:?}");
         assert!(!f.iter().any(|l| l.contains("PASSED")), "{f:?}");
+    }
+
+    /// TOOL-8: ESLint's count of what `--fix` could fix closes its
+    /// output after the summary: a summary, so the summary above stays the
+    /// run's last failure.
+    #[test]
+    fn tool_8_eslint_s_fixable_count_is_a_summary() {
+        let log = "\
+/app/src/a.ts
+  1:5  error  'z1' is never reassigned. Use 'const' instead  prefer-const
+
+✖ 150 problems (125 errors, 25 warnings)
+  50 errors and 0 warnings potentially fixable with the `--fix` option.
+";
+        assert_eq!(
+            line_kind("  50 errors and 0 warnings potentially fixable with the `--fix` option."),
+            LineKind::Summary
+        );
+        assert_eq!(
+            last_failure(log),
+            Some("✖ 150 problems (125 errors, 25 warnings)")
+        );
+        // Not a count of what could be fixed.
+        assert_eq!(
+            line_kind("  50 errors and 0 warnings could not be fixed"),
+            LineKind::Failure
+        );
     }
 
     /// TOOL-8: a compiler's located note (gcc, clang, swiftc) says where

@@ -270,3 +270,9 @@ pub(super) const REPORT_LIKE_CODE: &str = concat!(
 
 /// The fields of a TAP producer's YAML block other than its message.
 pub(super) const TAP_FIELD: &str = r"^\s*(?:name|code|failureType|operator|location): '[^']*'$|^\s*duration_ms: [\d.]+$|^ {2,}(?:expected|actual): ";
+
+/// A linter's count of what its `--fix` could fix, after its findings and
+/// its summary (ESLint's `12 errors and 0 warnings potentially fixable
+/// with the `--fix` option.`): a summary, not another failure.
+pub(super) const FIXABLE: &str =
+    r"^\s*\d+ errors? and \d+ warnings? potentially fixable with the `--fix` option\.?$";

@@ -1163,6 +1163,32 @@ FAILED tests/test_sum.py::test_sub - assert 2 == 1
         assert!(!f.iter().any(|l| l.contains("PASSED")), "{f:?}");
     }
 
+    /// TOOL-1: the notice an agent's shell tool appends when it ended a
+    /// run (opencode's `<bash_metadata>` block) says the command did not
+    /// finish: a failure, and the run's last.
+    #[test]
+    fn tool_1_an_agent_s_timeout_notice_is_a_failure() {
+        let log = "\
+ ✓ src/a.test.ts (3 tests) 4ms
+ ❯ src/cookies.test.ts (12 tests | 2 failed)
+     × should handle SameSite=Lax attribute 4ms
+
+
+<bash_metadata>
+bash tool terminated command after exceeding timeout 60000 ms
+</bash_metadata>";
+        assert_eq!(
+            last_failure(log),
+            Some("bash tool terminated command after exceeding timeout 60000 ms")
+        );
+        assert_eq!(
+            line_kind("Process was terminated by watchdog (process exited unexpectedly)"),
+            LineKind::Failure
+        );
+        assert_eq!(line_kind("<bash_metadata>"), LineKind::Plain);
+        assert_eq!(line_kind("the job was terminated normally"), LineKind::Plain);
+    }
+
     /// TOOL-8: ESLint's count of what `--fix` could fix closes its
     /// output after the summary: a summary, so the summary above stays the
     /// run's last failure.

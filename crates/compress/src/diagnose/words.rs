@@ -169,6 +169,10 @@ pub(super) const FAILURE: &str = concat!(
     r"|No space left on device|Is a directory|Not a directory|Directory not empty|Argument list too long|Too many open files|Device or resource busy|Text file busy",
     r"|Cannot allocate memory|Bad file descriptor|\[Errno \d+\]|Disk quota exceeded|Name or service not known|Temporary failure in name resolution",
     r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$",
+    // An agent's shell tool that ended a run (opencode's `bash tool
+    // terminated command after exceeding timeout 60000 ms`, a watchdog's
+    // `Process was terminated by watchdog`).
+    r"|\bterminated command after exceeding timeout\b|\bterminated by (?:watchdog|timeout|signal)\b",
     r"|^(?:KeyboardInterrupt|StopIteration|StopAsyncIteration|SystemExit|GeneratorExit)(?::|$)|\bhas requirement \S+, but you have\b",
     // A log record at the critical level (`- CRITICAL -`), Elm's headed
     // problems (`-- TYPE MISMATCH ----- src/Main.elm`).

@@ -99,6 +99,36 @@ fn tool_1_a_code_mode_script_reaches_the_digest() {
     assert!(form.contains("error TS2322"), "{form}");
 }
 
+/// TOOL-1: Codex CLI's `exec_command` returns while a long run goes on
+/// (`Process running with session ID 3`); the model polls it with
+/// `write_stdin`, whose answer ends the run. The digest gives that end to
+/// the command that started it.
+#[test]
+fn tool_1_a_polled_command_ends_where_it_started() {
+    let rollout = r#"{"type":"response_item","payload":{"type":"function_call","name":"exec_command","arguments":"{\"cmd\":\"cargo test --workspace\",\"yield_time_ms\":10000}","call_id":"c1"}}
+{"type":"response_item","payload":{"type":"function_call_output","call_id":"c1","output":"Chunk ID: a1\nWall time: 10.0 seconds\nProcess running with session ID 3\nOriginal token count: 40\nOutput:\n   Compiling app v0.1.0 (/work/app)\n"}}
+{"type":"response_item","payload":{"type":"function_call","name":"write_stdin","arguments":"{\"session_id\":3,\"chars\":\"\",\"yield_time_ms\":30000}","call_id":"c2"}}
+{"type":"response_item","payload":{"type":"function_call_output","call_id":"c2","output":"Chunk ID: a2\nWall time: 4.1 seconds\nProcess exited with code 101\nOriginal token count: 90\nOutput:\nthread 'cart::tests::total' panicked at src/cart.rs:40:9:\nassertion `left == right` failed\ntest result: FAILED. 11 passed; 1 failed; 0 ignored\nerror: test failed, to rerun pass `--lib`\n"}}
+{"type":"response_item","payload":{"type":"function_call","name":"write_stdin","arguments":"{\"session_id\":9,\"chars\":\"\"}","call_id":"c3"}}
+{"type":"response_item","payload":{"type":"function_call_output","call_id":"c3","output":"Chunk ID: a3\nWall time: 0.1 seconds\nProcess exited with code 1\nOutput:\nerror: unknown session\n"}}
+"#;
+    let messages = wire::codex::read(rollout).unwrap();
+    let mut digest = Digest::new();
+    digest.observe_messages(&messages);
+    let text = digest.render(4_000);
+    assert!(
+        text.contains(
+            "`cargo test --workspace` → exit 101; test result: FAILED. 11 passed; 1 failed; 0 ignored"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("panicked at src/cart.rs:40:9"), "{text}");
+    // One command: the polls are not commands, and a session nobody
+    // started gives no command either.
+    assert_eq!(text.matches("\n- `").count(), 1, "{text}");
+    assert!(!text.contains("unknown session"), "{text}");
+}
+
 /// #30.7 through the engine: the model pins a step's result with the `pin`
 /// tool (by the short id the window shows); as the round grows past the
 /// budget, older steps are condensed and cleared, the pinned one stays as

@@ -12,7 +12,7 @@
 //! while nothing new leaves it.
 
 use strata_ctx_core::{Message, MessageId, ResultStatus, Role, ToolCall};
-use strata_ctx_tools::{classify, todos, ToolKind};
+use strata_ctx_tools::{classify, session, todos, ToolKind};
 
 /// The longest command line a digest shows, in characters (its first line).
 const MAX_COMMAND_CHARS: usize = 100;
@@ -148,7 +148,14 @@ pub struct Digest {
     /// The first and last step observed (their assistant messages), for
     /// the recall handle of the rendering (#30.5).
     span: Option<(MessageId, MessageId)>,
+    /// Commands still running when their call returned, by session id
+    /// (Codex CLI's `exec_command`), newest last: what a later
+    /// `write_stdin` reads belongs to them (at most eight).
+    running: Vec<(i64, String)>,
 }
+
+/// The most running commands remembered by their session.
+const MAX_RUNNING: usize = 8;
 
 /// Moves `item` to the end of `list` (newest last), adding it when absent;
 /// past [`MAX_ITEMS`], the oldest goes and `dropped` counts it.
@@ -301,9 +308,11 @@ impl Digest {
             return;
         }
         let Some(command) = command_argument(call) else {
+            self.observe_session(call, result, failed);
             return;
         };
         let command = command.as_ref();
+        self.note_running(command, result);
         for m in shell_writes().captures_iter(command) {
             if let Some(path) = m.get(1) {
                 touch(
@@ -320,6 +329,37 @@ impl Digest {
             return;
         }
         self.add_command(command_fact(command, read_run(result), failed));
+    }
+
+    /// Remembers `command` by its session when its result says it is
+    /// still running ([`strata_ctx_tools::ShellOutput::session_id`]).
+    fn note_running(&mut self, command: &str, result: Option<&Message>) {
+        let Some(id) = result.and_then(facts::running_session) else {
+            return;
+        };
+        self.running.retain(|(known, _)| *known != id);
+        if self.running.len() >= MAX_RUNNING {
+            self.running.remove(0);
+        }
+        self.running.push((id, command.to_owned()));
+    }
+
+    /// A call that reads from or writes to a running command's session
+    /// (Codex CLI's `write_stdin`): what it read is that command's output,
+    /// its outcome once the process exited.
+    fn observe_session(&mut self, call: &ToolCall, result: Option<&Message>, failed: bool) {
+        let Some(id) = session(&call.arguments) else {
+            return;
+        };
+        let Some(at) = self.running.iter().position(|(known, _)| *known == id) else {
+            return;
+        };
+        let command = self.running[at].1.clone();
+        let still_running = result.and_then(facts::running_session).is_some();
+        if !still_running {
+            self.running.remove(at);
+        }
+        self.add_command(command_fact(&command, read_run(result), failed));
     }
 
     /// Adds a command run, the most recent: a command run before moves to
@@ -568,6 +608,74 @@ mod tests {
     /// A shell's output as mini-SWE-agent records it.
     fn run(code: u8, out: &str) -> String {
         format!("<returncode>{code}</returncode>\n<output>\n{out}\n</output>")
+    }
+
+    /// TOOL-1: a command left running is read on by its session until it
+    /// exits; a session is forgotten once its process exited, and the
+    /// oldest of more than eight.
+    #[test]
+    fn tool_1_a_running_command_is_read_on_by_its_session() {
+        let running = |id: u32, out: &str| {
+            format!("Chunk ID: x\nWall time: 10.0 seconds\nProcess running with session ID {id}\nOutput:\n{out}\n")
+        };
+        let exited = |code: u32, out: &str| format!("Process exited with code {code}\nOutput:\n{out}\n");
+        let mut d = Digest::new();
+        step(
+            &mut d,
+            "exec_command",
+            json!({"cmd": "npm test"}),
+            &running(4, "> jest"),
+        );
+        step(
+            &mut d,
+            "write_stdin",
+            json!({"session_id": 4, "chars": ""}),
+            &running(4, "PASS a.test.js"),
+        );
+        step(
+            &mut d,
+            "write_stdin",
+            json!({"session_id": "4", "chars": ""}),
+            &exited(1, "FAIL b.test.js\nTests: 1 failed, 9 passed, 10 total"),
+        );
+        let text = d.render(2_000);
+        assert!(
+            text.contains("`npm test` → exit 1; Tests: 1 failed, 9 passed, 10 total"),
+            "{text}"
+        );
+        // The process exited: its session reads on to nothing.
+        step(
+            &mut d,
+            "write_stdin",
+            json!({"session_id": 4, "chars": ""}),
+            &exited(0, "late"),
+        );
+        let facts = |t: &str| t.split_once('\n').map(|(_, rest)| rest.to_owned());
+        assert_eq!(facts(&d.render(2_000)), facts(&text));
+        // Nine commands left running: the first one's session is forgotten.
+        for i in 0..9 {
+            step(
+                &mut d,
+                "exec_command",
+                json!({"cmd": format!("make job{i}")}),
+                &running(10 + i, "..."),
+            );
+        }
+        step(
+            &mut d,
+            "write_stdin",
+            json!({"session_id": 10}),
+            &exited(2, "make: *** [job0] Error 2"),
+        );
+        step(
+            &mut d,
+            "write_stdin",
+            json!({"session_id": 11}),
+            &exited(2, "make: *** [job1] Error 2"),
+        );
+        let text = d.render(4_000);
+        assert!(!text.contains("[job0] Error 2"), "{text}");
+        assert!(text.contains("`make job1` → exit 2"), "{text}");
     }
 
     #[test]

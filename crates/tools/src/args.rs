@@ -81,6 +81,24 @@ pub fn command(arguments: &Value) -> Option<Cow<'_, str>> {
     (!text.trim().is_empty()).then_some(text)
 }
 
+/// The running process a call reads from or writes to: its `session_id`
+/// (Codex CLI's `write_stdin`, which polls or feeds a command that
+/// `exec_command` left running), a number or a numeric string.
+///
+/// ```
+/// use serde_json::json;
+/// assert_eq!(strata_ctx_tools::session(&json!({"session_id": 7, "chars": ""})), Some(7));
+/// assert_eq!(strata_ctx_tools::session(&json!({"session_id": "7"})), Some(7));
+/// assert_eq!(strata_ctx_tools::session(&json!({"cmd": "ls"})), None);
+/// ```
+pub fn session(arguments: &Value) -> Option<i64> {
+    match arguments.get("session_id")? {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+}
+
 /// The commands a script tool's nested shell calls run, joined by `; `.
 fn script_command(arguments: &Value) -> Option<Cow<'_, str>> {
     let script = ["input", "code"]

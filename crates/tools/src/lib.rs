@@ -18,7 +18,7 @@
 //! - [`ToolKind`], [`kind_of`] (by name) and [`classify`] (by name, then
 //!   by the shape of the arguments, so an unknown tool that takes a
 //!   `command` is still a shell).
-//! - Argument accessors: [`path`], [`command`], [`todos`],
+//! - Argument accessors: [`path`], [`command`], [`session`], [`todos`],
 //!   [`changed_files`], [`patch_files`].
 //! - Command lines: [`program_word`], [`program_of`],
 //!   [`INSPECTION_PROGRAMS`], and [`command_gist`], a command as one line.
@@ -52,7 +52,7 @@ mod kind;
 mod output;
 mod script;
 
-pub use args::{changed_files, command, patch_files, path, todos, Todo, PATH_KEYS};
+pub use args::{changed_files, command, patch_files, path, session, todos, Todo, PATH_KEYS};
 pub use command::{command_gist, program_of, program_word, INSPECTION_PROGRAMS};
 pub use kind::{classify, kind_of, normalize, ToolKind};
 pub use output::ShellOutput;

@@ -125,6 +125,27 @@ impl ShellOutput {
         }
     }
 
+    /// The session of a process still running when the call returned
+    /// (Codex CLI's `Process running with session ID 7`): a later
+    /// `write_stdin` call with that `session_id` reads on from it.
+    ///
+    /// ```
+    /// use strata_ctx_tools::ShellOutput;
+    ///
+    /// let text = "Chunk ID: 1\nWall time: 10.0 seconds\nProcess running with session ID 7\nOutput:\nCompiling app\n";
+    /// assert_eq!(ShellOutput::parse(text).unwrap().session_id(), Some(7));
+    /// let done = "Process exited with code 0\nOutput:\nok\n";
+    /// assert_eq!(ShellOutput::parse(done).unwrap().session_id(), None);
+    /// ```
+    pub fn session_id(&self) -> Option<i64> {
+        let Shape::Headed { header, .. } = &self.shape else {
+            return None;
+        };
+        header
+            .lines()
+            .find_map(|l| l.strip_prefix(RUNNING_SESSION)?.trim().parse().ok())
+    }
+
     /// Whether the envelope says the call failed: an exit code other than
     /// 0, or a code mode script's `Script failed`.
     ///
@@ -254,11 +275,10 @@ const MOMENT_LINES: &[&str] = &[
 
 /// Header lines that stay true after the call, besides an exit code: a
 /// running process, the command, a running script.
-const LASTING_LINES: &[&str] = &[
-    "Process running with session ID ",
-    "Command: ",
-    "Script running with cell ID ",
-];
+const LASTING_LINES: &[&str] = &[RUNNING_SESSION, "Command: ", "Script running with cell ID "];
+
+/// The header line of a process still running, before its session id.
+const RUNNING_SESSION: &str = "Process running with session ID ";
 
 /// The status of a Codex CLI code mode script that threw.
 const SCRIPT_FAILED: &str = "Script failed";

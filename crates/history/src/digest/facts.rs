@@ -190,6 +190,24 @@ fn push_text(text: &str, out: &mut String, code: &mut Option<i64>) {
     }
 }
 
+/// The session of a process still running when the call returned, as a
+/// shell's envelope in the result says it (Codex CLI's `Process running
+/// with session ID 7`, [`strata_ctx_tools::ShellOutput::session_id`]):
+/// in the message's text, or in a string of its result's data.
+pub(crate) fn running_session(message: &Message) -> Option<i64> {
+    fn walk(v: &Value) -> Option<i64> {
+        match v {
+            Value::String(s) => strata_ctx_tools::ShellOutput::parse(s)?.session_id(),
+            Value::Array(items) => items.iter().find_map(walk),
+            Value::Object(map) => map.values().find_map(walk),
+            _ => None,
+        }
+    }
+    strata_ctx_tools::ShellOutput::parse(&message.content)
+        .and_then(|s| s.session_id())
+        .or_else(|| message.result.as_ref().and_then(|r| walk(&r.data)))
+}
+
 /// Every string of a result, joined by newlines, and the exit code a
 /// structured result reports (a result's data, or a text that is a
 /// shell's output kept as JSON, [`strata_ctx_tools::ShellOutput`]).

@@ -676,6 +676,29 @@ mod tests {
         let text = d.render(4_000);
         assert!(!text.contains("[job0] Error 2"), "{text}");
         assert!(text.contains("`make job1` → exit 2"), "{text}");
+
+        // A result whose data holds the envelope in a list or an object.
+        let mut d = Digest::new();
+        for (id, name, args, data) in [
+            (
+                "s1",
+                "exec_command",
+                json!({"cmd": "go test ./..."}),
+                json!([{"type": "text", "text": running(5, "ok  \tapp/a")}]),
+            ),
+            (
+                "s2",
+                "write_stdin",
+                json!({"session_id": 5}),
+                json!({"text": exited(1, "--- FAIL: TestCart (0.00s)\nFAIL\tapp/cart\t0.01s")}),
+            ),
+        ] {
+            let call = ToolCall::new(id, name, args);
+            let result = Message::tool_result(&call, ToolResult::success(data));
+            d.observe(&Message::assistant_with_calls("", vec![call]), &[result]);
+        }
+        let text = d.render(2_000);
+        assert!(text.contains("`go test ./...` → exit 1"), "{text}");
     }
 
     #[test]

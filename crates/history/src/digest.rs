@@ -312,7 +312,8 @@ impl Digest {
             return;
         };
         let command = command.as_ref();
-        self.note_running(command, result);
+        let run = read_run(result);
+        self.note_running(command, run.session);
         for m in shell_writes().captures_iter(command) {
             if let Some(path) = m.get(1) {
                 touch(
@@ -328,13 +329,13 @@ impl Digest {
             self.inspections += 1;
             return;
         }
-        self.add_command(command_fact(command, read_run(result), failed));
+        self.add_command(command_fact(command, run, failed));
     }
 
-    /// Remembers `command` by its session when its result says it is
-    /// still running ([`strata_ctx_tools::ShellOutput::session_id`]).
-    fn note_running(&mut self, command: &str, result: Option<&Message>) {
-        let Some(id) = result.and_then(facts::running_session) else {
+    /// Remembers `command` by its `session` when its result says it is
+    /// still running ([`facts::Run::session`]).
+    fn note_running(&mut self, command: &str, session: Option<i64>) {
+        let Some(id) = session else {
             return;
         };
         self.running.retain(|(known, _)| *known != id);
@@ -355,11 +356,11 @@ impl Digest {
             return;
         };
         let command = self.running[at].1.clone();
-        let still_running = result.and_then(facts::running_session).is_some();
-        if !still_running {
+        let run = read_run(result);
+        if run.session.is_none() {
             self.running.remove(at);
         }
-        self.add_command(command_fact(&command, read_run(result), failed));
+        self.add_command(command_fact(&command, run, failed));
     }
 
     /// Adds a command run, the most recent: a command run before moves to

@@ -173,58 +173,58 @@ pub(crate) fn cut(text: &str, max: usize) -> String {
     out
 }
 
-/// Appends `text` to `out` on a line of its own; a shell's output kept as
-/// JSON gives what it printed, and its exit code to `code`.
-fn push_text(text: &str, out: &mut String, code: &mut Option<i64>) {
-    if !out.is_empty() {
-        out.push('\n');
-    }
-    // A history form's recall handle is Strata's, not the tool's.
-    let text = crate::shrink::without_recall_handle(text);
-    match strata_ctx_tools::ShellOutput::parse(text) {
-        Some(structured) => {
-            out.push_str(structured.output());
-            *code = code.or(structured.exit_code());
+/// What a run printed, as a tool's result holds it
+/// ([`output_text`], [`read_run`]).
+#[derive(Debug, Default)]
+pub(crate) struct Run {
+    /// Every string of the result, joined by newlines.
+    pub(crate) text: String,
+    /// The exit code the result or the output reports.
+    pub(crate) code: Option<i64>,
+    /// The session of a process still running when the call returned, as
+    /// a shell's envelope says it (Codex CLI's `Process running with
+    /// session ID 7`, [`strata_ctx_tools::ShellOutput::session_id`]).
+    pub(crate) session: Option<i64>,
+}
+
+impl Run {
+    /// Appends `text` on a line of its own; a shell's output kept as JSON
+    /// gives what it printed, its exit code and its session.
+    fn push(&mut self, text: &str) {
+        if !self.text.is_empty() {
+            self.text.push('\n');
         }
-        None => out.push_str(text),
+        // A history form's recall handle is Strata's, not the tool's.
+        let text = crate::shrink::without_recall_handle(text);
+        match strata_ctx_tools::ShellOutput::parse(text) {
+            Some(structured) => {
+                self.text.push_str(structured.output());
+                self.code = self.code.or(structured.exit_code());
+                self.session = self.session.or(structured.session_id());
+            }
+            None => self.text.push_str(text),
+        }
     }
 }
 
-/// The session of a process still running when the call returned, as a
-/// shell's envelope in the result says it (Codex CLI's `Process running
-/// with session ID 7`, [`strata_ctx_tools::ShellOutput::session_id`]):
-/// in the message's text, or in a string of its result's data.
-pub(crate) fn running_session(message: &Message) -> Option<i64> {
-    fn walk(v: &Value) -> Option<i64> {
+/// Every string of a result, joined by newlines, with the exit code and
+/// the running session a structured result reports (a result's data, or
+/// a text that is a shell's output kept as JSON,
+/// [`strata_ctx_tools::ShellOutput`]).
+pub(crate) fn output_text(message: &Message) -> Run {
+    fn walk(v: &Value, run: &mut Run) {
         match v {
-            Value::String(s) => strata_ctx_tools::ShellOutput::parse(s)?.session_id(),
-            Value::Array(items) => items.iter().find_map(walk),
-            Value::Object(map) => map.values().find_map(walk),
-            _ => None,
-        }
-    }
-    strata_ctx_tools::ShellOutput::parse(&message.content)
-        .and_then(|s| s.session_id())
-        .or_else(|| message.result.as_ref().and_then(|r| walk(&r.data)))
-}
-
-/// Every string of a result, joined by newlines, and the exit code a
-/// structured result reports (a result's data, or a text that is a
-/// shell's output kept as JSON, [`strata_ctx_tools::ShellOutput`]).
-pub(crate) fn output_text(message: &Message) -> (String, Option<i64>) {
-    fn walk(v: &Value, out: &mut String, code: &mut Option<i64>) {
-        match v {
-            Value::String(s) => push_text(s, out, code),
-            Value::Array(items) => items.iter().for_each(|x| walk(x, out, code)),
+            Value::String(s) => run.push(s),
+            Value::Array(items) => items.iter().for_each(|x| walk(x, run)),
             Value::Object(map) => {
                 for (k, x) in map {
                     if matches!(
                         k.as_str(),
                         "exit_code" | "exitCode" | "returncode" | "status_code"
                     ) {
-                        *code = code.or(x.as_i64());
+                        run.code = run.code.or(x.as_i64());
                     }
-                    walk(x, out, code);
+                    walk(x, run);
                 }
             }
             _ => {}
@@ -232,17 +232,16 @@ pub(crate) fn output_text(message: &Message) -> (String, Option<i64>) {
     }
     // The text first: a shell's output recorded as a JSON object (Codex
     // CLI's `shell`) gives what it printed and its exit code.
-    let mut out = String::new();
-    let mut code = None;
-    push_text(&message.content, &mut out, &mut code);
+    let mut run = Run::default();
+    run.push(&message.content);
     if let Some(result) = &message.result {
-        walk(&result.data, &mut out, &mut code);
+        walk(&result.data, &mut run);
         if let Some(e) = &result.error {
-            out.push('\n');
-            out.push_str(&e.message);
+            run.text.push('\n');
+            run.text.push_str(&e.message);
         }
     }
-    (out, code)
+    run
 }
 
 /// The longest outcome and error an [`outcome_note`] shows, in
@@ -288,7 +287,7 @@ pub fn outcome_note(call: &ToolCall, result: &Message) -> Option<String> {
         .is_some_and(|r| r.status == ResultStatus::Error);
     let run = read_run(Some(result));
     // As the outcome says it: the exit code when there is one.
-    let failed_run = run.1.map_or(failed, |code| code != 0);
+    let failed_run = run.code.map_or(failed, |code| code != 0);
     let fact = command_fact(&command, run, failed);
     if !(failed_run || fact.error.is_some() || fact.failing_summary.is_some()) {
         return None;
@@ -305,22 +304,23 @@ pub fn outcome_note(call: &ToolCall, result: &Message) -> Option<String> {
     Some(parts.join("; "))
 }
 
-/// What a run printed and its exit code: the envelope's, else the last
-/// exit status the output states.
-pub(super) fn read_run(result: Option<&Message>) -> (String, Option<i64>) {
-    let (text, code) = result.map(output_text).unwrap_or_default();
-    let code = code.or_else(|| {
+/// What a run printed, its exit code (the envelope's, else the last exit
+/// status the output states) and its running session.
+pub(super) fn read_run(result: Option<&Message>) -> Run {
+    let mut run = result.map(output_text).unwrap_or_default();
+    run.code = run.code.or_else(|| {
         exit_status()
-            .captures_iter(&text)
+            .captures_iter(&run.text)
             .last()
             .and_then(|c| c.get(1)?.as_str().parse().ok())
     });
-    (text, code)
+    run
 }
 
 /// The fact of a command whose run printed `text` and ended with `code`
 /// ([`read_run`]); `failed` when the tool marked its result failed.
-pub(super) fn command_fact(command: &str, (text, code): (String, Option<i64>), failed: bool) -> CommandFact {
+pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact {
+    let Run { text, code, .. } = run;
     // The run's verdict: its test summary, else, when it did not succeed,
     // how its build or runner ended (`error: could not compile `app` due
     // to 2 previous errors`, `FAIL\texample.com/api\t0.01s`, `make: ***

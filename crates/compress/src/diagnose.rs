@@ -144,7 +144,25 @@ fn without_stream_prefix(line: &str) -> &str {
     static RE: OnceLock<Regex> = OnceLock::new();
     match compiled(&RE, &format!("^(?:{STREAM_PREFIX})")).find(line) {
         Some(prefix) => &line[prefix.end()..],
-        None => line,
+        None => without_gutter(line),
+    }
+}
+
+/// `line` without the gutter PHPUnit's TestDox report draws under a
+/// failing test (`   │ Failed asserting that 15.0 is identical to 16.0.`,
+/// `   │ /app/tests/CartTest.php:9`): the text is judged as printed alone.
+/// A code frame's gutter, which a line number or marks follow (`  4 │
+/// let x`, `    │   ^^^`), stays.
+///
+/// ```
+/// # use strata_ctx_compress::{line_kind, LineKind};
+/// assert_eq!(line_kind("   │ /app/tests/CartTest.php:9"), LineKind::Context);
+/// ```
+fn without_gutter(line: &str) -> &str {
+    let indented = line.starts_with([' ', '\t']);
+    match line.trim_start().strip_prefix("│ ") {
+        Some(rest) if indented && rest.starts_with(|c: char| !c.is_whitespace() && c != '^') => rest,
+        _ => line,
     }
 }
 
@@ -189,6 +207,8 @@ macro_rules! pointed_code {
 const CONTEXT: &str = concat!(
     r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at [\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
     r"|^\s*\S+\.(?:go|rs|py|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|scala|rb|php|cs|swift|dart|ex|exs|erl|lua|zig):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
+    // CMake's call stack under its error (`  CMakeLists.txt:3 (find_package)`).
+    r"|^\s*\S*(?:CMakeLists\.txt|\.cmake):\d+ \([\w-]+\)\s*$",
     // An assertion's operands and matcher ([`OPERAND`]).
     r"|",
     operand!(),
@@ -511,20 +531,32 @@ fn is_function(message: &str) -> bool {
 /// ends with a colon, as Rust's `thread 'x' panicked at src/a.rs:3:5:`
 /// above `called `Option::unwrap()` on a `None` value`, or with nothing
 /// but a diagnostic's code, as GHC's `src/A.hs:3:5: error: [GHC-83865]`
-/// above `• Couldn't match expected type …`. Asked of a line already known
-/// to be a failure; the history form keeps the line after it, and the
-/// digest's last error joins the two.
+/// above `• Couldn't match expected type …`, or it is RSpec's
+/// `Failure/Error:` line, which quotes the failing code above the
+/// matcher's message (`expected {:qty => 1} to include {:qty => 2}`), or
+/// PHPUnit TestDox's `✘ Qty missing` over its message.
+/// Asked of a line already known to be a failure; the history form keeps
+/// the line after it, and the digest's last error joins the two.
 ///
 /// ```
 /// use strata_ctx_compress::announces_message;
 /// assert!(announces_message("thread 'main' panicked at src/main.rs:4:5:"));
 /// assert!(announces_message("src/Shop/Order.hs:30:14: error: [GHC-83865]"));
+/// assert!(announces_message("     Failure/Error: expect(cart.total).to eq(16.0)"));
 /// assert!(!announces_message("error[E0425]: cannot find value `x` in this scope"));
 /// ```
 pub fn announces_message(failure: &str) -> bool {
+    /// RSpec's heading of a failure's details.
+    const RSPEC_FAILURE: &str = "Failure/Error: ";
+    /// PHPUnit's TestDox mark of a failed test, over its message in a
+    /// gutter (`   │ Undefined array key "zz"`).
+    const TESTDOX_FAILURE: &str = "✘ ";
     static RE: OnceLock<Regex> = OnceLock::new();
     let failure = failure.trim_end();
-    failure.ends_with(':') || compiled(&RE, r"(?:error|warning): \[[\w-]+\]$").is_match(failure)
+    failure.ends_with(':')
+        || failure.trim_start().starts_with(RSPEC_FAILURE)
+        || failure.trim_start().starts_with(TESTDOX_FAILURE)
+        || compiled(&RE, r"(?:error|warning): \[[\w-]+\]$").is_match(failure)
 }
 
 /// Whether `line` can be the message a failure announced: a plain line
@@ -537,7 +569,7 @@ pub fn is_announced_message(line: &str) -> bool {
 /// `after`, the text that follows the failure line (from the end of the
 /// line): the first line with text among the next two, when it can be one
 /// ([`is_announced_message`]). Node's assertions leave a blank line
-/// between the two.
+/// between the two, TestDox a gutter (`   │`).
 ///
 /// ```
 /// use strata_ctx_compress::announced_message;
@@ -551,8 +583,20 @@ pub fn announced_message(after: &str) -> Option<&str> {
         .skip(1)
         .take(2)
         .map(|l| l.trim_end_matches('\r'))
-        .find(|l| !l.trim().is_empty())
+        .find(|l| !l.trim().trim_start_matches('│').trim().is_empty())
         .filter(|l| is_announced_message(l))
+}
+
+/// Whether `line` states an exit status and nothing more, as an agent's
+/// shell tool appends it to what the command printed: `[The command
+/// completed with exit code 1.]`, `Exit code: 2`, `exit status 1`.
+pub(crate) fn is_exit_status(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        r"(?i)^\W*(?:\w+\s+){0,4}(?:exit(?:ed)?(?: with)? (?:code|status)|returncode)[\s:=>]*-?\d+(?:</\w+>)?\W*$",
+    )
+    .is_match(line.trim())
 }
 
 /// Whether a failure line is a verdict rather than a message: a test or
@@ -583,6 +627,28 @@ mod tests {
 
     fn kinds(text: &str) -> Vec<(LineKind, &str)> {
         text.lines().map(|l| (line_kind(l), l)).collect()
+    }
+
+    /// TOOL-8: the exit status agents' shell tools append, and lines that
+    /// say more than one.
+    #[test]
+    fn tool_8_an_appended_exit_status_is_told_apart() {
+        for status in [
+            "[The command completed with exit code 1.]",
+            "Exit code: 2",
+            "exit status 1",
+            "Process exited with code 101",
+            "<returncode>1</returncode>",
+        ] {
+            assert!(is_exit_status(status), "{status}");
+        }
+        for other in [
+            "make: *** [Makefile:3: all] Error 2",
+            "error: process didn't exit successfully: `target/debug/app` (exit status: 101) while running the release build",
+            "exit code",
+        ] {
+            assert!(!is_exit_status(other), "{other}");
+        }
     }
 
     fn failures(text: &str) -> Vec<&str> {

@@ -47,6 +47,11 @@ fn go_test_log() -> &'static Regex {
 pub fn line_kind_in(text: &str, line: &str) -> LineKind {
     match kind_in_place(line, after_line(text, line)) {
         LineKind::Plain if arrow_message().is_match(line) && failure_above(text, line) => LineKind::Failure,
+        LineKind::Plain | LineKind::Context
+            if is_numbered_heading(line) && in_failure_section(text, line) =>
+        {
+            LineKind::Failure
+        }
         LineKind::Warning if ends_traceback(text, line) => LineKind::Failure,
         kind => kind,
     }
@@ -82,6 +87,25 @@ fn ends_traceback(text: &str, line: &str) -> bool {
 fn arrow_message() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, ARROW_MESSAGE)
+}
+
+/// How many lines above a numbered heading the heading of its section
+/// may be ([`in_failure_section`]).
+const SECTION_REACH: usize = 400;
+
+/// Whether `line`, a numbered heading of `text`, stands in a section a
+/// failure line heads: PHPUnit's `There were 2 errors:` over `1)
+/// CartTest::testQty` and the message under it (`Undefined array key
+/// "zz"`), which no failure word follows. The section's heading is the
+/// nearest unindented line above that ends with a colon and is not
+/// itself numbered.
+fn in_failure_section(text: &str, line: &str) -> bool {
+    let (start, _) = span_in(text, line);
+    lines_above(text.as_bytes(), start)
+        .take(SECTION_REACH)
+        .filter_map(|(s, e)| text.get(s..e))
+        .find(|l| !l.starts_with([' ', '\t']) && l.trim_end().ends_with(':') && !is_numbered_heading(l))
+        .is_some_and(|heading| line_kind(heading) == LineKind::Failure)
 }
 
 /// Whether the line above `line`, a line of `text`, is a failure line.

@@ -66,7 +66,7 @@ pub(super) const NOISE: &str = concat!(
     r"|^\s*~*\^[\^~]*\s*$",
     // Library frames: Python site-packages and the standard library,
     // node_modules and node internals, the JDK and test runners, Go's
-    // runtime, Rust's standard library.
+    // runtime, CMake's modules, Rust's standard library.
     r#"|^\s*File "[^"]*(?:site-packages|dist-packages|/lib/python\d|<frozen )"#,
     r"|^\s*at .*(?:node_modules|node:internal|\(internal/|\(node:)",
     // The same frames as node:test's TAP report prints them, with
@@ -79,6 +79,8 @@ pub(super) const NOISE: &str = concat!(
     // .NET's runtime, Rust's standard library.
     r"|^\s*(?:from|#) \S*(?:/gems/|/rubygems|/lib/ruby/)|^#\d+ (?:\S*/vendor/|\{main\})|^\s+at (?:System|Microsoft)\.|^\s+at /rustc/",
     r"|^\s*(?:/usr/local/go/src/|/usr/lib/go\S*/src/|runtime/|testing\.tRunner)",
+    // CMake's own modules in its call stack.
+    r"|^\s*/\S*/share/cmake[-\d.]*/Modules/\S+:\d+ \(",
     // Go's runtime and testing frames above a project's: the runtime's
     // `panic({0x519a00, 0xc0000ca000})` (a recovered test's panic prints
     // it under its message), `runtime.gopark(…)`, `created by
@@ -131,9 +133,10 @@ pub(super) const FAILURE: &str = concat!(
     // 10:00:00.123456   12345 cart.go:44] lookup price: no rows`).
     r"|^[EF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ ",
     // Kotlin's compiler (`e: file:///a/App.kt:12:9 Unresolved reference`),
-    // RSpec's list of failed examples (`rspec ./spec/a_spec.rb:12 # …`);
+    // RSpec's list of failed examples (`rspec ./spec/a_spec.rb:12 # …`,
+    // `rspec ./spec/a_spec.rb[1:3:2] # …` for one of a loop's examples);
     // read with their paths blanked too.
-    r"|^e: (?:file:)?\S*\s*:\d+:\d+ |^rspec\s+\S*\s*:\d+ # ",
+    r"|^e: (?:file:)?\S*\s*:\d+:\d+ |^rspec\s+\S*?(?:\s*:\d+|\[[\d:]+\]) # ",
     // make, linkers, shells, the kernel.
     r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\b[Cc]ouldn't (?:compile|find|open|load|resolve|connect|read|write|create|parse|start)\b|\b[Cc]an't (?:locate|call|use|find|open|load|resolve|connect|read|write|create|access|modify|exec|stat|remove|import|allocate|bind)\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
     // A formatter's check, file by file: black's and ruff's `would

@@ -138,14 +138,25 @@ pub(super) fn choose(
     }
     rest.extend(head.iter().skip(1).filter(quiet));
     rest.extend(tail.iter().rev().skip(2).filter(quiet));
-    // The first and last lines open and close the text, whatever else: the
-    // last with some text (pylint closes on its rating, then blank lines).
-    let last = tail
+    // The first and last lines open and close the text: the first unless
+    // it is noise; the last with some text (pylint closes on its rating,
+    // then blank lines) whatever its kind, as a cut of the log's end shows
+    // it (Maven's `[ERROR] [Help 1] …` under a failed build); and when
+    // that last line is an exit status an agent's shell tool appends
+    // (`[The command completed with exit code 1.]`), the one above it too.
+    let mut closing = tail.iter().rev().filter(|l| !line_str(text, l).trim().is_empty());
+    let last = closing.next();
+    let above_status = last
+        .filter(|l| diagnose::is_exit_status(line_str(text, l)))
+        .and_then(|_| closing.next());
+    let ends: Vec<Line> = head
         .iter()
-        .rev()
-        .find(|l| !line_str(text, l).trim().is_empty())
-        .or(tail.last());
-    let ends: Vec<Line> = head.iter().take(1).chain(last).filter(quiet).copied().collect();
+        .take(1)
+        .filter(quiet)
+        .chain(above_status)
+        .chain(last.or(tail.last()))
+        .copied()
+        .collect();
     let mut room = Room::new(text, budget, &diagnostic, &failing_frames);
     let mut any = false;
     for line in ends.iter().chain(&diagnostic).chain(&rest).chain(&failing_frames) {

@@ -16,6 +16,7 @@
 mod documented;
 mod findings;
 mod formatters;
+mod messages;
 mod nested;
 mod props;
 mod snapshots;

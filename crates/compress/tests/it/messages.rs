@@ -1,0 +1,159 @@
+//! A failure's message, wherever its runner prints it (TOOL-8): under
+//! RSpec's `Failure/Error:` quote of the failing code, under PHPUnit's
+//! numbered headings and TestDox's `✘` marks, under CMake's `CMake Error
+//! at …:` with its call stack. Real outputs (`outputs/`: RSpec 3.12,
+//! PHPUnit 9.6, CMake 3.25 run on small projects written to fail).
+
+use serde_json::json;
+use strata_ctx_compress::{line_kind, line_kind_in, Compressor, LineKind};
+
+fn form(command: &str, output: &str) -> String {
+    Compressor::new()
+        .compress_text("Bash", &json!({ "command": command }), output)
+        .0
+}
+
+/// The line of `text` that starts with `start` (leading spaces aside).
+fn line_of<'a>(text: &'a str, start: &str) -> &'a str {
+    text.lines()
+        .find(|l| l.trim_start().starts_with(start))
+        .unwrap_or_else(|| panic!("no line starts with {start:?}"))
+}
+
+/// TOOL-8: RSpec prints a matcher's message after a blank line under the
+/// quoted code (`Failure/Error: expect(…).to include(…)`), and an
+/// exception's under its class (`NoMethodError:`); both stay, beside the
+/// rerun line of an example a loop made (`rspec ./spec/a_spec.rb[1:3:3]`).
+#[test]
+fn tool_8_rspec_keeps_each_matcher_s_message() {
+    let output = include_str!("outputs/rspec-matchers.txt");
+    let form = form("bundle exec rspec --format documentation", output);
+    for message in [
+        "expected {:price => 1, :qty => 1, :sku => \"a\"} to include {:qty => 2}",
+        "undefined method `fetch' for nil:NilClass",
+        "rspec ./spec/cart_spec.rb[1:3:3] # Cart#discount takes 60%",
+        "208 examples, 6 failures",
+    ] {
+        assert!(form.contains(message), "lost {message:?}\n{form}");
+    }
+    assert!(
+        form.len() * 2 < output.len(),
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
+    assert_eq!(
+        line_kind("rspec ./spec/cart_spec.rb[1:3:4] # Cart#discount takes 80%"),
+        LineKind::Failure
+    );
+}
+
+/// TOOL-8: PHPUnit numbers the tests under `There were 13 errors:` and
+/// prints each one's message (`Undefined array key "apple"`) in no
+/// failure's words: the heading is a failure by its section, and the form
+/// keeps the message under it.
+#[test]
+fn tool_8_phpunit_s_errors_are_failures_by_their_section() {
+    let output = include_str!("outputs/phpunit-errors.txt");
+    let heading = line_of(output, "1) CartTest::testQtyMissing with data set \"apple\"");
+    assert_eq!(line_kind(heading), LineKind::Plain, "alone, it names a test");
+    assert_eq!(line_kind_in(output, heading), LineKind::Failure);
+    // Numbered lines outside a failure section stay what they are.
+    let listing = "Steps:\n1) install the package\n2) run it\n";
+    assert_eq!(
+        line_kind_in(listing, line_of(listing, "1) install")),
+        LineKind::Plain
+    );
+    let form = form("vendor/bin/phpunit tests", output);
+    for key in ["apple", "pea"] {
+        assert!(form.contains(&format!("Undefined array key \"{key}\"")), "{form}");
+    }
+}
+
+/// TOOL-8: TestDox draws a gutter under each `✘` test: the text in it is
+/// read as printed alone (a location is context), and the message right
+/// under the mark stays, though no failure word says it is one.
+#[test]
+fn tool_8_testdox_keeps_the_message_under_each_failed_test() {
+    let output = include_str!("outputs/phpunit-testdox-errors.txt");
+    assert_eq!(
+        line_kind("   │ /home/dev/shop/tests/CartTest.php:11"),
+        LineKind::Context
+    );
+    assert_eq!(
+        line_kind("   │ Failed asserting that 15.0 is identical to 16.0."),
+        LineKind::Failure
+    );
+    // A code frame's gutter is not TestDox's.
+    assert_eq!(line_kind("  4 │ let total = price * qty;"), LineKind::Context);
+    let form = form("vendor/bin/phpunit --testdox tests", output);
+    assert!(
+        form.contains(" ✘ Qty missing\n   │\n   │ Undefined array key \"zz\""),
+        "{form}"
+    );
+    assert!(
+        form.contains("Tests: 305, Assertions: 303, Errors: 2, Failures: 3."),
+        "{form}"
+    );
+    assert!(
+        form.len() * 4 < output.len(),
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
+}
+
+/// TOOL-8: CMake's error announces its message on the lines under it and
+/// lists a call stack: the message and the project's frame stay, CMake's
+/// own modules go, after 120 lines of checks that went through.
+#[test]
+fn tool_8_cmake_keeps_its_error_s_message_and_the_project_s_frame() {
+    let output = include_str!("outputs/cmake-configure.txt");
+    assert_eq!(line_kind("  CMakeLists.txt:59 (find_package)"), LineKind::Context);
+    assert_eq!(
+        line_kind(
+            "  /usr/share/cmake-3.25/Modules/FindProtobuf.cmake:650 (FIND_PACKAGE_HANDLE_STANDARD_ARGS)"
+        ),
+        LineKind::Noise
+    );
+    let form = form("cmake -S . -B build", output);
+    for kept in [
+        "CMake Error at /usr/share/cmake-3.25/Modules/FindPackageHandleStandardArgs.cmake:230 (message):",
+        "  Could NOT find Protobuf (missing: Protobuf_LIBRARIES Protobuf_INCLUDE_DIR)",
+        "  CMakeLists.txt:59 (find_package)",
+        "-- Configuring incomplete, errors occurred!",
+    ] {
+        assert!(form.contains(kept), "lost {kept:?}\n{form}");
+    }
+    assert!(!form.contains("FindProtobuf.cmake:650"), "{form}");
+    assert!(
+        form.len() * 3 < output.len(),
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
+}
+
+/// TOOL-8: a log's last line with text stays whatever its kind, as a cut
+/// of its end would show it, and so does the line above an exit status an
+/// agent's shell tool appends: Maven's help link under a failed build.
+#[test]
+fn tool_8_the_closing_lines_stay_whatever_they_are() {
+    let output =
+        include_str!("outputs/maven-test.txt").to_owned() + "[The command completed with exit code 1.]\n";
+    let form = form("mvn -B test", &output);
+    assert!(
+        form.trim_end().ends_with(
+            "[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/MAVEN/MojoFailureException\n\
+             [The command completed with exit code 1.]"
+        ),
+        "{form}"
+    );
+    // Before them, Maven's help text is noise.
+    assert!(!form.contains("Re-run Maven using the -X switch"), "{form}");
+    // A log that ends in passing tests keeps its last one, not the others.
+    let listing: String = (0..400).map(|i| format!("test case_{i} ... ok\n")).collect();
+    let form = self::form("cargo test", &listing);
+    assert!(form.trim_end().ends_with("\ntest case_399 ... ok"), "{form}");
+    assert!(!form.contains("case_398 "), "{form}");
+}

@@ -589,12 +589,12 @@ pub fn announced_message(after: &str) -> Option<&str> {
 
 /// Whether `line` states an exit status and nothing more, as an agent's
 /// shell tool appends it to what the command printed: `[The command
-/// completed with exit code 1.]`, `Exit code: 2`, `exit status 1`.
+/// completed with exit code 1.]`, `Exit code: 2`, `exit status 1`, `exit 1`.
 pub(crate) fn is_exit_status(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(
         &RE,
-        r"(?i)^\W*(?:\w+\s+){0,4}(?:exit(?:ed)?(?: with)? (?:code|status)|returncode)[\s:=>]*-?\d+(?:</\w+>)?\W*$",
+        r"(?i)^\W*(?:\w+\s+){0,4}(?:exit(?:ed)?(?: with)?(?: (?:code|status))?|returncode)[\s:=>]*-?\d+(?:</\w+>)?\W*$",
     )
     .is_match(line.trim())
 }
@@ -637,6 +637,7 @@ mod tests {
             "[The command completed with exit code 1.]",
             "Exit code: 2",
             "exit status 1",
+            "exit 1",
             "Process exited with code 101",
             "<returncode>1</returncode>",
         ] {

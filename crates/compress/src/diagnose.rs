@@ -590,7 +590,15 @@ pub fn announced_message(after: &str) -> Option<&str> {
 /// Whether `line` states an exit status and nothing more, as an agent's
 /// shell tool appends it to what the command printed: `[The command
 /// completed with exit code 1.]`, `Exit code: 2`, `exit status 1`, `exit 1`.
-pub(crate) fn is_exit_status(line: &str) -> bool {
+/// A line that says what ended with it (`error: command '/usr/bin/gcc'
+/// failed with exit code 1`) is a verdict, not a bare status.
+///
+/// ```
+/// use strata_ctx_compress::is_exit_status;
+/// assert!(is_exit_status("[The command completed with exit code 1.]"));
+/// assert!(!is_exit_status("error: command '/usr/bin/gcc' failed with exit code 1"));
+/// ```
+pub fn is_exit_status(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(
         &RE,

@@ -1014,10 +1014,30 @@ mod tests {
             outcome("cc -c a.c\na.c:3:5: error: expected ';'\nmake: *** [Makefile:4: a.o] Error 1\nexit status 2\n").as_deref(),
             Some("exit 2; make: *** [Makefile:4: a.o] Error 1")
         );
-        // A test summary comes first; a bare status says nothing more.
+        // A test summary comes first, then a verdict the runner closes on
+        // after it; a bare status says nothing more.
         assert_eq!(
             outcome("FAILED (failures=1)\nerror: test failed, to rerun pass `--lib`\n").as_deref(),
-            Some("FAILED (failures=1)")
+            Some("FAILED (failures=1); error: test failed, to rerun pass `--lib`")
+        );
+        assert_eq!(
+            outcome("FAILED (errors=1)\nSystem check identified no issues (0 silenced).\n\n1 test(s) failed!\nexit code 1\n")
+                .as_deref(),
+            Some("exit 1; FAILED (errors=1); 1 test(s) failed!")
+        );
+        assert_eq!(
+            outcome(
+                "Ran 2 tests in 0.1s\n\nFAILED (failures=1)\n[The command completed with exit code 1.]\n"
+            )
+            .as_deref(),
+            Some("exit 1; FAILED (failures=1)")
+        );
+        // A verdict that names what failed with its exit code is not a
+        // bare status.
+        assert_eq!(
+            outcome("a.c:3:5: error: expected ';'\nerror: command '/usr/bin/gcc' failed with exit code 1\n")
+                .as_deref(),
+            Some("exit 1; error: command '/usr/bin/gcc' failed with exit code 1")
         );
         assert_eq!(
             outcome("Traceback (most recent call last):\nValueError: x\nERROR\n"),

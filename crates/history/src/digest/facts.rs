@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::Value;
 use strata_ctx_compress::{
-    announced_message, announces_message, is_verdict, line_kind, line_kind_in, reports_no_failures,
-    without_level_tag, LineKind,
+    announced_message, announces_message, is_exit_status, is_verdict, line_kind, line_kind_in,
+    reports_no_failures, without_level_tag, LineKind,
 };
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
 use strata_ctx_tools::{classify, command, command_gist, program_of, ToolKind, INSPECTION_PROGRAMS};
@@ -324,24 +324,29 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
     // The run's verdict: its test summary, else, when it did not succeed,
     // how its build or runner ended (`error: could not compile `app` due
     // to 2 previous errors`, `FAIL\texample.com/api\t0.01s`, `make: ***
-    // [all] Error 2`), but a bare status or exit code, which the exit code
-    // says.
+    // [all] Error 2`, `error: command '/usr/bin/gcc' failed with exit code
+    // 1`), but a bare status or exit code, which the exit code says.
     // A line that says nothing failed (`SUCCESS: no error occurred`) is
     // the verdict of a check the agent wrote.
-    let summary = text
-        .lines()
-        .rev()
-        .find(|l| test_summary().is_match(l.trim()) || reports_no_failures(l.trim()))
-        .or_else(|| {
-            if code == Some(0) {
-                return None;
-            }
-            text.lines().rev().find(|l| {
-                let l = l.trim();
-                l.chars().count() >= MIN_FAILURE_CHARS && is_verdict(l) && !exit_status().is_match(l)
-            })
-        })
-        .map(str::trim);
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let is_summary = |l: &&str| test_summary().is_match(l) || reports_no_failures(l);
+    fn verdict_in<'a>(lines: &[&'a str]) -> Option<&'a str> {
+        lines
+            .iter()
+            .rev()
+            .find(|l| l.chars().count() >= MIN_FAILURE_CHARS && is_verdict(l) && !is_exit_status(l))
+            .copied()
+    }
+    let summary_at = lines.iter().rposition(is_summary);
+    let summary = match summary_at {
+        Some(at) => Some(lines[at]),
+        None if code == Some(0) => None,
+        None => verdict_in(&lines),
+    };
+    // A runner's last word after its summary (Django's `runtests.py`
+    // closes `FAILED (errors=1)` with `1 test(s) failed!`, cargo its
+    // `test result:` with `error: test failed, to rerun pass `--lib``).
+    let closing = summary_at.and_then(|at| verdict_in(&lines[at + 1..]));
     let mut outcome = Vec::new();
     match (code, failed) {
         (Some(code), _) => outcome.push(format!("exit {code}")),
@@ -350,6 +355,9 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
     }
     if let Some(summary) = summary {
         outcome.push(cut(summary, MAX_LINE_CHARS));
+    }
+    if let Some(closing) = closing {
+        outcome.push(cut(closing, MAX_LINE_CHARS));
     }
     CommandFact {
         command: cut(&command_gist(command), MAX_COMMAND_CHARS),

@@ -506,7 +506,7 @@ async fn a_vague_summary_gets_the_facts_it_left_out() {
     let summary = summary_of(&h);
     assert!(
         summary.content.contains(
-            "\n\n### Facts from the change tracker the summary left out\n- File changed: src/dates.rs\n- Failed: `cargo test -q` → test result: FAILED. 11 passed; 1 failed — last error: thread 'dates::leap' panicked at src/dates.rs:40:5: assertion failed: is_leap(2000)\n- The user said: Never change the public API\n\n[The archived messages are in the full log: recall "
+            "\n\n### Facts from the change tracker the summary left out\n- File changed: src/dates.rs\n- Failed: `cargo test -q` → test result: FAILED. 11 passed; 1 failed; error: test failed, to rerun pass `--lib` — last error: thread 'dates::leap' panicked at src/dates.rs:40:5: assertion failed: is_leap(2000)\n- The user said: Never change the public API\n\n[The archived messages are in the full log: recall "
         ),
         "{}",
         summary.content

@@ -438,6 +438,12 @@ pub fn line_kind(line: &str) -> LineKind {
     if code().is_match(line) && !report_like_code().is_match(line) {
         return LineKind::Plain;
     }
+    // A compiler's located note says where, whatever its words (g++'s
+    // `a.h:219:5: note:   template argument deduction/substitution
+    // failed:` under the error it explains).
+    if is_note(line) && context().is_match(line) {
+        return LineKind::Context;
+    }
     let summary = summary().is_match(line) || fixable().is_match(line);
     // A summary that counts failures is itself a failure line: it is what
     // the agent reads first; one whose every failure count is zero
@@ -1301,6 +1307,8 @@ bash tool terminated command after exceeding timeout 60000 ms
             "src/main.c:4:100: note: each undeclared identifier is reported only once for each function it appears in",
             "include/util.h:12:6: note: declared here",
             "Sources/App/Cart.swift:9:10: note: did you mean 'total'?",
+            // Whatever its words, in a path with a `+` (g++'s headers).
+            "/usr/include/c++/12/bits/allocator.h:219:5: note:   template argument deduction/substitution failed:",
         ] {
             assert_eq!(line_kind(note), LineKind::Context, "{note}");
         }

@@ -927,9 +927,7 @@ mod tests {
         let full = d.render(4_000);
         let text = d.render(full.chars().count() - 150);
         assert!(
-            text.contains(
-                "`python t.py` → ok — earlier runs: ModuleNotFoundError: No module named 'rich' | "
-            ),
+            text.contains("`python t.py` — earlier runs: ModuleNotFoundError: No module named 'rich' | "),
             "{text}"
         );
         assert!(!text.contains("No module named 'scipy'"), "{text}");
@@ -940,10 +938,7 @@ mod tests {
             "{text}"
         );
         let text = d.render(330);
-        assert!(
-            text.ends_with("\n- `python t.py` → ok (+12 earlier errors)"),
-            "{text}"
-        );
+        assert!(text.ends_with("\n- `python t.py` (+12 earlier errors)"), "{text}");
         assert!(text.chars().count() <= 330, "{text}");
     }
 
@@ -994,6 +989,73 @@ mod tests {
         assert_eq!(
             c.error.as_deref(),
             Some("error[E0425]: cannot find value `x` in this scope")
+        );
+    }
+
+    /// REACT-6, #30: each runner's outcome and last error as it prints
+    /// them (shapes of real runs of go, RSpec, Maven, make, php and
+    /// Minitest).
+    #[test]
+    fn react_6_each_runner_s_outcome_is_read_in_its_words() {
+        let fact = |command: &str, out: &str| {
+            let mut d = Digest::new();
+            step(&mut d, "bash", json!({ "command": command }), out);
+            let c = &d.commands()[0];
+            (
+                c.outcome.clone().unwrap_or_default(),
+                c.error.clone().unwrap_or_default(),
+            )
+        };
+        // Go's `ok` names a package that passed, not the run's outcome.
+        let (outcome, error) = fact(
+            "go test ./...",
+            "--- FAIL: TestTax (0.00s)\n    pricing_test.go:26: Tax(100, \"uk\") = 0\nFAIL\nFAIL\texample.com/shop/pricing\t0.003s\nok  \texample.com/shop/util\t10.005s\nFAIL\n",
+        );
+        assert_eq!(outcome, "FAIL\texample.com/shop/pricing\t0.003s");
+        assert_eq!(error, "pricing_test.go:26: Tax(100, \"uk\") = 0");
+        // RSpec's `Failed examples:` heads a list; its count is the summary.
+        let (outcome, _) = fact(
+            "rspec",
+            "33 examples, 6 failures\n\nFailed examples:\n\nrspec ./spec/cart_spec.rb:13 # Cart#total sums lines\n",
+        );
+        assert_eq!(outcome, "33 examples, 6 failures");
+        // Maven's closing count, not the last class that passed.
+        let (outcome, _) = fact(
+            "mvn -B test",
+            "[INFO] Tests run: 2, Failures: 0, Errors: 0, Skipped: 0, Time elapsed: 0 s - in shop.Cart6Test\n[ERROR] Tests run: 17, Failures: 3, Errors: 1, Skipped: 0\n[INFO] BUILD FAILURE\n",
+        );
+        assert!(
+            outcome.starts_with("[ERROR] Tests run: 17, Failures: 3"),
+            "{outcome}"
+        );
+        // make's closing lines are verdicts: the last error is the compiler's.
+        let (outcome, error) = fact(
+            "cmake --build build -- -k",
+            "src/a.cpp:5:48: error: invalid operands to binary 'operator+'\n/usr/include/c++/12/bits/allocator.h:219:5: note:   template argument deduction/substitution failed:\ngmake[2]: *** [CMakeFiles/shop.dir/build.make:90: a.o] Error 1\ngmake: Target 'default_target' not remade because of errors.\n",
+        );
+        assert_eq!(
+            outcome,
+            "gmake: Target 'default_target' not remade because of errors."
+        );
+        assert_eq!(
+            error,
+            "src/a.cpp:5:48: error: invalid operands to binary 'operator+'"
+        );
+        // php -l: the parse error, under its verdict.
+        let (outcome, error) = fact(
+            "php -l bad.php",
+            "PHP Parse error:  syntax error, unexpected token \";\" in bad.php on line 2\nErrors parsing bad.php\n",
+        );
+        assert_eq!(outcome, "Errors parsing bad.php");
+        assert!(error.starts_with("PHP Parse error:"), "{error}");
+        // Minitest announces the test, which announces the message.
+        let (_, error) = fact(
+            "ruby -Ilib test/cart_test.rb",
+            "  4) Failure:\nCartTest#test_hash [test/cart_test.rb:8]:\nExpected [] to include 1.\n\n54 runs, 54 assertions, 1 failures, 0 errors, 0 skips\n",
+        );
+        assert_eq!(
+            error,
+            "4) Failure: CartTest#test_hash [test/cart_test.rb:8]: Expected [] to include 1."
         );
     }
 

@@ -47,11 +47,15 @@ pub(crate) fn exit_status() -> &'static Regex {
     })
 }
 
+/// A test run's summary: its counts (`3 passed, 1 failed`, Maven's `Tests
+/// run: 17, Failures: 3`) or unittest's `OK` and `FAILED (failures=1)`,
+/// in capitals: Go's `ok  \texample.com/app` names one package that
+/// passed, RSpec's `Failed examples:` heads a list.
 pub(crate) fn test_summary() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i)\b\d+ (?:passed|failed|errors?|failures?)\b|^(?:OK|FAILED)\b|^Ran \d+ tests?|test result:|Tests?:\s+\d+",
+            r"(?i:\b\d+ (?:passed|failed|errors?|failures?)\b|^Ran \d+ tests?|test result:|Tests?:\s+\d+|Tests run: \d+, Failures: \d+)|^(?:OK|FAILED)\b",
         )
         .unwrap_or_else(|_| never())
     })
@@ -139,14 +143,29 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     if !announces_message(line) {
         return Some(Cow::Borrowed(line));
     }
-    // `line` is a slice of `text`: what follows it is its message.
-    let end = line.as_ptr() as usize - text.as_ptr() as usize + line.len();
-    let message = text.get(end..).and_then(announced_message).map(str::trim);
-    Some(match message {
-        Some(message) => Cow::Owned(format!("{line} {message}")),
-        None => Cow::Borrowed(line),
-    })
+    // `line` is a slice of `text`: what follows it is its message, and
+    // what follows a message that ends with a colon, the message it
+    // announces in turn (Minitest's `4) Failure:` over `CartTest#test_hash
+    // [test/cart_test.rb:8]:` over `Expected [] to include 1.`).
+    let mut joined = Cow::Borrowed(line);
+    let mut announcing = line;
+    for _ in 0..ANNOUNCED_DEPTH {
+        let end = announcing.as_ptr() as usize - text.as_ptr() as usize + announcing.len();
+        let Some(message) = text.get(end..).and_then(announced_message) else {
+            break;
+        };
+        joined = Cow::Owned(format!("{joined} {}", message.trim()));
+        if !message.trim_end().ends_with(':') {
+            break;
+        }
+        announcing = message;
+    }
+    Some(joined)
 }
+
+/// How many messages, each announced by the one before, a last error line
+/// takes along ([`last_error_line`]).
+const ANNOUNCED_DEPTH: usize = 2;
 
 /// The last line of `before` (what precedes a failure line), trimmed,
 /// when it is a failure line that announces a message: the failure the
@@ -330,11 +349,19 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
     // the verdict of a check the agent wrote.
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
     let is_summary = |l: &&str| test_summary().is_match(l) || reports_no_failures(l);
+    // The last verdict that says something failed, else the last one
+    // (`go test ./...` closes on the packages that passed after those
+    // that failed).
     fn verdict_in<'a>(lines: &[&'a str]) -> Option<&'a str> {
-        lines
-            .iter()
-            .rev()
-            .find(|l| l.chars().count() >= MIN_FAILURE_CHARS && is_verdict(l) && !is_exit_status(l))
+        let verdicts = || {
+            lines
+                .iter()
+                .rev()
+                .filter(|l| l.chars().count() >= MIN_FAILURE_CHARS && is_verdict(l) && !is_exit_status(l))
+        };
+        verdicts()
+            .find(|l| line_kind(l) == LineKind::Failure)
+            .or_else(|| verdicts().next())
             .copied()
     }
     let summary_at = lines.iter().rposition(is_summary);

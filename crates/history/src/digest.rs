@@ -1013,6 +1013,25 @@ mod tests {
         );
         assert_eq!(outcome, "FAIL\texample.com/shop/pricing\t0.003s");
         assert_eq!(error, "pricing_test.go:26: Tax(100, \"uk\") = 0");
+        // `go test -v` logs a test's message under its `=== RUN` line,
+        // before the verdict that names the test: the last error has both,
+        // a subtest's too, listed far below its log.
+        let (_, error) = fact(
+            "go test -v ./...",
+            "=== RUN   TestTax\n    pricing_test.go:26: Tax(100, \"uk\") = 0\n--- FAIL: TestTax (0.00s)\nFAIL\nFAIL\texample.com/shop/pricing\t0.003s\n",
+        );
+        assert_eq!(
+            error,
+            "--- FAIL: TestTax (0.00s) pricing_test.go:26: Tax(100, \"uk\") = 0"
+        );
+        let (_, error) = fact(
+            "go test -v ./big",
+            "=== RUN   TestFib\n=== RUN   TestFib/n=13\n    big_test.go:11: computing fib(13)\n    big_test.go:14: Fib(13) = 233, want 232\n=== RUN   TestFib/n=14\n    big_test.go:11: computing fib(14)\n--- FAIL: TestFib (0.00s)\n    --- FAIL: TestFib/n=13 (0.00s)\n    --- PASS: TestFib/n=14 (0.00s)\nFAIL\n",
+        );
+        assert_eq!(
+            error,
+            "--- FAIL: TestFib/n=13 (0.00s) big_test.go:14: Fib(13) = 233, want 232"
+        );
         // RSpec's `Failed examples:` heads a list; its count is the summary.
         let (outcome, _) = fact(
             "rspec",

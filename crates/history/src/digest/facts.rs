@@ -133,6 +133,9 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
         .or_else(|| failures().next())?;
     // `line` is a slice of `text`: what stands before it may announce it.
     let start = line.as_ptr() as usize - text.as_ptr() as usize;
+    if let Some(logged) = go_test_log_above(line, &text[..start]) {
+        return Some(Cow::Owned(format!("{line} {logged}")));
+    }
     if let Some(above) = announcing_line_above(&text[..start]) {
         // Only whole: the message must survive the shortest cut a last
         // error gets.
@@ -166,6 +169,47 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
 /// How many messages, each announced by the one before, a last error line
 /// takes along ([`last_error_line`]).
 const ANNOUNCED_DEPTH: usize = 2;
+
+/// How far above a Go test's `--- FAIL:` line the message it logged may
+/// stand ([`go_test_log_above`]).
+const GO_LOG_REACH: usize = 8;
+
+/// The last message a failed Go test logged, as `go test -v` prints it: under
+/// the test's `=== RUN` (or `=== CONT`) line, above its verdict (`    cart_test.go:26:
+/// Remove("A") = false, want true` over `--- FAIL: TestRemove (0.00s)`),
+/// when `line` is such a verdict and `before` is what precedes it. The
+/// verdict alone names the test, not what went wrong.
+fn go_test_log_above<'a>(line: &str, before: &'a str) -> Option<&'a str> {
+    let name = line.strip_prefix("--- FAIL: ")?.split(" (").next()?;
+    let logged = |from: &'a str| {
+        from.lines()
+            .take_while(|l| !l.starts_with("=== ") && !l.trim_start().starts_with("--- "))
+            .filter(|l| line_kind(l) == LineKind::Failure)
+            .last()
+            .map(str::trim)
+    };
+    // Under the test's own `=== RUN` or `=== CONT` line: a subtest's log
+    // stands far above the listing of verdicts.
+    let started = ["=== RUN   ", "=== CONT  "]
+        .iter()
+        .filter_map(|head| {
+            before
+                .rfind(&format!("{head}{name}\n"))
+                .map(|at| at + head.len() + name.len() + 1)
+        })
+        .max();
+    match started {
+        Some(at) => logged(before.get(at..)?),
+        // Else the log right above the verdict.
+        None => before
+            .lines()
+            .rev()
+            .take(GO_LOG_REACH)
+            .take_while(|l| l.starts_with([' ', '\t']) || l.trim().is_empty())
+            .find(|l| line_kind(l) == LineKind::Failure)
+            .map(str::trim),
+    }
+}
 
 /// The last line of `before` (what precedes a failure line), trimmed,
 /// when it is a failure line that announces a message: the failure the

@@ -1336,7 +1336,7 @@ mod tests {
         let log = "=== RUN   TestAdd3\n    calc_test.go:28: Add(3, 1) = 4, want 5\n--- FAIL: TestAdd3 (0.00s)\n=== RUN   TestOk4\n    calc_test.go:33: checking 4\n--- PASS: TestOk4 (0.00s)\nFAIL\nFAIL\texample.com/calc\t0.005s\nFAIL\n";
         assert_eq!(
             last_error_line(log, None).as_deref(),
-            Some("--- FAIL: TestAdd3 (0.00s)")
+            Some("--- FAIL: TestAdd3 (0.00s) calc_test.go:28: Add(3, 1) = 4, want 5")
         );
         // A log cut before the run's verdict: the last failure is the
         // failing test's, not the passing one's log below it.

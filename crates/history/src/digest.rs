@@ -1032,6 +1032,21 @@ mod tests {
             error,
             "--- FAIL: TestFib/n=13 (0.00s) big_test.go:14: Fib(13) = 233, want 232"
         );
+        // Cut by `| tail`, the log has no `=== RUN` line: the message right
+        // above the verdict, not a passing test's above that.
+        let (_, error) = fact(
+            "go test -v ./... 2>&1 | tail -5",
+            "    calc_test.go:28: Add(3, 1) = 4, want 5\n--- FAIL: TestAdd3 (0.00s)\nFAIL\n",
+        );
+        assert_eq!(
+            error,
+            "--- FAIL: TestAdd3 (0.00s) calc_test.go:28: Add(3, 1) = 4, want 5"
+        );
+        let (_, error) = fact(
+            "go test -v ./... 2>&1 | tail -5",
+            "    calc_test.go:33: checking 4\n--- PASS: TestOk4 (0.00s)\n--- FAIL: TestAdd3 (0.00s)\nFAIL\n",
+        );
+        assert_eq!(error, "--- FAIL: TestAdd3 (0.00s)");
         // RSpec's `Failed examples:` heads a list; its count is the summary.
         let (outcome, _) = fact(
             "rspec",

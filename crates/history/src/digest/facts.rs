@@ -181,8 +181,10 @@ const GO_LOG_REACH: usize = 8;
 /// verdict alone names the test, not what went wrong.
 fn go_test_log_above<'a>(line: &str, before: &'a str) -> Option<&'a str> {
     let name = line.strip_prefix("--- FAIL: ")?.split(" (").next()?;
+    // What the test logged under its start line, which `from` begins with.
     let logged = |from: &'a str| {
         from.lines()
+            .skip(1)
             .take_while(|l| !l.starts_with("=== ") && !l.trim_start().starts_with("--- "))
             .filter(|l| line_kind(l) == LineKind::Failure)
             .last()
@@ -192,11 +194,7 @@ fn go_test_log_above<'a>(line: &str, before: &'a str) -> Option<&'a str> {
     // stands far above the listing of verdicts.
     let started = ["=== RUN   ", "=== CONT  "]
         .iter()
-        .filter_map(|head| {
-            before
-                .rfind(&format!("{head}{name}\n"))
-                .map(|at| at + head.len() + name.len() + 1)
-        })
+        .filter_map(|head| before.rfind(&format!("{head}{name}\n")))
         .max();
     match started {
         Some(at) => logged(before.get(at..)?),

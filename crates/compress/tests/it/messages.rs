@@ -84,8 +84,15 @@ fn tool_8_testdox_keeps_the_message_under_each_failed_test() {
         line_kind("   │ Failed asserting that 15.0 is identical to 16.0."),
         LineKind::Failure
     );
-    // A code frame's gutter is not TestDox's.
+    // A code frame's gutter is not TestDox's: a line number or marks
+    // follow it. Nor is a table's border, which is not indented.
     assert_eq!(line_kind("  4 │ let total = price * qty;"), LineKind::Context);
+    assert_eq!(line_kind("    │ ^^^^ expected `u32`"), LineKind::Context);
+    assert_eq!(line_kind("    │     ^^^^ expected `u32`"), LineKind::Context);
+    assert_eq!(
+        line_kind("│ /home/dev/shop/tests/CartTest.php:11"),
+        LineKind::Plain
+    );
     let form = form("vendor/bin/phpunit --testdox tests", output);
     assert!(
         form.contains(" ✘ Qty missing\n   │\n   │ Undefined array key \"zz\""),

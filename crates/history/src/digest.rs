@@ -1047,6 +1047,24 @@ mod tests {
             "    calc_test.go:33: checking 4\n--- PASS: TestOk4 (0.00s)\n--- FAIL: TestAdd3 (0.00s)\nFAIL\n",
         );
         assert_eq!(error, "--- FAIL: TestAdd3 (0.00s)");
+        // Colour codes are left out; ESLint's `--fix` count is not the
+        // summary; a table's heading after the summary is not a verdict.
+        let (outcome, error) = fact(
+            "npx vitest run",
+            "\u{1b}[31m\u{1b}[1mAssertionError\u{1b}[22m: expected 1 to be 2\u{1b}[39m\n\u{1b}[2m      Tests \u{1b}[22m \u{1b}[1m\u{1b}[31m4 failed\u{1b}[39m\u{1b}[22m | 120 passed (124)\n",
+        );
+        assert_eq!(outcome, "Tests  4 failed | 120 passed (124)");
+        assert_eq!(error, "AssertionError: expected 1 to be 2");
+        let (outcome, _) = fact(
+            "npx eslint .",
+            "  2:10  error  'x' is not defined  no-undef\n\n✖ 250 problems (250 errors, 0 warnings)\n  50 errors and 0 warnings potentially fixable with the `--fix` option.\n",
+        );
+        assert_eq!(outcome, "✖ 250 problems (250 errors, 0 warnings)");
+        let (outcome, _) = fact(
+            "npx tsc --pretty",
+            "src/a.ts:4:30 - error TS2304: Cannot find name 'x'.\n\nFound 2 errors in 2 files.\n\nErrors  Files\n     1  src/a.ts:4\n     1  src/b.ts:9\n",
+        );
+        assert_eq!(outcome, "Found 2 errors in 2 files.");
         // RSpec's `Failed examples:` heads a list; its count is the summary.
         let (outcome, _) = fact(
             "rspec",

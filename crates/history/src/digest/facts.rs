@@ -8,7 +8,7 @@ use regex::Regex;
 use serde_json::Value;
 use strata_ctx_compress::{
     announced_message, announces_message, is_exit_status, is_verdict, line_kind, line_kind_in,
-    reports_no_failures, without_level_tag, LineKind,
+    reports_no_failures, without_colours, without_level_tag, LineKind,
 };
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
 use strata_ctx_tools::{classify, command, command_gist, program_of, ToolKind, INSPECTION_PROGRAMS};
@@ -169,6 +169,13 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
 /// How many messages, each announced by the one before, a last error line
 /// takes along ([`last_error_line`]).
 const ANNOUNCED_DEPTH: usize = 2;
+
+/// Among how many of an output's last lines with text a runner's closing
+/// verdict stands ([`command_fact`]).
+const CLOSING_LINES: usize = 3;
+/// How many words a closing verdict says at least: a table's heading
+/// (tsc's `Errors  Files`) says less.
+const CLOSING_WORDS: usize = 3;
 
 /// How far above a Go test's `--- FAIL:` line the message it logged may
 /// stand ([`go_test_log_above`]).
@@ -382,6 +389,8 @@ pub(super) fn read_run(result: Option<&Message>) -> Run {
 /// ([`read_run`]); `failed` when the tool marked its result failed.
 pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact {
     let Run { text, code, .. } = run;
+    // Colour codes are how a tool printed, not what it said.
+    let text = without_colours(&text);
     // The run's verdict: its test summary, else, when it did not succeed,
     // how its build or runner ended (`error: could not compile `app` due
     // to 2 previous errors`, `FAIL\texample.com/api\t0.01s`, `make: ***
@@ -390,7 +399,11 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
     // A line that says nothing failed (`SUCCESS: no error occurred`) is
     // the verdict of a check the agent wrote.
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    let is_summary = |l: &&str| test_summary().is_match(l) || reports_no_failures(l);
+    // ESLint's count of what `--fix` could fix is not the run's summary.
+    let is_summary = |l: &&str| {
+        (test_summary().is_match(l) && !l.ends_with("potentially fixable with the `--fix` option."))
+            || reports_no_failures(l)
+    };
     // The last verdict that says something failed, else the last one
     // (`go test ./...` closes on the packages that passed after those
     // that failed).
@@ -412,10 +425,21 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
         None if code == Some(0) => None,
         None => verdict_in(&lines),
     };
-    // A runner's last word after its summary (Django's `runtests.py`
-    // closes `FAILED (errors=1)` with `1 test(s) failed!`, cargo its
-    // `test result:` with `error: test failed, to rerun pass `--lib``).
-    let closing = summary_at.and_then(|at| verdict_in(&lines[at + 1..]));
+    // A runner's last word after its summary, among the last lines
+    // (Django's `runtests.py` closes `FAILED (errors=1)` with `1 test(s)
+    // failed!`, cargo its `test result:` with `error: test failed, to
+    // rerun pass `--lib``), when it says something failed; not a table's
+    // heading that rows follow (tsc's `Errors  Files`), nor ESLint's
+    // count of what `--fix` could fix.
+    let closing = summary_at.and_then(|at| {
+        let printed: Vec<&str> = lines[at + 1..]
+            .iter()
+            .copied()
+            .filter(|l| !l.is_empty())
+            .collect();
+        verdict_in(&printed[printed.len().saturating_sub(CLOSING_LINES)..])
+            .filter(|l| line_kind(l) == LineKind::Failure && l.split_whitespace().count() >= CLOSING_WORDS)
+    });
     let mut outcome = Vec::new();
     match (code, failed) {
         (Some(code), _) => outcome.push(format!("exit {code}")),

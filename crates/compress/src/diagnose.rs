@@ -128,11 +128,16 @@ pub fn without_colours(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// The name a tool that runs several processes puts before each line of
 /// theirs: Docker Compose's service (`api-1  | `, `api_1  | `), Turborepo's
-/// package and task (`web:build: `, `@shop/ui:test: `).
+/// package and task (`web:build: `, `@shop/ui:test: `), pnpm's package
+/// directory and script in a recursive run (`packages/api test: `, for
+/// the scripts such runs are for).
 ///
 /// A file's name is no package's (`a.py:ENCODING: x`, as `grep` prints a
 /// match, keeps its name).
-const STREAM_PREFIX: &str = r"[\w.-]+[-_]\d+ +\| |[@A-Za-z_][@\w/-]*:[A-Za-z][\w-]*: ";
+const STREAM_PREFIX: &str = concat!(
+    r"[\w.-]+[-_]\d+ +\| |[@A-Za-z_][@\w/-]*:[A-Za-z][\w-]*: ",
+    r"|[@A-Za-z_][@\w-]*(?:/[@\w-]+)+ (?:test|build|lint|check|typecheck|type-check|compile|e2e|ci)(?::[\w-]+)?: ",
+);
 
 /// `line` without the [`STREAM_PREFIX`] of the process that printed it:
 /// what the process printed is judged as it would be alone.
@@ -141,6 +146,7 @@ const STREAM_PREFIX: &str = r"[\w.-]+[-_]\d+ +\| |[@A-Za-z_][@\w/-]*:[A-Za-z][\w
 /// # use strata_ctx_compress::{line_kind, LineKind};
 /// assert_eq!(line_kind(r#"api-1  |   File "/app/shop/db.py", line 18, in connect"#), LineKind::Context);
 /// assert_eq!(line_kind("web:build: src/a.ts(3,7): error TS2322: Type 'string' is not assignable"), LineKind::Failure);
+/// assert_eq!(line_kind("packages/api test: not ok 41 - totals"), LineKind::Failure);
 /// ```
 fn without_stream_prefix(line: &str) -> &str {
     static RE: OnceLock<Regex> = OnceLock::new();

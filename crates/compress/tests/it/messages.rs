@@ -164,3 +164,37 @@ fn tool_8_the_closing_lines_stay_whatever_they_are() {
     assert!(form.trim_end().ends_with("\ntest case_399 ... ok"), "{form}");
     assert!(!form.contains("case_398 "), "{form}");
 }
+
+/// TOOL-8: pnpm runs a script in each package of a workspace and puts the
+/// package's directory and the script before each line (`packages/api
+/// test: not ok 41 - totals`): the line is read without it, so each
+/// package's failed tests stay, and its passing ones are noise.
+#[test]
+fn tool_8_pnpm_s_recursive_run_keeps_each_package_s_failures() {
+    let output = include_str!("outputs/pnpm-recursive-node-test.txt");
+    assert_eq!(
+        line_kind("packages/api test: not ok 41 - totals"),
+        LineKind::Failure
+    );
+    assert_eq!(line_kind("packages/api test: ok 7 - passes 6"), LineKind::Noise);
+    // A directory and a word that is no script's stay part of the line.
+    assert_eq!(line_kind("tests/unit failed: 3 of 9"), LineKind::Failure);
+    let form = form("pnpm -r --no-bail test", output);
+    for package in ["api", "web"] {
+        for kept in ["not ok 41 - totals", "not ok 42 - parses", "error: '4 == 5'"] {
+            let prefix = format!("packages/{package} test: ");
+            assert!(
+                form.lines()
+                    .any(|l| l.starts_with(&prefix) && l.trim_end().ends_with(kept)),
+                "lost {kept:?} of {package}\n{form}"
+            );
+        }
+    }
+    assert!(form.contains("Summary: 2 fails, 0 passes"), "{form}");
+    assert!(
+        form.len() * 4 < output.len(),
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
+}

@@ -104,7 +104,7 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
             let l = printed.trim();
             let failure = l.chars().count() >= MIN_FAILURE_CHARS
                 && Some(l) != besides
-                && !exit_status().is_match(l)
+                && !is_exit_status(l)
                 && match line_kind(l) {
                     LineKind::Failure => true,
                     kind => {

@@ -22,6 +22,7 @@ use regex::Regex;
 
 mod announce;
 mod counts;
+mod levels;
 mod likely;
 mod place;
 mod words;
@@ -29,6 +30,9 @@ mod words;
 pub use announce::{announced_message, announces_message, is_announced_message};
 pub use counts::reports_no_failures;
 use counts::zero_failure_counts;
+pub(crate) use levels::is_tagged_marks;
+pub use levels::without_level_tag;
+use levels::{severity_tagged, warning_level};
 pub(crate) use likely::Likely;
 pub(crate) use place::{
     file_heading_above, is_numbered_heading, kind_in_place, lines_above, span_in, HEADING_REACH,
@@ -214,7 +218,10 @@ macro_rules! pointed_code {
 
 const CONTEXT: &str = concat!(
     r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at [\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
-    r"|^\s*\S+\.(?:go|rs|py|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|scala|rb|php|cs|swift|dart|ex|exs|erl|lua|zig):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
+    r"|^\s*\S+\.(?:go|rs|py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|kts|scala|groovy|gradle|rb|rake|php|cs|fs|vb|swift|dart|ex|exs|erl|hs|ml|jl|lua|zig|nim|pl|pm|sh|bash|sql|proto|tf|hcl|vue|svelte|html|haml|erb|slim|css|scss|sass|less|ya?ml|toml):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
+    // The files named for what they hold rather than by an extension
+    // (`Gemfile:4:1: C: Extra blank line detected.`, `Dockerfile:3 DL3008 …`).
+    r"|^\s*(?:\S+/)?(?:Gem|Rake|Make|Docker|Jenkins|Vagrant|Pod|Brew|Proc|Guard|Cap|Berks|Just)file:\d+",
     // CMake's call stack under its error (`  CMakeLists.txt:3 (find_package)`).
     r"|^\s*\S*(?:CMakeLists\.txt|\.cmake):\d+ \([\w-]+\)\s*$",
     // An assertion's operands and matcher ([`OPERAND`]).
@@ -259,6 +266,12 @@ const CONTEXT: &str = concat!(
     pointed_code!(),
     r"|\[[\w .-]+\] › \S+:\d+:\d+ › ",
 );
+
+/// Whether `line` names a place in a file ([`CONTEXT`]): a frame, a
+/// location, a finding's `a.c:3:5:`.
+pub(crate) fn is_located(line: &str) -> bool {
+    context().is_match(line)
+}
 
 /// Whether `line` is the line a code frame points at (`> 14 |
 /// expect(total).toBe(90)`): the code that failed, where the frame's other
@@ -324,29 +337,10 @@ fn located_message() -> &'static Regex {
     compiled(
         &RE,
         concat!(
-            r"^(?:\s*\.{0,2}/?[\w@./\\-]+\.\w{1,5}(?::\d+:\d+|\(\d+,\d+\))",
+            r"^(?:\s*\.{0,2}/?(?:[\w@./\\-]+\.\w{1,5}|(?:[\w@.\\-]+/)*[A-Z]\w*file)(?::\d+:\d+|\(\d+,\d+\))",
             r"|\s+\.{0,2}/?[\w@./\\-]+\.\w{1,5}:\d+):?\s*(?:-\s*)?\S",
         ),
     )
-}
-
-/// `line` without the level tag a tool puts before every line it logs
-/// at the error level (`npm ERR! `, Maven's `[ERROR] `, sbt's `[error] `):
-/// what is left says whether the line is a failure by its own words or
-/// only by its tag (`npm ERR! node_modules/react-select`).
-///
-/// ```
-/// use strata_ctx_compress::without_level_tag;
-/// assert_eq!(without_level_tag("npm ERR! Could not resolve dependency:"), "Could not resolve dependency:");
-/// assert_eq!(without_level_tag("[ERROR]   AppTest.adds:12 expected:<3> but was:<4>"), "  AppTest.adds:12 expected:<3> but was:<4>");
-/// assert_eq!(without_level_tag("error: could not compile `app`"), "error: could not compile `app`");
-/// ```
-pub fn without_level_tag(line: &str) -> &str {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    match compiled(&RE, r"^\s*(?:npm (?:ERR!|error)|\[(?:error|ERROR)\]) ?").find(line) {
-        Some(tag) => &line[tag.end()..],
-        None => line,
-    }
 }
 
 /// A line of a code frame under its gutter, as rustc, gcc, Jest and ruff
@@ -360,21 +354,6 @@ fn code_frame() -> &'static Regex {
 fn spec_expectation() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, SPEC_EXPECTATION)
-}
-
-/// The level tag of a line a build tool logged as a warning: sbt's
-/// `[warn]`, Maven's `[WARNING]`, `[WARN]`.
-fn warning_level() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^\[(?:warn|WARN|WARNING)\] ")
-}
-
-/// Whether `line` is the marks a build that tags each line with its level
-/// prints under the code it echoes, as sbt does (`[error]     ^`,
-/// `[warn]   ~~~~`).
-pub(crate) fn is_tagged_marks(line: &str) -> bool {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^\[(?:error|warn)\]\s+[\^~]+\s*$").is_match(line)
 }
 
 /// A field of a TAP producer's YAML diagnostic block other than its
@@ -479,6 +458,13 @@ pub fn line_kind(line: &str) -> LineKind {
         return LineKind::Warning;
     }
     if context().is_match(line) {
+        if let Some(tag) = severity_tagged().captures(line) {
+            return if tag.get(1).is_some() {
+                LineKind::Failure
+            } else {
+                LineKind::Warning
+            };
+        }
         // A located message that is not a mere frame: Go and ruff print
         // failures with no "error" word. A compiler's located note (gcc's
         // and clang's `a.c:3:74: note: directive argument in the range …`)
@@ -1271,6 +1257,41 @@ bash tool terminated command after exceeding timeout 60000 ms
             line_kind("src/mod1.c:3:26: warning: unused variable 'unused1' [-Wunused-variable]"),
             LineKind::Warning
         );
+    }
+
+    /// TOOL-8: a linter's finding by its place and its bracketed severity
+    /// (haml-lint), in any file a project lints, extensionless ones named
+    /// for what they hold (RuboCop on a `Gemfile`); a bare line number
+    /// without one is `grep -n`'s match.
+    #[test]
+    fn tool_8_a_tagged_or_located_finding_in_any_project_file() {
+        for (line, kind) in [
+            (
+                "app/views/cart.html.haml:33 [W] ImplicitDiv: `%div.total` can be written as `.total`",
+                LineKind::Warning,
+            ),
+            (
+                "app/views/cart.html.haml:8 [E] ParseError: Illegal nesting",
+                LineKind::Failure,
+            ),
+            (
+                "Gemfile:4:1: C: Layout/EmptyLines: Extra blank line detected.",
+                LineKind::Failure,
+            ),
+            (
+                "config/deploy.yml:12:3: [error] wrong indentation: expected 2 but found 4 (indentation)",
+                LineKind::Failure,
+            ),
+            ("app/views/cart.html.haml:33: = render 'row'", LineKind::Context),
+            (
+                "Dockerfile:3 DL3008 warning: Pin versions in apt get install",
+                LineKind::Warning,
+            ),
+            ("Rakefile:12: task :default => :spec", LineKind::Context),
+            ("Visit profile:3:4 for details", LineKind::Plain),
+        ] {
+            assert_eq!(line_kind(line), kind, "{line}");
+        }
     }
 
     /// TOOL-8: a build that tags each line with its level (sbt, Maven) is

@@ -144,9 +144,17 @@ fn room(text: &str, budget: &Budget, (diagnostic_cost, failure_cost): (usize, us
     grown.min(cap(text, budget) + failure_cost.min(budget.grow))
 }
 
-/// Whether a line of this kind grows the room past [`cap`] ([`room`]).
-fn is_failure_or_summary(kind: LineKind) -> bool {
-    matches!(kind, LineKind::Failure | LineKind::Summary)
+/// Whether `line`, of `kind`, grows the room past [`cap`] ([`room`]): a
+/// failure or a summary; and in an output with no failure line
+/// (`failing` false), a warning that names its own place, as a linter
+/// reports each finding (haml-lint's `app/a.haml:33 [W] ImplicitDiv: …`,
+/// gcc's `a.c:3:5: warning: …`): then the warnings are what it reports.
+fn grows_past_cap(kind: LineKind, line: &str, failing: bool) -> bool {
+    match kind {
+        LineKind::Failure | LineKind::Summary => true,
+        LineKind::Warning => !failing && diagnose::is_located(line),
+        LineKind::Context | LineKind::Noise | LineKind::Plain => false,
+    }
 }
 
 /// What keeping `line` costs: its bytes, capped, a newline and room for a
@@ -176,13 +184,17 @@ fn within(text: &str, budget: &Budget) -> bool {
         return false;
     }
     let (mut diagnostic_cost, mut failure_cost, mut diagnostics) = (0, 0, 0);
-    for line in text.lines() {
-        let kind = diagnose::line_kind_in(text, line);
+    let kinds: Vec<(&str, LineKind)> = text
+        .lines()
+        .map(|l| (l, diagnose::line_kind_in(text, l)))
+        .collect();
+    let failing = kinds.iter().any(|(_, k)| *k == LineKind::Failure);
+    for &(line, kind) in &kinds {
         if kind.is_diagnostic() || kind == LineKind::Context {
             diagnostic_cost += cost(line, budget);
             diagnostics += 1;
         }
-        if is_failure_or_summary(kind) {
+        if grows_past_cap(kind, line, failing) {
             failure_cost += cost(line, budget);
         }
     }

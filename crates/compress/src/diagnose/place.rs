@@ -225,9 +225,24 @@ pub(crate) fn lines_above(text: &[u8], start: usize) -> impl Iterator<Item = (us
 /// error  …`, PHP_CodeSniffer's `FILE: src/A.php`, ShellCheck's `In run.sh
 /// line 3:`. It is the nearest unindented line above the finding, within
 /// [`FILE_HEADING_REACH`] lines, when it names a file ([`names_a_file`]);
-/// its span, and how many lines above the finding it is.
+/// its span, and how many lines above the finding it is. A finding that
+/// opens on its own file's path (reek's `  app/a.rb:3: UtilityFunction: …`
+/// under `app/a.rb -- 2 warnings:`) has none: the heading would only say
+/// it again.
 pub(crate) fn file_heading_above(text: &[u8], start: usize) -> Option<(usize, usize, usize)> {
     if !matches!(text.get(start), Some(b' ' | b'\t')) {
+        return None;
+    }
+    let finding = &text[start..];
+    let first_word = finding
+        .split(|b| b.is_ascii_whitespace())
+        .find(|w| !w.is_empty())
+        .unwrap_or_default();
+    let place = first_word
+        .split(|b| matches!(b, b':' | b'('))
+        .next()
+        .unwrap_or_default();
+    if is_path(&String::from_utf8_lossy(place)) {
         return None;
     }
     let (up, (s, e)) = lines_above(text, start)

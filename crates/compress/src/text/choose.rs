@@ -2,8 +2,10 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{cost, is_failure_or_summary, line_str, room, Budget, Line, INNERMOST_FRAMES, MARKER_RESERVE};
+use super::{cost, grows_past_cap, line_str, room, Budget, Line, INNERMOST_FRAMES, MARKER_RESERVE};
 use crate::diagnose::{self, LineKind};
+
+mod details;
 
 /// The lines to keep, in order, within the room: by priority, with the
 /// diagnostic lines paid from the grown room and the rest from
@@ -136,6 +138,7 @@ pub(super) fn choose(
             code_of.push((code, *frame));
         }
     }
+    rest.extend(details::details(text, &all));
     rest.extend(head.iter().skip(1).filter(quiet));
     rest.extend(tail.iter().rev().skip(2).filter(quiet));
     // The first and last lines open and close the text: the first unless
@@ -486,11 +489,16 @@ struct Room<'a> {
 impl<'a> Room<'a> {
     fn new(text: &'a str, budget: &'a Budget, diagnostic: &[Line], placed: &[Line]) -> Room<'a> {
         let (mut cost_of_diagnostics, mut cost_of_failures) = (0, 0);
-        for l in diagnostic {
-            let line = line_str(text, l);
+        let kinds: Vec<(&str, LineKind)> = diagnostic
+            .iter()
+            .map(|l| line_str(text, l))
+            .map(|line| (line, diagnose::line_kind(line)))
+            .collect();
+        let failing = kinds.iter().any(|(_, k)| *k == LineKind::Failure);
+        for &(line, kind) in &kinds {
             let c = cost(line, budget);
             cost_of_diagnostics += c;
-            if is_failure_or_summary(diagnose::line_kind(line)) {
+            if grows_past_cap(kind, line, failing) {
                 cost_of_failures += c;
             }
         }

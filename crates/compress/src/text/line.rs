@@ -51,11 +51,12 @@ pub(crate) fn cap_line(line: &str, max: usize) -> Cow<'_, str> {
 }
 
 /// The most bytes of `line` a form keeps: `budget.max_failure_line_bytes`
-/// for a failure line (a type error's whole type, an exception's whole
-/// message), `budget.max_line_bytes` for any other.
+/// for a failure or a warning (a type error's whole type, an exception's
+/// whole message, MSBuild's `warning CS0618: …` before the project it
+/// names), `budget.max_line_bytes` for any other.
 pub(super) fn line_cap(line: &str, budget: &Budget) -> usize {
     let longer = budget.max_failure_line_bytes > budget.max_line_bytes && line.len() > budget.max_line_bytes;
-    if longer && diagnose::line_kind(line) == LineKind::Failure {
+    if longer && matches!(diagnose::line_kind(line), LineKind::Failure | LineKind::Warning) {
         budget.max_failure_line_bytes
     } else {
         budget.max_line_bytes

@@ -194,3 +194,80 @@ fn tool_8_an_exception_over_a_frame_is_not_a_finding_over_a_place() {
         assert!((1..=2).contains(&form.matches(exception).count()), "{form}");
     }
 }
+
+/// TOOL-8: a linter that only warns, one finding a line with its place and
+/// a bracketed severity (haml-lint's `file:line [W] Rule: message`),
+/// reports its findings and nothing else: each of them stays, though
+/// warnings alone grow no room in a build that failed.
+#[test]
+fn tool_8_a_linter_s_tagged_warnings_are_its_findings() {
+    let mut log: String = (1..=30)
+        .map(|i| {
+            format!(
+                "app/views/orders/_row{i}.html.haml:{} [W] InstanceVariables: Avoid using instance variables in partials views\n",
+                i + 3
+            )
+        })
+        .collect();
+    log += "\n82 files inspected, 30 lints detected\n";
+    let form = form("haml-lint app/views", &log);
+    for i in 1..=30 {
+        let finding = format!(
+            "app/views/orders/_row{i}.html.haml:{} [W] InstanceVariables",
+            i + 3
+        );
+        assert!(form.contains(&finding), "{finding}\n{form}");
+    }
+    assert!(form.contains("82 files inspected, 30 lints detected"), "{form}");
+    // Beside an error, the warnings are what else it says: the error
+    // stays, and they take no more than the usual room.
+    let failed = log.replace(
+        "_row30.html.haml:33 [W] InstanceVariables: Avoid using instance variables in partials views",
+        "_row30.html.haml:33 [E] ParseError: Illegal nesting: nesting within plain text is illegal",
+    );
+    let beside = self::form("haml-lint app/views", &failed);
+    assert!(beside.contains("[E] ParseError: Illegal nesting"), "{beside}");
+    assert!(beside.len() < 1_600, "{} bytes\n{beside}", beside.len());
+}
+
+/// TOOL-8: under a heading that names a file, a finding that names its
+/// own file (reek's `  app/models/m.rb:12: UtilityFunction: …` under
+/// `app/models/m.rb -- 2 warnings:`) needs no heading: when the room runs
+/// short, the findings stay before the headings that repeat them.
+#[test]
+fn tool_8_findings_that_name_their_file_come_before_its_heading() {
+    let log: String = (1..=80)
+        .map(|i| {
+            format!(
+                "app/models/model{i}.rb -- 2 warnings:\n  \
+                 app/models/model{i}.rb:3: IrresponsibleModule: Model{i} has no descriptive comment [docs/Irresponsible-Module.md]\n  \
+                 app/models/model{i}.rb:17: UtilityFunction: Model{i}#total doesn't depend on instance state (maybe move it to another class?)\n"
+            )
+        })
+        .collect::<String>()
+        + "160 total warnings\n";
+    let form = form("reek app", &log);
+    let findings =
+        form.matches(".rb:3: IrresponsibleModule").count() + form.matches(".rb:17: UtilityFunction").count();
+    let headings = form.matches(" -- 2 warnings:").count();
+    assert!(findings >= 75, "{findings} findings, {headings} headings\n{form}");
+    assert!(
+        form.contains("app/models/model80.rb:17: UtilityFunction"),
+        "{form}"
+    );
+    assert!(form.contains("160 total warnings"), "{form}");
+}
+
+/// TOOL-8: a warning is cut, like a failure, only past the longer bound of
+/// a failure line: MSBuild names the project after the message, and a
+/// cut in the middle would take the message.
+#[test]
+fn tool_8_a_long_warning_keeps_its_message() {
+    let warning = "C:\\src\\Shop\\Orders\\OrderService.cs(229,30): warning CS0618: 'LegacyQueue' is obsolete: 'Use Shop.Messaging.Queue instead, which retries, batches and keeps the order of the messages it sends.' [C:\\src\\Shop\\Services\\Orders\\Shop.Services.Orders.csproj]";
+    assert!(warning.len() > 240);
+    let log = "  Determining projects to restore...\n".repeat(40)
+        + warning
+        + "\nBuild succeeded.\n    1 Warning(s)\n    0 Error(s)\n";
+    let form = form("dotnet build", &log);
+    assert!(form.contains(warning), "{form}");
+}

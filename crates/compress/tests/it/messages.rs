@@ -198,3 +198,29 @@ fn tool_8_pnpm_s_recursive_run_keeps_each_package_s_failures() {
         output.len()
     );
 }
+
+/// TOOL-8: pip says why it cannot install in a block under its error, in
+/// no failure's words (`The conflict is caused by:` over the requirements
+/// that clash, indented): the block stays with the error, not the
+/// downloads above it (pip 23, a real resolution conflict).
+#[test]
+fn tool_8_pip_keeps_what_its_conflict_is_caused_by() {
+    let output = include_str!("outputs/pip-conflict.txt");
+    let form = form("pip install -r requirements.txt", output);
+    for line in [
+        "ERROR: Cannot install requests==2.31.0 and urllib3<1.21 because these package versions have conflicting dependencies.",
+        "The conflict is caused by:",
+        "    The user requested urllib3<1.21",
+        "    requests 2.31.0 depends on urllib3<3 and >=1.21.1",
+        "ERROR: ResolutionImpossible",
+    ] {
+        assert!(form.contains(line), "lost {line:?}\n{form}");
+    }
+    assert!(!form.contains("Downloading flask"), "{form}");
+    assert!(
+        form.len() * 3 < output.len(),
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
+}

@@ -1,0 +1,54 @@
+//! The level tags tools put on a line (`[warn]`, `npm ERR!`, haml-lint's
+//! `[W]`): what a line is by the level it was logged at.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::compiled;
+
+/// A location followed by a linter's bracketed severity (haml-lint's
+/// `app/a.html.haml:33 [W] ImplicitDiv: …`, `[E]`): a finding, where a
+/// bare line number alone would read as `grep -n`'s match. The first group
+/// holds an error's tag, the second a warning's.
+pub(super) fn severity_tagged() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        r"^\s*\S+:\d+(?::\d+)?:?\s+\[(?:(E|F|error|fatal)|(W|warn|warning))\]\s+\S",
+    )
+}
+
+/// `line` without the level tag a tool puts before every line it logs
+/// at the error level (`npm ERR! `, Maven's `[ERROR] `, sbt's `[error] `):
+/// what is left says whether the line is a failure by its own words or
+/// only by its tag (`npm ERR! node_modules/react-select`).
+///
+/// ```
+/// use strata_ctx_compress::without_level_tag;
+/// assert_eq!(without_level_tag("npm ERR! Could not resolve dependency:"), "Could not resolve dependency:");
+/// assert_eq!(without_level_tag("[ERROR]   AppTest.adds:12 expected:<3> but was:<4>"), "  AppTest.adds:12 expected:<3> but was:<4>");
+/// assert_eq!(without_level_tag("error: could not compile `app`"), "error: could not compile `app`");
+/// ```
+pub fn without_level_tag(line: &str) -> &str {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    match compiled(&RE, r"^\s*(?:npm (?:ERR!|error)|\[(?:error|ERROR)\]) ?").find(line) {
+        Some(tag) => &line[tag.end()..],
+        None => line,
+    }
+}
+
+/// The level tag of a line a build tool logged as a warning: sbt's
+/// `[warn]`, Maven's `[WARNING]`, `[WARN]`.
+pub(super) fn warning_level() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\[(?:warn|WARN|WARNING)\] ")
+}
+
+/// Whether `line` is the marks a build that tags each line with its level
+/// prints under the code it echoes, as sbt does (`[error]     ^`,
+/// `[warn]   ~~~~`).
+pub(crate) fn is_tagged_marks(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\[(?:error|warn)\]\s+[\^~]+\s*$").is_match(line)
+}

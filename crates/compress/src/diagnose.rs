@@ -38,7 +38,7 @@ pub(crate) use place::{
     file_heading_above, is_numbered_heading, kind_in_place, lines_above, span_in, HEADING_REACH,
 };
 pub use place::{last_failure, line_kind_in};
-use place::{ARROW_MESSAGE, NUMBERED_HEADING};
+use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};
 use words::{FAILURE, FIXABLE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, VERDICT, WARNING};
 
 /// What a line of a command's output is.
@@ -91,7 +91,7 @@ pub(crate) fn candidates() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         build(&format!(
-            "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|^(?:{STREAM_PREFIX})"
+            "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|(?:{EXCEPTION_NAME})|^(?:{STREAM_PREFIX})"
         ))
     })
 }

@@ -18,6 +18,13 @@ pub(super) const NUMBERED_HEADING: &str = r"^[ \t]{0,8}\d{1,4}\) \S";
 /// failure when a failure line is right above it.
 pub(super) const ARROW_MESSAGE: &str = r"^\s+→ \S";
 
+/// An exception's class, and its message, as a Python traceback ends on
+/// them in no failure's words: a dotted name ending on a class
+/// (`shop.models.Item.DoesNotExist: Item matching query does not exist.`)
+/// or one CamelCase name (`TimeoutExpired: Command 'make' timed out`).
+pub(super) const EXCEPTION_NAME: &str =
+    r"^(?:[a-z_]\w*(?:\.\w+)*\.[A-Z]\w*|[A-Z][a-z]+(?:[A-Z][a-z]+)+)(?::\s|$)";
+
 /// How many lines below a numbered heading its failure may follow
 /// (Mocha's nests the test's name over three).
 pub(crate) const HEADING_REACH: usize = 5;
@@ -53,6 +60,7 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
             LineKind::Failure
         }
         LineKind::Warning if ends_traceback(text, line) => LineKind::Failure,
+        LineKind::Plain if exception_name().is_match(line) && ends_traceback(text, line) => LineKind::Failure,
         kind => kind,
     }
 }
@@ -65,7 +73,8 @@ const TRACEBACK_REACH: usize = 2_000;
 /// ends on: unindented, under the traceback's indented frames, which
 /// `Traceback (most recent call last):` heads. A warning raised as an
 /// exception (`DeprecationWarning: numpy.core is deprecated`, under
-/// `-W error` or pytest's `filterwarnings = error`) failed the run.
+/// `-W error` or pytest's `filterwarnings = error`) failed the run, and so
+/// did an exception named in no failure's words ([`EXCEPTION_NAME`]).
 fn ends_traceback(text: &str, line: &str) -> bool {
     if line.starts_with([' ', '\t']) {
         return false;
@@ -80,6 +89,12 @@ fn ends_traceback(text: &str, line: &str) -> bool {
         .filter_map(|(s, e)| text.get(s..e))
         .find(|l| !l.starts_with([' ', '\t']))
         .is_some_and(|heading| heading.trim_end() == "Traceback (most recent call last):")
+}
+
+/// [`EXCEPTION_NAME`].
+fn exception_name() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, EXCEPTION_NAME)
 }
 
 /// A message under a failing test, after an arrow, as Vitest prints it
@@ -332,6 +347,36 @@ mod tests {
         ] {
             let warning = text.lines().find(|l| l.contains("Warning:")).unwrap_or_default();
             assert_eq!(line_kind_in(text, warning), LineKind::Warning, "{text:?}");
+        }
+    }
+
+    /// TOOL-8: an exception named in no failure's words ends its traceback
+    /// as any other does (Django's `Item.DoesNotExist`, `TimeoutExpired`),
+    /// in the middle of a long output too; the same name elsewhere is a
+    /// plain line.
+    #[test]
+    fn tool_8_an_exception_in_no_failure_s_words_ends_its_traceback() {
+        for exception in [
+            "shop.models.Item.DoesNotExist: Item matching query does not exist.",
+            "DoesNotExist: no row",
+            "TimeoutExpired: Command 'make' timed out after 30 seconds",
+        ] {
+            let traceback = format!(
+                "Traceback (most recent call last):\n  File \"/app/shop/tests.py\", line 11, in test_missing\n    Item.objects.get(name=\"nope\")\n{exception}\n"
+            );
+            let line = traceback.lines().find(|l| *l == exception).unwrap_or_default();
+            assert_eq!(line_kind_in(&traceback, line), LineKind::Failure, "{exception}");
+            assert_eq!(last_failure(&traceback), Some(exception));
+            let long = "collecting step\n".repeat(3_000) + &traceback + &"cleanup step\n".repeat(3_000);
+            assert!(crate::diagnose::candidates().is_match(exception), "{exception}");
+            assert_eq!(last_failure(&long), Some(exception), "{exception}");
+        }
+        for text in [
+            "Summary\n  3 items\nshop.models.Item.DoesNotExist: x\n",
+            "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x\nDoesNotExist: y\n",
+        ] {
+            let line = text.lines().rev().find(|l| !l.is_empty()).unwrap_or_default();
+            assert_eq!(line_kind_in(text, line), LineKind::Plain, "{text:?}");
         }
     }
 

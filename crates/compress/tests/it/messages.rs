@@ -224,3 +224,27 @@ fn tool_8_pip_keeps_what_its_conflict_is_caused_by() {
         output.len()
     );
 }
+
+/// TOOL-8: a traceback ends on its exception even when no failure word
+/// names it (Django's `shop.models.Item.DoesNotExist: …`, a model's nested
+/// class): each failed test's exception stays (Django 5 `manage.py test
+/// -v 2` on a real project, 43 tests, one failure and two errors).
+#[test]
+fn tool_8_django_keeps_each_test_s_exception() {
+    let output = include_str!("outputs/django-test-errors.txt");
+    let form = form("python manage.py test -v 2", output);
+    for line in [
+        "shop.models.Item.DoesNotExist: Item matching query does not exist.",
+        "django.core.exceptions.ValidationError: {'name': ['Ensure this value has at most 20 characters (it has 30).']}",
+        "AssertionError: 6 != 7",
+        "FAILED (failures=1, errors=2)",
+    ] {
+        assert!(form.contains(line), "lost {line:?}\n{form}");
+    }
+    assert!(
+        form.len() * 3 < output.len(),
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
+}

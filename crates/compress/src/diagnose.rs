@@ -247,8 +247,9 @@ const CONTEXT: &str = concat!(
     // (`#          got: '2'`).
     r"|^#\s+at \S+ line \d+\.$|^#\s+(?:got|expected):",
     // ShellCheck's place of a finding (`In deploy.sh line 3:`), Vitest's
-    // under a failed assertion (`❯ src/a.test.ts:5:17`).
-    r"|^In \S+ line \d+:$|^\s*❯ \S+:\d+:\d+$",
+    // under a failed assertion (`❯ src/a.test.ts:5:17`, or with the
+    // function it ran in: `❯ parse src/lib.ts:2:42`).
+    r"|^In \S+ line \d+:$|^\s*❯ (?:[\w$.<>]+ )?\S+:\d+:\d+$",
     // The frames of Erlang (`in function  cart:load/1 (src/cart.erl, line
     // 12)`), OCaml (`Called from Main in file "bin/main.ml", line 5, …`),
     // Julia (`@ Shop ~/dev/Shop/src/cart.jl:14`) and R's rlang (` 1.
@@ -1007,6 +1008,7 @@ mod tests {
             "    ╭─[src/price.ts:9:3]",
             "In scripts/deploy.sh line 7:",
             " ❯ src/cart.test.ts:14:28",
+            " ❯ parse src/lib.ts:2:42",
             "#          got: '100'",
             "#     expected: '90'",
             "==4242==    at 0x10915E: main (cart.c:14)",

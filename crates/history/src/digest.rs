@@ -1006,6 +1006,15 @@ mod tests {
                 c.error.clone().unwrap_or_default(),
             )
         };
+        // A closing pointer to help is not the error it points at.
+        let (_, error) = fact(
+            "pip install -r requirements.txt",
+            "Collecting requests==2.31.0\nERROR: Cannot install requests==2.31.0 and urllib3<1.21 because these package versions have conflicting dependencies.\n\nThe conflict is caused by:\n    The user requested urllib3<1.21\n\nERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/\n",
+        );
+        assert!(
+            error.starts_with("ERROR: Cannot install requests==2.31.0 and urllib3<1.21"),
+            "{error}"
+        );
         // Go's `ok` names a package that passed, not the run's outcome.
         let (outcome, error) = fact(
             "go test ./...",

@@ -68,6 +68,16 @@ pub(crate) fn never() -> Regex {
     Regex::new(r"[^\s\S]").unwrap_or_else(|_| never())
 }
 
+/// Whether a failure line ends on a link to where help is (pip's `ERROR:
+/// ResolutionImpossible: for help visit https://pip.pypa.io/…`, Maven's
+/// `[ERROR] [Help 1] http://cwiki.apache.org/…`): it points at the error
+/// above it, which says what failed.
+fn points_to_help(line: &str) -> bool {
+    line.rsplit(char::is_whitespace)
+        .next()
+        .is_some_and(|last| last.starts_with("https://") || last.starts_with("http://"))
+}
+
 /// The fewest characters of a line taken for a failure or a verdict: a
 /// shorter one (`FAIL`, `Error:`) is a bare status.
 const MIN_FAILURE_CHARS: usize = 8;
@@ -81,7 +91,8 @@ const MIN_FAILURE_CHARS: usize = 8;
 /// [`strata_ctx_compress::is_verdict`]); and among those with a message,
 /// one that is a failure by its own words before one that is only by the
 /// level tag its tool puts on every line (`npm ERR! `,
-/// [`strata_ctx_compress::without_level_tag`]). A failure line that ends with a
+/// [`strata_ctx_compress::without_level_tag`]) and does not end on a link
+/// to help about the error above it. A failure line that ends with a
 /// colon and announces its message on the next line (Rust's `thread 'x'
 /// panicked at src/a.rs:3:5:`) comes with that line, be it a failure line
 /// itself (`Error: Unable to load file a.py:` above `[Errno 21] Is a
@@ -128,7 +139,7 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
         message.len() == l.len() || line_kind(message) == LineKind::Failure
     };
     let line = failures()
-        .find(|l| !is_verdict(l) && own_words(l))
+        .find(|l| !is_verdict(l) && own_words(l) && !points_to_help(l))
         .or_else(|| failures().find(|l| !is_verdict(l)))
         .or_else(|| failures().next())?;
     // `line` is a slice of `text`: what stands before it may announce it.

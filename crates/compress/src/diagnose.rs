@@ -259,6 +259,10 @@ const CONTEXT: &str = concat!(
     // Valgrind's frames in the project's files (`==42==    at 0x10915E:
     // main (cart.c:14)`), bandit's place of a finding.
     r"|^==\d+==\s+(?:at|by) 0x[0-9A-Fa-f]+: .*\(\S+:\d+\)$|^\s+Location: \S+:\d+",
+    // The sanitizers' and gdb's frames in the project's files (`#0
+    // 0x55d5c1 in main /src/cart.c:14:5`, `#1  0x… in load (p=0x0) at
+    // cart.c:9`).
+    r"|^\s*#\d+\s+0x[0-9A-Fa-f]+ in .*\S+\.\w+:\d+(?::\d+)?$",
     // The line a code frame points at (`> 14 |   expect(total).toBe(90)`:
     // Babel's frames, as Jest, Vitest, Playwright and ESLint print them),
     // and a test's title after its project and location, as Playwright
@@ -736,6 +740,11 @@ mod tests {
     fn failures_of_each_toolchain() {
         // Each from the tool's documentation or a public issue, shortened.
         let lines = [
+            // apt, a job a signal ended, a core dump, Rust's stack overflow.
+            "E: Unable to locate package libfoo-dev",
+            "zsh: killed     node server.js",
+            "timeout: the monitored command dumped core",
+            "thread 'main' has overflowed its stack",
             // Jasmine's failed expectation.
             "    Expected 3 to equal 4.",
             "    Expected spy save to have been called.",
@@ -874,6 +883,7 @@ mod tests {
             "Argument \"n/a\" isn't numeric in addition (+) at /home/dev/lib/Shop/Cart.pm line 44.",
             "  9:1  ⚠  Expected empty line before rule     rule-empty-line-before",
             "W1127 10:00:00.123456   12345 cart.go:42] stock low",
+            "W: GPG error: http://deb.example.org stable InRelease: The following signatures could not be verified",
         ] {
             assert_eq!(line_kind(line), LineKind::Warning, "{line}");
         }
@@ -1012,6 +1022,8 @@ mod tests {
             "#          got: '100'",
             "#     expected: '90'",
             "==4242==    at 0x10915E: main (cart.c:14)",
+            "    #0 0x55d5c1 in main /src/cart.c:14:5",
+            "#1  0x0000555555555189 in load (p=0x0) at cart.c:9",
             "   Location: ./shop/cart.py:12:4",
             "api_1  |   File \"/app/shop/db.py\", line 18, in connect",
             // Erlang, OCaml, Julia, Clojure and R (rlang) frames.

@@ -39,10 +39,10 @@ pub fn without_level_tag(line: &str) -> &str {
 }
 
 /// The level tag of a line a build tool logged as a warning: sbt's
-/// `[warn]`, Maven's `[WARNING]`, `[WARN]`.
+/// `[warn]`, Maven's `[WARNING]`, `[WARN]`, apt's `W:`.
 pub(super) fn warning_level() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^\[(?:warn|WARN|WARNING)\] ")
+    compiled(&RE, r"^(?:\[(?:warn|WARN|WARNING)\]|W:) ")
 }
 
 /// Whether `line` is the marks a build that tags each line with its level

@@ -180,6 +180,10 @@ pub(super) const FAILURE: &str = concat!(
     // A log record at the critical level (`- CRITICAL -`), Elm's headed
     // problems (`-- TYPE MISMATCH ----- src/Main.elm`).
     r"|\bCRITICAL\b|^-- [A-Z][A-Z' ]+ -{3,}",
+    // apt's and dpkg's errors (`E: Unable to locate package libfoo-dev`),
+    // what zsh says of a job a signal ended (`zsh: killed     node a.js`),
+    // `timeout`'s of one that dumped core, Rust's stack overflow.
+    r"|^E: [A-Z]|^(?:z|ba|da|k)?sh: (?:killed|segmentation fault|abort|bus error|terminated)\b|\bdumped core\b|\bhas overflowed its stack\b",
     // C++'s uncaught exception (`terminate called after throwing an
     // instance of 'std::out_of_range'` above `  what():  …`).
     r"|^terminate called (?:after throwing an instance of|without an active exception)|^\s+what\(\):\s",
@@ -200,12 +204,13 @@ pub(super) const SPEC_EXPECTATION: &str =
 
 pub(super) const WARNING: &str = concat!(
     r"(?i:\bwarn(?:ing|ings)?\b|\bdeprecat\w*)|\[WARN(?:ING)?\]|Warning\b|^w: (?:file:)?\S*\s*:\d+:\d+ ",
-    // A klog or glog record at the warning level, oxlint's, Next.js's and
+    // apt's warnings (`W: GPG error: …`), a klog or glog record at the
+    // warning level, oxlint's, Next.js's and
     // Stylelint's mark, Django's system checks (`(models.W042)`),
     // Perl's messages, which end with where they were raised (`Use of
     // uninitialized value $x in addition (+) at a.pl line 2.`; read with
     // the path blanked).
-    r"|^W\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ |^\s*(?:\d+:\d+\s+)?⚠\s|\((?:\w+\.)+W\d{3}\) \S|^[^#\s].* at (?:\S+ )?\s*line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$",
+    r"|^W: [A-Z]|^W\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ |^\s*(?:\d+:\d+\s+)?⚠\s|\((?:\w+\.)+W\d{3}\) \S|^[^#\s].* at (?:\S+ )?\s*line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$",
 );
 pub(super) const SUMMARY: &str = concat!(
     r"(?i:\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo)\b)",

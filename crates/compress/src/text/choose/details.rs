@@ -110,6 +110,9 @@ mod tests {
             detailed("error: could not resolve:\n  left-pad@2 (wanted by app)\n  right-pad@1\nnext\n"),
             ["  left-pad@2 (wanted by app)", "  right-pad@1"]
         );
+        // Two failures one line apart are one run: what details it comes
+        // after the second.
+        assert!(detailed("error: could not resolve:\n  left-pad@2\nerror: gave up\n").is_empty());
         // At most DETAIL_LINES.
         let many = "error: these failed:\n".to_owned() + &"  one more\n".repeat(9);
         assert_eq!(detailed(&many).len(), DETAIL_LINES);

@@ -160,7 +160,7 @@ pub(super) fn choose(
         .chain(last.or(tail.last()))
         .copied()
         .collect();
-    let mut room = Room::new(text, budget, &diagnostic, &failing_frames);
+    let mut room = Room::new(text, budget, &diagnostic, &failing_frames, &kinds);
     let mut any = false;
     for line in ends.iter().chain(&diagnostic).chain(&rest).chain(&failing_frames) {
         any |= room.keep(line, false);
@@ -487,14 +487,31 @@ struct Room<'a> {
 }
 
 impl<'a> Room<'a> {
-    fn new(text: &'a str, budget: &'a Budget, diagnostic: &[Line], placed: &[Line]) -> Room<'a> {
+    /// The room for `diagnostic` lines and the lines `placed` beside them,
+    /// each line of the kind `kinds` read in its place (as the check that
+    /// a text is already within its room reads it).
+    fn new(
+        text: &'a str,
+        budget: &'a Budget,
+        diagnostic: &[Line],
+        placed: &[Line],
+        kinds: &HashMap<usize, LineKind>,
+    ) -> Room<'a> {
         let (mut cost_of_diagnostics, mut cost_of_failures) = (0, 0);
+        let failing = kinds.values().any(|k| *k == LineKind::Failure);
         let kinds: Vec<(&str, LineKind)> = diagnostic
             .iter()
-            .map(|l| line_str(text, l))
-            .map(|line| (line, diagnose::line_kind(line)))
+            .map(|l| {
+                let line = line_str(text, l);
+                (
+                    line,
+                    kinds
+                        .get(&l.number)
+                        .copied()
+                        .unwrap_or_else(|| diagnose::line_kind(line)),
+                )
+            })
             .collect();
-        let failing = kinds.iter().any(|(_, k)| *k == LineKind::Failure);
         for &(line, kind) in &kinds {
             let c = cost(line, budget);
             cost_of_diagnostics += c;

@@ -316,11 +316,7 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     // stand between two of a run) says what failed (`E   AssertionError:
     // …` above its `E   [left]: …` details, `npm ERR! code E404` above
     // its log lines); the others detail it.
-    let headlines = failures
-        .iter()
-        .enumerate()
-        .filter(|(i, l)| *i == 0 || failures[i - 1].number + 2 < l.number)
-        .map(|(_, l)| *l);
+    let headlines = failure_runs(&failures).map(|(first, _)| first);
 
     // A verdict in a listing of tests repeats what the runner's closing
     // summary and the failure's details say: it comes after them.
@@ -346,6 +342,24 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     // stays beside the same occurrence of its message.
     diagnostic.extend(contexts.collect::<Vec<_>>().into_iter().rev());
     diagnostic
+}
+
+/// The runs of `failures` (in order; one other line may stand between two
+/// of a run), each as its first and last line.
+fn failure_runs(failures: &[Line]) -> impl DoubleEndedIterator<Item = (Line, Line)> + '_ {
+    let starts: Vec<usize> = (0..failures.len())
+        .filter(|&i| i == 0 || failures[i - 1].number + 2 < failures[i].number)
+        .collect();
+    let ends: Vec<usize> = starts
+        .iter()
+        .skip(1)
+        .map(|s| s - 1)
+        .chain(failures.len().checked_sub(1))
+        .collect();
+    starts
+        .into_iter()
+        .zip(ends)
+        .map(|(s, e)| (failures[s], failures[e]))
 }
 
 /// Whether `line` is a place an arrow points at under a diagnostic's

@@ -1,6 +1,6 @@
 //! The lines a failure prints under it to say why (TOOL-8).
 
-use super::{line_after, line_str, Line};
+use super::{failure_runs, line_after, line_str, Line};
 use crate::diagnose::{self, LineKind};
 
 /// The lines that detail the latest runs of failure lines: the block a
@@ -14,30 +14,31 @@ use crate::diagnose::{self, LineKind};
 /// line may stand between two of a run) that ends on an unindented line,
 /// the latest first: a heading in words that ends with a colon under it
 /// (blank lines between) and the indented lines under the heading, or
-/// under the failure itself when it ends with a colon; [`DETAIL_LINES`] at
+/// under the failure itself when it ends with a colon, within
+/// [`DETAIL_REACH`] lines under the run; [`DETAIL_LINES`] at
 /// most. Indented code under a failure's words (a listing of a file) is
 /// no such block. They take spare room only, after the diagnostic lines
 /// and the frames.
 pub(super) fn details(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
-    let failures: Vec<&Line> = all
+    let failures: Vec<Line> = all
         .iter()
         .filter(|(_, k)| *k == LineKind::Failure)
-        .map(|(l, _)| l)
+        .map(|(l, _)| *l)
         .collect();
-    // The last line of each run: a failure with no other within two lines
-    // after it.
-    let ends = failures
-        .iter()
-        .enumerate()
-        .filter(|(i, l)| failures.get(i + 1).is_none_or(|next| next.number > l.number + 2))
-        .map(|(_, l)| **l)
+    let ends = failure_runs(&failures)
+        .map(|(_, last)| last)
         .filter(|l| !line_str(text, l).starts_with([' ', '\t']));
     let mut details = Vec::new();
     for end in ends.rev().take(DETAILED_RUNS) {
         let mut announced = line_str(text, &end).trim_end().ends_with(':');
         let mut line = end;
         let mut taken = 0;
-        while taken < DETAIL_LINES {
+        // Blank lines count towards the reach: a run of them ends the
+        // walk, however long.
+        for _ in 0..DETAIL_REACH {
+            if taken == DETAIL_LINES {
+                break;
+            }
             let Some(next) = line_after(text, &line) else {
                 break;
             };
@@ -78,6 +79,10 @@ const DETAILED_RUNS: usize = 2;
 /// The most lines that detail one run ([`details`]).
 const DETAIL_LINES: usize = 4;
 
+/// How far under a run its details may stand ([`details`]), blank lines
+/// counted.
+const DETAIL_REACH: usize = 8;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -116,6 +121,9 @@ mod tests {
         // At most DETAIL_LINES.
         let many = "error: these failed:\n".to_owned() + &"  one more\n".repeat(9);
         assert_eq!(detailed(&many).len(), DETAIL_LINES);
+        // Within DETAIL_REACH lines, blank ones counted.
+        let far = "error: these failed:\n".to_owned() + &"\n".repeat(DETAIL_REACH) + "  too far\n";
+        assert!(detailed(&far).is_empty());
     }
 
     #[test]

@@ -273,9 +273,12 @@ const CONTEXT: &str = concat!(
 );
 
 /// Whether `line` names a place in a file ([`CONTEXT`]): a frame, a
-/// location, a finding's `a.c:3:5:`.
+/// location, a finding's `a.c:3:5:`; or a finding's line and column at
+/// the start of a row under its file's heading, as the stylish reporters
+/// of ESLint, Stylelint and remark print each (`  3:7  warning  …`).
 pub(crate) fn is_located(line: &str) -> bool {
-    context().is_match(line)
+    static ROW: OnceLock<Regex> = OnceLock::new();
+    context().is_match(line) || compiled(&ROW, r"^\s+\d+:\d+\s+\S").is_match(line)
 }
 
 /// Whether `line` is the line a code frame points at (`> 14 |

@@ -145,14 +145,15 @@ fn room(text: &str, budget: &Budget, (diagnostic_cost, failure_cost): (usize, us
 }
 
 /// Whether `line`, of `kind`, grows the room past [`cap`] ([`room`]): a
-/// failure or a summary; and in an output with no failure line
-/// (`failing` false), a warning that names its own place, as a linter
-/// reports each finding (haml-lint's `app/a.haml:33 [W] ImplicitDiv: …`,
-/// gcc's `a.c:3:5: warning: …`): then the warnings are what it reports.
-fn grows_past_cap(kind: LineKind, line: &str, failing: bool) -> bool {
+/// failure or a summary; and a warning that names its own place, as a
+/// linter reports each finding (haml-lint's `app/a.haml:33 [W]
+/// ImplicitDiv: …`) and a compiler each warning (gcc's `a.c:3:5: warning:
+/// …`), in a build that fails as in one that passes: each is a thing to
+/// fix, and the failures come first in the order of priority.
+fn grows_past_cap(kind: LineKind, line: &str) -> bool {
     match kind {
         LineKind::Failure | LineKind::Summary => true,
-        LineKind::Warning => !failing && diagnose::is_located(line),
+        LineKind::Warning => diagnose::is_located(line),
         LineKind::Context | LineKind::Noise | LineKind::Plain => false,
     }
 }
@@ -188,13 +189,12 @@ fn within(text: &str, budget: &Budget) -> bool {
         .lines()
         .map(|l| (l, diagnose::line_kind_in(text, l)))
         .collect();
-    let failing = kinds.iter().any(|(_, k)| *k == LineKind::Failure);
     for &(line, kind) in &kinds {
         if kind.is_diagnostic() || kind == LineKind::Context {
             diagnostic_cost += cost(line, budget);
             diagnostics += 1;
         }
-        if grows_past_cap(kind, line, failing) {
+        if grows_past_cap(kind, line) {
             failure_cost += cost(line, budget);
         }
     }

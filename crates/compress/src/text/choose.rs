@@ -512,7 +512,6 @@ impl<'a> Room<'a> {
         kinds: &HashMap<usize, LineKind>,
     ) -> Room<'a> {
         let (mut cost_of_diagnostics, mut cost_of_failures) = (0, 0);
-        let failing = kinds.values().any(|k| *k == LineKind::Failure);
         let kinds: Vec<(&str, LineKind)> = diagnostic
             .iter()
             .map(|l| {
@@ -529,7 +528,7 @@ impl<'a> Room<'a> {
         for &(line, kind) in &kinds {
             let c = cost(line, budget);
             cost_of_diagnostics += c;
-            if grows_past_cap(kind, line, failing) {
+            if grows_past_cap(kind, line) {
                 cost_of_failures += c;
             }
         }

@@ -554,8 +554,8 @@ fn tool_8_real_logs_keep_their_failures_where_a_head_and_tail_cut_does_not() {
         (
             "make -k",
             include_str!("outputs/make-gcc-warnings.txt"),
-            r": error: |^make: \*\*\*",
-            0.45,
+            r": error: |: warning: |^make: \*\*\*",
+            0.7,
         ),
         (
             "cargo test",

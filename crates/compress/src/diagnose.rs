@@ -35,7 +35,8 @@ pub use levels::without_level_tag;
 use levels::{severity_tagged, warning_level};
 pub(crate) use likely::Likely;
 pub(crate) use place::{
-    file_heading_above, is_numbered_heading, kind_in_place, lines_above, span_in, HEADING_REACH,
+    file_heading_above, is_numbered_heading, kind_in_place, lines_above, section_title_above, span_in,
+    HEADING_REACH,
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};

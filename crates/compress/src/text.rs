@@ -118,7 +118,7 @@ pub(crate) fn gap_marker(n: usize) -> String {
 
 /// A line of the text: its number (from 0) and byte range without the
 /// newline (and without a trailing `\r`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Line {
     number: usize,
     start: usize,

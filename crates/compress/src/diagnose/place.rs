@@ -270,6 +270,39 @@ pub(crate) fn file_heading_above(text: &[u8], start: usize) -> Option<(usize, us
     names_a_file(&String::from_utf8_lossy(&text[s..e])).then_some((s, e, up + 1))
 }
 
+/// How many lines above a failure the title of its section is looked
+/// for ([`section_title_above`]): a test's traceback, with its source
+/// lines and locals, fits.
+pub(crate) const TITLE_REACH: usize = 60;
+
+/// The title of the section a failure starting at `start` in `text` is
+/// in: the nearest line above it, within [`TITLE_REACH`] lines, that is a
+/// title between two rules ([`is_ruled_title`]), as test runners head each
+/// failed test's report (pytest's `____ test_total[2-3] ____`, cargo's
+/// `---- tests::adds stdout ----`); its span, and how many lines above the
+/// failure it is. What failed is said under it; which test, only there.
+pub(crate) fn section_title_above(text: &[u8], start: usize) -> Option<(usize, usize, usize)> {
+    lines_above(text, start)
+        .take(TITLE_REACH)
+        .enumerate()
+        .find(|(_, (s, e))| is_ruled_title(&String::from_utf8_lossy(&text[*s..*e])))
+        .map(|(up, (s, e))| (s, e, up + 1))
+}
+
+/// Whether `line` is a title between two rules of the same character
+/// (`____ test_x ____`, `---- a::b stdout ----`, `━━━ Suite ━━━`), each
+/// at least three long.
+pub(crate) fn is_ruled_title(line: &str) -> bool {
+    let line = line.trim();
+    let Some(rule) = line.chars().next().filter(|c| "_=-─━⎯*#~".contains(*c)) else {
+        return false;
+    };
+    let opening = line.chars().take_while(|c| *c == rule).count();
+    let closing = line.chars().rev().take_while(|c| *c == rule).count();
+    let title = line.trim_matches(rule);
+    opening >= 3 && closing >= 3 && title.chars().any(char::is_alphanumeric)
+}
+
 /// Whether `line` is a short heading (at most four words) with a word that
 /// names a file: a path with a separator, or a name with an extension,
 /// made of the characters paths are.
@@ -427,5 +460,36 @@ mod tests {
         }
         assert!(names_a_file("In run.sh line 3:"));
         assert!(!names_a_file("Tests failed in the module src/app.js today"));
+    }
+
+    /// TOOL-8: a title between two rules heads a failed test's report
+    /// (pytest's, cargo's); a bare rule, a rule of spaced marks (pytest's
+    /// `_ _ _` between frames) or a rule on one side only is none.
+    #[test]
+    fn tool_8_a_ruled_title_heads_a_section() {
+        for title in [
+            "_____________ test_total[2-3] _____________",
+            "---- tests::adds stdout ----",
+            "━━━ Cart ━━━",
+            "=== FAILURES ===",
+        ] {
+            assert!(is_ruled_title(title), "{title}");
+        }
+        for other in [
+            "______________________________",
+            "_ _ _ _ _ _ _ _ _ _",
+            "--- FAIL: TestAdd (0.00s)",
+            "-- Docs: https://docs.pytest.org",
+            "=== !!! ===",
+            "a ___ b ___",
+        ] {
+            assert!(!is_ruled_title(other), "{other}");
+        }
+        let log = "____ test_a ____\n\n    def test_a():\n>       assert 1 == 2\nE       assert 1 == 2\n";
+        let failure = log.find("E ").unwrap_or_default();
+        assert_eq!(section_title_above(log.as_bytes(), failure), Some((0, 16, 4)));
+        let far = format!("____ test_a ____\n{}E   boom\n", "  x = 1\n".repeat(TITLE_REACH));
+        let failure = far.find("E ").unwrap_or_default();
+        assert_eq!(section_title_above(far.as_bytes(), failure), None);
     }
 }

@@ -6,6 +6,9 @@ use super::{cost, grows_past_cap, line_str, room, Budget, Line, INNERMOST_FRAMES
 use crate::diagnose::{self, LineKind};
 
 mod details;
+mod headings;
+
+use headings::{file_heading, section_title};
 
 /// The lines to keep, in order, within the room: by priority, with the
 /// diagnostic lines paid from the grown room and the rest from
@@ -97,6 +100,21 @@ pub(super) fn choose(
         .take(FAILING_FRAMES)
         .collect();
 
+    // The title of each failure's section, the latest first: which test
+    // failed. It may use what is left of the grown room once the
+    // diagnostic lines are in, and grows none.
+    let failures: Vec<Line> = all
+        .iter()
+        .filter(|(_, k)| *k == LineKind::Failure)
+        .map(|(l, _)| *l)
+        .collect();
+    let mut titled = HashSet::new();
+    let titles: Vec<Line> = failure_runs(&failures)
+        .rev()
+        .filter_map(|(first, _)| section_title(text, &first))
+        .filter(|t| !seen.contains(line_str(text, t)) && titled.insert(t.number))
+        .collect();
+
     let mut rest: Vec<Line> = Vec::new();
     rest.extend(head.iter().take(1).filter(quiet));
     rest.extend(tail.iter().rev().take(2).filter(quiet));
@@ -160,9 +178,16 @@ pub(super) fn choose(
         .chain(last.or(tail.last()))
         .copied()
         .collect();
-    let mut room = Room::new(text, budget, &diagnostic, &failing_frames, &kinds);
+    let placed: Vec<Line> = titles.iter().chain(&failing_frames).copied().collect();
+    let mut room = Room::new(text, budget, &diagnostic, &placed, &kinds);
     let mut any = false;
-    for line in ends.iter().chain(&diagnostic).chain(&rest).chain(&failing_frames) {
+    for line in ends
+        .iter()
+        .chain(&diagnostic)
+        .chain(&rest)
+        .chain(&titles)
+        .chain(&failing_frames)
+    {
         any |= room.keep(line, false);
     }
     if !any {
@@ -421,18 +446,6 @@ fn is_listed_verdict(text: &str, failure: &Line) -> bool {
 /// How many leading bytes a test's line in a listing shares with the next
 /// one's ([`is_listed_verdict`]): `test_` at least.
 const LISTING_PREFIX: usize = 5;
-
-/// The line naming the file an indented finding is about
-/// ([`diagnose::file_heading_above`]): without it the finding says where
-/// in a file, not in which.
-fn file_heading(text: &str, finding: &Line) -> Option<Line> {
-    let (start, end, up) = diagnose::file_heading_above(text.as_bytes(), finding.start)?;
-    Some(Line {
-        number: finding.number.checked_sub(up)?,
-        start,
-        end,
-    })
-}
 
 /// The message of each failure: an assertion's operand (`Expected: 3`,
 /// `left: 3`) or matcher at most two lines after the failure or after the

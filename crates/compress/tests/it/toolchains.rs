@@ -1033,7 +1033,7 @@ fn tool_8_a_view_s_head_stops_in_a_listing_of_passing_tests() {
 /// with failing tests or broken code): Maven's Surefire report and its
 /// compiler errors, a Java exception with its cause under 120 log lines, a
 /// Node crash and a Python traceback under the lines a script printed
-/// first, unittest's verbose listing, pytest's `--tb=short`, node:test's
+/// first, unittest's verbose listing, pytest's `--tb=short` (with the title of each failed test's report), node:test's
 /// TAP report under `pnpm test`. The form
 /// keeps every failure line as the tool prints it, the last one, in at
 /// most `share` of the output; where a head+tail cut of the same size
@@ -1080,8 +1080,8 @@ fn tool_8_real_logs_of_java_node_and_python_keep_their_failures() {
         (
             "pytest --tb=short",
             include_str!("outputs/pytest-tbshort.txt"),
-            r"^(?:FAILED|ERROR) |^E   |\d+ failed",
-            0.5,
+            r"^(?:FAILED|ERROR) |^E   |\d+ failed|^_{3,} test_\S+ _{3,}$",
+            0.7,
         ),
         (
             "pnpm test",

@@ -1,0 +1,81 @@
+//! The lines above a failure that say which file or which test it is
+//! about (TOOL-8).
+
+use super::Line;
+use crate::diagnose;
+
+/// The line naming the file an indented finding is about
+/// ([`diagnose::file_heading_above`]): without it the finding says where
+/// in a file, not in which.
+pub(super) fn file_heading(text: &str, finding: &Line) -> Option<Line> {
+    above(
+        finding,
+        diagnose::file_heading_above(text.as_bytes(), finding.start)?,
+    )
+}
+
+/// The title of the section a failure is in
+/// ([`diagnose::section_title_above`]): which test failed, where the
+/// failure says only how.
+pub(super) fn section_title(text: &str, failure: &Line) -> Option<Line> {
+    above(
+        failure,
+        diagnose::section_title_above(text.as_bytes(), failure.start)?,
+    )
+}
+
+/// The line spanning `start..end`, `up` lines above `line`.
+fn above(line: &Line, (start, end, up): (usize, usize, usize)) -> Option<Line> {
+    Some(Line {
+        number: line.number.checked_sub(up)?,
+        start,
+        end,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// TOOL-8: a heading or a title is numbered by how far above the
+    /// failure it stands.
+    #[test]
+    fn a_line_above_is_numbered_from_the_failure() {
+        let log = "____ test_a ____\n\n>       assert 1 == 2\nE       assert 1 == 2\n";
+        let start = log.find("E ").unwrap_or_default();
+        let failure = Line {
+            number: 7,
+            start,
+            end: log.len() - 1,
+        };
+        assert_eq!(
+            section_title(log, &failure),
+            Some(Line {
+                number: 4,
+                start: 0,
+                end: 16
+            })
+        );
+        let first = Line {
+            number: 0,
+            start,
+            end: log.len() - 1,
+        };
+        assert_eq!(section_title(log, &first), None);
+        let stylish = "src/app.js\n  2:10  error  'x' is never used  no-unused-vars\n";
+        let start = stylish.find("  2:").unwrap_or_default();
+        let finding = Line {
+            number: 1,
+            start,
+            end: stylish.len() - 1,
+        };
+        assert_eq!(
+            file_heading(stylish, &finding),
+            Some(Line {
+                number: 0,
+                start: 0,
+                end: 10
+            })
+        );
+    }
+}

@@ -199,12 +199,14 @@ fn noise() -> &'static Regex {
 }
 
 /// An assertion's operands and matcher: jest and vitest (`Expected: 3`,
-/// `Received: 4`, `expect(received).toBe(expected)`), Rust (`left: 3`,
-/// `right: 4`), JUnit and others (`Actual: …`). A macro, so that
-/// [`CONTEXT`] can hold it.
+/// `Received: 4`, `expect(received).toBe(expected)`, and what jest
+/// received where a promise or a function was to be tested: `Received
+/// promise rejected instead of resolved`, `Received function did not
+/// throw`), Rust (`left: 3`, `right: 4`), JUnit and others (`Actual: …`).
+/// A macro, so that [`CONTEXT`] can hold it.
 macro_rules! operand {
     () => {
-        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right)(?: [a-z]+){0,2}:\s|^\s*expect\(received\)"
+        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right)(?: [a-z]+){0,2}:\s|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$"
     };
 }
 const OPERAND: &str = operand!();
@@ -1061,6 +1063,21 @@ mod tests {
         );
         assert_eq!(
             line_kind("w: /app/src/main/kotlin/App.kt:3:5 Parameter 'x' is never used"),
+            LineKind::Warning
+        );
+        // Before Kotlin 2.0, the place in parentheses.
+        assert_eq!(
+            line_kind("e: /app/src/main/kotlin/App.kt: (12, 9): Unresolved reference: foo"),
+            LineKind::Failure
+        );
+        assert_eq!(
+            line_kind("w: /app/src/main/kotlin/App.kt: (3, 5): Parameter 'x' is never used"),
+            LineKind::Warning
+        );
+        // Perl's `die` without a message; `warn`'s stays a warning.
+        assert_eq!(line_kind("Died at script/import.pl line 42."), LineKind::Failure);
+        assert_eq!(
+            line_kind("Use of uninitialized value $x in addition (+) at a.pl line 2."),
             LineKind::Warning
         );
         assert_eq!(

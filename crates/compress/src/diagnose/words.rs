@@ -132,11 +132,13 @@ pub(super) const FAILURE: &str = concat!(
     // A klog or glog record at the error or fatal level (`E1127
     // 10:00:00.123456   12345 cart.go:44] lookup price: no rows`).
     r"|^[EF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ ",
-    // Kotlin's compiler (`e: file:///a/App.kt:12:9 Unresolved reference`),
-    // RSpec's list of failed examples (`rspec ./spec/a_spec.rb:12 # …`,
-    // `rspec ./spec/a_spec.rb[1:3:2] # …` for one of a loop's examples);
-    // read with their paths blanked too.
-    r"|^e: (?:file:)?\S*\s*:\d+:\d+ |^rspec\s+\S*?(?:\s*:\d+|\[[\d:]+\]) # ",
+    // Kotlin's compiler (`e: file:///a/App.kt:12:9 Unresolved reference`,
+    // before 2.0 `e: /a/App.kt: (12, 9): Unresolved reference`), RSpec's
+    // list of failed examples (`rspec ./spec/a_spec.rb:12 # …`, `rspec
+    // ./spec/a_spec.rb[1:3:2] # …` for one of a loop's examples), Perl's
+    // `die` without a message (`Died at a.pl line 3.`); read with their
+    // paths blanked too.
+    r"|^e: (?:file:)?\S*\s*:\d+:\d+ |^e: \S*: \(\d+, \d+\): |^rspec\s+\S*?(?:\s*:\d+|\[[\d:]+\]) # |^Died at \S+ line \d+\.$",
     // make, linkers, shells, the kernel.
     r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\b[Cc]ouldn't (?:compile|find|open|load|resolve|connect|read|write|create|parse|start)\b|\b[Cc]an't (?:locate|call|use|find|open|load|resolve|connect|read|write|create|access|modify|exec|stat|remove|import|allocate|bind)\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
     // A formatter's check, file by file: black's and ruff's `would
@@ -203,7 +205,7 @@ pub(super) const SPEC_EXPECTATION: &str =
     r"\S \([\w$]+Spec\.scala:\d+\)$|\S \([\w$]+(?:Suite|Test)\.scala:\d+\)$";
 
 pub(super) const WARNING: &str = concat!(
-    r"(?i:\bwarn(?:ing|ings)?\b|\bdeprecat\w*)|\[WARN(?:ING)?\]|Warning\b|^w: (?:file:)?\S*\s*:\d+:\d+ ",
+    r"(?i:\bwarn(?:ing|ings)?\b|\bdeprecat\w*)|\[WARN(?:ING)?\]|Warning\b|^w: (?:file:)?\S*\s*:\d+:\d+ |^w: \S*: \(\d+, \d+\): ",
     // apt's warnings (`W: GPG error: …`), a klog or glog record at the
     // warning level, oxlint's, Next.js's and
     // Stylelint's mark, Django's system checks (`(models.W042)`),

@@ -248,3 +248,35 @@ fn tool_8_django_keeps_each_test_s_exception() {
         output.len()
     );
 }
+
+/// TOOL-8: where jest tested a promise or a function, what it received
+/// is said in no operand's form (`Received promise rejected instead of
+/// resolved` over `Rejected to value: …`): it stays with the matcher
+/// above it, as `Expected:` and `Received:` do (jest 29, `outputs/`).
+#[test]
+fn tool_8_jest_keeps_what_a_promise_matcher_received() {
+    let output = include_str!("outputs/jest-promises.txt");
+    let form = form("npx jest test", output);
+    for message in [
+        "expect(received).resolves.toBe()",
+        "Received promise rejected instead of resolved",
+        "Rejected to value: [Error: ECONNREFUSED 127.0.0.1:6379]",
+        "Expected substring: \"bad input\"",
+        "Received message:   \"bad pair: x\"",
+        "Tests:       5 failed, 105 passed, 110 total",
+    ] {
+        assert!(form.contains(message), "lost {message:?}\n{form}");
+    }
+    for line in [
+        "Received promise rejected instead of resolved",
+        "Received function did not throw",
+    ] {
+        assert_eq!(line_kind(line), LineKind::Context, "{line}");
+    }
+    assert!(
+        form.len() * 3 < output.len() * 2,
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
+}

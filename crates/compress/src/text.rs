@@ -189,8 +189,12 @@ fn within(text: &str, budget: &Budget) -> bool {
         .lines()
         .map(|l| (l, diagnose::line_kind_in(text, l)))
         .collect();
-    for &(line, kind) in &kinds {
-        if kind.is_diagnostic() || kind == LineKind::Context {
+    // A failure's elaboration is paid for as its failure is: the form
+    // keeps it among the diagnostic lines.
+    let mut elaborations = diagnose::Elaborations::default();
+    for (number, &(line, kind)) in kinds.iter().enumerate() {
+        let elaborates = elaborations.elaborates(number, kind, line);
+        if kind.is_diagnostic() || kind == LineKind::Context || elaborates {
             diagnostic_cost += cost(line, budget);
             diagnostics += 1;
         }
@@ -302,7 +306,9 @@ const CONTEXT_PER_DIAGNOSTIC: usize = 3;
 /// Adds to `spans` the lines that say what a failure line leaves unsaid:
 /// the message a failure line that ends with a colon announces (Rust's
 /// `thread 'x' panicked at src/a.rs:3:5:` above `called `Option::unwrap()`
-/// on a `None` value`, [`diagnose::announced_message`]), and the lines
+/// on a `None` value`, [`diagnose::announced_message`]), the deeper
+/// lines that elaborate one (TypeScript's `  Type 'undefined' is not
+/// assignable to type 'Item'.`, [`diagnose::elaboration`]), and the lines
 /// between a numbered heading and its failure, which name the test
 /// (Mocha's `1) Cart` over `#total()` over `applies no discount:`). Only
 /// lines before `end` are added.
@@ -312,8 +318,11 @@ fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize
         let (Some(line), Some(after)) = (text.get(start..stop), text.get(stop..end)) else {
             continue;
         };
-        if diagnose::announces_message(line) && diagnose::line_kind(line) == LineKind::Failure {
+        let failure = || diagnose::line_kind(line) == LineKind::Failure;
+        if diagnose::announces_message(line) && failure() {
             added.extend(diagnose::announced_message(after).map(|m| diagnose::span_in(text, m)));
+        } else if diagnose::elaboration(line, after).next().is_some() && failure() {
+            added.extend(diagnose::elaboration(line, after).map(|m| diagnose::span_in(text, m)));
         } else if diagnose::is_numbered_heading(line)
             && diagnose::line_kind_in(text, line) == LineKind::Failure
         {

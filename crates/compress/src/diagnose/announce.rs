@@ -66,3 +66,121 @@ pub fn announced_message(after: &str) -> Option<&str> {
         .find(|l| !l.trim().trim_start_matches('│').trim().is_empty())
         .filter(|l| is_announced_message(l))
 }
+
+/// The most lines of a failure's elaboration ([`elaboration`]).
+pub(crate) const ELABORATION_LINES: usize = 3;
+
+/// The lines that elaborate a failure line, given `after`, the text that
+/// follows it (from the end of the line): the plain lines with text right
+/// under it, each indented deeper than `failure`, up to
+/// [`ELABORATION_LINES`]. TypeScript's `  Type 'undefined' is not
+/// assignable to type 'Item'.` under `error TS2322: …`, Go's `\thave
+/// (number)` and `\twant (int, int)` under `not enough arguments in call
+/// to f`, javac's `  symbol:   variable total` say why it failed.
+pub(crate) fn elaboration<'a>(failure: &str, after: &'a str) -> impl Iterator<Item = &'a str> {
+    let depth = indent(failure);
+    after
+        .split('\n')
+        .skip(1)
+        .map(|l| l.trim_end_matches('\r'))
+        .take_while(move |l| indent(l) > depth && is_announced_message(l))
+        .take(ELABORATION_LINES)
+}
+
+/// Follows the lines of a text, in order, to tell those that elaborate a
+/// failure ([`elaboration`]) when each line's kind is known.
+#[derive(Debug, Default)]
+pub(crate) struct Elaborations {
+    /// The last line given, how deep the failure it may elaborate is
+    /// indented, and how many lines elaborate it so far.
+    under: Option<(usize, usize, usize)>,
+}
+
+impl Elaborations {
+    /// Whether `line`, numbered `number`, of `kind`, elaborates the
+    /// failure above it: a plain line with text, right under the failure
+    /// or under a line that elaborates it, indented deeper than the
+    /// failure, among the first [`ELABORATION_LINES`].
+    pub(crate) fn elaborates(&mut self, number: usize, kind: LineKind, line: &str) -> bool {
+        let (under, elaborates) = match (kind, self.under) {
+            (LineKind::Failure, _) => (Some((number, indent(line), 0)), false),
+            (LineKind::Plain, Some((last, depth, count)))
+                if number == last + 1
+                    && count < ELABORATION_LINES
+                    && indent(line) > depth
+                    && !line.trim().is_empty() =>
+            {
+                (Some((number, depth, count + 1)), true)
+            }
+            _ => (None, false),
+        };
+        self.under = under;
+        elaborates
+    }
+}
+
+/// How many bytes of whitespace `line` starts with.
+pub(crate) fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// TOOL-8: the deeper-indented plain lines right under a failure
+    /// elaborate it, three at most; a blank line, a shallower line or a
+    /// line of another kind ends them.
+    #[test]
+    fn tool_8_deeper_plain_lines_under_a_failure_elaborate_it() {
+        let tsc = "src/a.ts(14,5): error TS2322: Type 'Item | undefined' is not assignable to type 'Item'.";
+        let after = "\n  Type 'undefined' is not assignable to type 'Item'.\nsrc/b.ts(2,1): error TS1005: ';' expected.\n";
+        assert_eq!(
+            elaboration(tsc, after).collect::<Vec<_>>(),
+            ["  Type 'undefined' is not assignable to type 'Item'."]
+        );
+        let go = "./main.go:5:7: not enough arguments in call to f";
+        let after = "\n\thave (number)\n\twant (int, int)\n";
+        assert_eq!(
+            elaboration(go, after).collect::<Vec<_>>(),
+            ["\thave (number)", "\twant (int, int)"]
+        );
+        let many = "\n  a\n  b\n  c\n  d\n";
+        assert_eq!(elaboration("error: x", many).count(), ELABORATION_LINES);
+        for after in ["\n\n  a\n", "\nb\n", "\n  File \"a.py\", line 3, in f\n", "\r\n"] {
+            assert_eq!(elaboration("error: x", after).count(), 0, "{after:?}");
+        }
+        assert_eq!(elaboration("  E   x", "\n  a\n").count(), 0);
+        assert_eq!(
+            elaboration("error: x", "\r\n  a\r\n").collect::<Vec<_>>(),
+            ["  a"]
+        );
+    }
+
+    /// TOOL-8: followed line by line, the same lines elaborate a failure;
+    /// a gap in the numbering ends them.
+    #[test]
+    fn tool_8_elaborations_are_followed_line_by_line() {
+        use LineKind::{Failure, Plain};
+        let lines = [
+            (0, Failure, "error: x"),
+            (1, Plain, "  a"),
+            (2, Plain, "  b"),
+            (4, Plain, "  c"),
+            (5, Failure, "  error: y"),
+            (6, Plain, "    d"),
+            (7, Plain, "    e"),
+            (8, Plain, "    f"),
+            (9, Plain, "    g"),
+            (10, Failure, "error: z"),
+            (11, Plain, "x"),
+        ];
+        let mut followed = Elaborations::default();
+        let elaborating: Vec<usize> = lines
+            .iter()
+            .filter(|(n, k, l)| followed.elaborates(*n, *k, l))
+            .map(|(n, _, _)| *n)
+            .collect();
+        assert_eq!(elaborating, [1, 2, 6, 7, 8]);
+    }
+}

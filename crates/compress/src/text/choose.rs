@@ -452,7 +452,9 @@ const LISTING_PREFIX: usize = 5;
 /// previous such line; the first line with text among the two after a
 /// failure that ends with a colon (`… panicked at src/a.rs:3:5:`,
 /// [`diagnose::announced_message`]); and the lines between a numbered
-/// heading and its failure, which name the test.
+/// heading and its failure, which name the test; and the deeper-indented
+/// lines right under a failure that elaborate it
+/// ([`diagnose::elaboration`]).
 fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     /// The last line a message may follow.
     enum Anchor {
@@ -466,9 +468,14 @@ fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     }
     let mut attached: Vec<Line> = Vec::new();
     let mut anchor = Anchor::None;
+    let mut elaborations = diagnose::Elaborations::default();
     for (l, k) in all {
         let line = line_str(text, l);
         let within = |n: usize, reach: usize| l.number > n && l.number <= n + reach;
+        if elaborations.elaborates(l.number, *k, line) {
+            attached.push(*l);
+            continue;
+        }
         match (k, &anchor) {
             (LineKind::Failure, _) => {
                 anchor = if diagnose::announces_message(line) {

@@ -280,3 +280,30 @@ fn tool_8_jest_keeps_what_a_promise_matcher_received() {
         output.len()
     );
 }
+
+/// TOOL-8: TypeScript elaborates an error on the indented lines under it
+/// (`  Type 'undefined' is not assignable to type 'Item7'.`): they say why
+/// it failed, and stay with each error of a `--pretty` run whose code
+/// frames the form leaves out (tsc 5.9, `outputs/`).
+#[test]
+fn tool_8_tsc_keeps_each_error_s_elaboration() {
+    let output = include_str!("outputs/tsc-pretty-elaborations.txt");
+    let form = form("npx tsc -p . --pretty", output);
+    for i in 1..=24 {
+        for line in [
+            format!("Type 'Item{i} | undefined' is not assignable to type 'Item{i}'."),
+            format!("  Type 'undefined' is not assignable to type 'Item{i}'."),
+        ] {
+            assert!(form.contains(&line), "lost {line:?}\n{form}");
+        }
+    }
+    assert!(form.contains("Found 24 errors in 24 files."), "{form}");
+    assert!(
+        form.len() * 4 < output.len() * 3,
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
+    // TOOL-11: the form is its own form.
+    assert_eq!(self::form("npx tsc -p . --pretty", &form), form);
+}

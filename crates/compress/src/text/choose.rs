@@ -102,7 +102,7 @@ pub(super) fn choose(
 
     // The title of each failure's section, the latest first: which test
     // failed. It may use what is left of the grown room once the
-    // diagnostic lines are in, and grows none.
+    // diagnostic lines and the others are in, and grows none.
     let failures: Vec<Line> = all
         .iter()
         .filter(|(_, k)| *k == LineKind::Failure)

@@ -8,7 +8,7 @@ use crate::diagnose::{self, LineKind};
 mod details;
 mod headings;
 
-use headings::{file_heading, section_title};
+use headings::{file_heading, section_titles};
 
 /// The lines to keep, in order, within the room: by priority, with the
 /// diagnostic lines paid from the grown room and the rest from
@@ -103,17 +103,7 @@ pub(super) fn choose(
     // The title of each failure's section, the latest first: which test
     // failed. It may use what is left of the grown room once the
     // diagnostic lines and the others are in, and grows none.
-    let failures: Vec<Line> = all
-        .iter()
-        .filter(|(_, k)| *k == LineKind::Failure)
-        .map(|(l, _)| *l)
-        .collect();
-    let mut titled = HashSet::new();
-    let titles: Vec<Line> = failure_runs(&failures)
-        .rev()
-        .filter_map(|(first, _)| section_title(text, &first))
-        .filter(|t| !seen.contains(line_str(text, t)) && titled.insert(t.number))
-        .collect();
+    let titles = section_titles(text, &all, &seen);
 
     let mut rest: Vec<Line> = Vec::new();
     rest.extend(head.iter().take(1).filter(quiet));
@@ -178,12 +168,22 @@ pub(super) fn choose(
         .chain(last.or(tail.last()))
         .copied()
         .collect();
-    let placed: Vec<Line> = titles.iter().chain(&failing_frames).copied().collect();
+    // The values of the latest assertions' diffs: from what is left of
+    // the grown room once the diagnostic lines are in, before the others,
+    // and grow none.
+    let diffs = details::assertion_diffs(text, &all);
+    let placed: Vec<Line> = diffs
+        .iter()
+        .chain(&titles)
+        .chain(&failing_frames)
+        .copied()
+        .collect();
     let mut room = Room::new(text, budget, &diagnostic, &placed, &kinds);
     let mut any = false;
     for line in ends
         .iter()
         .chain(&diagnostic)
+        .chain(&diffs)
         .chain(&rest)
         .chain(&titles)
         .chain(&failing_frames)

@@ -307,3 +307,25 @@ fn tool_8_tsc_keeps_each_error_s_elaboration() {
     // TOOL-11: the form is its own form.
     assert_eq!(self::form("npx tsc -p . --pretty", &form), form);
 }
+
+/// TOOL-8: Vitest gives a failed assertion's values in a diff under it
+/// (`- Expected` over `+ Received`, then `-   "b": 2,`; or each half of
+/// the legend over its value): the legend and the changed lines stay
+/// from the room the failures leave (Vitest 2.1, `outputs/`).
+#[test]
+fn tool_8_vitest_keeps_an_assertion_s_diff() {
+    let output = include_str!("outputs/vitest-diffs.txt");
+    let form = form("npx vitest run", output);
+    for line in [
+        "AssertionError: expected { a: 1 } to deeply equal { a: 1, b: 2 }",
+        "- Expected\n+ Received\n",
+        "-   \"b\": 2,",
+        "- Expected: \n3\n",
+        "+ Received: \n\"12\"\n",
+    ] {
+        assert!(form.contains(line), "lost {line:?}\n{form}");
+    }
+    assert!(form.len() * 2 < output.len(), "{} of {} bytes", form.len(), output.len());
+    // TOOL-11: the form is its own form.
+    assert_eq!(self::form("npx vitest run", &form), form);
+}

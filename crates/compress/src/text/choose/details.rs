@@ -60,6 +60,107 @@ pub(super) fn details(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     details
 }
 
+/// The assertion diffs under the latest failures: the legend jest and
+/// Vitest print (`- Expected  - 1` over `+ Received  + 0`, or `-
+/// Expected:` and `+ Received:` each over its value) and the changed
+/// lines of the diff under it (`-   "b": 2,`): the values, which the
+/// failure's words may leave out (`expect(received).toEqual(expected)`).
+/// For each of the last [`DIFFED_RUNS`] runs of failure lines, the latest
+/// first, a legend within [`DETAIL_REACH`] lines under the run, and up to
+/// [`DIFF_LINES`] changed lines of the block under the legend.
+pub(super) fn assertion_diffs(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
+    let failures: Vec<Line> = all
+        .iter()
+        .filter(|(_, k)| *k == LineKind::Failure)
+        .map(|(l, _)| *l)
+        .collect();
+    let mut diffs = Vec::new();
+    for (_, end) in failure_runs(&failures).rev().take(DIFFED_RUNS) {
+        let mut line = end;
+        let legend = (0..DETAIL_REACH).find_map(|_| {
+            line = line_after(text, &line)?;
+            legend_of(line_str(text, &line), '-', "Expected").then_some(line)
+        });
+        if let Some(legend) = legend {
+            diffs.extend(diff_under(text, legend));
+        }
+    }
+    diffs
+}
+
+/// Whether `line` is the half of a diff's legend that starts with `sign`
+/// and names `side` (`- Expected`, `+ Received  + 0`, `- Expected:`).
+fn legend_of(line: &str, sign: char, side: &str) -> bool {
+    line.trim_start()
+        .strip_prefix(sign)
+        .and_then(|rest| rest.strip_prefix(' '))
+        .is_some_and(|rest| {
+            rest.strip_prefix(side)
+                .is_some_and(|after| after.is_empty() || after.starts_with([' ', ':']))
+        })
+}
+
+/// The legend starting at `expected` and the changed lines under it: the
+/// `+ Received` half within two lines, a value under a half that ends with
+/// a colon, then the lines that start with `-` or `+` in the block of
+/// lines under the legend, up to [`DIFF_LINES`].
+fn diff_under(text: &str, expected: Line) -> Vec<Line> {
+    let mut kept = vec![expected];
+    let with_value = |kept: &mut Vec<Line>, half: Line| -> Line {
+        match line_after(text, &half)
+            .filter(|_| line_str(text, &half).trim_end().ends_with(':'))
+            .filter(|v| !line_str(text, v).trim().is_empty())
+        {
+            Some(value) => {
+                kept.push(value);
+                value
+            }
+            None => half,
+        }
+    };
+    let mut line = with_value(&mut kept, expected);
+    let mut received = None;
+    for _ in 0..2 {
+        let Some(next) = line_after(text, &line) else {
+            break;
+        };
+        line = next;
+        if legend_of(line_str(text, &line), '+', "Received") {
+            received = Some(line);
+            break;
+        }
+    }
+    let Some(received) = received else {
+        return kept;
+    };
+    kept.push(received);
+    let mut line = with_value(&mut kept, received);
+    let (mut changed, mut in_block) = (0, false);
+    for _ in 0..DIFF_REACH {
+        let Some(next) = line_after(text, &line) else {
+            break;
+        };
+        line = next;
+        let shown = line_str(text, &line);
+        if shown.trim().is_empty() {
+            if in_block {
+                break;
+            }
+            continue;
+        }
+        in_block = true;
+        let change = shown.trim_start();
+        if (change.starts_with("- ") || change.starts_with("+ ")) && change.len() > 2 {
+            kept.push(line);
+            changed += 1;
+            if changed == DIFF_LINES {
+                break;
+            }
+        }
+    }
+    kept
+}
+
 /// Whether `line` is a heading in words that announces the lines under it
 /// (`The conflict is caused by:`): a capital, at most eight words, a colon
 /// at the end.
@@ -82,6 +183,17 @@ const DETAIL_LINES: usize = 4;
 /// How far under a run its details may stand ([`details`]), blank lines
 /// counted.
 const DETAIL_REACH: usize = 8;
+
+/// How many runs of failure lines get their assertion diff
+/// ([`assertion_diffs`]), the latest first.
+const DIFFED_RUNS: usize = 8;
+
+/// The most changed lines kept of one assertion diff ([`assertion_diffs`]).
+const DIFF_LINES: usize = 4;
+
+/// How many lines of the block under a diff's legend are looked through
+/// ([`assertion_diffs`]).
+const DIFF_REACH: usize = 24;
 
 #[cfg(test)]
 mod tests {
@@ -139,5 +251,50 @@ mod tests {
         assert!(!is_heading("the conflict is caused by:"));
         assert!(!is_heading("One two three four five six seven eight nine:"));
         assert!(is_heading("Possible solutions:"));
+    }
+
+    /// The assertion diffs `text` gets, each line's kind read in it.
+    fn diffed(text: &str) -> Vec<&str> {
+        let mut all = Vec::new();
+        let mut start = 0;
+        for (number, line) in text.split('\n').enumerate() {
+            let end = start + line.len();
+            all.push((Line { number, start, end }, diagnose::line_kind_in(text, line)));
+            start = end + 1;
+        }
+        assertion_diffs(text, &all)
+            .iter()
+            .map(|l| line_str(text, l))
+            .collect()
+    }
+
+    /// TOOL-8: jest's and Vitest's diff under a failed assertion: its
+    /// legend and its changed lines, or each half of the legend with the
+    /// value under it.
+    #[test]
+    fn tool_8_an_assertion_s_diff_gives_the_values() {
+        let jest = "  ● parse › parses nested\n\n    expect(received).toEqual(expected) // deep equality\n\n    - Expected  - 1\n    + Received  + 0\n\n      Object {\n        \"a\": 1,\n    -   \"b\": 2,\n      }\n\n      at Object.toEqual (test/calc.test.js:11:93)\n    - not a change\n";
+        assert_eq!(
+            diffed(jest),
+            ["    - Expected  - 1", "    + Received  + 0", "    -   \"b\": 2,"]
+        );
+        let vitest = "AssertionError: expected '12' to be 3 // Object.is equality\n\n- Expected: \n3\n\n+ Received: \n\"12\"\n\n ❯ test/calc.test.js:4:52\n";
+        assert_eq!(diffed(vitest), ["- Expected: ", "3", "+ Received: ", "\"12\""]);
+        // At most DIFF_LINES changed lines.
+        let many = "AssertionError: differ\n- Expected\n+ Received\n".to_owned() + &"- a\n+ b\n".repeat(4);
+        assert_eq!(diffed(&many).len(), 2 + DIFF_LINES);
+        // Not a legend: other words, or no space after the sign.
+        for text in [
+            "AssertionError: differ\n- Expectations\n+ Received\n- a\n",
+            "AssertionError: differ\n-Expected\n+ Received\n- a\n",
+            "AssertionError: differ\nall good\n",
+        ] {
+            assert!(diffed(text).is_empty(), "{text:?}");
+        }
+        // Half a legend is kept alone.
+        assert_eq!(
+            diffed("AssertionError: differ\n- Expected\nnext\n\n\n+ Received\n"),
+            ["- Expected"]
+        );
     }
 }

@@ -1,8 +1,10 @@
 //! The lines above a failure that say which file or which test it is
 //! about (TOOL-8).
 
-use super::Line;
-use crate::diagnose;
+use std::collections::HashSet;
+
+use super::{failure_runs, line_str, Line};
+use crate::diagnose::{self, LineKind};
 
 /// The line naming the file an indented finding is about
 /// ([`diagnose::file_heading_above`]): without it the finding says where
@@ -22,6 +24,23 @@ pub(super) fn section_title(text: &str, failure: &Line) -> Option<Line> {
         failure,
         diagnose::section_title_above(text.as_bytes(), failure.start)?,
     )
+}
+
+/// The titles of the sections the runs of failure lines in `all` are in
+/// ([`section_title`]), the latest first, each once, but those `seen`
+/// among the diagnostic lines.
+pub(super) fn section_titles(text: &str, all: &[(Line, LineKind)], seen: &HashSet<&str>) -> Vec<Line> {
+    let failures: Vec<Line> = all
+        .iter()
+        .filter(|(_, k)| *k == LineKind::Failure)
+        .map(|(l, _)| *l)
+        .collect();
+    let mut titled = HashSet::new();
+    failure_runs(&failures)
+        .rev()
+        .filter_map(|(first, _)| section_title(text, &first))
+        .filter(|t| !seen.contains(line_str(text, t)) && titled.insert(t.number))
+        .collect()
 }
 
 /// The line spanning `start..end`, `up` lines above `line`.

@@ -325,7 +325,12 @@ fn tool_8_vitest_keeps_an_assertion_s_diff() {
     ] {
         assert!(form.contains(line), "lost {line:?}\n{form}");
     }
-    assert!(form.len() * 2 < output.len(), "{} of {} bytes", form.len(), output.len());
+    assert!(
+        form.len() * 2 < output.len(),
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
     // TOOL-11: the form is its own form.
     assert_eq!(self::form("npx vitest run", &form), form);
 }

@@ -150,7 +150,8 @@ fn diff_under(text: &str, expected: Line) -> Vec<Line> {
         }
         in_block = true;
         let change = shown.trim_start();
-        if (change.starts_with("- ") || change.starts_with("+ ")) && change.len() > 2 {
+        let sign = change.starts_with("- ") || change.starts_with("+ ");
+        if sign && !change[2..].trim().is_empty() {
             kept.push(line);
             changed += 1;
             if changed == DIFF_LINES {
@@ -291,6 +292,11 @@ mod tests {
         ] {
             assert!(diffed(text).is_empty(), "{text:?}");
         }
+        // A sign with nothing after it changes nothing.
+        assert_eq!(
+            diffed("AssertionError: differ\n- Expected\n+ Received\n-  \n+ a\n"),
+            ["- Expected", "+ Received", "+ a"]
+        );
         // Half a legend is kept alone.
         assert_eq!(
             diffed("AssertionError: differ\n- Expected\nnext\n\n\n+ Received\n"),

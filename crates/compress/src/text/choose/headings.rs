@@ -97,4 +97,30 @@ mod tests {
             })
         );
     }
+
+    /// TOOL-8: each run of failures brings its section's title once, the
+    /// latest first; a title above no failure, or already kept as a
+    /// diagnostic line, is not brought.
+    #[test]
+    fn each_failing_section_brings_its_title_once() {
+        let log =
+            "____ test_a ____\nE   one\nx\ny\nE   two\n____ test_b ____\nok\n____ test_c ____\nE   three\n";
+        let mut all = Vec::new();
+        let mut start = 0;
+        for (number, line) in log.split('\n').enumerate() {
+            let end = start + line.len();
+            let kind = if line.starts_with("E ") {
+                LineKind::Failure
+            } else {
+                LineKind::Plain
+            };
+            all.push((Line { number, start, end }, kind));
+            start = end + 1;
+        }
+        let titles = |seen: &HashSet<&str>| -> Vec<usize> {
+            section_titles(log, &all, seen).iter().map(|l| l.number).collect()
+        };
+        assert_eq!(titles(&HashSet::new()), [7, 0]);
+        assert_eq!(titles(&HashSet::from(["____ test_c ____"])), [0]);
+    }
 }

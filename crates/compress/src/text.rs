@@ -319,10 +319,11 @@ fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize
             continue;
         };
         let failure = || diagnose::line_kind(line) == LineKind::Failure;
+        let mut elaboration = diagnose::elaboration(line, after).peekable();
         if diagnose::announces_message(line) && failure() {
             added.extend(diagnose::announced_message(after).map(|m| diagnose::span_in(text, m)));
-        } else if diagnose::elaboration(line, after).next().is_some() && failure() {
-            added.extend(diagnose::elaboration(line, after).map(|m| diagnose::span_in(text, m)));
+        } else if elaboration.peek().is_some() && failure() {
+            added.extend(elaboration.map(|m| diagnose::span_in(text, m)));
         } else if diagnose::is_numbered_heading(line)
             && diagnose::line_kind_in(text, line) == LineKind::Failure
         {

@@ -68,7 +68,7 @@ pub fn announced_message(after: &str) -> Option<&str> {
 }
 
 /// The most lines of a failure's elaboration ([`elaboration`]).
-pub(crate) const ELABORATION_LINES: usize = 3;
+const ELABORATION_LINES: usize = 3;
 
 /// The lines that elaborate a failure line, given `after`, the text that
 /// follows it (from the end of the line): the plain lines with text right
@@ -78,13 +78,14 @@ pub(crate) const ELABORATION_LINES: usize = 3;
 /// (number)` and `\twant (int, int)` under `not enough arguments in call
 /// to f`, javac's `  symbol:   variable total` say why it failed.
 pub(crate) fn elaboration<'a>(failure: &str, after: &'a str) -> impl Iterator<Item = &'a str> {
-    let depth = indent(failure);
+    let mut followed = Elaborations::default();
+    followed.elaborates(0, LineKind::Failure, failure);
     after
         .split('\n')
         .skip(1)
         .map(|l| l.trim_end_matches('\r'))
-        .take_while(move |l| indent(l) > depth && is_announced_message(l))
-        .take(ELABORATION_LINES)
+        .enumerate()
+        .map_while(move |(i, l)| followed.elaborates(i + 1, line_kind(l), l).then_some(l))
 }
 
 /// Follows the lines of a text, in order, to tell those that elaborate a
@@ -120,7 +121,7 @@ impl Elaborations {
 }
 
 /// How many bytes of whitespace `line` starts with.
-pub(crate) fn indent(line: &str) -> usize {
+fn indent(line: &str) -> usize {
     line.len() - line.trim_start().len()
 }
 

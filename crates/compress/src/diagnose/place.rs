@@ -273,7 +273,7 @@ pub(crate) fn file_heading_above(text: &[u8], start: usize) -> Option<(usize, us
 /// How many lines above a failure the title of its section is looked
 /// for ([`section_title_above`]): a test's traceback, with its source
 /// lines and locals, fits.
-pub(crate) const TITLE_REACH: usize = 60;
+const TITLE_REACH: usize = 60;
 
 /// The title of the section a failure starting at `start` in `text` is
 /// in: the nearest line above it, within [`TITLE_REACH`] lines, that is a
@@ -292,7 +292,7 @@ pub(crate) fn section_title_above(text: &[u8], start: usize) -> Option<(usize, u
 /// Whether `line` is a title between two rules of the same character
 /// (`____ test_x ____`, `---- a::b stdout ----`, `━━━ Suite ━━━`), each
 /// at least three long.
-pub(crate) fn is_ruled_title(line: &str) -> bool {
+fn is_ruled_title(line: &str) -> bool {
     let line = line.trim();
     let Some(rule) = line.chars().next().filter(|c| "_=-─━⎯*#~".contains(*c)) else {
         return false;

@@ -32,7 +32,12 @@ pub(super) fn choose(
         .map(|(l, _)| l.number)
         .collect();
     let quiet = |l: &&Line| !noise.contains(&l.number);
-    let mut diagnostic = diagnostic_lines(text, &all);
+    let failures: Vec<Line> = all
+        .iter()
+        .filter(|(_, k)| *k == LineKind::Failure)
+        .map(|(l, _)| *l)
+        .collect();
+    let mut diagnostic = diagnostic_lines(text, &all, &failures);
     // Diagnostic lines, each once by its text, grow the room. A message
     // over the place an arrow points at is told apart by that place when
     // another message stands between it and the last time it was said
@@ -103,7 +108,7 @@ pub(super) fn choose(
     // The title of each failure's section, the latest first: which test
     // failed. It may use what is left of the grown room once the
     // diagnostic lines and the others are in, and grows none.
-    let titles = section_titles(text, &all, &seen);
+    let titles = section_titles(text, &failures, &seen);
 
     let mut rest: Vec<Line> = Vec::new();
     rest.extend(head.iter().take(1).filter(quiet));
@@ -146,7 +151,7 @@ pub(super) fn choose(
             code_of.push((code, *frame));
         }
     }
-    rest.extend(details::details(text, &all));
+    rest.extend(details::details(text, &failures));
     rest.extend(head.iter().skip(1).filter(quiet));
     rest.extend(tail.iter().rev().skip(2).filter(quiet));
     // The first and last lines open and close the text: the first unless
@@ -171,7 +176,7 @@ pub(super) fn choose(
     // The values of the latest assertions' diffs: from what is left of
     // the grown room once the diagnostic lines are in, before the others,
     // and grow none.
-    let diffs = details::assertion_diffs(text, &all);
+    let diffs = details::assertion_diffs(text, &failures);
     let placed: Vec<Line> = diffs
         .iter()
         .chain(&titles)
@@ -308,14 +313,13 @@ fn code_under_frame(text: &str, frame: &Line) -> Option<Line> {
 /// failure, the latest summaries, the first failure, what each run of
 /// failures says failed, their messages, the other failures, the other
 /// summaries, warnings, then the locations beside failures.
-fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
+fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> Vec<Line> {
     let of = |wanted: LineKind| -> Vec<Line> {
         all.iter()
             .filter(|(_, k)| *k == wanted)
             .map(|(l, _)| *l)
             .collect()
     };
-    let failures = of(LineKind::Failure);
     let summaries = of(LineKind::Summary);
     // The context of a failure: a location or frame right before or after
     // it, or after it and a blank line (pytest's `django/conf/__init__.py:57:
@@ -341,7 +345,7 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     // stand between two of a run) says what failed (`E   AssertionError:
     // …` above its `E   [left]: …` details, `npm ERR! code E404` above
     // its log lines); the others detail it.
-    let headlines = failure_runs(&failures).map(|(first, _)| first);
+    let headlines = failure_runs(failures).map(|(first, _)| first);
 
     // A verdict in a listing of tests repeats what the runner's closing
     // summary and the failure's details say: it comes after them.
@@ -612,7 +616,15 @@ mod tests {
             .filter(|(n, k)| among(*n, **k))
             .map(|(n, k)| (nth(text, n), *k))
             .collect();
-        diagnostic_lines(text, &all).iter().map(|l| l.number).collect()
+        let failures: Vec<Line> = all
+            .iter()
+            .filter(|(_, k)| *k == LineKind::Failure)
+            .map(|(l, _)| *l)
+            .collect();
+        diagnostic_lines(text, &all, &failures)
+            .iter()
+            .map(|l| l.number)
+            .collect()
     }
 
     fn nth(text: &str, n: usize) -> Line {

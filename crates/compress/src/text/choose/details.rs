@@ -19,13 +19,8 @@ use crate::diagnose::{self, LineKind};
 /// most. Indented code under a failure's words (a listing of a file) is
 /// no such block. They take spare room only, after the diagnostic lines
 /// and the frames.
-pub(super) fn details(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
-    let failures: Vec<Line> = all
-        .iter()
-        .filter(|(_, k)| *k == LineKind::Failure)
-        .map(|(l, _)| *l)
-        .collect();
-    let ends = failure_runs(&failures)
+pub(super) fn details(text: &str, failures: &[Line]) -> Vec<Line> {
+    let ends = failure_runs(failures)
         .map(|(_, last)| last)
         .filter(|l| !line_str(text, l).starts_with([' ', '\t']));
     let mut details = Vec::new();
@@ -68,14 +63,9 @@ pub(super) fn details(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
 /// For each of the last [`DIFFED_RUNS`] runs of failure lines, the latest
 /// first, a legend within [`DETAIL_REACH`] lines under the run, and up to
 /// [`DIFF_LINES`] changed lines of the block under the legend.
-pub(super) fn assertion_diffs(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
-    let failures: Vec<Line> = all
-        .iter()
-        .filter(|(_, k)| *k == LineKind::Failure)
-        .map(|(l, _)| *l)
-        .collect();
+pub(super) fn assertion_diffs(text: &str, failures: &[Line]) -> Vec<Line> {
     let mut diffs = Vec::new();
-    for (_, end) in failure_runs(&failures).rev().take(DIFFED_RUNS) {
+    for (_, end) in failure_runs(failures).rev().take(DIFFED_RUNS) {
         let mut line = end;
         let legend = (0..DETAIL_REACH).find_map(|_| {
             line = line_after(text, &line)?;
@@ -200,16 +190,26 @@ const DIFF_REACH: usize = 24;
 mod tests {
     use super::*;
 
-    /// The details `text` gets, each line's kind read in it.
-    fn detailed(text: &str) -> Vec<&str> {
-        let mut all = Vec::new();
+    /// The failure lines of `text`, each line's kind read in it.
+    fn failures_of(text: &str) -> Vec<Line> {
+        let mut failures = Vec::new();
         let mut start = 0;
         for (number, line) in text.split('\n').enumerate() {
             let end = start + line.len();
-            all.push((Line { number, start, end }, diagnose::line_kind_in(text, line)));
+            if diagnose::line_kind_in(text, line) == LineKind::Failure {
+                failures.push(Line { number, start, end });
+            }
             start = end + 1;
         }
-        details(text, &all).iter().map(|l| line_str(text, l)).collect()
+        failures
+    }
+
+    /// The details `text` gets.
+    fn detailed(text: &str) -> Vec<&str> {
+        details(text, &failures_of(text))
+            .iter()
+            .map(|l| line_str(text, l))
+            .collect()
     }
 
     #[test]
@@ -254,16 +254,9 @@ mod tests {
         assert!(is_heading("Possible solutions:"));
     }
 
-    /// The assertion diffs `text` gets, each line's kind read in it.
+    /// The assertion diffs `text` gets.
     fn diffed(text: &str) -> Vec<&str> {
-        let mut all = Vec::new();
-        let mut start = 0;
-        for (number, line) in text.split('\n').enumerate() {
-            let end = start + line.len();
-            all.push((Line { number, start, end }, diagnose::line_kind_in(text, line)));
-            start = end + 1;
-        }
-        assertion_diffs(text, &all)
+        assertion_diffs(text, &failures_of(text))
             .iter()
             .map(|l| line_str(text, l))
             .collect()

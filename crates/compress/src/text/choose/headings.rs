@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use super::{failure_runs, line_str, Line};
-use crate::diagnose::{self, LineKind};
+use crate::diagnose;
 
 /// The line naming the file an indented finding is about
 /// ([`diagnose::file_heading_above`]): without it the finding says where
@@ -19,24 +19,19 @@ pub(super) fn file_heading(text: &str, finding: &Line) -> Option<Line> {
 /// The title of the section a failure is in
 /// ([`diagnose::section_title_above`]): which test failed, where the
 /// failure says only how.
-pub(super) fn section_title(text: &str, failure: &Line) -> Option<Line> {
+fn section_title(text: &str, failure: &Line) -> Option<Line> {
     above(
         failure,
         diagnose::section_title_above(text.as_bytes(), failure.start)?,
     )
 }
 
-/// The titles of the sections the runs of failure lines in `all` are in
+/// The titles of the sections the runs of `failures` are in
 /// ([`section_title`]), the latest first, each once, but those `seen`
 /// among the diagnostic lines.
-pub(super) fn section_titles(text: &str, all: &[(Line, LineKind)], seen: &HashSet<&str>) -> Vec<Line> {
-    let failures: Vec<Line> = all
-        .iter()
-        .filter(|(_, k)| *k == LineKind::Failure)
-        .map(|(l, _)| *l)
-        .collect();
+pub(super) fn section_titles(text: &str, failures: &[Line], seen: &HashSet<&str>) -> Vec<Line> {
     let mut titled = HashSet::new();
-    failure_runs(&failures)
+    failure_runs(failures)
         .rev()
         .filter_map(|(first, _)| section_title(text, &first))
         .filter(|t| !seen.contains(line_str(text, t)) && titled.insert(t.number))
@@ -105,20 +100,20 @@ mod tests {
     fn each_failing_section_brings_its_title_once() {
         let log =
             "____ test_a ____\nE   one\nx\ny\nE   two\n____ test_b ____\nok\n____ test_c ____\nE   three\n";
-        let mut all = Vec::new();
+        let mut failures = Vec::new();
         let mut start = 0;
         for (number, line) in log.split('\n').enumerate() {
             let end = start + line.len();
-            let kind = if line.starts_with("E ") {
-                LineKind::Failure
-            } else {
-                LineKind::Plain
-            };
-            all.push((Line { number, start, end }, kind));
+            if line.starts_with("E ") {
+                failures.push(Line { number, start, end });
+            }
             start = end + 1;
         }
         let titles = |seen: &HashSet<&str>| -> Vec<usize> {
-            section_titles(log, &all, seen).iter().map(|l| l.number).collect()
+            section_titles(log, &failures, seen)
+                .iter()
+                .map(|l| l.number)
+                .collect()
         };
         assert_eq!(titles(&HashSet::new()), [7, 0]);
         assert_eq!(titles(&HashSet::from(["____ test_c ____"])), [0]);

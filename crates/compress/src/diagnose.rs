@@ -221,7 +221,7 @@ macro_rules! pointed_code {
 }
 
 const CONTEXT: &str = concat!(
-    r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at [\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
+    r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at (?:[\w.@-]+//?)?[\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
     r"|^\s*\S+\.(?:go|rs|py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|kts|scala|groovy|gradle|rb|rake|php|cs|fs|vb|swift|dart|ex|exs|erl|hs|ml|jl|lua|zig|nim|pl|pm|sh|bash|sql|proto|tf|hcl|vue|svelte|html|haml|erb|slim|css|scss|sass|less|ya?ml|toml):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
     // The files named for what they hold rather than by an extension
     // (`Gemfile:4:1: C: Extra blank line detected.`, `Dockerfile:3 DL3008 …`).
@@ -254,6 +254,10 @@ const CONTEXT: &str = concat!(
     // under a failed assertion (`❯ src/a.test.ts:5:17`, or with the
     // function it ran in: `❯ parse src/lib.ts:2:42`).
     r"|^In \S+ line \d+:$|^\s*❯ (?:[\w$.<>]+ )?\S+:\d+:\d+$",
+    // Terraform's place of a diagnostic, in its box (`│   on main.tf line
+    // 12, in resource "aws_instance" "web":`), and PostgreSQL's line of
+    // the statement an error points into (`LINE 1: select * from users;`).
+    r"|^[│\s]*on \S+ line \d+(?:, in .+)?:$|^LINE \d+: ",
     // The frames of Erlang (`in function  cart:load/1 (src/cart.erl, line
     // 12)`), OCaml (`Called from Main in file "bin/main.ml", line 5, …`),
     // Julia (`@ Shop ~/dev/Shop/src/cart.jl:14`) and R's rlang (` 1.
@@ -1039,6 +1043,14 @@ mod tests {
             "   @ Shop ~/dev/Shop/src/cart.jl:14",
             "\tat shop.cart$total.invokeStatic(cart.clj:12)",
             " 1. └─shop::total(cart) at R/cart.R:14:3",
+            // Under the class loader's or module's name, as Gradle and
+            // the module system print a frame of the project.
+            "        at app//org.example.AppTest.greets(AppTest.java:12)",
+            "\tat com.acme.shop@1.2/com.acme.shop.Cart.total(Cart.java:40)",
+            // Terraform's and PostgreSQL's places.
+            "│   on main.tf line 12, in resource \"aws_instance\" \"web\":",
+            "  on variables.tf line 3:",
+            "LINE 1: select * from users;",
         ] {
             assert_eq!(line_kind(line), LineKind::Context, "{line}");
         }

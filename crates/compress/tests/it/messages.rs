@@ -264,6 +264,10 @@ fn tool_8_jest_keeps_what_a_promise_matcher_received() {
         "Expected substring: \"bad input\"",
         "Received message:   \"bad pair: x\"",
         "Tests:       5 failed, 105 passed, 110 total",
+        // The diff under `toEqual`, though the code frames under other
+        // failures name errors and count as runs of failure lines.
+        "    - Expected  - 1\n    + Received  + 0\n",
+        "    -   \"b\": 2,",
     ] {
         assert!(form.contains(message), "lost {message:?}\n{form}");
     }

@@ -60,22 +60,24 @@ pub(super) fn details(text: &str, failures: &[Line]) -> Vec<Line> {
 /// Expected:` and `+ Received:` each over its value) and the changed
 /// lines of the diff under it (`-   "b": 2,`): the values, which the
 /// failure's words may leave out (`expect(received).toEqual(expected)`).
-/// For each of the last [`DIFFED_RUNS`] runs of failure lines, the latest
-/// first, a legend within [`DETAIL_REACH`] lines under the run, and up to
-/// [`DIFF_LINES`] changed lines of the block under the legend.
+/// The legends within [`DETAIL_REACH`] lines under a run of failure
+/// lines, the latest first, up to [`DIFFED_RUNS`] of them (runs with no
+/// legend under them, a code frame's line that names an error, say, do
+/// not count), each with up to [`DIFF_LINES`] changed lines of the block
+/// under it.
 pub(super) fn assertion_diffs(text: &str, failures: &[Line]) -> Vec<Line> {
-    let mut diffs = Vec::new();
-    for (_, end) in failure_runs(failures).rev().take(DIFFED_RUNS) {
-        let mut line = end;
-        let legend = (0..DETAIL_REACH).find_map(|_| {
-            line = line_after(text, &line)?;
-            legend_of(line_str(text, &line), '-', "Expected").then_some(line)
-        });
-        if let Some(legend) = legend {
-            diffs.extend(diff_under(text, legend));
-        }
-    }
-    diffs
+    failure_runs(failures)
+        .rev()
+        .filter_map(|(_, end)| {
+            let mut line = end;
+            (0..DETAIL_REACH).find_map(|_| {
+                line = line_after(text, &line)?;
+                legend_of(line_str(text, &line), '-', "Expected").then_some(line)
+            })
+        })
+        .take(DIFFED_RUNS)
+        .flat_map(|legend| diff_under(text, legend))
+        .collect()
 }
 
 /// Whether `line` is the half of a diff's legend that starts with `sign`
@@ -175,8 +177,8 @@ const DETAIL_LINES: usize = 4;
 /// counted.
 const DETAIL_REACH: usize = 8;
 
-/// How many runs of failure lines get their assertion diff
-/// ([`assertion_diffs`]), the latest first.
+/// How many assertion diffs a form keeps ([`assertion_diffs`]), the
+/// latest first.
 const DIFFED_RUNS: usize = 8;
 
 /// The most changed lines kept of one assertion diff ([`assertion_diffs`]).

@@ -25,6 +25,7 @@ mod counts;
 mod levels;
 mod likely;
 mod place;
+mod shape;
 mod words;
 
 pub use announce::{announced_message, announces_message, is_announced_message};
@@ -41,6 +42,7 @@ pub(crate) use place::{
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};
+pub(crate) use shape::Shapes;
 use words::{FAILURE, FIXABLE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, VERDICT, WARNING};
 
 /// What a line of a command's output is.

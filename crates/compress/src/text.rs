@@ -238,8 +238,16 @@ fn diagnostic_spans(
     };
     // Only failures, warnings and summaries count toward a quota: the
     // locations and code excerpts between them (a compiler's `-->` and `|`
-    // lines) come along, up to as many again as the quota.
-    let counts = |span: (usize, usize)| diagnose::line_kind_in(text, &text[span.0..span.1]).is_diagnostic();
+    // lines) come along, up to as many again as the quota. So do the
+    // lines of a shape said more than a few times already (a log's
+    // `ERROR queue connection failed (attempt 7)` at every retry): the
+    // search goes on past them to the failure said once.
+    // A block is a run of adjacent lines: each search numbers its own.
+    let counts = |span: (usize, usize), block: usize, shapes: &mut diagnose::Shapes| {
+        let line = &text[span.0..span.1];
+        diagnose::line_kind_in(text, line).is_diagnostic() && !shapes.repeats(line, block)
+    };
+    let (mut shapes, mut block, mut after) = (diagnose::Shapes::default(), 0, None);
     let mut spans: Vec<(usize, usize)> = Vec::new();
     let (mut counted, mut others) = (0, 0);
     let mut scanned_to = from;
@@ -249,7 +257,11 @@ fn diagnostic_spans(
             break;
         };
         let span = line_at(m.max(from));
-        if counts(span) {
+        if after != Some(span.0) {
+            block += 1;
+        }
+        after = Some(span.1 + 1);
+        if counts(span, block, &mut shapes) {
             counted += 1;
         } else {
             others += 1;
@@ -260,6 +272,7 @@ fn diagnostic_spans(
     let scanned_to = scanned_to.min(to);
     let mut last: Vec<(usize, usize)> = Vec::new();
     let (mut counted, mut others) = (0, 0);
+    let (mut shapes, mut block, mut before) = (diagnose::Shapes::default(), 0, None);
     let mut window_end = to;
     let mut window = 64 * 1024;
     while counted < last_quota && others < last_quota * CONTEXT_PER_DIAGNOSTIC && window_end > scanned_to {
@@ -282,7 +295,11 @@ fn diagnostic_spans(
             if counted >= last_quota || others >= last_quota * CONTEXT_PER_DIAGNOSTIC {
                 break;
             }
-            if counts(span) {
+            if before != Some(span.1 + 1) {
+                block += 1;
+            }
+            before = Some(span.0);
+            if counts(span, block, &mut shapes) {
                 counted += 1;
             } else {
                 others += 1;

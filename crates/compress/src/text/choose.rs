@@ -6,8 +6,10 @@ use super::{cost, grows_past_cap, line_str, room, Budget, Line, INNERMOST_FRAMES
 use crate::diagnose::{self, LineKind};
 
 mod details;
+mod frames;
 mod headings;
 
+use frames::{code_under_frame, frame_above, function_above_frame, FAILING_FRAMES};
 use headings::{file_heading, section_titles};
 
 /// The lines to keep, in order, within the room: by priority, with the
@@ -37,7 +39,7 @@ pub(super) fn choose(
         .filter(|(_, k)| *k == LineKind::Failure)
         .map(|(l, _)| *l)
         .collect();
-    let mut diagnostic = diagnostic_lines(text, &all, &failures);
+    let (mut diagnostic, repeats) = diagnostic_lines(text, &all, &failures);
     // Diagnostic lines, each once by its text, grow the room. A message
     // over the place an arrow points at is told apart by that place when
     // another message stands between it and the last time it was said
@@ -91,6 +93,10 @@ pub(super) fn choose(
         keep
     });
     let seen: HashSet<&str> = diagnostic.iter().map(|l| line_str(text, l)).collect();
+    // The lines of a shape said again and again grow the room as the
+    // others do, and take what is left of it after every other line.
+    let (diagnostic, repeated): (Vec<Line>, Vec<Line>) =
+        diagnostic.into_iter().partition(|l| !repeats.contains(&l.number));
     // The frame each failure happened in, when its code line stands
     // between them (pytest's `--tb=short`), the latest first, a repeated
     // failure's too: it may use what is left of the room the diagnostic
@@ -183,7 +189,8 @@ pub(super) fn choose(
         .chain(&failing_frames)
         .copied()
         .collect();
-    let mut room = Room::new(text, budget, &diagnostic, &placed, &kinds);
+    let growing: Vec<Line> = diagnostic.iter().chain(&repeated).copied().collect();
+    let mut room = Room::new(text, budget, &growing, &placed, &kinds);
     let mut any = false;
     for line in ends
         .iter()
@@ -192,6 +199,7 @@ pub(super) fn choose(
         .chain(&rest)
         .chain(&titles)
         .chain(&failing_frames)
+        .chain(&repeated)
     {
         any |= room.keep(line, false);
     }
@@ -214,106 +222,13 @@ pub(super) fn choose(
     kept
 }
 
-/// The function a Rust backtrace names above a frame's location (`4:
-/// app::load` above `at ./src/main.rs:3:51`): which code ran there.
-fn function_above_frame(text: &str, frame: &Line) -> Option<Line> {
-    let location = line_str(text, frame).trim();
-    if !(location.starts_with("at ") && location.contains(".rs:")) {
-        return None;
-    }
-    let above = line_before(text, frame)?;
-    let name = line_str(text, &above).trim_start();
-    let numbered = name
-        .split_once(": ")
-        .is_some_and(|(n, f)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !f.trim().is_empty());
-    numbered.then_some(above)
-}
-
-/// The frame a failure happened in, where the frame's code line and
-/// position markers stand between them: pytest's `--tb=short` prints
-/// `pkg/calc.py:8: in div`, `    return a / b`, `           ^^^^^`, then
-/// `E   ZeroDivisionError: division by zero`, and a Python traceback
-/// `File "pkg/calc.py", line 8, in div` above the same. The nearest
-/// location within [`FRAME_REACH`] lines above the failure's first line,
-/// unless another diagnostic comes first.
-fn frame_above(text: &str, failure: &Line) -> Option<Line> {
-    let mut line = *failure;
-    for _ in 0..FRAME_REACH {
-        line = line_before(text, &line)?;
-        match diagnose::line_kind_in(text, line_str(text, &line)) {
-            LineKind::Context => return Some(line),
-            LineKind::Failure | LineKind::Summary | LineKind::Warning => return None,
-            LineKind::Noise | LineKind::Plain => {}
-        }
-    }
-    None
-}
-
-/// The most frames of failures a form keeps ([`frame_above`]), the
-/// latest first: enough for a short run's failures, never a listing of
-/// every frame of a long one.
-const FAILING_FRAMES: usize = 8;
-
-/// How far above a failure its frame may stand ([`frame_above`]): the
-/// frame, its code line, the code's position markers.
-const FRAME_REACH: usize = 3;
-
-/// Whether `line` is a Python frame that prints its code line under it:
-/// a traceback's `File "a.py", line 3, in f`, or pytest's short form of
-/// it, `a.py:3: in f`.
-fn is_python_frame(line: &str) -> bool {
-    let line = line.trim_start();
-    line.starts_with("File \"")
-        || line.split_once(": in ").is_some_and(|(place, function)| {
-            let number = place.rsplit_once(".py:").map_or("", |(_, n)| n);
-            !number.is_empty()
-                && number.bytes().all(|b| b.is_ascii_digit())
-                && !function.is_empty()
-                && !function.contains(char::is_whitespace)
-        })
-}
-
-/// Whether `line` is the place Node.js names above the code of an
-/// uncaught exception (`/app/server.js:12`, then the code line, a caret
-/// under it, a blank line and `TypeError: …`).
-fn is_node_place(line: &str) -> bool {
-    line.rsplit_once(':').is_some_and(|(path, number)| {
-        let script = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"]
-            .iter()
-            .any(|e| path.ends_with(e));
-        script
-            && !path.contains(char::is_whitespace)
-            && !number.is_empty()
-            && number.bytes().all(|b| b.is_ascii_digit())
-    })
-}
-
-/// The code line printed under a frame: a Python traceback's (`File
-/// "a.py", line 3, in f` or pytest's `a.py:3: in f` above `    return
-/// g(x)`), indented, and the one under the place Node.js names above an
-/// uncaught exception (`/app/server.js:12` above `const port =
-/// cfg.port;`): what ran there.
-fn code_under_frame(text: &str, frame: &Line) -> Option<Line> {
-    let place = line_str(text, frame);
-    let node = is_node_place(place);
-    if !node && !is_python_frame(place) {
-        return None;
-    }
-    let code = line_after(text, frame)?;
-    let line = line_str(text, &code);
-    let shown = if node {
-        !line.trim().is_empty()
-    } else {
-        line.starts_with(' ') && !line.trim().is_empty() && !line.trim_start().starts_with("File \"")
-    };
-    shown.then_some(code)
-}
-
 /// The lines that carry a diagnostic, in order of priority: the last
 /// failure, the latest summaries, the first failure, what each run of
 /// failures says failed, their messages, the other failures, the other
-/// summaries, warnings, then the locations beside failures.
-fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> Vec<Line> {
+/// summaries, warnings, then the locations beside failures; and last the
+/// lines of a shape said in several blocks of lines before, whose numbers
+/// come along ([`diagnose::Shapes`]).
+fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> (Vec<Line>, HashSet<usize>) {
     let of = |wanted: LineKind| -> Vec<Line> {
         all.iter()
             .filter(|(_, k)| *k == wanted)
@@ -370,7 +285,33 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> 
     // The latest first, as the failures above them: a place said again
     // stays beside the same occurrence of its message.
     diagnostic.extend(contexts.collect::<Vec<_>>().into_iter().rev());
-    diagnostic
+    // A line of a shape said in a few blocks of lines before it in this
+    // order (a log's `ERROR queue connection failed (attempt 7)` at every
+    // retry, between other lines; the same assertion failing in each case
+    // of a parametrized test, with its code line) comes after all the
+    // others, in the same order: the failure said once stays before the
+    // hundredth retry. A listing of one shape (each line a test) is one
+    // block.
+    let mut block_of = HashMap::new();
+    let mut block = 0;
+    for pair in all.windows(2) {
+        if pair[1].0.number != pair[0].0.number + 1 {
+            block += 1;
+        }
+        block_of.insert(pair[1].0.number, block);
+    }
+    let mut shapes = diagnose::Shapes::default();
+    let mut placed = HashSet::new();
+    let (mut diagnostic, repeated): (Vec<Line>, Vec<Line>) = diagnostic
+        .into_iter()
+        .filter(|l| placed.insert(l.number))
+        .partition(|l| {
+            let block = block_of.get(&l.number).copied().unwrap_or(0);
+            !shapes.repeats(line_str(text, l), block)
+        });
+    let repeats = repeated.iter().map(|l| l.number).collect();
+    diagnostic.extend(repeated);
+    (diagnostic, repeats)
 }
 
 /// The runs of `failures` (in order; one other line may stand between two
@@ -599,6 +540,7 @@ impl<'a> Room<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::frames::{is_node_place, is_python_frame};
     use super::*;
 
     /// The `n`th line of `text` (CRLF endings trimmed).
@@ -622,6 +564,7 @@ mod tests {
             .map(|(l, _)| *l)
             .collect();
         diagnostic_lines(text, &all, &failures)
+            .0
             .iter()
             .map(|l| l.number)
             .collect()

@@ -933,6 +933,42 @@ fn tool_8_a_listing_of_tests_gives_way_to_the_details_of_its_failures() {
     );
 }
 
+/// TOOL-8: a log that says the same thing at every retry, with a new time
+/// and attempt each time (`… ERROR worker: queue connection failed
+/// (attempt 7): …`, 260 times between other lines), keeps the failure it
+/// says once in its middle (`CRITICAL … job 131 failed`, its traceback's
+/// frames and exception) before the retries: they take what room is left
+/// (Python's `logging`, `outputs/`).
+#[test]
+fn tool_8_a_failure_said_once_stays_before_a_message_said_at_every_retry() {
+    let output = include_str!("outputs/python-logging-retries.txt");
+    let c = Compressor::new();
+    let (form, _) = c.compress_text("Bash", &json!({"command": "python worker.py"}), output);
+    for line in [
+        "CRITICAL worker: job 131 failed: bad quantity None for SKU-0131",
+        "  File \"/home/dev/shop/worker.py\", line 9, in handle",
+        "TypeError: unsupported operand type(s) for *: 'NoneType' and 'int'",
+        "1 job failed, see the log above",
+    ] {
+        assert!(form.contains(line), "lost {line:?}\n{form}");
+    }
+    let retries = |text: &str| text.matches("queue connection failed").count();
+    assert_eq!(retries(output), 260);
+    assert!(retries(&form) >= 3, "{form}");
+    assert!(
+        form.len() * 4 < output.len(),
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
+    // TOOL-11: the form is its own form.
+    assert_eq!(
+        c.compress_text("Bash", &json!({"command": "python worker.py"}), &form)
+            .0,
+        form
+    );
+}
+
 /// TOOL-8: ESLint's default format names a file once, above its findings
 /// (`  2:10  error  …` says where in a file, not in which). Every finding
 /// kept comes with its file's name.

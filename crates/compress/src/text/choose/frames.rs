@@ -1,0 +1,102 @@
+//! The frames of a failure in its history form: the frame a failure
+//! happened in, the code line printed under a frame, the function a Rust
+//! backtrace names above its location (TOOL-8).
+
+use super::{line_after, line_before};
+use crate::diagnose::{self, LineKind};
+use crate::text::{line_str, Line};
+
+/// The function a Rust backtrace names above a frame's location (`4:
+/// app::load` above `at ./src/main.rs:3:51`): which code ran there.
+pub(super) fn function_above_frame(text: &str, frame: &Line) -> Option<Line> {
+    let location = line_str(text, frame).trim();
+    if !(location.starts_with("at ") && location.contains(".rs:")) {
+        return None;
+    }
+    let above = line_before(text, frame)?;
+    let name = line_str(text, &above).trim_start();
+    let numbered = name
+        .split_once(": ")
+        .is_some_and(|(n, f)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) && !f.trim().is_empty());
+    numbered.then_some(above)
+}
+
+/// The frame a failure happened in, where the frame's code line and
+/// position markers stand between them: pytest's `--tb=short` prints
+/// `pkg/calc.py:8: in div`, `    return a / b`, `           ^^^^^`, then
+/// `E   ZeroDivisionError: division by zero`, and a Python traceback
+/// `File "pkg/calc.py", line 8, in div` above the same. The nearest
+/// location within [`FRAME_REACH`] lines above the failure's first line,
+/// unless another diagnostic comes first.
+pub(super) fn frame_above(text: &str, failure: &Line) -> Option<Line> {
+    let mut line = *failure;
+    for _ in 0..FRAME_REACH {
+        line = line_before(text, &line)?;
+        match diagnose::line_kind_in(text, line_str(text, &line)) {
+            LineKind::Context => return Some(line),
+            LineKind::Failure | LineKind::Summary | LineKind::Warning => return None,
+            LineKind::Noise | LineKind::Plain => {}
+        }
+    }
+    None
+}
+
+/// The most frames of failures a form keeps ([`frame_above`]), the
+/// latest first: enough for a short run's failures, never a listing of
+/// every frame of a long one.
+pub(super) const FAILING_FRAMES: usize = 8;
+
+/// How far above a failure its frame may stand ([`frame_above`]): the
+/// frame, its code line, the code's position markers.
+const FRAME_REACH: usize = 3;
+
+/// Whether `line` is a Python frame that prints its code line under it:
+/// a traceback's `File "a.py", line 3, in f`, or pytest's short form of
+/// it, `a.py:3: in f`.
+pub(super) fn is_python_frame(line: &str) -> bool {
+    let line = line.trim_start();
+    line.starts_with("File \"")
+        || line.split_once(": in ").is_some_and(|(place, function)| {
+            let number = place.rsplit_once(".py:").map_or("", |(_, n)| n);
+            !number.is_empty()
+                && number.bytes().all(|b| b.is_ascii_digit())
+                && !function.is_empty()
+                && !function.contains(char::is_whitespace)
+        })
+}
+
+/// Whether `line` is the place Node.js names above the code of an
+/// uncaught exception (`/app/server.js:12`, then the code line, a caret
+/// under it, a blank line and `TypeError: …`).
+pub(super) fn is_node_place(line: &str) -> bool {
+    line.rsplit_once(':').is_some_and(|(path, number)| {
+        let script = [".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"]
+            .iter()
+            .any(|e| path.ends_with(e));
+        script
+            && !path.contains(char::is_whitespace)
+            && !number.is_empty()
+            && number.bytes().all(|b| b.is_ascii_digit())
+    })
+}
+
+/// The code line printed under a frame: a Python traceback's (`File
+/// "a.py", line 3, in f` or pytest's `a.py:3: in f` above `    return
+/// g(x)`), indented, and the one under the place Node.js names above an
+/// uncaught exception (`/app/server.js:12` above `const port =
+/// cfg.port;`): what ran there.
+pub(super) fn code_under_frame(text: &str, frame: &Line) -> Option<Line> {
+    let place = line_str(text, frame);
+    let node = is_node_place(place);
+    if !node && !is_python_frame(place) {
+        return None;
+    }
+    let code = line_after(text, frame)?;
+    let line = line_str(text, &code);
+    let shown = if node {
+        !line.trim().is_empty()
+    } else {
+        line.starts_with(' ') && !line.trim().is_empty() && !line.trim_start().starts_with("File \"")
+    };
+    shown.then_some(code)
+}

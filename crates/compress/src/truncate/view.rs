@@ -6,7 +6,8 @@
 //! nobody listed) the view keeps the end as well: a fifth of the limits
 //! for the last lines, up to two fifths for the failure, warning and
 //! summary lines from between (at most [`DIAGNOSTICS`], the last ones and
-//! failures first), and the rest for the head, with `[… N lines …]` where
+//! failures first, a message said in block after block last), and the
+//! rest for the head, with `[… N lines …]` where
 //! lines are left out. The head gets what the diagnostic lines leave: an
 //! output with none shows more of its start. A head that runs into noise
 //! (passing tests, downloads) stops a few lines into it, and its room goes
@@ -298,6 +299,9 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         return Vec::new();
     }
     let mut found: Vec<(usize, String, LineKind)> = Vec::new();
+    // The block of adjacent lines each found line is in.
+    let mut blocks: Vec<usize> = Vec::new();
+    let (mut block, mut after) = (0, None);
     let mut at = 0;
     let mut likely = diagnose::Likely::new(region);
     while let Some(m) = likely.find_at(at) {
@@ -306,27 +310,43 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         let line = String::from_utf8_lossy(&region[start..end]);
         let line = line.trim_end_matches('\r');
         let kind = diagnose::kind_in_place(line, &region[end..]);
+        if after != Some(start) {
+            block += 1;
+        }
+        after = Some(end + 1);
         if kind == LineKind::Failure {
             // A test runner's numbered heading names the failing test a
             // few lines above a failure with no word the search finds.
             if let Some((heading_start, heading)) = heading_above(region, start) {
                 if found.last().is_none_or(|f| f.0 < heading_start) {
                     found.push((heading_start, heading, LineKind::Failure));
+                    blocks.push(block);
                 }
             }
         }
         if kind.is_diagnostic() {
             found.push((start, line.to_owned(), kind));
+            blocks.push(block);
         }
         at = end + 1;
         if at >= region.len() {
             break;
         }
     }
-    // The last ones, failures before the rest, within the room; shown in
-    // their order.
+    // The last ones, failures before the rest, and the lines of a shape
+    // said in block after block (a log's retries) after all the others
+    // ([`diagnose::Shapes`]), within the room; shown in their order.
     let mut order: Vec<usize> = (0..found.len()).rev().collect();
     order.sort_by_key(|&i| found[i].2 != LineKind::Failure);
+    let mut shapes = diagnose::Shapes::default();
+    let repeated: Vec<bool> = {
+        let mut repeated = vec![false; found.len()];
+        for &i in &order {
+            repeated[i] = shapes.repeats(&found[i].1, blocks[i]);
+        }
+        repeated
+    };
+    order.sort_by_key(|&i| repeated[i]);
     let mut used = 0;
     let mut kept: Vec<usize> = Vec::new();
     // The files kept findings are in, by their headings' starts.

@@ -967,6 +967,14 @@ fn tool_8_a_failure_said_once_stays_before_a_message_said_at_every_retry() {
             .0,
         form
     );
+    // #30.8: and what the model sees mid-round of it, cut to a quarter.
+    let (view, _) = shell_view(output, 12_000);
+    for line in [
+        "CRITICAL worker: job 131 failed: bad quantity None for SKU-0131",
+        "TypeError: unsupported operand type(s) for *: 'NoneType' and 'int'",
+    ] {
+        assert!(view.contains(line), "lost {line:?}\n{view}");
+    }
 }
 
 /// TOOL-8: ESLint's default format names a file once, above its findings

@@ -242,12 +242,13 @@ fn diagnostic_spans(
     // lines of a shape said more than a few times already (a log's
     // `ERROR queue connection failed (attempt 7)` at every retry): the
     // search goes on past them to the failure said once.
-    // A block is a run of adjacent lines: each search numbers its own.
+    // Each search numbers its own blocks.
     let counts = |span: (usize, usize), block: usize, shapes: &mut diagnose::Shapes| {
         let line = &text[span.0..span.1];
         diagnose::line_kind_in(text, line).is_diagnostic() && !shapes.repeats(line, block)
     };
-    let (mut shapes, mut block, mut after) = (diagnose::Shapes::default(), 0, None);
+    let (mut shapes, mut blocks, mut after) =
+        (diagnose::Shapes::default(), diagnose::Blocks::default(), None);
     let mut spans: Vec<(usize, usize)> = Vec::new();
     let (mut counted, mut others) = (0, 0);
     let mut scanned_to = from;
@@ -257,9 +258,7 @@ fn diagnostic_spans(
             break;
         };
         let span = line_at(m.max(from));
-        if after != Some(span.0) {
-            block += 1;
-        }
+        let block = blocks.of(&text[span.0..span.1], after == Some(span.0));
         after = Some(span.1 + 1);
         if counts(span, block, &mut shapes) {
             counted += 1;
@@ -272,7 +271,8 @@ fn diagnostic_spans(
     let scanned_to = scanned_to.min(to);
     let mut last: Vec<(usize, usize)> = Vec::new();
     let (mut counted, mut others) = (0, 0);
-    let (mut shapes, mut block, mut before) = (diagnose::Shapes::default(), 0, None);
+    let (mut shapes, mut blocks, mut before) =
+        (diagnose::Shapes::default(), diagnose::Blocks::default(), None);
     let mut window_end = to;
     let mut window = 64 * 1024;
     while counted < last_quota && others < last_quota * CONTEXT_PER_DIAGNOSTIC && window_end > scanned_to {
@@ -295,9 +295,7 @@ fn diagnostic_spans(
             if counted >= last_quota || others >= last_quota * CONTEXT_PER_DIAGNOSTIC {
                 break;
             }
-            if before != Some(span.1 + 1) {
-                block += 1;
-            }
+            let block = blocks.of(&text[span.0..span.1], before == Some(span.1 + 1));
             before = Some(span.0);
             if counts(span, block, &mut shapes) {
                 counted += 1;
@@ -675,6 +673,34 @@ mod tests {
         let c = condense(t, &B);
         assert!(matches!(c.text, Cow::Borrowed(_)));
         assert_eq!(c.total_lines, 3);
+    }
+
+    /// TOOL-8: the search for diagnostic lines goes on past a message said
+    /// in block after block (a log's retries, each between other lines)
+    /// to the failure said once; a block of one shape (a listing) counts
+    /// toward its quota line by line. Forward and backward alike.
+    #[test]
+    fn tool_8_the_search_goes_on_past_a_message_said_at_every_retry() {
+        let retries: String = (0..10)
+            .map(|i| format!("ERROR retry {i} refused\nINFO job {i} done\n"))
+            .collect();
+        let listing: String = (0..12)
+            .map(|i| format!("FAILED t.py::t_{i} - rate {i}\n"))
+            .collect();
+        let plain = "INFO idle\n".repeat(300);
+        let found = |text: &str, first: usize, last: usize| {
+            diagnostic_spans(text, 0, text.len(), first, last)
+                .iter()
+                .any(|&(s, e)| &text[s..e] == "CRITICAL job 7 failed")
+        };
+        let forward = format!("{retries}CRITICAL job 7 failed\n{plain}");
+        assert!(found(&forward, 8, 0));
+        let forward = format!("{listing}CRITICAL job 7 failed\n{plain}");
+        assert!(!found(&forward, 8, 0));
+        let backward = format!("{plain}CRITICAL job 7 failed\n{retries}");
+        assert!(found(&backward, 0, 8));
+        let backward = format!("{plain}CRITICAL job 7 failed\n{listing}");
+        assert!(!found(&backward, 0, 8));
     }
 
     #[test]

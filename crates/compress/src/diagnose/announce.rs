@@ -76,7 +76,9 @@ const ELABORATION_LINES: usize = 3;
 /// [`ELABORATION_LINES`]. TypeScript's `  Type 'undefined' is not
 /// assignable to type 'Item'.` under `error TS2322: …`, Go's `\thave
 /// (number)` and `\twant (int, int)` under `not enough arguments in call
-/// to f`, javac's `  symbol:   variable total` say why it failed.
+/// to f`, javac's `  symbol:   variable total` say why it failed. Under
+/// a failure drawn in a box's gutter, the box's own words (Terraform's `│
+/// An argument named "ami_id" is not expected here.`, [`Elaborations`]).
 pub(crate) fn elaboration<'a>(failure: &str, after: &'a str) -> impl Iterator<Item = &'a str> {
     let mut followed = Elaborations::default();
     followed.elaborates(0, LineKind::Failure, failure);
@@ -85,39 +87,122 @@ pub(crate) fn elaboration<'a>(failure: &str, after: &'a str) -> impl Iterator<It
         .skip(1)
         .map(|l| l.trim_end_matches('\r'))
         .enumerate()
-        .map_while(move |(i, l)| followed.elaborates(i + 1, line_kind(l), l).then_some(l))
+        .map_while(move |(i, l)| {
+            let kind = line_kind(l);
+            let elaborates = followed.elaborates(i + 1, kind, l);
+            // Another failure, or a line past what may elaborate this one,
+            // ends them.
+            (kind != LineKind::Failure && followed.under.is_some()).then_some((elaborates, l))
+        })
+        .filter_map(|(elaborates, l)| elaborates.then_some(l))
 }
 
 /// Follows the lines of a text, in order, to tell those that elaborate a
 /// failure ([`elaboration`]) when each line's kind is known.
 #[derive(Debug, Default)]
 pub(crate) struct Elaborations {
+    under: Option<Under>,
+}
+
+/// The failure the next lines may elaborate.
+#[derive(Debug, Clone, Copy)]
+enum Under {
     /// The last line given, how deep the failure it may elaborate is
     /// indented, and how many lines elaborate it so far.
-    under: Option<(usize, usize, usize)>,
+    Lines { last: usize, depth: usize, count: usize },
+    /// A failure drawn in a box's gutter (Terraform's `│ Error: …`): its
+    /// number, how deep its words stand after the gutter, and how many
+    /// lines elaborate it so far.
+    Boxed {
+        failure: usize,
+        depth: usize,
+        count: usize,
+    },
 }
 
 impl Elaborations {
     /// Whether `line`, numbered `number`, of `kind`, elaborates the
-    /// failure above it: a plain line with text, right under the failure
-    /// or under a line that elaborates it, indented deeper than the
-    /// failure, among the first [`ELABORATION_LINES`].
+    /// failure above it, among the first [`ELABORATION_LINES`]: a plain
+    /// line with text, right under the failure or under a line that
+    /// elaborates it, indented deeper than the failure; or, under a
+    /// failure drawn in a box's gutter (Terraform's `│ Error: Unsupported
+    /// argument`), a plain line of the same box within [`BOX_REACH`]
+    /// lines whose words stand as deep as the failure's (`│ An argument
+    /// named "ami_id" is not expected here.`), past the box's blank lines
+    /// and deeper ones (`│   on main.tf line 12, …:`).
     pub(crate) fn elaborates(&mut self, number: usize, kind: LineKind, line: &str) -> bool {
         let (under, elaborates) = match (kind, self.under) {
-            (LineKind::Failure, _) => (Some((number, indent(line), 0)), false),
-            (LineKind::Plain, Some((last, depth, count)))
+            (LineKind::Failure, _) => {
+                let under = match boxed(line) {
+                    Some(words) => Under::Boxed {
+                        failure: number,
+                        depth: indent(words),
+                        count: 0,
+                    },
+                    None => Under::Lines {
+                        last: number,
+                        depth: indent(line),
+                        count: 0,
+                    },
+                };
+                (Some(under), false)
+            }
+            (
+                _,
+                Some(Under::Boxed {
+                    failure,
+                    depth,
+                    count,
+                }),
+            ) => match boxed(line) {
+                Some(words) if number <= failure + BOX_REACH => {
+                    let elaborates = kind == LineKind::Plain
+                        && count < ELABORATION_LINES
+                        && !words.trim().is_empty()
+                        && indent(words) == depth;
+                    let count = count + usize::from(elaborates);
+                    (
+                        Some(Under::Boxed {
+                            failure,
+                            depth,
+                            count,
+                        }),
+                        elaborates,
+                    )
+                }
+                _ => (None, false),
+            },
+            (LineKind::Plain, Some(Under::Lines { last, depth, count }))
                 if number == last + 1
                     && count < ELABORATION_LINES
                     && indent(line) > depth
                     && !line.trim().is_empty() =>
             {
-                (Some((number, depth, count + 1)), true)
+                (
+                    Some(Under::Lines {
+                        last: number,
+                        depth,
+                        count: count + 1,
+                    }),
+                    true,
+                )
             }
             _ => (None, false),
         };
         self.under = under;
         elaborates
     }
+}
+
+/// How far under a failure drawn in a box's gutter the lines that
+/// elaborate it may stand ([`Elaborations`]): its place, its code line
+/// and the box's blank lines come first.
+const BOX_REACH: usize = 8;
+
+/// What `line` holds after the gutter a box draws down its left (`│`),
+/// when it is drawn in one.
+fn boxed(line: &str) -> Option<&str> {
+    line.trim_start().strip_prefix('│')
 }
 
 /// How many bytes of whitespace `line` starts with.
@@ -183,5 +268,46 @@ mod tests {
             .map(|(n, _, _)| *n)
             .collect();
         assert_eq!(elaborating, [1, 2, 6, 7, 8]);
+    }
+
+    /// TOOL-8: under a failure drawn in a box's gutter (Terraform), the
+    /// lines of the box whose words stand as deep as the failure's
+    /// elaborate it, past the box's blank and deeper lines; the box's end
+    /// or its reach ends them.
+    #[test]
+    fn tool_8_the_words_of_a_failure_s_box_elaborate_it() {
+        let failure = "│ Error: Unsupported argument";
+        let after = "\n│\n│   on main.tf line 12, in resource \"aws_instance\" \"web\":\n│   12:   ami_id = data.aws_ami.ubuntu.id\n│\n│ An argument named \"ami_id\" is not expected here.\n╵\n│ Stray words.\n";
+        assert_eq!(
+            elaboration(failure, after).collect::<Vec<_>>(),
+            ["│ An argument named \"ami_id\" is not expected here."]
+        );
+        // Out of the box's reach.
+        let far = format!("{}│ Too far.\n", "\n│".repeat(BOX_REACH));
+        assert_eq!(elaboration(failure, &far).count(), 0);
+        // A failure outside a box is elaborated as before.
+        assert_eq!(elaboration("error: x", "\n│ y\n").count(), 0);
+        // Followed line by line, with gaps where lines were left out.
+        use LineKind::{Context, Failure, Plain};
+        let mut followed = Elaborations::default();
+        let lines = [
+            (0, Failure, "│ Error: Invalid reference"),
+            (2, Context, "│   on main.tf line 3:"),
+            (
+                5,
+                Plain,
+                "│ A reference to a resource type must be followed by at least one",
+            ),
+            (6, Plain, "│ attribute access, specifying the resource name."),
+            (7, Plain, "│   deeper"),
+            (8, Plain, "│ third"),
+            (9, Plain, "│ fourth"),
+        ];
+        let elaborating: Vec<usize> = lines
+            .iter()
+            .filter(|(n, k, l)| followed.elaborates(*n, *k, l))
+            .map(|(n, _, _)| *n)
+            .collect();
+        assert_eq!(elaborating, [5, 6, 8]);
     }
 }

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-/// In how many blocks of lines a shape keeps its place in the order of
+/// In how many blocks ([`Blocks`]) a shape keeps its place in the order of
 /// priority; in other blocks, its lines come after every other
 /// diagnostic line ([`Shapes`]).
 pub(crate) const SHAPE_BLOCKS: usize = 3;
@@ -38,7 +38,7 @@ pub(crate) fn shape(line: &str) -> u64 {
     hasher.finish()
 }
 
-/// The blocks (runs of adjacent lines) each shape was met in.
+/// The blocks ([`Blocks`]) each shape was met in.
 ///
 /// A block of lines of one shape is a listing (pytest's closing summary,
 /// each line a test); the same shape in block after block is a message a
@@ -60,6 +60,28 @@ impl Shapes {
         }
         blocks.push(block);
         false
+    }
+}
+
+/// Numbers the blocks of the lines met in order, forward or backward: a
+/// line next to the one met before it, of the same shape, is in its block
+/// (a listing); any other line opens a block.
+#[derive(Debug, Default)]
+pub(crate) struct Blocks {
+    last: Option<u64>,
+    block: usize,
+}
+
+impl Blocks {
+    /// The block of `line`, met after the line met before it, `adjacent`
+    /// when the two are next to each other in the text.
+    pub(crate) fn of(&mut self, line: &str, adjacent: bool) -> usize {
+        let shape = shape(line);
+        if !(adjacent && self.last == Some(shape)) {
+            self.block += 1;
+        }
+        self.last = Some(shape);
+        self.block
     }
 }
 
@@ -103,5 +125,22 @@ mod tests {
         // A listing: one block.
         let mut shapes = Shapes::default();
         assert!((0..50).all(|i| !shapes.repeats(&format!("FAILED t.py::t_{i} - rate {i}"), 0)));
+    }
+
+    #[test]
+    fn adjacent_lines_of_one_shape_are_one_block() {
+        let mut blocks = Blocks::default();
+        let numbered: Vec<usize> = [
+            ("FAILED t_1", false),
+            ("FAILED t_2", true),
+            ("FAILED t_3", true),
+            ("INFO idle", true),
+            ("FAILED t_4", true),
+            ("FAILED t_5", false),
+        ]
+        .iter()
+        .map(|(line, adjacent)| blocks.of(line, *adjacent))
+        .collect();
+        assert_eq!(numbered, [1, 1, 1, 2, 3, 4]);
     }
 }

@@ -189,6 +189,11 @@ pub(super) fn choose(
         .chain(&failing_frames)
         .copied()
         .collect();
+    // Titles and frames of a shape met again and again (`____ test_rate_7
+    // ____` over each case of a parametrized test) come after the
+    // repeated diagnostic lines.
+    let (titles_once, titles_again) = past_repeats(text, &titles);
+    let (frames_once, frames_again) = past_repeats(text, &failing_frames);
     let growing: Vec<Line> = diagnostic.iter().chain(&repeated).copied().collect();
     let mut room = Room::new(text, budget, &growing, &placed, &kinds);
     let mut any = false;
@@ -197,9 +202,11 @@ pub(super) fn choose(
         .chain(&diagnostic)
         .chain(&diffs)
         .chain(&rest)
-        .chain(&titles)
-        .chain(&failing_frames)
+        .chain(&titles_once)
+        .chain(&frames_once)
         .chain(&repeated)
+        .chain(&titles_again)
+        .chain(&frames_again)
     {
         any |= room.keep(line, false);
     }
@@ -220,6 +227,16 @@ pub(super) fn choose(
     });
     kept.sort_by_key(|l| l.number);
     kept
+}
+
+/// `lines` in two: those whose shape was met in fewer than
+/// [`diagnose::Shapes`]' few lines before them, and the others, each in
+/// order.
+fn past_repeats(text: &str, lines: &[Line]) -> (Vec<Line>, Vec<Line>) {
+    let mut shapes = diagnose::Shapes::default();
+    lines
+        .iter()
+        .partition(|l| !shapes.repeats(line_str(text, l), l.number))
 }
 
 /// The lines that carry a diagnostic, in order of priority: the last
@@ -291,15 +308,17 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> 
     // of a parametrized test, with its code line) comes after all the
     // others, in the same order: the failure said once stays before the
     // hundredth retry. A listing of one shape (each line a test) is one
-    // block.
-    let mut block_of = HashMap::new();
-    let mut block = 0;
-    for pair in all.windows(2) {
-        if pair[1].0.number != pair[0].0.number + 1 {
-            block += 1;
-        }
-        block_of.insert(pair[1].0.number, block);
-    }
+    // block ([`diagnose::Blocks`]).
+    let mut blocks = diagnose::Blocks::default();
+    let mut after = None;
+    let block_of: HashMap<usize, usize> = all
+        .iter()
+        .map(|(l, _)| {
+            let block = blocks.of(line_str(text, l), after == Some(l.number));
+            after = Some(l.number + 1);
+            (l.number, block)
+        })
+        .collect();
     let mut shapes = diagnose::Shapes::default();
     let mut placed = HashSet::new();
     let (mut diagnostic, repeated): (Vec<Line>, Vec<Line>) = diagnostic

@@ -299,9 +299,9 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         return Vec::new();
     }
     let mut found: Vec<(usize, String, LineKind)> = Vec::new();
-    // The block of adjacent lines each found line is in.
+    // The block each found line is in ([`diagnose::Blocks`]).
     let mut blocks: Vec<usize> = Vec::new();
-    let (mut block, mut after) = (0, None);
+    let (mut numbered, mut after) = (diagnose::Blocks::default(), None);
     let mut at = 0;
     let mut likely = diagnose::Likely::new(region);
     while let Some(m) = likely.find_at(at) {
@@ -310,9 +310,7 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         let line = String::from_utf8_lossy(&region[start..end]);
         let line = line.trim_end_matches('\r');
         let kind = diagnose::kind_in_place(line, &region[end..]);
-        if after != Some(start) {
-            block += 1;
-        }
+        let block = numbered.of(line, after == Some(start));
         after = Some(end + 1);
         if kind == LineKind::Failure {
             // A test runner's numbered heading names the failing test a

@@ -283,31 +283,36 @@ mod tests {
             ["│ An argument named \"ami_id\" is not expected here."]
         );
         // Out of the box's reach.
-        let far = format!("{}│ Too far.\n", "\n│".repeat(BOX_REACH));
+        let far = format!("{}\n│ Too far.\n", "\n│".repeat(BOX_REACH));
         assert_eq!(elaboration(failure, &far).count(), 0);
         // A failure outside a box is elaborated as before.
         assert_eq!(elaboration("error: x", "\n│ y\n").count(), 0);
+        // Another failure ends them.
+        assert_eq!(
+            elaboration("error: x", "\n  a\nerror: y\n  b\n").collect::<Vec<_>>(),
+            ["  a"]
+        );
+        assert_eq!(
+            elaboration(failure, "\n│ a\n│ Error: b\n│ c\n").collect::<Vec<_>>(),
+            ["│ a"]
+        );
         // Followed line by line, with gaps where lines were left out.
         use LineKind::{Context, Failure, Plain};
         let mut followed = Elaborations::default();
         let lines = [
             (0, Failure, "│ Error: Invalid reference"),
-            (2, Context, "│   on main.tf line 3:"),
-            (
-                5,
-                Plain,
-                "│ A reference to a resource type must be followed by at least one",
-            ),
-            (6, Plain, "│ attribute access, specifying the resource name."),
-            (7, Plain, "│   deeper"),
-            (8, Plain, "│ third"),
-            (9, Plain, "│ fourth"),
+            (1, Context, "│   on main.tf line 3:"),
+            (2, Plain, "│ A reference to a resource must be followed by"),
+            (3, Plain, "│ an attribute access."),
+            (5, Plain, "│   deeper"),
+            (6, Plain, "│ third"),
+            (7, Plain, "│ fourth"),
         ];
         let elaborating: Vec<usize> = lines
             .iter()
             .filter(|(n, k, l)| followed.elaborates(*n, *k, l))
             .map(|(n, _, _)| *n)
             .collect();
-        assert_eq!(elaborating, [5, 6, 8]);
+        assert_eq!(elaborating, [2, 3, 6]);
     }
 }

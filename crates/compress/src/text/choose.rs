@@ -589,6 +589,46 @@ mod tests {
             .collect()
     }
 
+    /// TOOL-8: adjacent lines of one shape are a listing, whose lines keep
+    /// their rank; the same shape between other lines, past three blocks,
+    /// is said again and again, and comes last. So do titles of one shape.
+    #[test]
+    fn tool_8_a_shape_said_again_and_again_comes_last() {
+        let listing: String = (0..6)
+            .map(|i| format!("FAILED t.py::t_{i} - rate {i}\n"))
+            .collect();
+        let retries: String = (0..6).map(|i| format!("ERROR retry {i}\nok {i}\n")).collect();
+        let repeats_of = |text: &str, among: &dyn Fn(&str) -> bool| {
+            let all: Vec<(Line, LineKind)> = (0..text.lines().count())
+                .map(|n| nth(text, n))
+                .filter(|l| among(line_str(text, l)))
+                .map(|l| (l, diagnose::line_kind(line_str(text, &l))))
+                .collect();
+            let failures: Vec<Line> = all
+                .iter()
+                .filter(|(_, k)| *k == LineKind::Failure)
+                .map(|(l, _)| *l)
+                .collect();
+            let (order, repeats) = diagnostic_lines(text, &all, &failures);
+            let mut repeats: Vec<usize> = repeats.into_iter().collect();
+            repeats.sort_unstable();
+            // The repeated lines close the order.
+            let tail: Vec<usize> = order[order.len() - repeats.len()..]
+                .iter()
+                .map(|l| l.number)
+                .collect();
+            assert!(tail.iter().all(|n| repeats.contains(n)), "{tail:?} {repeats:?}");
+            repeats
+        };
+        assert!(repeats_of(&listing, &|_| true).is_empty());
+        // The last, the first and the latest but one keep their rank.
+        assert_eq!(repeats_of(&retries, &|l| l.starts_with("ERROR")), [2, 4, 6]);
+        let titles: Vec<Line> = (0..5).map(|n| nth(&retries, n * 2)).collect();
+        let (once, again) = past_repeats(&retries, &titles);
+        let numbers = |lines: &[Line]| lines.iter().map(|l| l.number).collect::<Vec<_>>();
+        assert_eq!((numbers(&once), numbers(&again)), (vec![0, 2, 4], vec![6, 8]));
+    }
+
     fn nth(text: &str, n: usize) -> Line {
         let mut start = 0;
         for _ in 0..n {

@@ -223,7 +223,7 @@ macro_rules! pointed_code {
 }
 
 const CONTEXT: &str = concat!(
-    r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at (?:[\w.@-]+//?)?[\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
+    r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at (?:[A-Za-z0-9_.@-]+//?)?[\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
     r"|^\s*\S+\.(?:go|rs|py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|kts|scala|groovy|gradle|rb|rake|php|cs|fs|vb|swift|dart|ex|exs|erl|hs|ml|jl|lua|zig|nim|pl|pm|sh|bash|sql|proto|tf|hcl|vue|svelte|html|haml|erb|slim|css|scss|sass|less|ya?ml|toml):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
     // The files named for what they hold rather than by an extension
     // (`Gemfile:4:1: C: Extra blank line detected.`, `Dockerfile:3 DL3008 …`).
@@ -259,7 +259,7 @@ const CONTEXT: &str = concat!(
     // Terraform's place of a diagnostic, in its box (`│   on main.tf line
     // 12, in resource "aws_instance" "web":`), and PostgreSQL's line of
     // the statement an error points into (`LINE 1: select * from users;`).
-    r"|^[│\s]*on \S+ line \d+(?:, in .+)?:$|^LINE \d+: ",
+    r"|^(?:│ )?\s*on \S+ line \d+[,:]|^LINE \d+: ",
     // The frames of Erlang (`in function  cart:load/1 (src/cart.erl, line
     // 12)`), OCaml (`Called from Main in file "bin/main.ml", line 5, …`),
     // Julia (`@ Shop ~/dev/Shop/src/cart.jl:14`) and R's rlang (` 1.

@@ -42,7 +42,7 @@ pub(crate) use place::{
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};
-pub(crate) use shape::{Blocks, Shapes};
+pub(crate) use shape::{Met, Repeats};
 use words::{FAILURE, FIXABLE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, VERDICT, WARNING};
 
 /// What a line of a command's output is.

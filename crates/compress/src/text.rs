@@ -242,13 +242,13 @@ fn diagnostic_spans(
     // lines of a shape said more than a few times already (a log's
     // `ERROR queue connection failed (attempt 7)` at every retry): the
     // search goes on past them to the failure said once.
-    // Each search numbers its own blocks.
-    let counts = |span: (usize, usize), block: usize, shapes: &mut diagnose::Shapes| {
+    // Each search meets its lines in its own order ([`diagnose::Repeats`]).
+    let counts = |span: (usize, usize), adjacent: bool, repeats: &mut diagnose::Repeats| {
         let line = &text[span.0..span.1];
-        diagnose::line_kind_in(text, line).is_diagnostic() && !shapes.repeats(line, block)
+        let met = repeats.meet(line, adjacent);
+        diagnose::line_kind_in(text, line).is_diagnostic() && !repeats.again(met)
     };
-    let (mut shapes, mut blocks, mut after) =
-        (diagnose::Shapes::default(), diagnose::Blocks::default(), None);
+    let (mut repeats, mut after) = (diagnose::Repeats::default(), None);
     let mut spans: Vec<(usize, usize)> = Vec::new();
     let (mut counted, mut others) = (0, 0);
     let mut scanned_to = from;
@@ -258,9 +258,9 @@ fn diagnostic_spans(
             break;
         };
         let span = line_at(m.max(from));
-        let block = blocks.of(&text[span.0..span.1], after == Some(span.0));
+        let adjacent = after == Some(span.0);
         after = Some(span.1 + 1);
-        if counts(span, block, &mut shapes) {
+        if counts(span, adjacent, &mut repeats) {
             counted += 1;
         } else {
             others += 1;
@@ -271,8 +271,7 @@ fn diagnostic_spans(
     let scanned_to = scanned_to.min(to);
     let mut last: Vec<(usize, usize)> = Vec::new();
     let (mut counted, mut others) = (0, 0);
-    let (mut shapes, mut blocks, mut before) =
-        (diagnose::Shapes::default(), diagnose::Blocks::default(), None);
+    let (mut repeats, mut before) = (diagnose::Repeats::default(), None);
     let mut window_end = to;
     let mut window = 64 * 1024;
     while counted < last_quota && others < last_quota * CONTEXT_PER_DIAGNOSTIC && window_end > scanned_to {
@@ -295,9 +294,9 @@ fn diagnostic_spans(
             if counted >= last_quota || others >= last_quota * CONTEXT_PER_DIAGNOSTIC {
                 break;
             }
-            let block = blocks.of(&text[span.0..span.1], before == Some(span.1 + 1));
+            let adjacent = before == Some(span.1 + 1);
             before = Some(span.0);
-            if counts(span, block, &mut shapes) {
+            if counts(span, adjacent, &mut repeats) {
                 counted += 1;
             } else {
                 others += 1;

@@ -214,6 +214,17 @@ fn indent(line: &str) -> usize {
 mod tests {
     use super::*;
 
+    /// The numbers of the `lines` (numbered, with gaps where lines were
+    /// left out) that [`Elaborations`] finds elaborating a failure.
+    fn elaborating(lines: &[(usize, LineKind, &str)]) -> Vec<usize> {
+        let mut followed = Elaborations::default();
+        lines
+            .iter()
+            .filter(|(n, k, l)| followed.elaborates(*n, *k, l))
+            .map(|(n, _, _)| *n)
+            .collect()
+    }
+
     /// TOOL-8: the deeper-indented plain lines right under a failure
     /// elaborate it, three at most; a blank line, a shallower line or a
     /// line of another kind ends them.
@@ -261,13 +272,7 @@ mod tests {
             (10, Failure, "error: z"),
             (11, Plain, "x"),
         ];
-        let mut followed = Elaborations::default();
-        let elaborating: Vec<usize> = lines
-            .iter()
-            .filter(|(n, k, l)| followed.elaborates(*n, *k, l))
-            .map(|(n, _, _)| *n)
-            .collect();
-        assert_eq!(elaborating, [1, 2, 6, 7, 8]);
+        assert_eq!(elaborating(&lines), [1, 2, 6, 7, 8]);
     }
 
     /// TOOL-8: under a failure drawn in a box's gutter (Terraform), the
@@ -298,7 +303,6 @@ mod tests {
         );
         // Followed line by line, with gaps where lines were left out.
         use LineKind::{Context, Failure, Plain};
-        let mut followed = Elaborations::default();
         let lines = [
             (0, Failure, "│ Error: Invalid reference"),
             (1, Context, "│   on main.tf line 3:"),
@@ -308,11 +312,6 @@ mod tests {
             (6, Plain, "│ third"),
             (7, Plain, "│ fourth"),
         ];
-        let elaborating: Vec<usize> = lines
-            .iter()
-            .filter(|(n, k, l)| followed.elaborates(*n, *k, l))
-            .map(|(n, _, _)| *n)
-            .collect();
-        assert_eq!(elaborating, [2, 3, 6]);
+        assert_eq!(elaborating(&lines), [2, 3, 6]);
     }
 }

@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 
-/// In how many blocks ([`Blocks`]) a shape keeps its place in the order of
+/// In how many blocks ([`Repeats`]) a shape keeps its place in the order of
 /// priority; in other blocks, its lines come after every other
-/// diagnostic line ([`Shapes`]).
+/// diagnostic line.
 pub(crate) const SHAPE_BLOCKS: usize = 3;
 
 /// The shape of `line`: its words and signs, each word that holds a digit
@@ -38,50 +38,83 @@ pub(crate) fn shape(line: &str) -> u64 {
     hasher.finish()
 }
 
-/// The blocks ([`Blocks`]) each shape was met in.
+/// Which lines of a text say again what lines before them said: the one
+/// owner of that decision.
 ///
-/// A block of lines of one shape is a listing (pytest's closing summary,
-/// each line a test); the same shape in block after block is a message a
-/// log says again and again between other lines (`ERROR queue connection
-/// failed (attempt 7)` at every retry).
+/// Lines are met in the text's order, forward or backward ([`meet`]),
+/// which numbers their blocks: a line next to the one met before it, of the
+/// same shape, is in its block (a listing: pytest's closing summary, each
+/// line a test); any other line opens a block. Then, in any order (the
+/// order of priority), [`again`] tells whether a line's shape was asked
+/// about in [`SHAPE_BLOCKS`] other blocks before: the same shape in block
+/// after block is a message a log says again and again between other lines
+/// (`ERROR queue connection failed (attempt 7)` at every retry).
+///
+/// [`meet`]: Repeats::meet
+/// [`again`]: Repeats::again
 #[derive(Debug, Default)]
-pub(crate) struct Shapes(HashMap<u64, Vec<usize>>);
-
-impl Shapes {
-    /// Meets `line` in the block numbered `block`; whether its shape was
-    /// met in [`SHAPE_BLOCKS`] other blocks before.
-    pub(crate) fn repeats(&mut self, line: &str, block: usize) -> bool {
-        let blocks = self.0.entry(shape(line)).or_default();
-        if blocks.contains(&block) {
-            return false;
-        }
-        if blocks.len() >= SHAPE_BLOCKS {
-            return true;
-        }
-        blocks.push(block);
-        false
-    }
+pub(crate) struct Repeats {
+    /// The shape of the line met last, and the number of its block.
+    last: Option<u64>,
+    block: usize,
+    /// The blocks each shape was asked about in.
+    asked: HashMap<u64, Vec<usize>>,
 }
 
-/// Numbers the blocks of the lines met in order, forward or backward: a
-/// line next to the one met before it, of the same shape, is in its block
-/// (a listing); any other line opens a block.
-#[derive(Debug, Default)]
-pub(crate) struct Blocks {
-    last: Option<u64>,
+/// A line met by [`Repeats::meet`]: its shape and its block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Met {
+    shape: u64,
     block: usize,
 }
 
-impl Blocks {
-    /// The block of `line`, met after the line met before it, `adjacent`
-    /// when the two are next to each other in the text.
-    pub(crate) fn of(&mut self, line: &str, adjacent: bool) -> usize {
+impl Met {
+    /// `line`, not met itself, in the block of this line (a heading found
+    /// above a failure, asked about with it).
+    pub(crate) fn beside(self, line: &str) -> Met {
+        Met {
+            shape: shape(line),
+            block: self.block,
+        }
+    }
+}
+
+impl Repeats {
+    /// Meets `line` after the line met before it, `adjacent` when the two
+    /// are next to each other in the text.
+    pub(crate) fn meet(&mut self, line: &str, adjacent: bool) -> Met {
         let shape = shape(line);
         if !(adjacent && self.last == Some(shape)) {
             self.block += 1;
         }
         self.last = Some(shape);
-        self.block
+        Met {
+            shape,
+            block: self.block,
+        }
+    }
+
+    /// Whether the line `met` says again what [`SHAPE_BLOCKS`] blocks
+    /// asked about before said; in a block asked about already, a shape
+    /// is never said again.
+    pub(crate) fn again(&mut self, met: Met) -> bool {
+        let blocks = self.asked.entry(met.shape).or_default();
+        if blocks.contains(&met.block) {
+            return false;
+        }
+        if blocks.len() >= SHAPE_BLOCKS {
+            return true;
+        }
+        blocks.push(met.block);
+        false
+    }
+
+    /// Meets `line` in a block of its own and tells whether it says again
+    /// what lines asked about before said: for lines asked about in the
+    /// order they are met, none of them a listing.
+    pub(crate) fn alone_again(&mut self, line: &str) -> bool {
+        let met = self.meet(line, false);
+        self.again(met)
     }
 }
 
@@ -114,22 +147,33 @@ mod tests {
 
     #[test]
     fn a_shape_repeats_past_its_first_blocks() {
-        let mut shapes = Shapes::default();
-        let repeats: Vec<bool> = (0..5)
-            .map(|i| shapes.repeats(&format!("ERROR retry {i}"), i))
+        let mut repeats = Repeats::default();
+        let again: Vec<bool> = (0..5)
+            .map(|i| repeats.alone_again(&format!("ERROR retry {i}")))
             .collect();
-        assert_eq!(repeats, [false, false, false, true, true]);
-        // In a block it was met in, a shape is never a repeat.
-        assert!(!shapes.repeats("ERROR retry 9", 1));
-        assert!(!shapes.repeats("CRITICAL job 7 failed", 5));
+        assert_eq!(again, [false, false, false, true, true]);
+        // In a block asked about already, a shape is never said again.
+        let mut repeats = Repeats::default();
+        let met: Vec<Met> = (0..5)
+            .map(|i| repeats.meet(&format!("ERROR retry {i}"), false))
+            .collect();
+        let first: Vec<bool> = met[..4].iter().map(|&m| repeats.again(m)).collect();
+        assert_eq!(first, [false, false, false, true]);
+        assert!(!repeats.again(met[1]));
+        assert!(repeats.again(met[4]));
+        let other = repeats.meet("CRITICAL job 7 failed", false);
+        assert!(!repeats.again(other));
         // A listing: one block.
-        let mut shapes = Shapes::default();
-        assert!((0..50).all(|i| !shapes.repeats(&format!("FAILED t.py::t_{i} - rate {i}"), 0)));
+        let mut repeats = Repeats::default();
+        let listing: Vec<Met> = (0..50)
+            .map(|i| repeats.meet(&format!("FAILED t.py::t_{i} - rate {i}"), i > 0))
+            .collect();
+        assert!(listing.iter().all(|&m| !repeats.again(m)));
     }
 
     #[test]
     fn adjacent_lines_of_one_shape_are_one_block() {
-        let mut blocks = Blocks::default();
+        let mut repeats = Repeats::default();
         let numbered: Vec<usize> = [
             ("FAILED t_1", false),
             ("FAILED t_2", true),
@@ -139,7 +183,7 @@ mod tests {
             ("FAILED t_5", false),
         ]
         .iter()
-        .map(|(line, adjacent)| blocks.of(line, *adjacent))
+        .map(|(line, adjacent)| repeats.meet(line, *adjacent).block)
         .collect();
         assert_eq!(numbered, [1, 1, 1, 2, 3, 4]);
     }

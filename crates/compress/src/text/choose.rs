@@ -230,13 +230,13 @@ pub(super) fn choose(
 }
 
 /// `lines` in two: those whose shape was met in fewer than
-/// [`diagnose::Shapes`]' few lines before them, and the others, each in
+/// [`diagnose::Repeats`]' few lines before them, and the others, each in
 /// order.
 fn past_repeats(text: &str, lines: &[Line]) -> (Vec<Line>, Vec<Line>) {
-    let mut shapes = diagnose::Shapes::default();
+    let mut repeats = diagnose::Repeats::default();
     lines
         .iter()
-        .partition(|l| !shapes.repeats(line_str(text, l), l.number))
+        .partition(|l| !repeats.alone_again(line_str(text, l)))
 }
 
 /// The lines that carry a diagnostic, in order of priority: the last
@@ -244,7 +244,7 @@ fn past_repeats(text: &str, lines: &[Line]) -> (Vec<Line>, Vec<Line>) {
 /// failures says failed, their messages, the other failures, the other
 /// summaries, warnings, then the locations beside failures; and last the
 /// lines of a shape said in several blocks of lines before, whose numbers
-/// come along ([`diagnose::Shapes`]).
+/// come along ([`diagnose::Repeats`]).
 fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> (Vec<Line>, HashSet<usize>) {
     let of = |wanted: LineKind| -> Vec<Line> {
         all.iter()
@@ -308,26 +308,22 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> 
     // of a parametrized test, with its code line) comes after all the
     // others, in the same order: the failure said once stays before the
     // hundredth retry. A listing of one shape (each line a test) is one
-    // block ([`diagnose::Blocks`]).
-    let mut blocks = diagnose::Blocks::default();
+    // block ([`diagnose::Repeats`]).
+    let mut repeats = diagnose::Repeats::default();
     let mut after = None;
-    let block_of: HashMap<usize, usize> = all
+    let met: HashMap<usize, diagnose::Met> = all
         .iter()
         .map(|(l, _)| {
-            let block = blocks.of(line_str(text, l), after == Some(l.number));
+            let met = repeats.meet(line_str(text, l), after == Some(l.number));
             after = Some(l.number + 1);
-            (l.number, block)
+            (l.number, met)
         })
         .collect();
-    let mut shapes = diagnose::Shapes::default();
     let mut placed = HashSet::new();
     let (mut diagnostic, repeated): (Vec<Line>, Vec<Line>) = diagnostic
         .into_iter()
         .filter(|l| placed.insert(l.number))
-        .partition(|l| {
-            let block = block_of.get(&l.number).copied().unwrap_or(0);
-            !shapes.repeats(line_str(text, l), block)
-        });
+        .partition(|l| met.get(&l.number).is_none_or(|&m| !repeats.again(m)));
     let repeats = repeated.iter().map(|l| l.number).collect();
     diagnostic.extend(repeated);
     (diagnostic, repeats)
@@ -577,16 +573,18 @@ mod tests {
             .filter(|(n, k)| among(*n, **k))
             .map(|(n, k)| (nth(text, n), *k))
             .collect();
+        ordered(text, &all).0.iter().map(|l| l.number).collect()
+    }
+
+    /// [`diagnostic_lines`] of the candidates `all`, their failures taken
+    /// from them as [`choose`] takes them.
+    fn ordered(text: &str, all: &[(Line, LineKind)]) -> (Vec<Line>, HashSet<usize>) {
         let failures: Vec<Line> = all
             .iter()
             .filter(|(_, k)| *k == LineKind::Failure)
             .map(|(l, _)| *l)
             .collect();
-        diagnostic_lines(text, &all, &failures)
-            .0
-            .iter()
-            .map(|l| l.number)
-            .collect()
+        diagnostic_lines(text, all, &failures)
     }
 
     /// TOOL-8: adjacent lines of one shape are a listing, whose lines keep
@@ -604,12 +602,7 @@ mod tests {
                 .filter(|l| among(line_str(text, l)))
                 .map(|l| (l, diagnose::line_kind(line_str(text, &l))))
                 .collect();
-            let failures: Vec<Line> = all
-                .iter()
-                .filter(|(_, k)| *k == LineKind::Failure)
-                .map(|(l, _)| *l)
-                .collect();
-            let (order, repeats) = diagnostic_lines(text, &all, &failures);
+            let (order, repeats) = ordered(text, &all);
             let mut repeats: Vec<usize> = repeats.into_iter().collect();
             repeats.sort_unstable();
             // The repeated lines close the order.

@@ -299,9 +299,9 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         return Vec::new();
     }
     let mut found: Vec<(usize, String, LineKind)> = Vec::new();
-    // The block each found line is in ([`diagnose::Blocks`]).
-    let mut blocks: Vec<usize> = Vec::new();
-    let (mut numbered, mut after) = (diagnose::Blocks::default(), None);
+    // Each found line as met in its block ([`diagnose::Repeats`]).
+    let mut met: Vec<diagnose::Met> = Vec::new();
+    let (mut repeats, mut after) = (diagnose::Repeats::default(), None);
     let mut at = 0;
     let mut likely = diagnose::Likely::new(region);
     while let Some(m) = likely.find_at(at) {
@@ -310,21 +310,21 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         let line = String::from_utf8_lossy(&region[start..end]);
         let line = line.trim_end_matches('\r');
         let kind = diagnose::kind_in_place(line, &region[end..]);
-        let block = numbered.of(line, after == Some(start));
+        let line_met = repeats.meet(line, after == Some(start));
         after = Some(end + 1);
         if kind == LineKind::Failure {
             // A test runner's numbered heading names the failing test a
             // few lines above a failure with no word the search finds.
             if let Some((heading_start, heading)) = heading_above(region, start) {
                 if found.last().is_none_or(|f| f.0 < heading_start) {
+                    met.push(line_met.beside(&heading));
                     found.push((heading_start, heading, LineKind::Failure));
-                    blocks.push(block);
                 }
             }
         }
         if kind.is_diagnostic() {
             found.push((start, line.to_owned(), kind));
-            blocks.push(block);
+            met.push(line_met);
         }
         at = end + 1;
         if at >= region.len() {
@@ -333,14 +333,13 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
     }
     // The last ones, failures before the rest, and the lines of a shape
     // said in block after block (a log's retries) after all the others
-    // ([`diagnose::Shapes`]), within the room; shown in their order.
+    // ([`diagnose::Repeats`]), within the room; shown in their order.
     let mut order: Vec<usize> = (0..found.len()).rev().collect();
     order.sort_by_key(|&i| found[i].2 != LineKind::Failure);
-    let mut shapes = diagnose::Shapes::default();
     let repeated: Vec<bool> = {
         let mut repeated = vec![false; found.len()];
         for &i in &order {
-            repeated[i] = shapes.repeats(&found[i].1, blocks[i]);
+            repeated[i] = repeats.again(met[i]);
         }
         repeated
     };

@@ -138,12 +138,13 @@ pub fn without_colours(text: &str) -> std::borrow::Cow<'_, str> {
 /// theirs: Docker Compose's service (`api-1  | `, `api_1  | `), Turborepo's
 /// package and task (`web:build: `, `@shop/ui:test: `), pnpm's package
 /// directory and script in a recursive run (`packages/api test: `, for
-/// the scripts such runs are for).
+/// the scripts such runs are for), BuildKit's step and time under a
+/// `docker build` step that prints (`#9 31.20 `).
 ///
 /// A file's name is no package's (`a.py:ENCODING: x`, as `grep` prints a
 /// match, keeps its name).
 const STREAM_PREFIX: &str = concat!(
-    r"[\w.-]+[-_]\d+ +\| |[@A-Za-z_][@\w/-]*:[A-Za-z][\w-]*: ",
+    r"[\w.-]+[-_]\d+ +\| |[@A-Za-z_][@\w/-]*:[A-Za-z][\w-]*: |#\d+ \d+\.\d+ ",
     r"|[@A-Za-z_][@\w-]*(?:/[@\w-]+)+ (?:test|build|lint|check|typecheck|type-check|compile|e2e|ci)(?::[\w-]+)?: ",
 );
 
@@ -155,6 +156,8 @@ const STREAM_PREFIX: &str = concat!(
 /// assert_eq!(line_kind(r#"api-1  |   File "/app/shop/db.py", line 18, in connect"#), LineKind::Context);
 /// assert_eq!(line_kind("web:build: src/a.ts(3,7): error TS2322: Type 'string' is not assignable"), LineKind::Failure);
 /// assert_eq!(line_kind("packages/api test: not ok 41 - totals"), LineKind::Failure);
+/// assert_eq!(line_kind("#9 12.24 npm warn deprecated glob@7.2.3: Glob versions prior to v9 are no longer supported"), LineKind::Noise);
+/// assert_eq!(line_kind("#9 31.20 npm error code ERESOLVE"), LineKind::Failure);
 /// ```
 fn without_stream_prefix(line: &str) -> &str {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -215,10 +218,12 @@ macro_rules! operand {
 const OPERAND: &str = operand!();
 
 /// The line a code frame points at (`> 14 |   expect(total).toBe(90)`,
-/// or Biome's `> 3 │ let total = 0;`). A macro, so that [`CONTEXT`] can hold it.
+/// Biome's `> 3 │ let total = 0;`, or BuildKit's `   8 | >>> RUN npm ci`
+/// in the Dockerfile excerpt under a failed step). A macro, so that
+/// [`CONTEXT`] can hold it.
 macro_rules! pointed_code {
     () => {
-        r"^\s*>\s*\d+\s*[|│]"
+        r"^\s*>\s*\d+\s*[|│]|^\s*\d+ \| >>> "
     };
 }
 
@@ -624,6 +629,25 @@ mod tests {
             .filter(|(k, _)| *k == LineKind::Failure)
             .map(|(_, l)| l)
             .collect()
+    }
+
+    #[test]
+    fn the_line_a_code_frame_points_at_is_told_apart() {
+        for pointed in [
+            "> 14 |   expect(total).toBe(90)",
+            "  > 3 │ let total = 0;",
+            "   8 | >>> RUN npm ci",
+        ] {
+            assert!(is_pointed_code(pointed), "{pointed}");
+            assert_eq!(line_kind(pointed), LineKind::Context, "{pointed}");
+        }
+        for around in [
+            "  13 |   await page.click();",
+            "   7 |     COPY . .",
+            "   9 | >>>",
+        ] {
+            assert!(!is_pointed_code(around), "{around}");
+        }
     }
 
     #[test]

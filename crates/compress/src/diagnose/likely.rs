@@ -9,7 +9,8 @@ use super::never_bytes;
 /// holds (`rror` for `error`, `TypeError`, `ERROR`; `ail` for `failed`;
 /// `egmentation` for `Segmentation fault`; `RUSTSEC-`, `[E]`), as ASCII
 /// literals, and the marks test runners and linters put before a failure
-/// (`✖`, `×`, `●`), searched apart: a search for a few dozen ASCII
+/// (`✖`, `×`, `●`), and the words of an agent's marker where it cut an
+/// output (`truncated`, `omitted`, `elided`), searched apart: a search for a few dozen ASCII
 /// literals, or for a few multi-byte ones, runs at several GB/s (SIMD
 /// multi-literal search), where one for both together, or [`super::candidates`],
 /// which also matches locations, runs ten times slower or more (measured
@@ -83,6 +84,13 @@ impl<'a> Likely<'a> {
             "imed out",
             "ONFLICT",
             "rejected",
+            // An agent's marker of what it left out of an output (Codex
+            // CLI's `[... omitted 764 of 1020 lines ...]`, OpenHands'
+            // `<response clipped>`, mini-SWE-agent's `characters elided`).
+            "truncated",
+            "omitted",
+            "elided",
+            "clipped>",
         ];
         const MARKS: &[&str] = &["✖", "×", "✘", "✗", "✕", "⨯", "❌", "●", "⚠"];
         static SEARCHES: OnceLock<[regex::bytes::Regex; 2]> = OnceLock::new();

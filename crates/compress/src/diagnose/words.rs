@@ -222,6 +222,15 @@ pub(super) const SUMMARY: &str = concat!(
     // The counts a TAP producer prints last (node:test's `# tests 44`,
     // `# fail 2`).
     r"|^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$",
+    // What an agent printed where it left part of an output out, so that
+    // the form still says the output was cut there: Codex CLI's `[...
+    // omitted 764 of 1020 lines ...]`, `[... output truncated to fit 10240
+    // bytes ...]` and `…4100 tokens truncated…`; Claude Code's `... [638
+    // lines truncated] ...`; OpenHands' `<response clipped><NOTE>…`;
+    // mini-SWE-agent's `3968 characters elided`, SWE-agent's `… 3968
+    // characters were elided.`
+    r"|^\[\.\.\. (?:omitted \d+ of \d+ lines|output truncated to fit \d+ bytes) \.\.\.\]$|…\d+ (?:tokens|chars) truncated…",
+    r"|^\.\.\. \[\d+ lines truncated\] \.\.\.$|<response clipped>|^\d+ characters elided$|\b\d+ characters were elided\b",
 );
 
 /// Verdicts: what a build or runner says when it stops, pointing at the

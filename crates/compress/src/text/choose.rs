@@ -403,13 +403,18 @@ fn is_listed_verdict(text: &str, failure: &Line) -> bool {
         })
 }
 
+/// How far under its failure an assertion's first operand may stand
+/// ([`messages_of_failures`]).
+const OPERAND_REACH: usize = 3;
+
 /// How many leading bytes a test's line in a listing shares with the next
 /// one's ([`is_listed_verdict`]): `test_` at least.
 const LISTING_PREFIX: usize = 5;
 
 /// The message of each failure: an assertion's operand (`Expected: 3`,
-/// `left: 3`) or matcher at most two lines after the failure or after the
-/// previous such line; the first line with text among the two after a
+/// `left: 3`) or matcher at most three lines after the failure (a blank
+/// and a label may stand between: Playwright's `Locator: getByTestId(…)`
+/// above `Expected string: "Paid"`) or two after the previous such line; the first line with text among the two after a
 /// failure that ends with a colon (`… panicked at src/a.rs:3:5:`,
 /// [`diagnose::announced_message`]); and the lines between a numbered
 /// heading and its failure, which name the test; and the deeper-indented
@@ -419,8 +424,10 @@ fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     /// The last line a message may follow.
     enum Anchor {
         None,
-        /// A failure or operand: operands may follow it.
+        /// A failure: operands may follow it.
         Line(usize),
+        /// An operand: more operands may follow it.
+        Operand(usize),
         /// A failure that announces its message.
         Announces(usize),
         /// A numbered heading: the test's name follows it.
@@ -447,14 +454,18 @@ fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
                 }
             }
             (LineKind::Context, Anchor::Line(n) | Anchor::Announces(n) | Anchor::Heading(n))
-                if within(*n, 2) && diagnose::is_operand(line) =>
+                if within(*n, OPERAND_REACH) && diagnose::is_operand(line) =>
             {
                 attached.push(*l);
-                anchor = Anchor::Line(l.number);
+                anchor = Anchor::Operand(l.number);
+            }
+            (LineKind::Context, Anchor::Operand(n)) if within(*n, 2) && diagnose::is_operand(line) => {
+                attached.push(*l);
+                anchor = Anchor::Operand(l.number);
             }
             (LineKind::Plain, Anchor::Announces(n)) if within(*n, 2) && !line.trim().is_empty() => {
                 attached.push(*l);
-                anchor = Anchor::Line(l.number);
+                anchor = Anchor::Operand(l.number);
             }
             (LineKind::Plain, Anchor::Heading(n))
                 if within(*n, diagnose::HEADING_REACH) && !line.trim().is_empty() =>
@@ -659,6 +670,19 @@ mod tests {
             Plain, Plain, Plain, Plain, Failure, Plain, Context, Plain, Plain, Plain, Context,
         ];
         assert_eq!(attached(&text, &kinds), [6]);
+        // Three lines below, past a blank and a label (Playwright's
+        // `Locator: …` above `Expected string: "1"`), it is still; the
+        // next operand follows within two lines of it, not three.
+        let text = format!(
+            "{filler}Error: failed\n\n  Locator: x\n  Expected: 1\n  Received: 0\nx\nx\n  Actual: 2\n"
+        );
+        let kinds = [
+            Plain, Plain, Plain, Plain, Failure, Plain, Plain, Context, Context, Plain, Plain, Context,
+        ];
+        assert_eq!(attached(&text, &kinds), [7, 8]);
+        let text = format!("{filler}Error: failed\n\nx\nx\n  Expected: 1\n");
+        let kinds = [Plain, Plain, Plain, Plain, Failure, Plain, Plain, Plain, Context];
+        assert!(attached(&text, &kinds).is_empty());
         // Under a heading: the lines with text within its reach.
         let text = format!("{filler}1) Cart\n  #total()\n\nx\nx\nx\n  far below\n");
         let kinds = [

@@ -88,6 +88,19 @@ fn tool_8_documented_toolchains_keep_every_failure_and_the_last() {
     );
 }
 
+/// TOOL-8: Playwright names what it waited for (`Locator: …`) between its
+/// failure and the assertion's operands: they are the failure's message
+/// all the same, and stay beside it.
+#[test]
+fn tool_8_playwright_s_operands_under_its_locator_stay() {
+    let c = Compressor::new();
+    let case = documented().into_iter().find(|c| c.name == "playwright").unwrap();
+    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    for operand in ["Expected string: \"1\"", "Received string: \"0\""] {
+        assert!(form.contains(operand), "{operand}\n{form}");
+    }
+}
+
 /// TOOL-8: the line a code frame points at (`> 14 |`) is where the failure
 /// is in the code: it stays, though the lines around it may go.
 #[test]
@@ -97,6 +110,14 @@ fn tool_8_the_line_a_code_frame_points_at_stays() {
     let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
     let pointed = "> 14 |   await expect(page.getByTestId('cart-count')).toHaveText('1');";
     assert!(form.contains(pointed), "{form}");
+    // BuildKit points at the Dockerfile's failed step with `>>>`.
+    let case = documented()
+        .into_iter()
+        .find(|c| c.name == "docker-build")
+        .unwrap();
+    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    assert!(form.contains("   8 | >>> RUN npm ci"), "{form}");
+    assert!(!form.contains("   6 |     COPY package*.json ./"), "{form}");
     // Far from the end, under a long frame and above a long run of passing
     // tests, the pointed line comes before the frame's other lines.
     let log = "FAIL src/cart.test.js\n  ● cart › applies discount\n\n    expect(received).toBe(expected)\n\n"

@@ -14,6 +14,7 @@
 )]
 
 mod documented;
+mod elided;
 mod findings;
 mod formatters;
 mod messages;

@@ -25,6 +25,7 @@ mod counts;
 mod levels;
 mod likely;
 mod place;
+mod prefix;
 mod shape;
 mod words;
 
@@ -42,6 +43,7 @@ pub(crate) use place::{
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};
+use prefix::{without_stream_prefix, STREAM_PREFIX};
 pub(crate) use shape::{Met, Repeats};
 use words::{FAILURE, FIXABLE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, VERDICT, WARNING};
 
@@ -131,57 +133,6 @@ pub fn without_colours(text: &str) -> std::borrow::Cow<'_, str> {
         ansi().replace_all(text, "")
     } else {
         std::borrow::Cow::Borrowed(text)
-    }
-}
-
-/// The name a tool that runs several processes puts before each line of
-/// theirs: Docker Compose's service (`api-1  | `, `api_1  | `), Turborepo's
-/// package and task (`web:build: `, `@shop/ui:test: `), pnpm's package
-/// directory and script in a recursive run (`packages/api test: `, for
-/// the scripts such runs are for), BuildKit's step and time under a
-/// `docker build` step that prints (`#9 31.20 `).
-///
-/// A file's name is no package's (`a.py:ENCODING: x`, as `grep` prints a
-/// match, keeps its name).
-const STREAM_PREFIX: &str = concat!(
-    r"[\w.-]+[-_]\d+ +\| |[@A-Za-z_][@\w/-]*:[A-Za-z][\w-]*: |#\d+ \d+\.\d+ ",
-    r"|[@A-Za-z_][@\w-]*(?:/[@\w-]+)+ (?:test|build|lint|check|typecheck|type-check|compile|e2e|ci)(?::[\w-]+)?: ",
-);
-
-/// `line` without the [`STREAM_PREFIX`] of the process that printed it:
-/// what the process printed is judged as it would be alone.
-///
-/// ```
-/// # use strata_ctx_compress::{line_kind, LineKind};
-/// assert_eq!(line_kind(r#"api-1  |   File "/app/shop/db.py", line 18, in connect"#), LineKind::Context);
-/// assert_eq!(line_kind("web:build: src/a.ts(3,7): error TS2322: Type 'string' is not assignable"), LineKind::Failure);
-/// assert_eq!(line_kind("packages/api test: not ok 41 - totals"), LineKind::Failure);
-/// assert_eq!(line_kind("#9 12.24 npm warn deprecated glob@7.2.3: Glob versions prior to v9 are no longer supported"), LineKind::Noise);
-/// assert_eq!(line_kind("#9 31.20 npm error code ERESOLVE"), LineKind::Failure);
-/// ```
-fn without_stream_prefix(line: &str) -> &str {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    match compiled(&RE, &format!("^(?:{STREAM_PREFIX})")).find(line) {
-        Some(prefix) => &line[prefix.end()..],
-        None => without_gutter(line),
-    }
-}
-
-/// `line` without the gutter PHPUnit's TestDox report draws under a
-/// failing test (`   │ Failed asserting that 15.0 is identical to 16.0.`,
-/// `   │ /app/tests/CartTest.php:9`): the text is judged as printed alone.
-/// A code frame's gutter, which a line number or marks follow (`  4 │
-/// let x`, `    │   ^^^`), stays.
-///
-/// ```
-/// # use strata_ctx_compress::{line_kind, LineKind};
-/// assert_eq!(line_kind("   │ /app/tests/CartTest.php:9"), LineKind::Context);
-/// ```
-fn without_gutter(line: &str) -> &str {
-    let indented = line.starts_with([' ', '\t']);
-    match line.trim_start().strip_prefix("│ ") {
-        Some(rest) if indented && rest.starts_with(|c: char| !c.is_whitespace() && c != '^') => rest,
-        _ => line,
     }
 }
 
@@ -278,6 +229,11 @@ const CONTEXT: &str = concat!(
     // 0x55d5c1 in main /src/cart.c:14:5`, `#1  0x… in load (p=0x0) at
     // cart.c:9`).
     r"|^\s*#\d+\s+0x[0-9A-Fa-f]+ in .*\S+\.\w+:\d+(?::\d+)?$",
+    // Where PowerShell's error happened (`At line:1 char:1`, `At
+    // C:\scripts\a.ps1:3 char:5`, Pester's `at <ScriptBlock>,
+    // C:\tests\Cart.Tests.ps1:12`) and what it was (`    + CategoryInfo
+    // : ObjectNotFound: …`, `    + FullyQualifiedErrorId : PathNotFound,…`).
+    r"|^At (?:line:\d+|\S.*:\d+) char:\d+$|^\s*at .+, \S+\.ps[md]?1:\d+$|^\s*\+ (?:CategoryInfo|FullyQualifiedErrorId)\s+: \S",
     // The line a code frame points at (`> 14 |   expect(total).toBe(90)`:
     // Babel's frames, as Jest, Vitest, Playwright and ESLint print them),
     // and a test's title after its project and location, as Playwright
@@ -373,6 +329,14 @@ fn code_frame() -> &'static Regex {
     compiled(&RE, r"^\s*\d*\s+\|(?:\s|$)")
 }
 
+/// A sentence in a code frame's gutter, where no line number stands
+/// (PowerShell 7's `     | You cannot call a method on a null-valued
+/// expression.`).
+fn framed_message() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s+\| [A-Z][a-z]+ [a-z].*\.$")
+}
+
 /// ScalaTest's failed expectation ([`SPEC_EXPECTATION`]).
 fn spec_expectation() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -442,6 +406,12 @@ pub fn line_kind(line: &str) -> LineKind {
     // of a TAP producer's YAML block under a failing test point
     // (node:test's `  name: 'TypeError'`), whose `error:` field says why.
     if is_tagged_marks(line) || code_frame().is_match(line) || tap_field().is_match(line) {
+        // PowerShell 7 writes an error's message in the gutter of the
+        // frame under it, with no line number (`     | Cannot find path
+        // 'C:\a' because it does not exist.`): a failure in its words.
+        if framed_message().is_match(line) && failure().is_match(&without_paths(line)) {
+            return LineKind::Failure;
+        }
         return LineKind::Context;
     }
     // A comment's `# ` opens RSpec's frames and TAP's counts too.
@@ -632,6 +602,32 @@ mod tests {
     }
 
     #[test]
+    fn powershell_s_places_and_fields_are_context_and_http_headers_plain() {
+        for context in [
+            "At line:1 char:1",
+            "At C:\\src\\deploy.ps1:14 char:5",
+            "    + FullyQualifiedErrorId : PathNotFound,Microsoft.PowerShell.Commands.GetContentCommand",
+            "   at <ScriptBlock>, C:\\tests\\Cart.Tests.ps1:27",
+            // A frame's line in the gutter, not a sentence.
+            "     |  ~~~~~~~~~~~~~~~",
+        ] {
+            assert_eq!(line_kind(context), LineKind::Context, "{context}");
+        }
+        for plain in [
+            "Set-Cookie: session=abc; Path=/",
+            "Content-Type: application/json",
+            "Accept-Ranges: bytes",
+        ] {
+            assert_eq!(line_kind(plain), LineKind::Plain, "{plain}");
+        }
+        assert_eq!(line_kind("  [+] adds an item 12ms (10ms|2ms)"), LineKind::Noise);
+        assert_eq!(
+            line_kind("Tests Passed: 46, Failed: 0, Skipped: 0, Inconclusive: 0, NotRun: 0"),
+            LineKind::Summary
+        );
+    }
+
+    #[test]
     fn the_line_a_code_frame_points_at_is_told_apart() {
         for pointed in [
             "> 14 |   expect(total).toBe(90)",
@@ -777,6 +773,16 @@ mod tests {
     fn failures_of_each_toolchain() {
         // Each from the tool's documentation or a public issue, shortened.
         let lines = [
+            // PowerShell in both views, cmd.exe, Pester.
+            "Get-Content : Cannot find path 'C:\\a.txt' because it does not exist.",
+            "Import-Module: The specified module 'Shop' was not loaded because no valid module file was found in any module directory.",
+            "Set-Location: Cannot find path 'C:\\nosuch' because it does not exist.",
+            "InvalidOperation: You cannot call a method on a null-valued expression.",
+            "     | You cannot call a method on a null-valued expression.",
+            "The term 'nuget' is not recognized as a name of a cmdlet, function, script file, or executable program.",
+            "'pytest' is not recognized as an internal or external command,",
+            "  [-] applies a discount 15ms (13ms|2ms)",
+            "   Expected 90, but got 100.",
             // apt, a job a signal ended, a core dump, Rust's stack overflow.
             "E: Unable to locate package libfoo-dev",
             "zsh: killed     node server.js",

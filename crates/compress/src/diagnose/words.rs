@@ -8,6 +8,8 @@ pub(super) const NOISE: &str = concat!(
     // Passing tests: pytest, unittest/rust `... ok`, go, jest/vitest, mocha.
     r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok(?: \(\d+(?:\.\d+)?\s?[µnm]?s\))?$|^test \S+ \.\.\. ok|^--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
     r"|^\s*(?:PASS|✓|✔|√)\s|^\s*\[?PASS\]?\s",
+    // Pester's passing tests (`[+] Cart.adds an item 12ms (10ms|2ms)`).
+    r"|^\s*\[\+\] \S.* \d+(?:\.\d+)?m?s(?: \(.*\))?$",
     // pre-commit's hooks that passed or had nothing to check.
     r"|^\S.*\.{4,}(?:Passed|\(no files to check\)Skipped)$",
     // bun (`(pass) sum > adds`), Minitest's verbose lines (`T#test_a
@@ -194,6 +196,23 @@ pub(super) const FAILURE: &str = concat!(
     // states of a Kubernetes pod that does not run.
     r"|^\s*\d+:\d+\s+✖\s|^==\d+== (?:Invalid (?:read|write|free)|Conditional jump or move depends on uninitialised|Use of uninitialised|Mismatched free|Syscall param|[\d,]+ bytes in [\d,]+ blocks are (?:definitely|indirectly|possibly) lost)",
     r"|^SUMMARY: \w+Sanitizer: |^>> Issue: \[|\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerConfigError)\b",
+    // PowerShell's errors: a cmdlet's, in Windows PowerShell's view
+    // (`Get-Content : Cannot find path 'C:\a.txt' because it does not
+    // exist.`) and PowerShell 7's (`Get-Content: …`, `Write-Error: …`), by
+    // the verbs cmdlets are named with (`Set-` only before the nouns of
+    // PowerShell's own cmdlets: an HTTP response's `Set-Cookie:` is no
+    // error); an error's category where no cmdlet raised it
+    // (`InvalidOperation: You cannot call a method on a null-valued
+    // expression.`); a command it does not know (`The term 'pytest' is not
+    // recognized as a name of a cmdlet, …`), and cmd.exe's (`'pytest' is
+    // not recognized as an internal or external command,`); a path that
+    // does not exist; Pester's failed test (`[-] Cart.adds an item 12ms
+    // (10ms|2ms)`) and its message (`Expected 90, but got 100.`).
+    r"|^(?:Get|New|Remove|Add|Clear|Copy|Move|Rename|Invoke|Start|Stop|Restart|Test|Import|Export|Write|Read|Out|Select|Resolve|ConvertTo|ConvertFrom|Install|Uninstall|Update|Register|Unregister|Enable|Disable|Expand|Compress|Push|Pop|Join|Split|Wait|Find|Save|Publish|Format|Measure|Sort|Unblock)-[A-Z][A-Za-z]+ ?: \S",
+    r"|^Set-(?:Location|Content|Item|ItemProperty|Variable|ExecutionPolicy|Acl|Service|StrictMode|Alias|PSDebug|Date) ?: \S",
+    r"|^(?:InvalidOperation|InvalidArgument|InvalidData|InvalidType|ParserError|ObjectNotFound|PermissionDenied|ResourceUnavailable|NotSpecified|OperationStopped|MetadataError|OperationTimeout|ReadError|WriteError|SecurityError): \S",
+    r"|\bis not recognized as (?:the|a) name of a cmdlet\b|\bis not recognized as an internal or external command\b|\bbecause it does not exist\.$",
+    r"|^\s*\[-\] \S.* \d+(?:\.\d+)?m?s(?: \(.*\))?$|^\s*Expected .+, but got .+\.$",
     // Non-zero exits.
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?[1-9]\d*\b|returned non-zero|non-zero exit|returncode[:=]?\s*-?[1-9])",
 );
@@ -289,6 +308,9 @@ pub(super) const REPORT_LIKE_CODE: &str = concat!(
     // failed 1 test of 3.`).
     r"|^#\s+(?:Failed (?:\(TODO\) )?test\b|at \S+ line \d+\.$|got:|expected:)|^# Looks like (?:you|your test)\b",
     r"|^\s+- .+ -> .+ does not satisfy that requirement\.$",
+    // The fields under a Windows PowerShell error (`    + CategoryInfo
+    // : ObjectNotFound: …`), which open as a diff's added line does.
+    r"|^\s*\+ (?:CategoryInfo|FullyQualifiedErrorId)\s+: \S",
 );
 
 /// The fields of a TAP producer's YAML block other than its message.

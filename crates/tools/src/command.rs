@@ -55,6 +55,39 @@ pub const INSPECTION_PROGRAMS: &[&str] = &[
     "insert",
     "undo_edit",
     "decompile",
+    // PowerShell's cmdlets that look at, write or move files, and their
+    // aliases, as Codex CLI and Claude Code run them on Windows; cmd.exe's.
+    "Get-Content",
+    "Set-Content",
+    "Add-Content",
+    "Out-File",
+    "Get-ChildItem",
+    "Get-Item",
+    "Test-Path",
+    "Select-String",
+    "Set-Location",
+    "Push-Location",
+    "Pop-Location",
+    "Get-Location",
+    "New-Item",
+    "Remove-Item",
+    "Copy-Item",
+    "Move-Item",
+    "Rename-Item",
+    "Write-Output",
+    "Write-Host",
+    "Measure-Object",
+    "Select-Object",
+    "Sort-Object",
+    "Format-Table",
+    "Format-List",
+    "gc",
+    "gci",
+    "sls",
+    "type",
+    "dir",
+    "findstr",
+    "where",
 ];
 
 /// The program one part of a command line runs (a part between `&&`, `;`,
@@ -285,6 +318,10 @@ mod tests {
         );
         assert_eq!(program_of("FOO=1 timeout 60 cargo test"), "cargo");
         assert_eq!(program_of("cat a.txt | grep x"), "cat");
+        // PowerShell: moving to a directory and reading a file are not
+        // what the command line runs.
+        assert_eq!(program_of("Set-Location C:\\src\\shop; npm test"), "npm");
+        assert_eq!(program_of("Get-Content .\\log.txt | Select-String error"), "Get-Content");
         assert_eq!(program_of("python - <<'EOF'\nimport os\nEOF\nls"), "python");
         assert_eq!(program_of(""), "");
         assert_eq!(program_word("sudo env A=b make"), Some("make"));

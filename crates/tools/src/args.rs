@@ -295,6 +295,11 @@ mod tests {
             ["/x.py"]
         );
         assert!(changed_files("str_replace_editor", &json!({"command": "view", "path": "/x.py"})).is_empty());
+        // Claude Code's notebook cell edit changes its notebook; reading one
+        // changes nothing.
+        let cell = json!({"notebook_path": "nb/eda.ipynb", "cell_id": "c3", "new_source": "df.head()"});
+        assert_eq!(changed_files("NotebookEdit", &cell), ["nb/eda.ipynb"]);
+        assert!(changed_files("NotebookRead", &json!({"notebook_path": "nb/eda.ipynb"})).is_empty());
         let applied = json!({"cmd": "apply_patch <<'EOF'\n*** Begin Patch\n*** Update File: src/a.ts\n@@\n-a\n+b\n*** End Patch\nEOF"});
         assert_eq!(changed_files("exec_command", &applied), ["src/a.ts"]);
         let opencode = json!({"patchText": "*** Begin Patch\n*** Delete File: old.txt\n*** End Patch"});

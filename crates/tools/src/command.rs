@@ -321,7 +321,10 @@ mod tests {
         // PowerShell: moving to a directory and reading a file are not
         // what the command line runs.
         assert_eq!(program_of("Set-Location C:\\src\\shop; npm test"), "npm");
-        assert_eq!(program_of("Get-Content .\\log.txt | Select-String error"), "Get-Content");
+        assert_eq!(
+            program_of("Get-Content .\\log.txt | Select-String error"),
+            "Get-Content"
+        );
         assert_eq!(program_of("python - <<'EOF'\nimport os\nEOF\nls"), "python");
         assert_eq!(program_of(""), "");
         assert_eq!(program_word("sudo env A=b make"), Some("make"));

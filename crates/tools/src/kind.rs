@@ -118,15 +118,17 @@ fn by_name(name: &str) -> Option<ToolKind> {
         | "rg"
         | "ripgrep"
         | "search" => ToolKind::Grep,
-        // Claude Code `Read`, Gemini CLI and Codex CLI `read_file`,
-        // SWE-agent `open`, Gemini CLI `read_many_files`.
-        "read" | "read_file" | "read_many_files" | "view" | "view_file" | "cat" | "open" | "open_file" => {
-            ToolKind::Read
-        }
+        // Claude Code `Read` and `NotebookRead`, Gemini CLI and Codex CLI
+        // `read_file`, SWE-agent `open`, Gemini CLI `read_many_files`.
+        "read" | "read_file" | "read_many_files" | "view" | "view_file" | "cat" | "open" | "open_file"
+        | "notebookread" | "notebook_read" => ToolKind::Read,
         // Gemini CLI `replace`, Codex CLI `apply_patch`, opencode `patch`,
-        // Cline `replace_in_file`, Roo `apply_diff`, Cursor `edit_file`.
+        // Cline `replace_in_file`, Roo `apply_diff`, Cursor `edit_file`,
+        // Claude Code `NotebookEdit` (a cell of `notebook_path`).
         "edit" | "replace" | "replace_in_file" | "str_replace" | "edit_file" | "apply_patch" | "patch"
-        | "apply_diff" | "insert" | "search_replace" => ToolKind::Edit,
+        | "apply_diff" | "insert" | "search_replace" | "notebookedit" | "notebook_edit" | "edit_notebook" => {
+            ToolKind::Edit
+        }
         "multiedit" | "multi_edit" => ToolKind::MultiEdit,
         // Gemini CLI `write_file`, Cline `write_to_file`.
         "write" | "write_to_file" | "create_file" | "create" | "write_file" => ToolKind::Write,
@@ -229,6 +231,8 @@ mod tests {
             ("shell", ToolKind::Bash),
             ("shell_command", ToolKind::Bash),
             ("apply_patch", ToolKind::Edit),
+            ("NotebookEdit", ToolKind::Edit),
+            ("NotebookRead", ToolKind::Read),
             ("update_plan", ToolKind::TodoWrite),
             // opencode
             ("todowrite", ToolKind::TodoWrite),

@@ -91,6 +91,9 @@ impl<'a> Likely<'a> {
             "omitted",
             "elided",
             "clipped>",
+            "too large (",
+            "saved to: ",
+            "Preview (first ",
         ];
         const MARKS: &[&str] = &["✖", "×", "✘", "✗", "✕", "⨯", "❌", "●", "⚠"];
         static SEARCHES: OnceLock<[regex::bytes::Regex; 2]> = OnceLock::new();

@@ -247,7 +247,12 @@ pub(super) const SUMMARY: &str = concat!(
     // bytes ...]` and `…4100 tokens truncated…`; Claude Code's `... [638
     // lines truncated] ...`; OpenHands' `<response clipped><NOTE>…`;
     // mini-SWE-agent's `3968 characters elided`, SWE-agent's `… 3968
-    // characters were elided.`
+    // characters were elided.`; where the agent saved what it cut: Claude
+    // Code's `Output too large (34.3KB). Full output saved to: …` above
+    // its `Preview (first 2KB):`, opencode's `...output truncated...`
+    // above its `Full output saved to: …`.
+    r"|^Output too large \([\d.]+ ?[KMG]?i?B\)\.|^Full output saved to: \S|^Preview \(first [\d.]+ ?[KMG]?i?B\):$|^\.\.\.output truncated\.\.\.$",
+    r"|\btruncated output as it exceeded\b",
     r"|^\[\.\.\. (?:omitted \d+ of \d+ lines|output truncated to fit \d+ bytes) \.\.\.\]$|…\d+ (?:tokens|chars) truncated…",
     r"|^\.\.\. \[\d+ lines truncated\] \.\.\.$|<response clipped>|^\d+ characters elided$|\b\d+ characters were elided\b",
 );

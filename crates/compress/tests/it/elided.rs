@@ -26,14 +26,20 @@ fn cut_run(marker: &str, after: usize) -> String {
 }
 
 /// Each agent's marker, as its source prints it.
-const MARKERS: [&str; 8] = [
+const MARKERS: [&str; 12] = [
     // Codex CLI, by lines, by bytes, and by tokens and characters.
     "[... omitted 764 of 1020 lines ...]",
     "[... output truncated to fit 10240 bytes ...]",
     "…4100 tokens truncated…",
     "…16384 chars truncated…",
-    // Claude Code's Bash tool.
+    // Claude Code's Bash tool, and what it says where it saved a long
+    // output it cut.
     "... [638 lines truncated] ...",
+    "Output too large (34.3KB). Full output saved to: /home/dev/.claude/projects/shop/tool-results/toolu_01.txt",
+    "Preview (first 2KB):",
+    // opencode's, above where it saved the whole.
+    "...output truncated...",
+    "Full output saved to: /home/dev/.local/share/opencode/tool-output/tool_0001",
     // OpenHands, at the end of the line it cut.
     "test cart::case_4<response clipped><NOTE>Due to the max output limit, only part of the full response has been shown to you.</NOTE>",
     // mini-SWE-agent, between its `<elided_chars>` tags.

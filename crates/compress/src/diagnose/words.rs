@@ -196,6 +196,12 @@ pub(super) const FAILURE: &str = concat!(
     // states of a Kubernetes pod that does not run.
     r"|^\s*\d+:\d+\s+✖\s|^==\d+== (?:Invalid (?:read|write|free)|Conditional jump or move depends on uninitialised|Use of uninitialised|Mismatched free|Syscall param|[\d,]+ bytes in [\d,]+ blocks are (?:definitely|indirectly|possibly) lost)",
     r"|^SUMMARY: \w+Sanitizer: |^>> Issue: \[|\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerConfigError)\b",
+    // markdownlint's findings (`README.md:12:81 MD013/line-length Line
+    // length [Expected: 80; Actual: 95]`, markdownlint-cli2's with `error`
+    // before the rule), Apple's linker's missing symbols (`Undefined
+    // symbols for architecture arm64:`).
+    // Read with the path blanked too.
+    r"|^(?:\S+\.(?:md|markdown|mdx)| ):\d+(?::\d+)? (?:error |warning )?MD\d{3}/|^Undefined symbols for architecture \S+:$",
     // PowerShell's errors: a cmdlet's, in Windows PowerShell's view
     // (`Get-Content : Cannot find path 'C:\a.txt' because it does not
     // exist.`) and PowerShell 7's (`Get-Content: …`, `Write-Error: …`), by

@@ -18,7 +18,7 @@
 
 use std::sync::OnceLock;
 
-use regex::Regex;
+use regex::{Regex, RegexBuilder};
 
 mod announce;
 mod counts;
@@ -84,10 +84,21 @@ fn compiled(cell: &'static OnceLock<Regex>, pattern: &str) -> &'static Regex {
 
 /// `pattern` compiled with ASCII word boundaries: the lazy DFA runs them
 /// on any text, where Unicode ones make it give up on the first non-ASCII
-/// byte.
+/// byte. Its cache may grow to [`DFA_CACHE_BYTES`]: the one search for
+/// candidate lines ([`candidates`]) is a few hundred patterns, and with
+/// regex's default of 2 MiB its lazy DFA filled its cache again and
+/// again on a long log and gave up for the slower engines (a 11 MB
+/// build log took 2.1 s, 16 times as long, once one more pattern was in).
 fn build(pattern: &str) -> Regex {
-    Regex::new(&pattern.replace(r"\b", r"(?-u:\b)")).unwrap_or_else(|_| never())
+    RegexBuilder::new(&pattern.replace(r"\b", r"(?-u:\b)"))
+        .dfa_size_limit(DFA_CACHE_BYTES)
+        .build()
+        .unwrap_or_else(|_| never())
 }
+
+/// The most memory the lazy DFA of one of this module's patterns may
+/// cache, per thread that searches with it: most use far less.
+const DFA_CACHE_BYTES: usize = 16 << 20;
 
 /// One search for every line that may carry a diagnostic or context: a
 /// superset of [`line_kind`]'s failure, warning, summary and context

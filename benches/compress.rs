@@ -1,5 +1,6 @@
 //! Truncation (TRUNC-1) and history form (TOOL-4, TOOL-5, TOOL-8) over 1 MB
-//! and 50 MB outputs of Bash, Grep and Read shapes.
+//! and 50 MB outputs of Bash (a build, and a long test and service log),
+//! Grep and Read shapes.
 //!
 //! Each group also scans the same bytes with `memchr` for newlines: the
 //! baseline the other figures are read against, as a ratio of throughputs.
@@ -48,6 +49,28 @@ fn output(kind: &str, size: usize) -> String {
                     ));
                 }
             }
+            // A long test and service log: passing tests, log records, and
+            // located notes (one line in seven), a failure now and then:
+            // many lines of many shapes for the search for candidate lines,
+            // whose lazy DFA a poorer cache gives up on.
+            "log" => out.push_str(&match h % 20 {
+                0..=9 => format!("test tests::case_{i} ... ok\n"),
+                10..=15 => format!("   Compiling crate{i} v0.{}.{}\n", h % 9, h % 7),
+                16..=18 => format!(
+                    "[2026-11-29 10:{:02}:{:02}] INFO worker {}: processed batch {i} in 0.{:03}s\n",
+                    h % 60,
+                    i % 60,
+                    h % 8,
+                    h % 1000
+                ),
+                _ if h.is_multiple_of(991) => format!("error[E0308]: mismatched types at step {i}\n"),
+                _ => format!(
+                    "  src/module_{}.rs:{}:{} note: something about line {i}\n",
+                    h % 50,
+                    h % 900,
+                    h % 80
+                ),
+            }),
             // Search tools group their matches by file.
             "grep" => out.push_str(&format!(
                 "src/module_{}/file_{}.rs:{}:    let value = compute(input, {h});\n",
@@ -72,7 +95,12 @@ fn bench(c: &mut Criterion) {
     let no_spill = Truncator::builder(dir.path()).spill_dir(None).build();
     let compressor = Compressor::new();
     for (label, size) in [("1MB", 1 << 20), ("50MB", 50 << 20)] {
-        for (kind, tool) in [("bash", "Bash"), ("grep", "Grep"), ("read", "Read")] {
+        for (kind, tool) in [
+            ("bash", "Bash"),
+            ("log", "Bash"),
+            ("grep", "Grep"),
+            ("read", "Read"),
+        ] {
             let text = output(kind, size);
             let mut group = c.benchmark_group(format!("compress/{kind}/{label}"));
             group

@@ -20,6 +20,17 @@ use std::sync::OnceLock;
 
 use regex::{Regex, RegexBuilder};
 
+/// The fields under a Windows PowerShell error (`    + CategoryInfo
+/// : ObjectNotFound: …`, `    + FullyQualifiedErrorId : PathNotFound,…`):
+/// what the error was. Context, though they open as a diff's added line
+/// does ([`words::REPORT_LIKE_CODE`]). A macro, so that both patterns can
+/// hold it.
+macro_rules! powershell_field {
+    () => {
+        r"^\s*\+ (?:CategoryInfo|FullyQualifiedErrorId)\s+: \S"
+    };
+}
+
 mod announce;
 mod counts;
 mod levels;
@@ -242,9 +253,9 @@ const CONTEXT: &str = concat!(
     r"|^\s*#\d+\s+0x[0-9A-Fa-f]+ in .*\S+\.\w+:\d+(?::\d+)?$",
     // Where PowerShell's error happened (`At line:1 char:1`, `At
     // C:\scripts\a.ps1:3 char:5`, Pester's `at <ScriptBlock>,
-    // C:\tests\Cart.Tests.ps1:12`) and what it was (`    + CategoryInfo
-    // : ObjectNotFound: …`, `    + FullyQualifiedErrorId : PathNotFound,…`).
-    r"|^At (?:line:\d+|\S.*:\d+) char:\d+$|^\s*at .+, \S+\.ps[md]?1:\d+$|^\s*\+ (?:CategoryInfo|FullyQualifiedErrorId)\s+: \S",
+    // C:\tests\Cart.Tests.ps1:12`) and what it was ([`powershell_field`]).
+    r"|^At (?:line:\d+|\S.*:\d+) char:\d+$|^\s*at .+, \S+\.ps[md]?1:\d+$|",
+    powershell_field!(),
     // The line a code frame points at (`> 14 |   expect(total).toBe(90)`:
     // Babel's frames, as Jest, Vitest, Playwright and ESLint print them),
     // and a test's title after its project and location, as Playwright

@@ -10,8 +10,8 @@ use super::never_bytes;
 /// `egmentation` for `Segmentation fault`; `RUSTSEC-`, `[E]`), as ASCII
 /// literals, and the marks test runners and linters put before a failure
 /// (`✖`, `×`, `●`), and the words of an agent's marker where it cut an
-/// output (`truncated`, `omitted`, `elided`), searched apart: a search for a few dozen ASCII
-/// literals, or for a few multi-byte ones, runs at several GB/s (SIMD
+/// output (`truncated`, `omitted`, `elided`), searched apart: a search for
+/// a few dozen ASCII literals, or for a few multi-byte ones, runs at several GB/s (SIMD
 /// multi-literal search), where one for both together, or [`super::candidates`],
 /// which also matches locations, runs ten times slower or more (measured
 /// on 200 KiB of build, test and progress output: 25-75 µs and 15-50 µs
@@ -86,7 +86,9 @@ impl<'a> Likely<'a> {
             "rejected",
             // An agent's marker of what it left out of an output (Codex
             // CLI's `[... omitted 764 of 1020 lines ...]`, OpenHands'
-            // `<response clipped>`, mini-SWE-agent's `characters elided`).
+            // `<response clipped>`, mini-SWE-agent's `characters elided`,
+            // Claude Code's `Output too large (34.3KB). Full output saved
+            // to: …` and `Preview (first 2KB):`).
             "truncated",
             "omitted",
             "elided",

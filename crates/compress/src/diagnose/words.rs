@@ -199,8 +199,7 @@ pub(super) const FAILURE: &str = concat!(
     // markdownlint's findings (`README.md:12:81 MD013/line-length Line
     // length [Expected: 80; Actual: 95]`, markdownlint-cli2's with `error`
     // before the rule), Apple's linker's missing symbols (`Undefined
-    // symbols for architecture arm64:`).
-    // Read with the path blanked too.
+    // symbols for architecture arm64:`); read with the path blanked too.
     r"|^(?:\S+\.(?:md|markdown|mdx)| ):\d+(?::\d+)? (?:error |warning )?MD\d{3}/|^Undefined symbols for architecture \S+:$",
     // PowerShell's errors: a cmdlet's, in Windows PowerShell's view
     // (`Get-Content : Cannot find path 'C:\a.txt' because it does not
@@ -319,9 +318,9 @@ pub(super) const REPORT_LIKE_CODE: &str = concat!(
     // failed 1 test of 3.`).
     r"|^#\s+(?:Failed (?:\(TODO\) )?test\b|at \S+ line \d+\.$|got:|expected:)|^# Looks like (?:you|your test)\b",
     r"|^\s+- .+ -> .+ does not satisfy that requirement\.$",
-    // The fields under a Windows PowerShell error (`    + CategoryInfo
-    // : ObjectNotFound: …`), which open as a diff's added line does.
-    r"|^\s*\+ (?:CategoryInfo|FullyQualifiedErrorId)\s+: \S",
+    // The fields under a Windows PowerShell error.
+    r"|",
+    powershell_field!(),
 );
 
 /// The fields of a TAP producer's YAML block other than its message.

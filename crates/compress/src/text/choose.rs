@@ -403,9 +403,10 @@ fn is_listed_verdict(text: &str, failure: &Line) -> bool {
         })
 }
 
-/// How far under its failure an assertion's first operand may stand
-/// ([`messages_of_failures`]).
+/// How far under its failure an assertion's first operand may stand, and
+/// each next one under the one before ([`messages_of_failures`]).
 const OPERAND_REACH: usize = 3;
+const NEXT_OPERAND_REACH: usize = 2;
 
 /// How many leading bytes a test's line in a listing shares with the next
 /// one's ([`is_listed_verdict`]): `test_` at least.
@@ -414,8 +415,9 @@ const LISTING_PREFIX: usize = 5;
 /// The message of each failure: an assertion's operand (`Expected: 3`,
 /// `left: 3`) or matcher at most three lines after the failure (a blank
 /// and a label may stand between: Playwright's `Locator: getByTestId(…)`
-/// above `Expected string: "Paid"`) or two after the previous such line; the first line with text among the two after a
-/// failure that ends with a colon (`… panicked at src/a.rs:3:5:`,
+/// above `Expected string: "Paid"`) or two after the previous such line;
+/// the first line with text among the two after a failure that ends with
+/// a colon (`… panicked at src/a.rs:3:5:`,
 /// [`diagnose::announced_message`]); and the lines between a numbered
 /// heading and its failure, which name the test; and the deeper-indented
 /// lines right under a failure that elaborate it
@@ -432,6 +434,16 @@ fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
         Announces(usize),
         /// A numbered heading: the test's name follows it.
         Heading(usize),
+    }
+    impl Anchor {
+        /// The line an operand may follow, and how far under it.
+        fn operand_reach(&self) -> Option<(usize, usize)> {
+            match *self {
+                Anchor::None => None,
+                Anchor::Line(n) | Anchor::Announces(n) | Anchor::Heading(n) => Some((n, OPERAND_REACH)),
+                Anchor::Operand(n) => Some((n, NEXT_OPERAND_REACH)),
+            }
+        }
     }
     let mut attached: Vec<Line> = Vec::new();
     let mut anchor = Anchor::None;
@@ -453,13 +465,10 @@ fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
                     Anchor::Line(l.number)
                 }
             }
-            (LineKind::Context, Anchor::Line(n) | Anchor::Announces(n) | Anchor::Heading(n))
-                if within(*n, OPERAND_REACH) && diagnose::is_operand(line) =>
+            (LineKind::Context, _)
+                if anchor.operand_reach().is_some_and(|(n, reach)| within(n, reach))
+                    && diagnose::is_operand(line) =>
             {
-                attached.push(*l);
-                anchor = Anchor::Operand(l.number);
-            }
-            (LineKind::Context, Anchor::Operand(n)) if within(*n, 2) && diagnose::is_operand(line) => {
                 attached.push(*l);
                 anchor = Anchor::Operand(l.number);
             }

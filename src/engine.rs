@@ -14,7 +14,7 @@ use strata_ctx_core::{
 };
 use strata_ctx_history::{path_argument, CompactionStats, Digest, History, PruneAction, PruneOutcome};
 use strata_ctx_mtime::{add_note, Freshness};
-use strata_ctx_prompt::{todo_recap, Context, Prefix, Rules, SystemLayer, ToolMode, ToolSpec};
+use strata_ctx_prompt::{Context, Prefix, Rules, SystemLayer, ToolMode, ToolSpec};
 
 use crate::event::{channel_sink, CompactionReason, Event, EventFn};
 

@@ -411,8 +411,9 @@ impl EngineBuilder {
             memories,
         };
         engine.render_session();
-        let recap = todo_recap(engine.history.full_log());
-        engine.layers.set_recap(recap, &*engine.counter);
+        engine
+            .layers
+            .observe_todos(engine.history.full_log(), &*engine.counter);
         engine.round.previous_input = engine
             .history
             .full_log()

@@ -132,10 +132,8 @@ impl Engine {
             self.counter.count_messages(&full),
             self.history.newest_tokens(history.len()),
         );
+        self.layers.observe_todos(&full, &*self.counter);
         self.push_step(Scratch::new(full, history, tokens, facts, protected, pinned));
-        if let Some(recap) = todo_recap(std::slice::from_ref(&assistant)) {
-            self.layers.set_recap(Some(recap), &*self.counter);
-        }
         self.emit(Event::StepRecorded {
             round: self.round.number,
             step: report.step,

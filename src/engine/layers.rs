@@ -2,8 +2,9 @@
 //! HIST-10): the system prompt and tools, the project rules, the todo
 //! recap, the topic anchor and the id hints.
 
-use strata_ctx_core::TokenCounter;
-use strata_ctx_prompt::{topic_anchor, Context, Rules, SystemLayer};
+use strata_ctx_core::{Message, TokenCounter};
+use strata_ctx_prompt::{recap_of, todo_board, topic_anchor, Context, Rules, SystemLayer};
+use strata_ctx_tools::TodoBoard;
 
 /// The layers that frame the history, and what they cost: the one owner
 /// of L1 (the system prompt and tools), L2 (the rules, re-read when a
@@ -19,6 +20,8 @@ pub(super) struct Layers {
     prefix_tokens: usize,
     /// Tokens of L2 alone, part of `prefix_tokens`.
     rules_tokens: usize,
+    /// The todo list as the agent's calls left it, behind the recap.
+    todos: TodoBoard,
     recap: Option<String>,
     recap_tokens: usize,
     topic_anchor: bool,
@@ -43,6 +46,7 @@ impl Layers {
             rules_warnings: Vec::new(),
             prefix_tokens: 0,
             rules_tokens: 0,
+            todos: TodoBoard::new(),
             recap: None,
             recap_tokens: 0,
             topic_anchor,
@@ -96,6 +100,17 @@ impl Layers {
     /// [`Layers::prefix_tokens`].
     pub(super) fn rules_tokens(&self) -> usize {
         self.rules_tokens
+    }
+
+    /// Takes in the todo calls of `messages` (a step as recorded, or a
+    /// whole log on resume) and, when there were any, writes the recap of
+    /// the list as it now stands (CTX-5).
+    pub(super) fn observe_todos(&mut self, messages: &[Message], counter: &dyn TokenCounter) {
+        let step = todo_board(messages);
+        if step.is_set() {
+            self.todos.merge(&step);
+            self.set_recap(recap_of(&self.todos), counter);
+        }
     }
 
     /// Sets the todo recap and counts it as the window's tail counts it.

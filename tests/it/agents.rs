@@ -357,3 +357,64 @@ async fn the_model_prunes_a_step_and_brings_it_back() {
         .prune_tool(&ToolCall::new("x", "Bash", json!({})))
         .is_none());
 }
+
+/// A Claude Code session that keeps its plan with the one-item task tools
+/// (their input and result shapes as Claude Code documents them): three
+/// tasks created, one finished, one deleted, one started.
+const TASK_SESSION: &str = r#"{"type":"user","sessionId":"s1","uuid":"u1","message":{"role":"user","content":"Port the parser and test it."}}
+{"type":"assistant","sessionId":"s1","uuid":"a1","message":{"id":"m1","role":"assistant","content":[{"type":"tool_use","id":"t1","name":"TaskCreate","input":{"subject":"Port the parser","description":"Move parse.py to src/parse.rs","activeForm":"Porting the parser"}},{"type":"tool_use","id":"t2","name":"TaskCreate","input":{"subject":"Test the parser","description":"Cover the edge cases","activeForm":"Testing the parser"}},{"type":"tool_use","id":"t3","name":"TaskCreate","input":{"subject":"Update the README","description":"","activeForm":"Updating the README"}}]}}
+{"type":"user","sessionId":"s1","uuid":"u2","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"Task #1 created successfully: Port the parser"},{"type":"tool_result","tool_use_id":"t2","content":"Task #2 created successfully: Test the parser"},{"type":"tool_result","tool_use_id":"t3","content":"Task #3 created successfully: Update the README"}]}}
+{"type":"assistant","sessionId":"s1","uuid":"a2","message":{"id":"m2","role":"assistant","content":[{"type":"tool_use","id":"t4","name":"TaskUpdate","input":{"taskId":"1","status":"completed"}},{"type":"tool_use","id":"t5","name":"TaskUpdate","input":{"taskId":"3","status":"deleted"}},{"type":"tool_use","id":"t6","name":"TaskUpdate","input":{"taskId":"2","status":"in_progress","activeForm":"Testing the parser"}}]}}
+{"type":"user","sessionId":"s1","uuid":"u3","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t4","content":"Updated task #1 status"},{"type":"tool_result","tool_use_id":"t5","content":"Updated task #3 deleted"},{"type":"tool_result","tool_use_id":"t6","content":"Updated task #2 activeForm, status"}]}}
+"#;
+
+/// CTX-5, TOOL-1: Claude Code's task tools keep the recap and the digest
+/// as its whole-list `TodoWrite` does, in one pass or step by step through
+/// the engine, and a digest of the later steps merged over the earlier
+/// one agrees.
+#[tokio::test]
+async fn ctx_5_claude_code_task_tools_reach_the_recap_and_the_digest() {
+    use strata_ctx::Engine;
+
+    let messages = wire::claude_code::read(TASK_SESSION).unwrap();
+    let expected = "[Todo recap] 1 done, 1 in progress, 0 pending\n- [in_progress] Test the parser";
+    assert_eq!(todo_recap(&messages).as_deref(), Some(expected));
+
+    let mut whole = Digest::new();
+    whole.observe_messages(&messages);
+    let text = whole.render(2_000);
+    assert!(
+        text.contains("Todo: [completed] Port the parser; [in_progress] Test the parser"),
+        "{text}"
+    );
+    assert!(!text.contains("README"), "a deleted task is gone: {text}");
+    let (first, later) = messages.split_at(5);
+    let mut merged = Digest::new();
+    merged.observe_messages(first);
+    let mut second = Digest::new();
+    second.observe_messages(later);
+    merged.merge(&second);
+    assert_eq!(merged.render(2_000), text);
+    assert_eq!(
+        whole.missing_from("We ported the parser."),
+        ["Open todo: [in_progress] Test the parser"]
+    );
+
+    let project = tempfile::tempdir().unwrap();
+    let mut engine = Engine::builder(project.path()).build().unwrap();
+    engine.begin_round("Port the parser and test it.").await.unwrap();
+    for (i, m) in messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| !m.tool_calls.is_empty())
+    {
+        let results = messages[i + 1..].iter().take_while(|r| r.tool_call_id.is_some());
+        engine
+            .record_step(m.clone(), results.cloned().collect())
+            .await
+            .unwrap();
+    }
+    let window = engine.window();
+    let recap = window.context.recap().unwrap();
+    assert_eq!(recap, expected);
+}

@@ -167,7 +167,7 @@ impl CompressRule for Builtin {
             (ToolKind::Bash, Value::Object(o)) if o.contains_key("stdout") || o.contains_key("stderr") => {
                 bash(o, l)
             }
-            (ToolKind::TodoWrite, Value::Object(o)) if o.contains_key("todos") => todos(o, l),
+            (ToolKind::TodoWrite, Value::Object(o)) if o.contains_key("todos") => todos(data, l),
             (kind, Value::String(text)) => Value::String(text_rule(Some(kind), text, l)),
             // Other shapes, including this rule's own output: left alone
             // unless large, so that the rule stays idempotent.

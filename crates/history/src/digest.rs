@@ -12,7 +12,7 @@
 //! while nothing new leaves it.
 
 use strata_ctx_core::{Message, MessageId, ResultStatus, Role, ToolCall};
-use strata_ctx_tools::{classify, session, todos, ToolKind};
+use strata_ctx_tools::{classify, session, TodoBoard, ToolKind};
 
 /// The longest command line a digest shows, in characters (its first line).
 const MAX_COMMAND_CHARS: usize = 100;
@@ -139,9 +139,8 @@ pub struct Digest {
     /// Files changed, files read and commands dropped past [`MAX_ITEMS`].
     dropped: [usize; 3],
     inspections: usize,
-    todo: Option<String>,
-    /// The open items of the latest todo list, as `[status] text`.
-    open_todos: Vec<String>,
+    /// The todo list as the observed calls left it.
+    todos: TodoBoard,
     /// Sentences of the user's messages that state a constraint, newest
     /// last (at most eight).
     constraints: Vec<String>,
@@ -195,7 +194,19 @@ impl Digest {
             && self.files_read.is_empty()
             && self.commands.is_empty()
             && self.inspections == 0
-            && self.todo.is_none())
+            && !self.todos.is_set())
+    }
+
+    /// The todo list's line: `Todo: [status] text; …`, each text cut to
+    /// 80 characters; `None` when no list was written or it is empty.
+    fn todo_line(&self) -> Option<String> {
+        let items: Vec<String> = self.todos.items().iter().map(todo_item).collect();
+        (!items.is_empty()).then(|| format!("Todo: {}", items.join("; ")))
+    }
+
+    /// The open items of the todo list, as `[status] text`.
+    fn open_todos(&self) -> Vec<String> {
+        self.todos.open().iter().map(todo_item).collect()
     }
 
     /// Files the agent changed (by an edit or write tool, or a shell
@@ -236,10 +247,7 @@ impl Digest {
             (Some((first, _)), Some((_, last))) => Some((first, last)),
             (mine, theirs) => mine.or(theirs),
         };
-        if other.todo.is_some() {
-            self.todo.clone_from(&other.todo);
-            self.open_todos.clone_from(&other.open_todos);
-        }
+        self.todos.merge(&other.todos);
         for c in &other.constraints {
             self.note_constraints(c);
         }
@@ -265,7 +273,7 @@ impl Digest {
 
     /// Takes in a call of a tool that is not a shell (a write, a read, a
     /// todo list); returns whether it was one.
-    fn observe_tool(&mut self, call: &ToolCall, failed: bool) -> bool {
+    fn observe_tool(&mut self, call: &ToolCall, result: Option<&Message>, failed: bool) -> bool {
         match classify(&call.name, &call.arguments) {
             Some(kind) if kind.writes() => {
                 if !failed {
@@ -281,18 +289,12 @@ impl Digest {
                 }
                 true
             }
-            Some(ToolKind::TodoWrite) => {
-                if let Some(todos) = todos(&call.arguments) {
-                    let items: Vec<String> = todos
-                        .iter()
-                        .map(|t| format!("[{}] {}", t.status, cut(t.text, 80)))
-                        .collect();
-                    self.todo = (!items.is_empty()).then(|| items.join("; "));
-                    self.open_todos = todos
-                        .iter()
-                        .filter(|t| !t.is_done())
-                        .map(|t| format!("[{}] {}", t.status, cut(t.text, 80)))
-                        .collect();
+            kind if kind == Some(ToolKind::TodoWrite)
+                || TodoBoard::is_todo_call(&call.name, &call.arguments) =>
+            {
+                if !failed {
+                    let text = result.map(Message::text);
+                    self.todos.apply(&call.name, &call.arguments, text.as_deref());
                 }
                 true
             }
@@ -304,7 +306,7 @@ impl Digest {
         let failed = result
             .and_then(|r| r.result.as_ref())
             .is_some_and(|r| r.status == ResultStatus::Error);
-        if self.observe_tool(call, failed) {
+        if self.observe_tool(call, result, failed) {
             return;
         }
         let Some(command) = command_argument(call) else {
@@ -485,7 +487,7 @@ impl Digest {
         // Commands that reported errors first, then the others; shown in
         // the order they ran, newest first.
         let (commands, succeeded) = self.fitting_commands(&mut room);
-        let todo = self.todo.as_ref().map(|t| format!("Todo: {t}")).filter(|t| {
+        let todo = self.todo_line().filter(|t| {
             let n = t.chars().count() + 1;
             let fits = n <= room;
             if fits {
@@ -537,6 +539,12 @@ impl Digest {
         }
         out
     }
+}
+
+/// A todo item as the digest shows it: `[status] text`, the text cut to
+/// 80 characters.
+fn todo_item(t: &strata_ctx_tools::Todo<'_>) -> String {
+    format!("[{}] {}", t.status, cut(t.text, 80))
 }
 
 /// A command's line in the digest: the command, its outcome, its last

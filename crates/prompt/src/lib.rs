@@ -8,7 +8,8 @@
 //!   ([`Context::to_openai`]) and Anthropic messages
 //!   ([`Context::to_anthropic`]).
 //! - [`Rules`]: the project rules layer L2 (CTX-2).
-//! - [`todo_recap`] (CTX-5) and [`topic_anchor`] (CTX-6).
+//! - [`todo_recap`], [`todo_board`] and [`recap_of`] (CTX-5), and
+//!   [`topic_anchor`] (CTX-6).
 //! - The ReAct text format (REACT-1): [`parse_step`] turns a model's answer
 //!   into a [`Step`], tolerating the usual noise (leading whitespace, code
 //!   fences around the JSON arguments, text after the action), and
@@ -34,7 +35,7 @@
 pub use chat::{ChatMarks, ChatWriter};
 pub use layers::{Context, Prefix, SystemLayer, ToolMode};
 pub use react::{parse_step, ReactEvent, ReactStream, Step};
-pub use recap::{todo_recap, topic_anchor, RECAP_ITEMS};
+pub use recap::{recap_of, todo_board, todo_recap, topic_anchor, RECAP_ITEMS};
 pub use render::{
     anthropic_conversation, anthropic_messages, arguments_text, chat_message, openai_messages,
     OpenAiMessages, SUMMARY_HEADING,

@@ -1,15 +1,19 @@
 //! The todo recap (CTX-5) and the topic anchor (CTX-6).
 
-use strata_ctx_core::{Message, Role};
-use strata_ctx_tools::{classify, todos, Todo, ToolKind};
+use std::collections::HashMap;
+
+use strata_ctx_core::{Message, ResultStatus, Role};
+use strata_ctx_tools::TodoBoard;
 
 /// The most open items a recap lists.
 pub const RECAP_ITEMS: usize = 10;
 
-/// The recap of the latest TodoWrite call in `messages` (CTX-5): counts,
-/// then the open items (in progress first), at most [`RECAP_ITEMS`];
-/// `None` when no todo list was written. Only the latest state counts,
-/// never the history of the list.
+/// The recap of the todo list `messages` leave (CTX-5): counts, then the
+/// open items (in progress first), at most [`RECAP_ITEMS`]; `None` when no
+/// todo list was written. Only the list as it stands counts, never its
+/// history: the latest whole-list write (`TodoWrite`, `update_plan` …)
+/// and Claude Code's one-item task tools after it, folded by
+/// [`todo_board`].
 ///
 /// # Example
 ///
@@ -27,29 +31,76 @@ pub const RECAP_ITEMS: usize = 10;
 /// assert_eq!(recap.as_deref(), Some("[Todo recap] 1 done, 1 in progress, 1 pending\n- [in_progress] Wire it in\n- [pending] Test it"));
 /// ```
 pub fn todo_recap(messages: &[Message]) -> Option<String> {
-    let todos = messages
+    recap_of(&todo_board(messages))
+}
+
+/// The todo list that the calls in `messages` leave, each call taken with
+/// the text of its result (Claude Code's `TaskCreate` answers with the new
+/// item's number); a call whose result is an error changed nothing.
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_core::{Message, ToolCall, ToolResult};
+/// use strata_ctx_prompt::{recap_of, todo_board};
+///
+/// let create = ToolCall::new("c1", "TaskCreate", json!({"subject": "Fix the parser", "description": "…"}));
+/// let update = ToolCall::new("c2", "TaskUpdate", json!({"taskId": "1", "status": "in_progress"}));
+/// let board = todo_board(&[
+///     Message::assistant_with_calls("", vec![create.clone()]),
+///     Message::tool_result(&create, ToolResult::success("Task #1 created successfully: Fix the parser")),
+///     Message::assistant_with_calls("", vec![update.clone()]),
+///     Message::tool_result(&update, ToolResult::success("Updated task #1 status")),
+/// ]);
+/// assert_eq!(
+///     recap_of(&board).as_deref(),
+///     Some("[Todo recap] 0 done, 1 in progress, 0 pending\n- [in_progress] Fix the parser")
+/// );
+/// ```
+pub fn todo_board(messages: &[Message]) -> TodoBoard {
+    let results: HashMap<&str, &Message> = messages
         .iter()
-        .rev()
-        .filter(|m| m.role == Role::Assistant)
-        .flat_map(|m| m.tool_calls.iter().rev())
-        .filter(|c| classify(&c.name, &c.arguments) == Some(ToolKind::TodoWrite))
-        .find_map(|c| todos(&c.arguments))?;
-    let status = |t: &Todo<'_>| t.status.to_ascii_lowercase();
-    let content = |t: &Todo<'_>| t.text.replace('\n', " ");
-    let done = todos.iter().filter(|t| t.is_done()).count();
-    let in_progress: Vec<&Todo<'_>> = todos.iter().filter(|t| t.is_in_progress()).collect();
-    let pending: Vec<&Todo<'_>> = todos
-        .iter()
-        .filter(|t| !t.is_done() && !t.is_in_progress())
+        .filter(|m| m.role == Role::Tool)
+        .filter_map(|m| Some((m.tool_call_id.as_deref()?, m)))
         .collect();
+    let mut board = TodoBoard::new();
+    let calls = messages
+        .iter()
+        .filter(|m| m.role == Role::Assistant)
+        .flat_map(|m| m.tool_calls.iter());
+    for call in calls {
+        let result = results.get(call.id.as_str());
+        if result
+            .and_then(|r| r.result.as_ref())
+            .is_some_and(|r| r.status == ResultStatus::Error)
+        {
+            continue;
+        }
+        let text = result.map(|r| r.text());
+        board.apply(&call.name, &call.arguments, text.as_deref());
+    }
+    board
+}
+
+/// The recap of `board` (CTX-5): counts, then the open items (in progress
+/// first), at most [`RECAP_ITEMS`]; `None` when no todo call was taken in.
+pub fn recap_of(board: &TodoBoard) -> Option<String> {
+    if !board.is_set() {
+        return None;
+    }
+    let items = board.items();
+    let open = board.open();
+    let done = items.iter().filter(|t| t.is_done()).count();
+    let in_progress = open.iter().filter(|t| t.is_in_progress()).count();
     let mut out = format!(
-        "[Todo recap] {done} done, {} in progress, {} pending",
-        in_progress.len(),
-        pending.len()
+        "[Todo recap] {done} done, {in_progress} in progress, {} pending",
+        open.len() - in_progress
     );
-    let open: Vec<&&Todo<'_>> = in_progress.iter().chain(pending.iter()).collect();
     for t in open.iter().take(RECAP_ITEMS) {
-        out.push_str(&format!("\n- [{}] {}", status(t), content(t)));
+        out.push_str(&format!(
+            "\n- [{}] {}",
+            t.status.to_ascii_lowercase(),
+            t.text.replace('\n', " ")
+        ));
     }
     if open.len() > RECAP_ITEMS {
         out.push_str(&format!("\n(and {} more open)", open.len() - RECAP_ITEMS));

@@ -199,66 +199,6 @@ pub fn changed_files(name: &str, arguments: &Value) -> Vec<String> {
     }
 }
 
-/// One item of a todo list or plan.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Todo<'a> {
-    /// What is to be done.
-    pub text: &'a str,
-    /// Its status as written (`pending`, `in_progress`, `completed` …);
-    /// `pending` when none is given.
-    pub status: &'a str,
-}
-
-impl Todo<'_> {
-    /// Whether the item is done (`completed`, `done`, `cancelled`).
-    pub fn is_done(&self) -> bool {
-        ["completed", "complete", "done", "cancelled", "canceled"]
-            .iter()
-            .any(|s| self.status.eq_ignore_ascii_case(s))
-    }
-
-    /// Whether the item is being worked on (`in_progress`, `in-progress`,
-    /// `active`).
-    pub fn is_in_progress(&self) -> bool {
-        ["in_progress", "in-progress", "active"]
-            .iter()
-            .any(|s| self.status.eq_ignore_ascii_case(s))
-    }
-}
-
-/// The items of a todo list or plan: `todos` (Claude Code, opencode,
-/// Gemini CLI), `plan` (Codex CLI's `update_plan`) or `task_list`
-/// (OpenHands' `task_tracker`), each item's text under `content`, `text`,
-/// `description`, `step` or `title`. `None` when the call carries no list.
-///
-/// ```
-/// use serde_json::json;
-/// let plan = json!({"plan": [{"step": "Fix parser", "status": "in_progress"}, {"step": "Test"}]});
-/// let todos = strata_ctx_tools::todos(&plan).unwrap();
-/// assert_eq!(todos[0].text, "Fix parser");
-/// assert!(todos[0].is_in_progress());
-/// assert_eq!(todos[1].status, "pending");
-/// ```
-pub fn todos(arguments: &Value) -> Option<Vec<Todo<'_>>> {
-    let items = arguments
-        .get("todos")
-        .or_else(|| arguments.get("plan"))
-        .or_else(|| arguments.get("task_list"))
-        .and_then(Value::as_array)?;
-    Some(
-        items
-            .iter()
-            .filter_map(|t| {
-                let text = ["content", "text", "description", "step", "title"]
-                    .iter()
-                    .find_map(|k| t.get(*k).and_then(Value::as_str))?;
-                let status = t.get("status").and_then(Value::as_str).unwrap_or("pending");
-                Some(Todo { text, status })
-            })
-            .collect(),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -315,24 +255,5 @@ mod tests {
         assert_eq!(patch_files(new), ["new.c"]);
         assert!(patch_files("+++ /dev/null\n").is_empty());
         assert!(patch_files("").is_empty());
-    }
-
-    #[test]
-    fn todos_of_every_agent() {
-        let claude = json!({"todos": [{"content": "A", "status": "completed", "activeForm": "Doing A"}]});
-        assert!(todos(&claude).unwrap()[0].is_done());
-        let gemini = json!({"todos": [{"description": "B", "status": "in_progress"}]});
-        assert_eq!(todos(&gemini).unwrap()[0].text, "B");
-        // OpenHands' task_tracker: a `command` beside the list, which does
-        // not make it a shell.
-        let openhands = json!({"command": "plan", "task_list": [{"id": "1", "title": "C", "status": "todo", "notes": ""}, {"id": "2", "title": "D", "status": "done"}]});
-        assert_eq!(classify("task_tracker", &openhands), Some(ToolKind::TodoWrite));
-        let items = todos(&openhands).unwrap();
-        assert_eq!((items[0].text, items[0].is_done()), ("C", false));
-        assert!(items[1].is_done());
-        assert!(todos(&json!({"x": 1})).is_none());
-        assert!(todos(&json!({"todos": [{"status": "pending"}]}))
-            .unwrap()
-            .is_empty());
     }
 }

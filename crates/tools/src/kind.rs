@@ -31,7 +31,7 @@ pub enum ToolKind {
     /// CLI's `exec_command` and `write_stdin`).
     Bash,
     /// Updates the todo list or plan (`TodoWrite`, Codex CLI's
-    /// `update_plan`).
+    /// `update_plan`, Claude Code's `TaskCreate` and `TaskUpdate`).
     TodoWrite,
 }
 
@@ -137,17 +137,18 @@ fn by_name(name: &str) -> Option<ToolKind> {
         // of its code mode (`exec`) and `js_repl`, Gemini CLI
         // `run_shell_command`, OpenHands `execute_bash`, Cline
         // `execute_command`, Cursor `run_terminal_cmd`, Claude Code's
-        // PowerShell and `BashOutput`.
+        // PowerShell, and `BashOutput` and its successor `TaskOutput`
+        // (the output of a command left running).
         "bash" | "shell" | "shell_command" | "exec_command" | "write_stdin" | "local_shell"
         | "container.exec" | "exec" | "js_repl" | "execute_command" | "execute_bash" | "run_terminal_cmd"
-        | "run_command" | "terminal" | "run_shell_command" | "powershell" | "bashoutput" | "bash_output" => {
-            ToolKind::Bash
-        }
+        | "run_command" | "terminal" | "run_shell_command" | "powershell" | "bashoutput" | "bash_output"
+        | "taskoutput" => ToolKind::Bash,
         // Claude Code `TodoWrite`, opencode `todowrite`, Codex CLI
         // `update_plan`, Gemini CLI `write_todos`, OpenHands
-        // `task_tracker`.
+        // `task_tracker`, and Claude Code's one-item `TaskCreate` and
+        // `TaskUpdate` (see `TodoBoard`).
         "todowrite" | "todo_write" | "write_todos" | "update_todos" | "update_plan" | "todo"
-        | "task_tracker" => ToolKind::TodoWrite,
+        | "task_tracker" | "taskcreate" | "taskupdate" => ToolKind::TodoWrite,
         _ => return None,
     })
 }
@@ -225,6 +226,9 @@ mod tests {
             ("Read", ToolKind::Read),
             ("MultiEdit", ToolKind::MultiEdit),
             ("TodoWrite", ToolKind::TodoWrite),
+            ("TaskCreate", ToolKind::TodoWrite),
+            ("TaskUpdate", ToolKind::TodoWrite),
+            ("TaskOutput", ToolKind::Bash),
             // Codex CLI
             ("exec_command", ToolKind::Bash),
             ("write_stdin", ToolKind::Bash),

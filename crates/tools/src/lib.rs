@@ -20,6 +20,8 @@
 //!   `command` is still a shell).
 //! - Argument accessors: [`path`], [`command`], [`session`], [`todos`],
 //!   [`changed_files`], [`patch_files`].
+//! - The todo list: [`TodoBoard`] folds whole-list writes and Claude
+//!   Code's one-item task tools into the list as it stands.
 //! - Command lines: [`program_word`], [`program_of`],
 //!   [`INSPECTION_PROGRAMS`], and [`command_gist`], a command as one line.
 //! - Recorded outputs: [`ShellOutput`], a shell's output kept as a JSON
@@ -51,8 +53,10 @@ mod command;
 mod kind;
 mod output;
 mod script;
+mod todo;
 
-pub use args::{changed_files, command, patch_files, path, session, todos, Todo, PATH_KEYS};
+pub use args::{changed_files, command, patch_files, path, session, PATH_KEYS};
 pub use command::{command_gist, program_of, program_word, INSPECTION_PROGRAMS};
 pub use kind::{classify, kind_of, normalize, ToolKind};
 pub use output::ShellOutput;
+pub use todo::{todos, Todo, TodoBoard};

@@ -256,35 +256,21 @@ pub(super) fn bash(o: &Map<String, Value>, l: &RuleLimits) -> Value {
     Value::Object(out)
 }
 
-/// TOOL-9: the recap only: counts and the open items.
-pub(super) fn todos(o: &Map<String, Value>, l: &RuleLimits) -> Value {
-    let Some(items) = o.get("todos").and_then(Value::as_array) else {
-        return Value::Object(o.clone());
+/// TOOL-9: the recap only: counts and the open items, done and open as
+/// [`strata_ctx_tools::Todo`] decides.
+pub(super) fn todos(data: &Value, l: &RuleLimits) -> Value {
+    let Some(items) = strata_ctx_tools::todos(data) else {
+        return data.clone();
     };
-    let status = |t: &Value| {
-        t.get("status")
-            .and_then(Value::as_str)
-            .unwrap_or("pending")
-            .to_owned()
-    };
-    let done = items
-        .iter()
-        .filter(|t| status(t) == "completed" || status(t) == "done")
-        .count();
-    let in_progress = items.iter().filter(|t| status(t) == "in_progress").count();
+    let done = items.iter().filter(|t| t.is_done()).count();
+    let in_progress = items.iter().filter(|t| t.is_in_progress()).count();
     let pending = items.len() - done - in_progress;
-    let mut open: Vec<&Value> = items.iter().filter(|t| status(t) == "in_progress").collect();
-    open.extend(items.iter().filter(|t| {
-        let s = status(t);
-        s != "in_progress" && s != "completed" && s != "done"
-    }));
+    let mut open: Vec<_> = items.iter().filter(|t| t.is_in_progress()).collect();
+    open.extend(items.iter().filter(|t| !t.is_done() && !t.is_in_progress()));
     let listed: Vec<Value> = open
         .iter()
         .take(l.todo_items)
-        .map(|t| {
-            let content = t.get("content").and_then(Value::as_str).unwrap_or_default();
-            Value::String(format!("[{}] {}", status(t), cap_line(content, l.line_bytes)))
-        })
+        .map(|t| Value::String(format!("[{}] {}", t.status, cap_line(t.text, l.line_bytes))))
         .collect();
     let mut out = Map::new();
     out.insert(

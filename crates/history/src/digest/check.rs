@@ -55,7 +55,7 @@ impl Digest {
     pub fn fact_count(&self) -> usize {
         self.files_changed.len()
             + self.commands.iter().filter(|c| failed(c)).count()
-            + self.open_todos.len()
+            + self.todos.open().len()
             + self.constraints.len()
     }
 
@@ -105,7 +105,7 @@ impl Digest {
             }
             out.push(cut(&line, MAX_LINE_CHARS * 2));
         }
-        for todo in &self.open_todos {
+        for todo in &self.open_todos() {
             let words = todo.split_once("] ").map_or(todo.as_str(), |(_, t)| t);
             if !text.contains(words) {
                 out.push(format!("Open todo: {todo}"));

@@ -1,0 +1,578 @@
+//! The agent's todo list: what its todo tools say, and the board that
+//! folds their calls into the list as it stands.
+//!
+//! Agents keep their plan two ways. Most write the whole list on every
+//! call (Claude Code's `TodoWrite`, opencode's `todowrite`, Codex CLI's
+//! `update_plan`, Gemini CLI's `write_todos`, OpenHands' `task_tracker`).
+//! Claude Code's task tools change it one item at a time: `TaskCreate`
+//! adds an item and answers `Task #3 created successfully: …`,
+//! `TaskUpdate` changes an item's status or subject by its `taskId` (a
+//! status of `deleted` removes it), and `TaskList` prints the whole list,
+//! one `#3 [in_progress] Subject` line per item. [`TodoBoard`] is the one
+//! place that knows both, so the recap and the digest agree on what is
+//! open.
+
+use serde_json::Value;
+
+use crate::kind::{classify, normalize, ToolKind};
+
+/// One item of a todo list or plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Todo<'a> {
+    /// What is to be done.
+    pub text: &'a str,
+    /// Its status as written (`pending`, `in_progress`, `completed` …);
+    /// `pending` when none is given.
+    pub status: &'a str,
+}
+
+/// Whether `status` says an item is done (`completed`, `done`,
+/// `cancelled`).
+fn done_status(status: &str) -> bool {
+    ["completed", "complete", "done", "cancelled", "canceled"]
+        .iter()
+        .any(|s| status.eq_ignore_ascii_case(s))
+}
+
+/// Whether `status` says an item is being worked on.
+fn in_progress_status(status: &str) -> bool {
+    ["in_progress", "in-progress", "active"]
+        .iter()
+        .any(|s| status.eq_ignore_ascii_case(s))
+}
+
+impl Todo<'_> {
+    /// Whether the item is done (`completed`, `done`, `cancelled`).
+    pub fn is_done(&self) -> bool {
+        done_status(self.status)
+    }
+
+    /// Whether the item is being worked on (`in_progress`, `in-progress`,
+    /// `active`).
+    pub fn is_in_progress(&self) -> bool {
+        in_progress_status(self.status)
+    }
+}
+
+/// The items of a todo list or plan: `todos` (Claude Code, opencode,
+/// Gemini CLI), `plan` (Codex CLI's `update_plan`) or `task_list`
+/// (OpenHands' `task_tracker`), each item's text under `content`, `text`,
+/// `description`, `step` or `title`. `None` when the call carries no list.
+///
+/// ```
+/// use serde_json::json;
+/// let plan = json!({"plan": [{"step": "Fix parser", "status": "in_progress"}, {"step": "Test"}]});
+/// let todos = strata_ctx_tools::todos(&plan).unwrap();
+/// assert_eq!(todos[0].text, "Fix parser");
+/// assert!(todos[0].is_in_progress());
+/// assert_eq!(todos[1].status, "pending");
+/// ```
+pub fn todos(arguments: &Value) -> Option<Vec<Todo<'_>>> {
+    let items = arguments
+        .get("todos")
+        .or_else(|| arguments.get("plan"))
+        .or_else(|| arguments.get("task_list"))
+        .and_then(Value::as_array)?;
+    Some(
+        items
+            .iter()
+            .filter_map(|t| {
+                let text = ["content", "text", "description", "step", "title"]
+                    .iter()
+                    .find_map(|k| t.get(*k).and_then(Value::as_str))?;
+                let status = t.get("status").and_then(Value::as_str).unwrap_or("pending");
+                Some(Todo { text, status })
+            })
+            .collect(),
+    )
+}
+
+/// What a todo tool's call does to the list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Op {
+    /// Writes the whole list (`TodoWrite` and its peers).
+    Write,
+    /// Adds one item (`TaskCreate`).
+    Create,
+    /// Changes one item (`TaskUpdate`).
+    Update,
+    /// Prints the whole list (`TaskList`): its output is the list.
+    List,
+}
+
+fn op(name: &str, arguments: &Value) -> Option<Op> {
+    let name = normalize(name);
+    let last = name.rsplit("__").next().unwrap_or(&name);
+    match last {
+        "taskcreate" | "task_create" => Some(Op::Create),
+        "taskupdate" | "task_update" => Some(Op::Update),
+        "tasklist" | "task_list" => Some(Op::List),
+        _ => (classify(&name, arguments) == Some(ToolKind::TodoWrite) && todos(arguments).is_some())
+            .then_some(Op::Write),
+    }
+}
+
+/// The string or number under the first of `keys`, as text.
+fn id_under(value: &Value, keys: &[&str]) -> Option<String> {
+    keys.iter().find_map(|k| match value.get(*k)? {
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().trim_start_matches('#').to_owned()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    })
+}
+
+/// The digits after `#` in `text` following `lead` (`Task #12 created` →
+/// `12`).
+fn number_after<'a>(text: &'a str, lead: &str) -> Option<&'a str> {
+    let lower = text.get(..text.len().min(lead.len() + 24))?.to_ascii_lowercase();
+    let at = lower.find(lead)? + lead.len();
+    let digits = text[at..].split(|c: char| !c.is_ascii_digit()).next()?;
+    (!digits.is_empty()).then_some(digits)
+}
+
+/// One item as the board holds it. A field an update did not give stays
+/// unknown, so that merging a later board into an earlier one changes only
+/// what the later calls said.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Item {
+    id: Option<String>,
+    text: Option<String>,
+    status: Option<String>,
+}
+
+impl Item {
+    fn deleted(&self) -> bool {
+        self.status.as_deref() == Some("deleted")
+    }
+}
+
+/// The agent's todo list as its calls left it: the one owner of what is
+/// done and what is open (CTX-5).
+///
+/// Feed it every call in order with [`TodoBoard::apply`]; a call of a tool
+/// that is not a todo tool changes nothing. A whole-list write replaces the
+/// board; Claude Code's `TaskCreate` adds an item (its number read from the
+/// result, or the next free one), `TaskUpdate` changes one, and the output
+/// of `TaskList` is taken as the whole list.
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_tools::TodoBoard;
+///
+/// let mut board = TodoBoard::new();
+/// board.apply("TaskCreate", &json!({"subject": "Fix the parser", "description": "…"}),
+///     Some("Task #1 created successfully: Fix the parser"));
+/// board.apply("TaskCreate", &json!({"subject": "Run the tests", "description": "…"}),
+///     Some("Task #2 created successfully: Run the tests"));
+/// board.apply("TaskUpdate", &json!({"taskId": "1", "status": "completed"}),
+///     Some("Updated task #1 status"));
+/// let items = board.items();
+/// assert_eq!(items.len(), 2);
+/// assert!(items[0].is_done());
+/// assert_eq!((items[1].text, items[1].status), ("Run the tests", "pending"));
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TodoBoard {
+    items: Vec<Item>,
+    /// Whether the whole list was written (or listed): the board then
+    /// stands on its own, and merging it over an earlier one replaces it.
+    whole: bool,
+    /// Whether any todo call was seen.
+    seen: bool,
+}
+
+impl TodoBoard {
+    /// An empty board.
+    pub fn new() -> Self {
+        TodoBoard::default()
+    }
+
+    /// Whether a call of `name` with `arguments` is a todo tool's: a
+    /// whole-list write, or Claude Code's `TaskCreate`, `TaskUpdate` or
+    /// `TaskList`.
+    pub fn is_todo_call(name: &str, arguments: &Value) -> bool {
+        op(name, arguments).is_some()
+    }
+
+    /// Takes in one call and, when there is one, the text of its result;
+    /// returns whether it was a todo tool's call. Leave out calls whose
+    /// result is an error: they changed nothing.
+    pub fn apply(&mut self, name: &str, arguments: &Value, result: Option<&str>) -> bool {
+        let Some(op) = op(name, arguments) else {
+            return false;
+        };
+        match op {
+            Op::Write => {
+                let items = todos(arguments).unwrap_or_default();
+                self.replace(items.iter().map(|t| Item {
+                    id: None,
+                    text: Some(t.text.to_owned()),
+                    status: Some(t.status.to_owned()),
+                }));
+            }
+            Op::Create => self.create(arguments, result),
+            Op::Update => self.update(arguments, result),
+            Op::List => match result {
+                Some(text) => self.list(text),
+                None => return true,
+            },
+        }
+        self.seen = true;
+        true
+    }
+
+    fn replace(&mut self, items: impl Iterator<Item = Item>) {
+        self.items = items.collect();
+        self.whole = true;
+    }
+
+    fn create(&mut self, arguments: &Value, result: Option<&str>) {
+        let Some(text) = ["subject", "title", "content", "description"]
+            .iter()
+            .find_map(|k| arguments.get(*k).and_then(Value::as_str))
+        else {
+            return;
+        };
+        let id = result
+            .and_then(|r| number_after(r, "task #"))
+            .map(str::to_owned)
+            .unwrap_or_else(|| self.next_id());
+        let status = arguments
+            .get("status")
+            .and_then(Value::as_str)
+            .unwrap_or("pending");
+        self.items.retain(|i| i.id.as_deref() != Some(id.as_str()));
+        self.items.push(Item {
+            id: Some(id),
+            text: Some(text.to_owned()),
+            status: Some(status.to_owned()),
+        });
+    }
+
+    /// The number after the highest numbered item.
+    fn next_id(&self) -> String {
+        let top = self
+            .items
+            .iter()
+            .filter_map(|i| i.id.as_deref()?.parse::<u64>().ok())
+            .max()
+            .unwrap_or(0);
+        (top + 1).to_string()
+    }
+
+    fn update(&mut self, arguments: &Value, result: Option<&str>) {
+        let Some(id) = id_under(arguments, &["taskId", "task_id", "id"]).or_else(|| {
+            result
+                .and_then(|r| number_after(r, "updated task #"))
+                .map(str::to_owned)
+        }) else {
+            return;
+        };
+        let text = ["subject", "title", "content"]
+            .iter()
+            .find_map(|k| arguments.get(*k).and_then(Value::as_str))
+            .map(str::to_owned);
+        let status = arguments.get("status").and_then(Value::as_str).map(str::to_owned);
+        match self
+            .items
+            .iter_mut()
+            .find(|i| i.id.as_deref() == Some(id.as_str()))
+        {
+            Some(item) => {
+                item.text = text.or(item.text.take());
+                item.status = status.or(item.status.take());
+            }
+            None => self.items.push(Item {
+                id: Some(id),
+                text,
+                status,
+            }),
+        }
+    }
+
+    /// `TaskList`'s output: `#3 [in_progress] Subject (owner) [blocked by
+    /// #1]` per item, or `No tasks found`.
+    fn list(&mut self, output: &str) {
+        let items: Vec<Item> = output
+            .lines()
+            .filter_map(|line| {
+                let rest = line.trim().strip_prefix('#')?;
+                let (id, rest) = rest.split_once(' ')?;
+                let (status, text) = rest.strip_prefix('[')?.split_once("] ")?;
+                let text = text.split(" [blocked by ").next().unwrap_or(text);
+                Some(Item {
+                    id: Some(id.to_owned()),
+                    text: Some(text.trim().to_owned()),
+                    status: Some(status.to_owned()),
+                })
+            })
+            .collect();
+        if items.is_empty() && !output.trim().eq_ignore_ascii_case("no tasks found") {
+            return;
+        }
+        self.replace(items.into_iter());
+    }
+
+    /// Whether any todo call was taken in.
+    pub fn is_set(&self) -> bool {
+        self.seen
+    }
+
+    /// The items as they stand, in the order they were added; deleted
+    /// ones left out. An item known only by an update shows as `task #N`
+    /// until its subject is known, and as `pending` until its status is.
+    pub fn items(&self) -> Vec<Todo<'_>> {
+        self.items
+            .iter()
+            .filter(|i| !i.deleted())
+            .filter_map(|i| {
+                let text = i.text.as_deref().or(i.id.as_deref())?;
+                Some(Todo {
+                    text,
+                    status: i.status.as_deref().unwrap_or("pending"),
+                })
+            })
+            .collect()
+    }
+
+    /// The open items: in progress first, then the rest not done, each in
+    /// the order they were added.
+    pub fn open(&self) -> Vec<Todo<'_>> {
+        let items = self.items();
+        let (mut open, rest): (Vec<Todo<'_>>, Vec<Todo<'_>>) = items
+            .into_iter()
+            .filter(|t| !t.is_done())
+            .partition(Todo::is_in_progress);
+        open.extend(rest);
+        open
+    }
+
+    /// Adds what `later` took in, as if its calls came after this board's:
+    /// a whole list there replaces this one; its single-item changes apply
+    /// to the items here they name.
+    pub fn merge(&mut self, later: &TodoBoard) {
+        if !later.seen {
+            return;
+        }
+        self.seen = true;
+        if later.whole {
+            self.clone_from(later);
+            return;
+        }
+        for item in &later.items {
+            match self.items.iter_mut().find(|i| i.id.is_some() && i.id == item.id) {
+                Some(mine) => {
+                    if item.text.is_some() {
+                        mine.text.clone_from(&item.text);
+                    }
+                    if item.status.is_some() {
+                        mine.status.clone_from(&item.status);
+                    }
+                }
+                None => self.items.push(item.clone()),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn todos_of_every_agent() {
+        let claude = json!({"todos": [{"content": "A", "status": "completed", "activeForm": "Doing A"}]});
+        assert!(todos(&claude).unwrap()[0].is_done());
+        let gemini = json!({"todos": [{"description": "B", "status": "in_progress"}]});
+        assert_eq!(todos(&gemini).unwrap()[0].text, "B");
+        // OpenHands' task_tracker: a `command` beside the list, which does
+        // not make it a shell.
+        let openhands = json!({"command": "plan", "task_list": [{"id": "1", "title": "C", "status": "todo", "notes": ""}, {"id": "2", "title": "D", "status": "done"}]});
+        assert_eq!(classify("task_tracker", &openhands), Some(ToolKind::TodoWrite));
+        let items = todos(&openhands).unwrap();
+        assert_eq!((items[0].text, items[0].is_done()), ("C", false));
+        assert!(items[1].is_done());
+        assert!(todos(&json!({"x": 1})).is_none());
+        assert!(todos(&json!({"todos": [{"status": "pending"}]}))
+            .unwrap()
+            .is_empty());
+    }
+
+    fn texts(board: &TodoBoard) -> Vec<(String, String)> {
+        board
+            .items()
+            .iter()
+            .map(|t| (t.text.to_owned(), t.status.to_owned()))
+            .collect()
+    }
+
+    fn pair(text: &str, status: &str) -> (String, String) {
+        (text.to_owned(), status.to_owned())
+    }
+
+    /// CTX-5: Claude Code's task tools, as its documentation shows them:
+    /// created items numbered by the result, updated and deleted by
+    /// `taskId`, and `TaskList`'s output taken as the whole list.
+    #[test]
+    fn claude_code_task_tools() {
+        let mut b = TodoBoard::new();
+        let create =
+            |subject: &str| json!({"subject": subject, "description": "details", "activeForm": "Working"});
+        assert!(b.apply(
+            "TaskCreate",
+            &create("Parse"),
+            Some("Task #4 created successfully: Parse")
+        ));
+        // Without a result, the next number.
+        assert!(b.apply("TaskCreate", &create("Test"), None));
+        assert!(b.apply(
+            "TaskCreate",
+            &create("Ship"),
+            Some("Task #6 created successfully: Ship")
+        ));
+        b.apply(
+            "TaskUpdate",
+            &json!({"taskId": "5", "status": "in_progress"}),
+            Some("Updated task #5 status"),
+        );
+        b.apply(
+            "TaskUpdate",
+            &json!({"taskId": "#4", "status": "completed", "subject": "Parse TOML"}),
+            None,
+        );
+        b.apply(
+            "TaskUpdate",
+            &json!({"taskId": 6, "status": "deleted"}),
+            Some("Updated task #6 deleted"),
+        );
+        assert_eq!(
+            texts(&b),
+            [pair("Parse TOML", "completed"), pair("Test", "in_progress")]
+        );
+        assert_eq!(
+            b.open(),
+            [Todo {
+                text: "Test",
+                status: "in_progress"
+            }]
+        );
+
+        let listed = "#1 [completed] Parse TOML\n#2 [pending] Write docs (agent-a) [blocked by #1]\n#3 [in_progress] Test";
+        assert!(b.apply("TaskList", &json!({}), Some(listed)));
+        assert_eq!(
+            texts(&b),
+            [
+                pair("Parse TOML", "completed"),
+                pair("Write docs (agent-a)", "pending"),
+                pair("Test", "in_progress")
+            ]
+        );
+        b.apply("TaskList", &json!({}), Some("No tasks found"));
+        assert!(b.items().is_empty() && b.is_set());
+        // An output of another shape says nothing about the list.
+        b.apply("TaskCreate", &create("Again"), None);
+        b.apply("TaskList", &json!({}), Some("error: the task list is locked"));
+        assert_eq!(texts(&b), [pair("Again", "pending")]);
+    }
+
+    #[test]
+    fn other_calls_change_nothing() {
+        let mut b = TodoBoard::new();
+        assert!(!b.apply(
+            "Bash",
+            &json!({"command": "ls"}),
+            Some("Task #1 created successfully: x")
+        ));
+        assert!(!b.apply("Read", &json!({"file_path": "todo.md"}), None));
+        // A subagent task is not a todo item.
+        assert!(!TodoBoard::is_todo_call(
+            "Task",
+            &json!({"description": "Explore", "prompt": "find it"})
+        ));
+        assert!(!b.is_set());
+        // A create without a subject adds nothing but is a todo call.
+        assert!(b.apply("TaskCreate", &json!({}), None));
+        assert!(b.items().is_empty());
+        assert!(TodoBoard::is_todo_call(
+            "mcp__tasks__TaskUpdate",
+            &json!({"taskId": "1"})
+        ));
+    }
+
+    #[test]
+    fn a_whole_list_replaces_the_board() {
+        let mut b = TodoBoard::new();
+        b.apply("TaskCreate", &json!({"subject": "old"}), None);
+        b.apply(
+            "update_plan",
+            &json!({"plan": [{"step": "A", "status": "completed"}, {"step": "B"}]}),
+            None,
+        );
+        assert_eq!(texts(&b), [pair("A", "completed"), pair("B", "pending")]);
+        assert_eq!(
+            b.open(),
+            [Todo {
+                text: "B",
+                status: "pending"
+            }]
+        );
+    }
+
+    /// An update of an item the board never saw is kept as far as it
+    /// goes, and completes the item when the boards are merged.
+    #[test]
+    fn merge_applies_later_changes_to_earlier_items() {
+        let mut earlier = TodoBoard::new();
+        earlier.apply(
+            "TaskCreate",
+            &json!({"subject": "Parse"}),
+            Some("Task #1 created successfully: Parse"),
+        );
+        earlier.apply(
+            "TaskCreate",
+            &json!({"subject": "Test"}),
+            Some("Task #2 created successfully: Test"),
+        );
+        let mut later = TodoBoard::new();
+        later.apply("TaskUpdate", &json!({"taskId": "1", "status": "completed"}), None);
+        later.apply("TaskUpdate", &json!({"taskId": "2", "subject": "Test all"}), None);
+        later.apply(
+            "TaskCreate",
+            &json!({"subject": "Ship"}),
+            Some("Task #3 created successfully: Ship"),
+        );
+        assert_eq!(
+            texts(&later),
+            [
+                pair("1", "completed"),
+                pair("Test all", "pending"),
+                pair("Ship", "pending")
+            ]
+        );
+
+        let mut merged = earlier.clone();
+        merged.merge(&later);
+        assert_eq!(
+            texts(&merged),
+            [
+                pair("Parse", "completed"),
+                pair("Test all", "pending"),
+                pair("Ship", "pending")
+            ]
+        );
+        // A later whole list wins; an empty later board changes nothing.
+        let mut written = TodoBoard::new();
+        written.apply(
+            "TodoWrite",
+            &json!({"todos": [{"content": "Z", "status": "pending"}]}),
+            None,
+        );
+        let mut m = merged.clone();
+        m.merge(&TodoBoard::new());
+        assert_eq!(m, merged);
+        m.merge(&written);
+        assert_eq!(texts(&m), [pair("Z", "pending")]);
+    }
+}

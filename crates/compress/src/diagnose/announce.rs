@@ -14,7 +14,10 @@ use super::{compiled, line_kind, LineKind};
 /// above `• Couldn't match expected type …`, or it is RSpec's
 /// `Failure/Error:` line, which quotes the failing code above the
 /// matcher's message (`expected {:qty => 1} to include {:qty => 2}`), or
-/// PHPUnit TestDox's `✘ Qty missing` over its message.
+/// PHPUnit TestDox's `✘ Qty missing` over its message, or testthat's
+/// ruled heading of a failed expectation (`── Failure
+/// ('test-cart.R:5:3'): totals add up ────`) over the expectation's
+/// words.
 /// Asked of a line already known to be a failure; the history form keeps
 /// the line after it, and the digest's last error joins the two.
 ///
@@ -23,6 +26,7 @@ use super::{compiled, line_kind, LineKind};
 /// assert!(announces_message("thread 'main' panicked at src/main.rs:4:5:"));
 /// assert!(announces_message("src/Shop/Order.hs:30:14: error: [GHC-83865]"));
 /// assert!(announces_message("     Failure/Error: expect(cart.total).to eq(16.0)"));
+/// assert!(announces_message("── Failure ('test-cart.R:5:3'): totals add up ──────"));
 /// assert!(!announces_message("error[E0425]: cannot find value `x` in this scope"));
 /// ```
 pub fn announces_message(failure: &str) -> bool {
@@ -31,11 +35,14 @@ pub fn announces_message(failure: &str) -> bool {
     /// PHPUnit's TestDox mark of a failed test, over its message in a
     /// gutter (`   │ Undefined array key "zz"`).
     const TESTDOX_FAILURE: &str = "✘ ";
+    /// testthat's rule around the heading of a failed expectation.
+    const RULE: &str = "──";
     static RE: OnceLock<Regex> = OnceLock::new();
     let failure = failure.trim_end();
     failure.ends_with(':')
         || failure.trim_start().starts_with(RSPEC_FAILURE)
         || failure.trim_start().starts_with(TESTDOX_FAILURE)
+        || (failure.starts_with(RULE) && failure.ends_with(RULE))
         || compiled(&RE, r"(?:error|warning): \[[\w-]+\]$").is_match(failure)
 }
 

@@ -148,6 +148,10 @@ pub(super) const FAILURE: &str = concat!(
     // `Diff in src/a.rs:3:`, Prettier's `[warn] src/a.ts` (read with its
     // path blanked).
     r"|^(?:would reformat|Would reformat:)\s|^unformatted: |^Diff in\s.*(?::\d+:| at line \d+:)$|^\[warn\]\s*$",
+    // black's closing line when it found files to reformat; R's when a
+    // script stops on an error (`Rscript`, `R CMD check`'s tests). Both
+    // are verdicts too.
+    r"|^Oh no! 💥 💔 💥$|^Execution halted$",
     // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
     r"|^CONFLICT \(|(?i:out of memory|OOMKilled)",
     // Minitest's verbose verdicts (`T#test_a = 0.00 s = F`), Jasmine's
@@ -240,7 +244,7 @@ pub(super) const WARNING: &str = concat!(
 );
 pub(super) const SUMMARY: &str = concat!(
     r"(?i:\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo)\b)",
-    r"|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|^Ran \d+ tests? in|^OK(?:\s|$)|^FAILED \(|^=+ .* in [\d.]+m?s",
+    r"|^\d+ files? (?:would be )?reformatted\b|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|^Ran \d+ tests? in|^OK(?:\s|$)|^FAILED \(|^=+ .* in [\d.]+m?s",
     r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed|^Your code has been rated at",
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?\d+|returncode)|^\s*Finished .* target\(s\) in",
     // The counts a TAP producer prints last (node:test's `# tests 44`,
@@ -307,6 +311,8 @@ pub(super) const VERDICT: &str = concat!(
     r"|^\[ERROR\] Failed to execute goal |targets? failed, including the following:$|^\[ERROR\] COMPILATION ERROR :?$",
     // A process killed by a signal: the message above says why.
     r"|^(?:Aborted|Segmentation fault|Illegal instruction|Bus error|Floating point exception|Killed|Terminated)(?: \(core dumped\))?$",
+    // R's and black's closing lines (see `FAILURE`).
+    r"|^Execution halted$|^Oh no! 💥 💔 💥$",
 );
 
 /// Report lines that open like a comment or a diff's line (see

@@ -197,6 +197,22 @@ fn cases() -> Vec<Case> {
                 "sqlalchemy.exc.OperationalError: (sqlite3.OperationalError) no such table: users",
             ],
         },
+        Case {
+            // testthat's second edition: the expectation's words sit under
+            // the ruled heading, without a word of failure of their own.
+            name: "testthat, second edition",
+            output: lines(90, |i| format!("✔ | {} | context{i} [0.1s]", i % 7 + 1))
+                + "══ Failed tests ════════════════════════════════════════════\n"
+                + "── Failure (test-math.R:5:3): addition works ───────────────\n"
+                + "add(1, 1) (`actual`) not equal to 3 (`expected`).\n\n  `actual`: 2\n`expected`: 3\n\n"
+                + "[ FAIL 1 | WARN 0 | SKIP 0 | PASS 90 ]\nError: Test failures\nExecution halted\n",
+            failures: &[
+                "── Failure (test-math.R:5:3): addition works ───────────────",
+                "add(1, 1) (`actual`) not equal to 3 (`expected`).",
+                "[ FAIL 1 | WARN 0 | SKIP 0 | PASS 90 ]",
+                "Error: Test failures",
+            ],
+        },
     ]
 }
 

@@ -185,7 +185,7 @@ fn noise() -> &'static Regex {
 /// A macro, so that [`CONTEXT`] can hold it.
 macro_rules! operand {
     () => {
-        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right)(?: [a-z]+){0,2}:\s|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$"
+        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right)(?: [a-z]+){0,2} *:\s|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$"
     };
 }
 const OPERAND: &str = operand!();
@@ -230,6 +230,11 @@ const CONTEXT: &str = concat!(
     // where it failed (`#   at t/basic.t line 3.`) and its operands
     // (`#          got: '2'`).
     r"|^#\s+at \S+ line \d+\.$|^#\s+(?:got|expected):",
+    // testify's fields under a failed assertion in `go test`: the test
+    // and the messages given, and the lines of its gutter that go on with
+    // the error (`\t            \tactual  : 100`, `\t            \tsql: no
+    // rows in result set` under `Received unexpected error:`).
+    r"|^\s+(?:Test|Messages):\s*\t|^[ \t]*\t {8,}\t\S",
     // ShellCheck's place of a finding (`In deploy.sh line 3:`), Vitest's
     // under a failed assertion (`❯ src/a.test.ts:5:17`, or with the
     // function it ran in: `❯ parse src/lib.ts:2:42`).

@@ -152,6 +152,9 @@ pub(super) const FAILURE: &str = concat!(
     // script stops on an error (`Rscript`, `R CMD check`'s tests). Both
     // are verdicts too.
     r"|^Oh no! 💥 💔 💥$|^Execution halted$",
+    // Node's heading of the modules that required one it could not find,
+    // over the first of them (`- /app/server.js`).
+    r"|^Require stack:$",
     // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
     r"|^CONFLICT \(|(?i:out of memory|OOMKilled)",
     // Minitest's verbose verdicts (`T#test_a = 0.00 s = F`), Jasmine's

@@ -213,6 +213,25 @@ fn cases() -> Vec<Case> {
                 "Error: Test failures",
             ],
         },
+        Case {
+            // Node's missing module: the module that required it is the
+            // first of the `Require stack:`.
+            name: "node, a module not found",
+            output: lines(90, |i| format!("[nodemon] watching path(s): src/mod{i}/**/*"))
+                + "node:internal/modules/cjs/loader:1080\n  throw err;\n  ^\n\nError: Cannot find module 'express'\nRequire stack:\n- /app/server.js\n"
+                + "    at Module._resolveFilename (node:internal/modules/cjs/loader:1077:15)\n    at Module._load (node:internal/modules/cjs/loader:922:27)\n    at Object.<anonymous> (/app/server.js:1:17)\n"
+                + "    at node:internal/main/run_main_module:23:47 {\n  code: 'MODULE_NOT_FOUND',\n  requireStack: [ '/app/server.js' ]\n}\n\nNode.js v20.11.0\n",
+            failures: &["Error: Cannot find module 'express'", "Require stack:"],
+        },
+        Case {
+            // ExUnit's failed assertion: the code asserted and its operands.
+            name: "ExUnit assertion",
+            output: lines(90, |i| format!("Compiling lib/shop/mod{i}.ex (it's taking more than 10s)"))
+                + "  1) test total applies the voucher (Shop.CartTest)\n     test/cart_test.exs:10\n     Assertion with == failed\n"
+                + "     code:  assert Cart.total(cart) == 90\n     left:  100\n     right: 90\n     stacktrace:\n       test/cart_test.exs:12: (test)\n\n"
+                + "Finished in 0.05 seconds (0.00s async, 0.05s sync)\n81 tests, 1 failure\n",
+            failures: &["Assertion with == failed", "81 tests, 1 failure"],
+        },
     ]
 }
 
@@ -1207,4 +1226,29 @@ fn tool_8_a_node_crash_keeps_the_code_that_threw() {
         form.contains("/home/dev/app/node_crash.js:2\nfunction load(cfg) { return cfg.db.host; }\n"),
         "{form}"
     );
+}
+
+/// TOOL-8: what a failure's report says under it stays with it: the
+/// module that required one Node could not find (the first of its
+/// `Require stack:`), and the code ExUnit asserted beside its operands.
+#[test]
+fn tool_8_what_a_failure_names_under_it_stays() {
+    let c = Compressor::new();
+    let case = |name: &str| {
+        cases()
+            .into_iter()
+            .find(|c| c.name == name)
+            .map(|c| c.output)
+            .unwrap_or_default()
+    };
+    let (form, _) = c.compress_text(
+        "Bash",
+        &json!({"command": "node server.js"}),
+        &case("node, a module not found"),
+    );
+    assert!(form.contains("\n- /app/server.js\n"), "{form}");
+    let (form, _) = c.compress_text("Bash", &json!({"command": "mix test"}), &case("ExUnit assertion"));
+    for line in ["code:  assert Cart.total(cart) == 90", "left:  100", "right: 90"] {
+        assert!(form.contains(line), "lost {line:?}\n{form}");
+    }
 }

@@ -181,11 +181,14 @@ fn noise() -> &'static Regex {
 /// `Received: 4`, `expect(received).toBe(expected)`, and what jest
 /// received where a promise or a function was to be tested: `Received
 /// promise rejected instead of resolved`, `Received function did not
-/// throw`), Rust (`left: 3`, `right: 4`), JUnit and others (`Actual: …`).
-/// A macro, so that [`CONTEXT`] can hold it.
+/// throw`), Rust (`left: 3`, `right: 4`), JUnit and others (`Actual: …`),
+/// testify (`actual  : 100`, its colons aligned), ExUnit (`code:  assert
+/// …` over `left:` and `right:`), and javac's `symbol:` and `location:`
+/// under `cannot find symbol`, the quoted code between. A macro, so that
+/// [`CONTEXT`] can hold it.
 macro_rules! operand {
     () => {
-        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right|code)(?: [a-z]+){0,2} *:\s|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$"
+        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right|code|symbol|location)(?: [a-z]+){0,2} *:\s|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$"
     };
 }
 const OPERAND: &str = operand!();

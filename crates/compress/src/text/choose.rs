@@ -254,14 +254,17 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> 
     };
     let summaries = of(LineKind::Summary);
     // The context of a failure: a location or frame right before or after
-    // it, or after it and a blank line (pytest's `django/conf/__init__.py:57:
+    // it, or after it and a blank line or a bare gutter (pytest's `django/conf/__init__.py:57:
     // ImproperlyConfigured` under the `E` lines: where it was raised); of a
     // warning, the location right under its heading (rustc's `-->`,
     // oxlint's `╭─[a.ts:4:7]`): where to fix it.
+    // A blank line or a bare gutter (ruff's and rustc's `  |` above the
+    // code they quote) may stand between.
     let under = |above: &Line, below: &Line| {
         below.number == above.number + 1
             || (below.number == above.number + 2
-                && line_before(text, below).is_some_and(|l| line_str(text, &l).trim().is_empty()))
+                && line_before(text, below)
+                    .is_some_and(|l| matches!(line_str(text, &l).trim(), "" | "|" | "│")))
     };
     // Each candidate with the next one that prints something.
     let printed = || all.iter().filter(|(l, _)| !line_str(text, l).trim().is_empty());

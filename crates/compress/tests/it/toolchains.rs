@@ -232,6 +232,32 @@ fn cases() -> Vec<Case> {
                 + "Finished in 0.05 seconds (0.00s async, 0.05s sync)\n81 tests, 1 failure\n",
             failures: &["Assertion with == failed", "81 tests, 1 failure"],
         },
+        Case {
+            // javac under Gradle: the quoted code and its caret stand
+            // between the error and the symbol it could not find.
+            name: "javac under gradle",
+            output: lines(90, |i| format!("> Task :lib{i}:compileJava UP-TO-DATE"))
+                + "> Task :app:compileJava FAILED\n/app/src/main/java/com/shop/Cart.java:3: error: cannot find symbol\nimport com.shop.Voucher;\n               ^\n"
+                + "  symbol:   class Voucher\n  location: package com.shop\n1 error\n\nFAILURE: Build failed with an exception.\n\n* What went wrong:\n"
+                + "Execution failed for task ':app:compileJava'.\n> Compilation failed; see the compiler error output for details.\n\nBUILD FAILED in 2s\n",
+            failures: &[
+                "/app/src/main/java/com/shop/Cart.java:3: error: cannot find symbol",
+                "Execution failed for task ':app:compileJava'.",
+                "BUILD FAILED in 2s",
+            ],
+        },
+        Case {
+            // ruff's full format: the code it quotes under a bare gutter.
+            name: "ruff check",
+            output: lines(90, |i| format!("[DEBUG] Checked src/shop/mod{i}.py in 0.{i}ms"))
+                + "src/shop/cart.py:1:8: F401 [*] `os` imported but unused\n  |\n1 | import os\n  |        ^^ F401\n2 | import sys\n  |\n  = help: Remove unused import: `os`\n\n"
+                + "src/shop/cart.py:12:5: E741 Ambiguous variable name: `l`\n   |\n11 | def total(items):\n12 |     l = len(items)\n   |     ^ E741\n   |\n\nFound 2 errors.\n[*] 1 fixable with the `--fix` option.\n",
+            failures: &[
+                "src/shop/cart.py:1:8: F401 [*] `os` imported but unused",
+                "src/shop/cart.py:12:5: E741 Ambiguous variable name: `l`",
+                "Found 2 errors.",
+            ],
+        },
     ]
 }
 
@@ -1230,7 +1256,8 @@ fn tool_8_a_node_crash_keeps_the_code_that_threw() {
 
 /// TOOL-8: what a failure's report says under it stays with it: the
 /// module that required one Node could not find (the first of its
-/// `Require stack:`), and the code ExUnit asserted beside its operands.
+/// `Require stack:`), the code ExUnit asserted beside its operands, the
+/// symbol javac could not find, and the line ruff quotes.
 #[test]
 fn tool_8_what_a_failure_names_under_it_stays() {
     let c = Compressor::new();
@@ -1251,4 +1278,16 @@ fn tool_8_what_a_failure_names_under_it_stays() {
     for line in ["code:  assert Cart.total(cart) == 90", "left:  100", "right: 90"] {
         assert!(form.contains(line), "lost {line:?}\n{form}");
     }
+    // javac's symbol and where it looked, under the code it quotes.
+    let (form, _) = c.compress_text(
+        "Bash",
+        &json!({"command": "./gradlew build"}),
+        &case("javac under gradle"),
+    );
+    for line in ["  symbol:   class Voucher", "  location: package com.shop"] {
+        assert!(form.contains(line), "lost {line:?}\n{form}");
+    }
+    // ruff's quoted line under its bare gutter, for the first finding too.
+    let (form, _) = c.compress_text("Bash", &json!({"command": "ruff check"}), &case("ruff check"));
+    assert!(form.contains("\n1 | import os\n"), "{form}");
 }

@@ -188,7 +188,7 @@ fn noise() -> &'static Regex {
 /// [`CONTEXT`] can hold it.
 macro_rules! operand {
     () => {
-        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right|code|symbol|location)(?: [a-z]+){0,2} *:\s|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$"
+        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right|code|symbol|location)(?: [a-z]+){0,2} *:\s|^(?:Expected|Got):$|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$"
     };
 }
 const OPERAND: &str = operand!();
@@ -233,6 +233,9 @@ const CONTEXT: &str = concat!(
     // where it failed (`#   at t/basic.t line 3.`) and its operands
     // (`#          got: '2'`).
     r"|^#\s+at \S+ line \d+\.$|^#\s+(?:got|expected):",
+    // A JavaScript frame of an anonymous function, a path alone (`at
+    // /app/src/cart.js:12:5`, Deno's `at file:///app/cart_test.ts:6:3`).
+    r"|^\s*at (?:file://)?(?:/|[A-Za-z]:[\\/])[^()\s]+:\d+:\d+$",
     // testify's fields under a failed assertion in `go test`: the test
     // and the messages given, and the lines of its gutter that go on with
     // the error (`\t            \tactual  : 100`, `\t            \tsql: no
@@ -295,6 +298,25 @@ pub(crate) fn is_pointed_code(line: &str) -> bool {
 pub(crate) fn is_operand(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, OPERAND).is_match(line)
+}
+
+/// The most lines of an operand's value under its heading
+/// ([`value_under`]).
+const VALUE_LINES: usize = 3;
+
+/// The value under an operand's heading that says nothing else, as
+/// doctest prints them under `Failed example:` (`Expected:` over `    y`,
+/// `Got:` over `    x`), given `after`, the text that follows the heading
+/// (from the end of its line): the indented lines with text right under
+/// it, at most [`VALUE_LINES`]. Empty for any other line.
+pub(crate) fn value_under<'a>(heading: &str, after: &'a str) -> impl Iterator<Item = &'a str> {
+    let heads = matches!(heading.trim_end(), "Expected:" | "Got:");
+    after
+        .split('\n')
+        .skip(1)
+        .map(|l| l.trim_end_matches('\r'))
+        .take_while(move |l| heads && l.starts_with([' ', '\t']) && !l.trim().is_empty())
+        .take(VALUE_LINES)
 }
 
 /// Progress: bars, percentages with rates, spinners; not the thin rule

@@ -324,8 +324,9 @@ const CONTEXT_PER_DIAGNOSTIC: usize = 3;
 /// lines that elaborate one (TypeScript's `  Type 'undefined' is not
 /// assignable to type 'Item'.`, [`diagnose::elaboration`]), and the lines
 /// between a numbered heading and its failure, which name the test
-/// (Mocha's `1) Cart` over `#total()` over `applies no discount:`). Only
-/// lines before `end` are added.
+/// (Mocha's `1) Cart` over `#total()` over `applies no discount:`), and
+/// the value under an operand's heading (doctest's `Got:` over `    x`,
+/// [`diagnose::value_under`]). Only lines before `end` are added.
 fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize)>) {
     let mut added: Vec<(usize, usize)> = Vec::new();
     for &(start, stop) in spans.iter() {
@@ -338,6 +339,8 @@ fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize
             added.extend(diagnose::announced_message(after).map(|m| diagnose::span_in(text, m)));
         } else if elaboration.peek().is_some() && failure() {
             added.extend(elaboration.map(|m| diagnose::span_in(text, m)));
+        } else if diagnose::value_under(line, after).next().is_some() {
+            added.extend(diagnose::value_under(line, after).map(|m| diagnose::span_in(text, m)));
         } else if diagnose::is_numbered_heading(line)
             && diagnose::line_kind_in(text, line) == LineKind::Failure
         {

@@ -20,10 +20,11 @@ pub(super) const ARROW_MESSAGE: &str = r"^\s+→ \S";
 
 /// An exception's class, and its message, as a Python traceback ends on
 /// them in no failure's words: a dotted name ending on a class
-/// (`shop.models.Item.DoesNotExist: Item matching query does not exist.`)
-/// or one CamelCase name (`TimeoutExpired: Command 'make' timed out`).
+/// (`shop.models.Item.DoesNotExist: Item matching query does not exist.`,
+/// a private one too: `numpy.core._exceptions._UFuncNoLoopError: …`) or
+/// one CamelCase name (`TimeoutExpired: Command 'make' timed out`).
 pub(super) const EXCEPTION_NAME: &str =
-    r"^(?:[a-z_]\w*(?:\.\w+)*\.[A-Z]\w*|[A-Z][a-z]+(?:[A-Z][a-z]+)+)(?::\s|$)";
+    r"^(?:[a-z_]\w*(?:\.\w+)*\._*[A-Z]\w*|[A-Z][a-z]+(?:[A-Z][a-z]+)+)(?::\s|$)";
 
 /// How many lines below a numbered heading its failure may follow
 /// (Mocha's nests the test's name over three).
@@ -393,6 +394,7 @@ mod tests {
             "shop.models.Item.DoesNotExist: Item matching query does not exist.",
             "DoesNotExist: no row",
             "TimeoutExpired: Command 'make' timed out after 30 seconds",
+            "numpy.core._exceptions._UFuncNoLoopError: ufunc 'add' did not contain a loop with signature matching types",
         ] {
             let traceback = format!(
                 "Traceback (most recent call last):\n  File \"/app/shop/tests.py\", line 11, in test_missing\n    Item.objects.get(name=\"nope\")\n{exception}\n"

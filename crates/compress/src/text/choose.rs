@@ -437,6 +437,9 @@ fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
         Announces(usize),
         /// A numbered heading: the test's name follows it.
         Heading(usize),
+        /// An operand's heading, or a line of its value: (more of) its
+        /// value follows it (doctest's `Got:` over `    x`).
+        Value(usize),
     }
     impl Anchor {
         /// The line an operand may follow, and how far under it.
@@ -444,7 +447,7 @@ fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
             match *self {
                 Anchor::None => None,
                 Anchor::Line(n) | Anchor::Announces(n) | Anchor::Heading(n) => Some((n, OPERAND_REACH)),
-                Anchor::Operand(n) => Some((n, NEXT_OPERAND_REACH)),
+                Anchor::Operand(n) | Anchor::Value(n) => Some((n, NEXT_OPERAND_REACH)),
             }
         }
     }
@@ -473,7 +476,20 @@ fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
                     && diagnose::is_operand(line) =>
             {
                 attached.push(*l);
-                anchor = Anchor::Operand(l.number);
+                let after = text.get(l.end..).unwrap_or_default();
+                anchor = if diagnose::value_under(line, after).next().is_some() {
+                    Anchor::Value(l.number)
+                } else {
+                    Anchor::Operand(l.number)
+                };
+            }
+            // An operand's value under its heading; the next operand may
+            // follow it.
+            (LineKind::Plain, Anchor::Value(n))
+                if within(*n, 1) && line.starts_with([' ', '\t']) && !line.trim().is_empty() =>
+            {
+                attached.push(*l);
+                anchor = Anchor::Value(l.number);
             }
             (LineKind::Plain, Anchor::Announces(n)) if within(*n, 2) && !line.trim().is_empty() => {
                 attached.push(*l);

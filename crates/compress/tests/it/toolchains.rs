@@ -1291,3 +1291,38 @@ fn tool_8_what_a_failure_names_under_it_stays() {
     let (form, _) = c.compress_text("Bash", &json!({"command": "ruff check"}), &case("ruff check"));
     assert!(form.contains("\n1 | import os\n"), "{form}");
 }
+
+/// TOOL-8: doctest's values stand under their headings (`Expected:` over
+/// `    9.0`, `Got:` over `    10.0`): what the example printed stays
+/// with the failure, under pytest (`tests/data/documented-outputs/`) as
+/// under `python -m doctest`.
+#[test]
+fn tool_8_doctest_keeps_what_was_expected_and_what_came() {
+    let c = Compressor::new();
+    let pytest = strata_ctx_testkit::documented_outputs()
+        .into_iter()
+        .find(|o| o.name == "doctest")
+        .map(|o| o.output)
+        .unwrap_or_default();
+    let plain = lines(80, |i| format!("Trying:\n    f({i})\nExpecting:\n    {i}\nok"))
+        + "**********************************************************************\n"
+        + "File \"/app/shop/cart.py\", line 15, in shop.cart.Cart.total\nFailed example:\n    cart.total()\n"
+        + "Expected:\n    9.0\nGot:\n    10.0\n**********************************************************************\n"
+        + "1 items had failures:\n   1 of  81 in shop.cart.Cart.total\n***Test Failed*** 1 failures.\n";
+    for (command, output) in [
+        ("pytest --doctest-modules", pytest),
+        ("python -m doctest -v", plain),
+    ] {
+        let (form, _) = c.compress_text("Bash", &json!({ "command": command }), &output);
+        assert!(
+            form.contains("\nExpected:\n    9.0\nGot:\n    10.0\n"),
+            "{command}\n{form}"
+        );
+        assert!(
+            form.len() * 3 < output.len(),
+            "{command}: {} of {}",
+            form.len(),
+            output.len()
+        );
+    }
+}

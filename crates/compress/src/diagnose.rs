@@ -967,6 +967,13 @@ mod tests {
             "api-1  | sqlalchemy.exc.OperationalError: (psycopg.OperationalError) connection failed",
             "@shop/ui:test:  FAIL  src/button.test.tsx > renders",
             "web-5d9c7b-x2k   0/1     CrashLoopBackOff   5 (30s ago)   3m",
+            // Closing lines: Docker's legacy builder, GNU time, R, black,
+            // Node's missing module.
+            "The command '/bin/sh -c npm ci' returned a non-zero code: 1",
+            "Command exited with non-zero status 1",
+            "Execution halted",
+            "Oh no! 💥 💔 💥",
+            "Require stack:",
         ];
         for line in lines {
             assert_eq!(line_kind(line), LineKind::Failure, "{line}");

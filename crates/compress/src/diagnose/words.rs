@@ -155,6 +155,9 @@ pub(super) const FAILURE: &str = concat!(
     // Node's heading of the modules that required one it could not find,
     // over the first of them (`- /app/server.js`).
     r"|^Require stack:$",
+    // A build step that exited non-zero under Docker's legacy builder,
+    // and a command GNU time ran.
+    r"|\breturned a non-zero code: -?\d+$|^Command exited with non-zero status -?\d+$",
     // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
     r"|^CONFLICT \(|(?i:out of memory|OOMKilled)",
     // Minitest's verbose verdicts (`T#test_a = 0.00 s = F`), Jasmine's

@@ -41,7 +41,7 @@ mod shape;
 mod words;
 
 pub use announce::{announced_message, announces_message, is_announced_message};
-pub(crate) use announce::{elaboration, Elaborations};
+pub(crate) use announce::{elaboration, message_continued, Elaborations};
 pub use counts::reports_no_failures;
 use counts::zero_failure_counts;
 pub(crate) use levels::is_tagged_marks;

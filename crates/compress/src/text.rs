@@ -336,7 +336,12 @@ fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize
         let failure = || diagnose::line_kind(line) == LineKind::Failure;
         let mut elaboration = diagnose::elaboration(line, after).peekable();
         if diagnose::announces_message(line) && failure() {
-            added.extend(diagnose::announced_message(after).map(|m| diagnose::span_in(text, m)));
+            if let Some(message) = diagnose::announced_message(after) {
+                added.push(diagnose::span_in(text, message));
+                let (_, message_end) = diagnose::span_in(text, message);
+                let rest = text.get(message_end..end).unwrap_or_default();
+                added.extend(diagnose::message_continued(message, rest).map(|m| diagnose::span_in(text, m)));
+            }
         } else if elaboration.peek().is_some() && failure() {
             added.extend(elaboration.map(|m| diagnose::span_in(text, m)));
         } else if diagnose::value_under(line, after).next().is_some() {

@@ -74,6 +74,27 @@ pub fn announced_message(after: &str) -> Option<&str> {
         .filter(|l| is_announced_message(l))
 }
 
+/// The most lines an indented announced message may go on over
+/// ([`message_continued`]).
+const CONTINUED_LINES: usize = 2;
+
+/// The lines that go on with an indented announced message `message`,
+/// given `after`, the text that follows it (from the end of its line):
+/// the plain lines with text right under it, indented at least as deep,
+/// at most [`CONTINUED_LINES`]. GHC indents its message and its hints
+/// alike (`    Variable not in scope: discont :: Int -> Int` over `
+/// Suggested fix: Perhaps use 'discount'`). Empty under a message at the
+/// line's start (Rust's panic message).
+pub(crate) fn message_continued<'a>(message: &str, after: &'a str) -> impl Iterator<Item = &'a str> {
+    let depth = message.len() - message.trim_start().len();
+    after
+        .split('\n')
+        .skip(1)
+        .map(|l| l.trim_end_matches('\r'))
+        .take_while(move |l| depth > 0 && l.len() - l.trim_start().len() >= depth && is_announced_message(l))
+        .take(CONTINUED_LINES)
+}
+
 /// The most lines of a failure's elaboration ([`elaboration`]).
 const ELABORATION_LINES: usize = 3;
 

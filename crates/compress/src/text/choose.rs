@@ -491,9 +491,15 @@ fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
                 attached.push(*l);
                 anchor = Anchor::Value(l.number);
             }
+            // An indented message may go on under it, as deep (GHC's hints,
+            // [`diagnose::message_continued`]).
             (LineKind::Plain, Anchor::Announces(n)) if within(*n, 2) && !line.trim().is_empty() => {
                 attached.push(*l);
-                anchor = Anchor::Operand(l.number);
+                anchor = if line.starts_with([' ', '\t']) {
+                    Anchor::Value(l.number)
+                } else {
+                    Anchor::Operand(l.number)
+                };
             }
             (LineKind::Plain, Anchor::Heading(n))
                 if within(*n, diagnose::HEADING_REACH) && !line.trim().is_empty() =>

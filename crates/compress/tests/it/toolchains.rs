@@ -1257,7 +1257,8 @@ fn tool_8_a_node_crash_keeps_the_code_that_threw() {
 /// TOOL-8: what a failure's report says under it stays with it: the
 /// module that required one Node could not find (the first of its
 /// `Require stack:`), the code ExUnit asserted beside its operands, the
-/// symbol javac could not find, and the line ruff quotes.
+/// symbol javac could not find, the line ruff quotes, and GHC's hint
+/// under its message.
 #[test]
 fn tool_8_what_a_failure_names_under_it_stays() {
     let c = Compressor::new();
@@ -1285,6 +1286,19 @@ fn tool_8_what_a_failure_names_under_it_stays() {
         &case("javac under gradle"),
     );
     for line in ["  symbol:   class Voucher", "  location: package com.shop"] {
+        assert!(form.contains(line), "lost {line:?}\n{form}");
+    }
+    // GHC's hint under its indented message, as deep.
+    let ghc = strata_ctx_testkit::documented_outputs()
+        .into_iter()
+        .find(|o| o.name == "ghc")
+        .map(|o| o.output)
+        .unwrap_or_default();
+    let (form, _) = c.compress_text("Bash", &json!({"command": "cabal build"}), &ghc);
+    for line in [
+        "    Variable not in scope: totl :: Int\n    Suggested fix: Perhaps use ‘total’ (line 20)\n",
+        "    • Couldn't match expected type ‘Int’ with actual type ‘String’\n    • In the first argument of ‘f’, namely ‘\"x\"’\n",
+    ] {
         assert!(form.contains(line), "lost {line:?}\n{form}");
     }
     // ruff's quoted line under its bare gutter, for the first finding too.

@@ -121,12 +121,16 @@ fn id_under(value: &Value, keys: &[&str]) -> Option<String> {
     })
 }
 
-/// The digits after `#` in `text` following `lead` (`Task #12 created` →
-/// `12`).
-fn number_after<'a>(text: &'a str, lead: &str) -> Option<&'a str> {
-    let lower = text.get(..text.len().min(lead.len() + 24))?.to_ascii_lowercase();
-    let at = lower.find(lead)? + lead.len();
-    let digits = text[at..].split(|c: char| !c.is_ascii_digit()).next()?;
+/// The digits after `lead` near the start of `text` (`Task #12 created`
+/// → `12` after `task #`), case aside.
+fn number_after(text: &str, lead: &str) -> Option<String> {
+    let head = text
+        .chars()
+        .take(lead.len() + 24)
+        .collect::<String>()
+        .to_lowercase();
+    let at = head.find(lead)? + lead.len();
+    let digits: String = head[at..].chars().take_while(char::is_ascii_digit).collect();
     (!digits.is_empty()).then_some(digits)
 }
 
@@ -136,6 +140,9 @@ fn number_after<'a>(text: &'a str, lead: &str) -> Option<&'a str> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Item {
     id: Option<String>,
+    /// Whether the id is the agent's (from a result or an argument)
+    /// rather than the next free number the board gave it.
+    numbered: bool,
     text: Option<String>,
     status: Option<String>,
 }
@@ -206,6 +213,7 @@ impl TodoBoard {
                 let items = todos(arguments).unwrap_or_default();
                 self.replace(items.iter().map(|t| Item {
                     id: None,
+                    numbered: false,
                     text: Some(t.text.to_owned()),
                     status: Some(t.status.to_owned()),
                 }));
@@ -233,20 +241,24 @@ impl TodoBoard {
         else {
             return;
         };
-        let id = result
-            .and_then(|r| number_after(r, "task #"))
-            .map(str::to_owned)
-            .unwrap_or_else(|| self.next_id());
+        let numbered = result.and_then(|r| number_after(r, "task #"));
+        let id = numbered.clone().unwrap_or_else(|| self.next_id());
         let status = arguments
             .get("status")
             .and_then(Value::as_str)
             .unwrap_or("pending");
-        self.items.retain(|i| i.id.as_deref() != Some(id.as_str()));
-        self.items.push(Item {
+        let item = Item {
             id: Some(id),
+            numbered: numbered.is_some(),
             text: Some(text.to_owned()),
             status: Some(status.to_owned()),
-        });
+        };
+        // A number the board holds already (listed, or named by an update
+        // before the result said it) is that item, where it stands.
+        match self.items.iter_mut().find(|i| i.id == item.id) {
+            Some(known) => *known = item,
+            None => self.items.push(item),
+        }
     }
 
     /// The number after the highest numbered item.
@@ -261,11 +273,9 @@ impl TodoBoard {
     }
 
     fn update(&mut self, arguments: &Value, result: Option<&str>) {
-        let Some(id) = id_under(arguments, &["taskId", "task_id", "id"]).or_else(|| {
-            result
-                .and_then(|r| number_after(r, "updated task #"))
-                .map(str::to_owned)
-        }) else {
+        let Some(id) = id_under(arguments, &["taskId", "task_id", "id"])
+            .or_else(|| result.and_then(|r| number_after(r, "updated task #")))
+        else {
             return;
         };
         let text = ["subject", "title", "content"]
@@ -284,6 +294,7 @@ impl TodoBoard {
             }
             None => self.items.push(Item {
                 id: Some(id),
+                numbered: true,
                 text,
                 status,
             }),
@@ -302,6 +313,7 @@ impl TodoBoard {
                 let text = text.split(" [blocked by ").next().unwrap_or(text);
                 Some(Item {
                     id: Some(id.to_owned()),
+                    numbered: true,
                     text: Some(text.trim().to_owned()),
                     status: Some(status.to_owned()),
                 })
@@ -360,6 +372,16 @@ impl TodoBoard {
             return;
         }
         for item in &later.items {
+            // An item the later board numbered itself is new here: it
+            // takes this board's next number.
+            if !item.numbered {
+                let id = self.next_id();
+                self.items.push(Item {
+                    id: Some(id),
+                    ..item.clone()
+                });
+                continue;
+            }
             match self.items.iter_mut().find(|i| i.id.is_some() && i.id == item.id) {
                 Some(mine) => {
                     if item.text.is_some() {
@@ -562,6 +584,28 @@ mod tests {
                 pair("Ship", "pending")
             ]
         );
+        // An item created without its number is new to the earlier
+        // board, whatever number the later one gave it.
+        let mut unnumbered = TodoBoard::new();
+        unnumbered.apply("TaskCreate", &json!({"subject": "Document"}), None);
+        let mut m = merged.clone();
+        m.merge(&unnumbered);
+        assert_eq!(texts(&m).len(), 4);
+        assert_eq!(texts(&m)[0], pair("Parse", "completed"));
+        assert_eq!(texts(&m)[3], pair("Document", "pending"));
+        m.apply(
+            "TaskUpdate",
+            &json!({"taskId": "4", "status": "in_progress"}),
+            None,
+        );
+        assert_eq!(texts(&m)[3], pair("Document", "in_progress"));
+        // A result's number is read whatever the text around it.
+        assert_eq!(
+            number_after("Task #12 created successfully: x", "task #").as_deref(),
+            Some("12")
+        );
+        assert_eq!(number_after("✓ Task #7 created", "task #").as_deref(), Some("7"));
+        assert_eq!(number_after("Task created", "task #"), None);
         // A later whole list wins; an empty later board changes nothing.
         let mut written = TodoBoard::new();
         written.apply(
@@ -574,5 +618,114 @@ mod tests {
         assert_eq!(m, merged);
         m.merge(&written);
         assert_eq!(texts(&m), [pair("Z", "pending")]);
+    }
+
+    /// One call of a todo tool, as the agent makes it and the tool answers.
+    #[derive(Debug, Clone)]
+    enum Call {
+        Create,
+        Update {
+            created: usize,
+            status: usize,
+            subject: bool,
+        },
+        UpdateUnknown {
+            id: usize,
+            status: usize,
+        },
+        Write(Vec<usize>),
+        List(Vec<(usize, usize)>),
+    }
+
+    const STATUSES: [&str; 4] = ["pending", "in_progress", "completed", "deleted"];
+
+    fn call() -> impl proptest::strategy::Strategy<Value = Call> {
+        use proptest::prelude::*;
+        prop_oneof![
+            3 => Just(Call::Create),
+            3 => (0..8usize, 0..4usize, any::<bool>())
+                .prop_map(|(created, status, subject)| Call::Update { created, status, subject }),
+            1 => (100..104usize, 0..3usize).prop_map(|(id, status)| Call::UpdateUnknown { id, status }),
+            1 => proptest::collection::vec(0..3usize, 0..4).prop_map(Call::Write),
+            1 => proptest::collection::vec((1..6usize, 0..3usize), 0..4).prop_map(Call::List),
+        ]
+    }
+
+    /// Plays `calls` on `board`, numbering created items from `next` as
+    /// Claude Code does (its results say the number).
+    fn play(board: &mut TodoBoard, calls: &[Call], next: &mut usize) {
+        for c in calls {
+            match c {
+                Call::Create => {
+                    *next += 1;
+                    let subject = format!("task {next}");
+                    let result = format!("Task #{next} created successfully: {subject}");
+                    board.apply("TaskCreate", &json!({ "subject": subject }), Some(&result));
+                }
+                Call::Update {
+                    created,
+                    status,
+                    subject,
+                } => {
+                    let id = (created % (*next).max(1)) + 1;
+                    let mut args = json!({"taskId": id.to_string(), "status": STATUSES[*status]});
+                    if *subject {
+                        args["subject"] = json!(format!("renamed {id}"));
+                    }
+                    board.apply("TaskUpdate", &args, Some(&format!("Updated task #{id} status")));
+                }
+                Call::UpdateUnknown { id, status } => {
+                    board.apply(
+                        "TaskUpdate",
+                        &json!({"taskId": id.to_string(), "status": STATUSES[*status]}),
+                        None,
+                    );
+                }
+                Call::Write(items) => {
+                    let todos: Vec<_> = items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, s)| json!({"content": format!("step {i}"), "status": STATUSES[*s]}))
+                        .collect();
+                    board.apply("TodoWrite", &json!({ "todos": todos }), Some("ok"));
+                }
+                Call::List(items) => {
+                    let listed: Vec<String> = items
+                        .iter()
+                        .map(|(id, s)| format!("#{id} [{}] listed {id}", STATUSES[*s]))
+                        .collect();
+                    let text = if listed.is_empty() {
+                        "No tasks found".to_owned()
+                    } else {
+                        listed.join("\n")
+                    };
+                    board.apply("TaskList", &json!({}), Some(&text));
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// CTX-5: a board of the later calls merged over a board of the
+        /// earlier ones is the board of all the calls in order, wherever
+        /// they are split: what a digest merged across a compaction
+        /// shows is what one digest of the whole session would.
+        #[test]
+        fn merging_boards_is_playing_their_calls_in_order(
+            calls in proptest::collection::vec(call(), 0..24),
+            split in 0..24usize,
+        ) {
+            let split = split.min(calls.len());
+            let mut whole = TodoBoard::new();
+            let mut next = 0;
+            play(&mut whole, &calls, &mut next);
+            let (mut earlier, mut later) = (TodoBoard::new(), TodoBoard::new());
+            let mut next = 0;
+            play(&mut earlier, &calls[..split], &mut next);
+            play(&mut later, &calls[split..], &mut next);
+            earlier.merge(&later);
+            proptest::prop_assert_eq!(texts(&earlier), texts(&whole));
+            proptest::prop_assert_eq!(earlier.is_set(), whole.is_set());
+        }
     }
 }

@@ -521,6 +521,49 @@ mod tests {
             "mcp__tasks__TaskUpdate",
             &json!({"taskId": "1"})
         ));
+        // A todo tool's name without a list, or a list under another
+        // tool's name, writes no list.
+        assert!(!TodoBoard::is_todo_call(
+            "update_plan",
+            &json!({"explanation": "later"})
+        ));
+        assert!(!TodoBoard::is_todo_call(
+            "Bash",
+            &json!({"command": "ls", "todos": []})
+        ));
+    }
+
+    /// The item's number as a number, or only in the result when the
+    /// argument is blank; in progress first among the open items.
+    #[test]
+    fn numbers_and_order() {
+        let mut b = TodoBoard::new();
+        b.apply(
+            "TaskCreate",
+            &json!({"subject": "A"}),
+            Some("Task #1 created successfully: A"),
+        );
+        b.apply(
+            "TaskCreate",
+            &json!({"subject": "B"}),
+            Some("Task #2 created successfully: B"),
+        );
+        b.apply("TaskUpdate", &json!({"taskId": 2, "status": "in_progress"}), None);
+        b.apply(
+            "TaskUpdate",
+            &json!({"taskId": " ", "status": "completed"}),
+            Some("Updated task #1 status"),
+        );
+        assert_eq!(texts(&b), [pair("A", "completed"), pair("B", "in_progress")]);
+        let mut b = TodoBoard::new();
+        b.apply(
+            "TodoWrite",
+            &json!({"todos": [{"content": "P", "status": "pending"}, {"content": "Q", "status": "in_progress"}]}),
+            None,
+        );
+        let open = b.open();
+        assert_eq!((open[0].text, open[1].text), ("Q", "P"));
+        assert!(!b.items()[0].is_in_progress());
     }
 
     #[test]
@@ -606,6 +649,11 @@ mod tests {
         );
         assert_eq!(number_after("✓ Task #7 created", "task #").as_deref(), Some("7"));
         assert_eq!(number_after("Task created", "task #"), None);
+        // Only near the start: a number far into another text is not it.
+        assert_eq!(
+            number_after("The notes of this release say task #9 was created", "task #"),
+            None
+        );
         // A later whole list wins; an empty later board changes nothing.
         let mut written = TodoBoard::new();
         written.apply(

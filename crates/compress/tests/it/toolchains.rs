@@ -1318,11 +1318,14 @@ fn tool_8_doctest_keeps_what_was_expected_and_what_came() {
         .find(|o| o.name == "doctest")
         .map(|o| o.output)
         .unwrap_or_default();
+    // The failure in the middle of a verbose run, far from its end.
     let plain = lines(80, |i| format!("Trying:\n    f({i})\nExpecting:\n    {i}\nok"))
         + "**********************************************************************\n"
         + "File \"/app/shop/cart.py\", line 15, in shop.cart.Cart.total\nFailed example:\n    cart.total()\n"
-        + "Expected:\n    9.0\nGot:\n    10.0\n**********************************************************************\n"
-        + "1 items had failures:\n   1 of  81 in shop.cart.Cart.total\n***Test Failed*** 1 failures.\n";
+        + "Expected:\n    9.0\nGot:\n    10.0\n"
+        + &lines(80, |i| format!("Trying:\n    g({i})\nExpecting:\n    {i}\nok"))
+        + "**********************************************************************\n"
+        + "1 items had failures:\n   1 of 161 in shop.cart.Cart.total\n***Test Failed*** 1 failures.\n";
     for (command, output) in [
         ("pytest --doctest-modules", pytest),
         ("python -m doctest -v", plain),

@@ -342,4 +342,22 @@ mod tests {
         ];
         assert_eq!(elaborating(&lines), [2, 3, 6]);
     }
+
+    /// TOOL-8: an indented message goes on over the lines as deep under
+    /// it (GHC's hint), never over shallower ones, and a message at the
+    /// line's start goes on over none.
+    #[test]
+    fn tool_8_a_message_goes_on_as_deep_as_it_is_indented() {
+        let message = "    Variable not in scope: totl :: Int";
+        let after = "\n    Suggested fix: Perhaps use 'total'\n      (line 20)\n  |\n12 | totl\n";
+        let continued: Vec<&str> = message_continued(message, after).collect();
+        assert_eq!(
+            continued,
+            ["    Suggested fix: Perhaps use 'total'", "      (line 20)"]
+        );
+        let shallower = "\n  a note less indented\n";
+        assert_eq!(message_continued(message, shallower).count(), 0);
+        let rust = "called `Option::unwrap()` on a `None` value";
+        assert_eq!(message_continued(rust, "\n    at the next line\n").count(), 0);
+    }
 }

@@ -41,7 +41,7 @@ mod shape;
 mod words;
 
 pub use announce::{announced_message, announces_message, is_announced_message};
-pub(crate) use announce::{elaboration, message_continued, Elaborations};
+pub(crate) use announce::{elaboration, message_continued, value_under, Elaborations};
 pub use counts::reports_no_failures;
 use counts::zero_failure_counts;
 pub(crate) use levels::is_tagged_marks;
@@ -298,25 +298,6 @@ pub(crate) fn is_pointed_code(line: &str) -> bool {
 pub(crate) fn is_operand(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, OPERAND).is_match(line)
-}
-
-/// The most lines of an operand's value under its heading
-/// ([`value_under`]).
-const VALUE_LINES: usize = 3;
-
-/// The value under an operand's heading that says nothing else, as
-/// doctest prints them under `Failed example:` (`Expected:` over `    y`,
-/// `Got:` over `    x`), given `after`, the text that follows the heading
-/// (from the end of its line): the indented lines with text right under
-/// it, at most [`VALUE_LINES`]. Empty for any other line.
-pub(crate) fn value_under<'a>(heading: &str, after: &'a str) -> impl Iterator<Item = &'a str> {
-    let heads = matches!(heading.trim_end(), "Expected:" | "Got:");
-    after
-        .split('\n')
-        .skip(1)
-        .map(|l| l.trim_end_matches('\r'))
-        .take_while(move |l| heads && l.starts_with([' ', '\t']) && !l.trim().is_empty())
-        .take(VALUE_LINES)
 }
 
 /// Progress: bars, percentages with rates, spinners; not the thin rule

@@ -197,18 +197,6 @@ impl Digest {
             && !self.todos.is_set())
     }
 
-    /// The todo list's line: `Todo: [status] text; …`, each text cut to
-    /// 80 characters; `None` when no list was written or it is empty.
-    fn todo_line(&self) -> Option<String> {
-        let items: Vec<String> = self.todos.items().iter().map(todo_item).collect();
-        (!items.is_empty()).then(|| format!("Todo: {}", items.join("; ")))
-    }
-
-    /// The open items of the todo list, as `[status] text`.
-    fn open_todos(&self) -> Vec<String> {
-        self.todos.open().iter().map(todo_item).collect()
-    }
-
     /// Files the agent changed (by an edit or write tool, or a shell
     /// command such as `sed -i` or `> file`), the most recent last.
     pub fn files_changed(&self) -> &[String] {
@@ -539,12 +527,6 @@ impl Digest {
         }
         out
     }
-}
-
-/// A todo item as the digest shows it: `[status] text`, the text cut to
-/// 80 characters.
-fn todo_item(t: &strata_ctx_tools::Todo<'_>) -> String {
-    format!("[{}] {}", t.status, cut(t.text, 80))
 }
 
 /// A command's line in the digest: the command, its outcome, its last

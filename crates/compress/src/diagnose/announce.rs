@@ -74,6 +74,25 @@ pub fn announced_message(after: &str) -> Option<&str> {
         .filter(|l| is_announced_message(l))
 }
 
+/// The most lines of an operand's value under its heading
+/// ([`value_under`]).
+const VALUE_LINES: usize = 3;
+
+/// The value under an operand's heading that says nothing else, as
+/// doctest prints them under `Failed example:` (`Expected:` over `    y`,
+/// `Got:` over `    x`), given `after`, the text that follows the heading
+/// (from the end of its line): the indented lines with text right under
+/// it, at most [`VALUE_LINES`]. Empty for any other line.
+pub(crate) fn value_under<'a>(heading: &str, after: &'a str) -> impl Iterator<Item = &'a str> {
+    let heads = matches!(heading.trim_end(), "Expected:" | "Got:");
+    after
+        .split('\n')
+        .skip(1)
+        .map(|l| l.trim_end_matches('\r'))
+        .take_while(move |l| heads && l.starts_with([' ', '\t']) && !l.trim().is_empty())
+        .take(VALUE_LINES)
+}
+
 /// The most lines an indented announced message may go on over
 /// ([`message_continued`]).
 const CONTINUED_LINES: usize = 2;

@@ -49,6 +49,18 @@ impl Digest {
         }
     }
 
+    /// The todo list's line: `Todo: [status] text; …`, each text cut to
+    /// 80 characters; `None` when no list was written or it is empty.
+    pub(super) fn todo_line(&self) -> Option<String> {
+        let items: Vec<String> = self.todos.items().iter().map(todo_item).collect();
+        (!items.is_empty()).then(|| format!("Todo: {}", items.join("; ")))
+    }
+
+    /// The open items of the todo list, as `[status] text`.
+    fn open_todos(&self) -> Vec<String> {
+        self.todos.open().iter().map(todo_item).collect()
+    }
+
     /// The working facts of the observed steps: each changed file, each
     /// command that failed (with its last error), each open todo item and
     /// each constraint the user stated.
@@ -118,6 +130,12 @@ impl Digest {
         }
         out
     }
+}
+
+/// A todo item as the digest shows it: `[status] text`, the text cut to
+/// 80 characters.
+fn todo_item(t: &strata_ctx_tools::Todo<'_>) -> String {
+    format!("[{}] {}", t.status, cut(t.text, 80))
 }
 
 /// Whether a command's last run failed: a non-zero exit, a `failed`

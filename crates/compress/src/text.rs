@@ -335,17 +335,18 @@ fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize
         };
         let failure = || diagnose::line_kind(line) == LineKind::Failure;
         let mut elaboration = diagnose::elaboration(line, after).peekable();
+        let mut value = diagnose::value_under(line, after).peekable();
         if diagnose::announces_message(line) && failure() {
             if let Some(message) = diagnose::announced_message(after) {
-                added.push(diagnose::span_in(text, message));
-                let (_, message_end) = diagnose::span_in(text, message);
-                let rest = text.get(message_end..end).unwrap_or_default();
+                let span = diagnose::span_in(text, message);
+                added.push(span);
+                let rest = text.get(span.1..end).unwrap_or_default();
                 added.extend(diagnose::message_continued(message, rest).map(|m| diagnose::span_in(text, m)));
             }
         } else if elaboration.peek().is_some() && failure() {
             added.extend(elaboration.map(|m| diagnose::span_in(text, m)));
-        } else if diagnose::value_under(line, after).next().is_some() {
-            added.extend(diagnose::value_under(line, after).map(|m| diagnose::span_in(text, m)));
+        } else if value.peek().is_some() {
+            added.extend(value.map(|m| diagnose::span_in(text, m)));
         } else if diagnose::is_numbered_heading(line)
             && diagnose::line_kind_in(text, line) == LineKind::Failure
         {

@@ -40,10 +40,10 @@ mod prefix;
 mod shape;
 mod words;
 
-pub use announce::{announced_message, announces_message, is_announced_message};
+pub use announce::{announced_message, announces_message, is_announced_message, is_finding_field};
 pub(crate) use announce::{elaboration, message_continued, value_under, Elaborations};
-pub use counts::reports_no_failures;
 use counts::zero_failure_counts;
+pub use counts::{is_exit_status, reports_no_failures};
 pub(crate) use levels::is_tagged_marks;
 pub use levels::without_level_tag;
 use levels::{severity_tagged, warning_level};
@@ -54,7 +54,7 @@ pub(crate) use place::{
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};
-use prefix::{without_stream_prefix, STREAM_PREFIX};
+use prefix::{without_stream_prefix, STREAM_PREFIX, TEST_EVENT};
 pub(crate) use shape::{Met, Repeats};
 use words::{FAILURE, FIXABLE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, VERDICT, WARNING};
 
@@ -119,7 +119,7 @@ pub(crate) fn candidates() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         build(&format!(
-            "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|(?:{EXCEPTION_NAME})|^(?:{STREAM_PREFIX})"
+            "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|(?:{EXCEPTION_NAME})|^(?:{STREAM_PREFIX})|{TEST_EVENT}"
         ))
     })
 }
@@ -418,7 +418,17 @@ const CLASSIFIED_BYTES: usize = 512;
 /// assert_eq!(line_kind("Requirement already satisfied: exceptiongroup in /usr/lib"), LineKind::Noise);
 /// assert_eq!(line_kind("Compiling 3 files"), LineKind::Plain);
 /// ```
+///
+/// A `go test -json` event is what it reports: the line a test printed,
+/// judged alone, a failure, or noise.
 pub fn line_kind(line: &str) -> LineKind {
+    if let Some(event) = prefix::test_event(line) {
+        return match event {
+            prefix::TestEvent::Printed(text) => line_kind(&text),
+            prefix::TestEvent::Failed => LineKind::Failure,
+            prefix::TestEvent::Other => LineKind::Noise,
+        };
+    }
     let mut end = line.len().min(CLASSIFIED_BYTES);
     while !line.is_char_boundary(end) {
         end -= 1;
@@ -553,29 +563,10 @@ fn is_function(message: &str) -> bool {
     compiled(&RE, r"^(?:\(\w+\)|[\w.]+[!?]?/\d+)$").is_match(message)
 }
 
-/// Whether `line` states an exit status and nothing more, as an agent's
-/// shell tool appends it to what the command printed: `[The command
-/// completed with exit code 1.]`, `Exit code: 2`, `exit status 1`, `exit 1`.
-/// A line that says what ended with it (`error: command '/usr/bin/gcc'
-/// failed with exit code 1`) is a verdict, not a bare status.
-///
-/// ```
-/// use strata_ctx_compress::is_exit_status;
-/// assert!(is_exit_status("[The command completed with exit code 1.]"));
-/// assert!(!is_exit_status("error: command '/usr/bin/gcc' failed with exit code 1"));
-/// ```
-pub fn is_exit_status(line: &str) -> bool {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(
-        &RE,
-        r"(?i)^\W*(?:\w+\s+){0,4}(?:exit(?:ed)?(?: with)?(?: (?:code|status))?|returncode)[\s:=>]*-?\d+(?:</\w+>)?\W*$",
-    )
-    .is_match(line.trim())
-}
-
 /// Whether a failure line is a verdict rather than a message: a test or
 /// build summary (`1 failed, 2 passed`, `BUILD FAILED in 2s`), Go's
-/// package line (`FAIL\tpkg\t0.01s`), a bare `FAIL` or an exit status.
+/// package line (`FAIL\tpkg\t0.01s`), a bare `FAIL` or an exit status;
+/// a `go test -json` event of a verdict, or of a test's or package's end.
 ///
 /// ```
 /// use strata_ctx_compress::is_verdict;
@@ -590,6 +581,11 @@ pub fn is_exit_status(line: &str) -> bool {
 /// ```
 pub fn is_verdict(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
+    match prefix::test_event(line) {
+        Some(prefix::TestEvent::Printed(text)) => return is_verdict(&text),
+        Some(_) => return true,
+        None => {}
+    }
     let plain = without_colours(line);
     let t = without_stream_prefix(plain.trim()).trim();
     summary().is_match(t) || compiled(&RE, VERDICT).is_match(t)
@@ -955,10 +951,55 @@ mod tests {
             "Execution halted",
             "Oh no! 💥 💔 💥",
             "Require stack:",
+            // A coverage threshold not met (Jest), Turborepo's failed task
+            // in its own words, Nix's builder and the log it repeats,
+            // Ansible's failed task, a `go test -json` event of a failure.
+            r#"Jest: "global" coverage threshold for lines (80%) not met: 71.8%"#,
+            "@acme/web#build: command (/repo/apps/web) /usr/local/bin/pnpm run build exited (1)",
+            "tool> src/main.c:14:5: error: implicit declaration of function 'parse_args'",
+            "       > make: *** [Makefile:21: build/main.o] Error 1",
+            r#"fatal: [web02]: FAILED! => {"changed": false, "msg": "'db_password' is undefined"}"#,
+            r#"{"Action":"output","Package":"shop/cart","Test":"TestTotal","Output":"--- FAIL: TestTotal (0.00s)\n"}"#,
         ];
         for line in lines {
             assert_eq!(line_kind(line), LineKind::Failure, "{line}");
         }
+    }
+
+    /// TOOL-8: a `go test -json` event is judged by what it reports, and
+    /// a line that only looks like one by its words.
+    #[test]
+    fn go_test_json_events_are_what_they_report() {
+        let event = |action: &str, output: &str| {
+            format!(
+                r#"{{"Time":"2024-05-01T10:00:00Z","Action":"{action}","Package":"shop/cart","Test":"TestTotal","Output":{}}}"#,
+                serde_json::Value::from(output)
+            )
+        };
+        assert_eq!(
+            line_kind(&event("output", "    cart_test.go:42: Total() = 100, want 90\n")),
+            LineKind::Failure
+        );
+        assert_eq!(
+            line_kind(&event("output", "=== RUN   TestTotal\n")),
+            LineKind::Noise
+        );
+        assert_eq!(line_kind(&event("fail", "")), LineKind::Failure);
+        for action in ["start", "run", "pass", "skip", "pause", "cont"] {
+            assert_eq!(line_kind(&event(action, "")), LineKind::Noise, "{action}");
+        }
+        assert!(is_verdict(&event("output", "FAIL\tshop/cart\t0.012s\n")));
+        assert!(is_verdict(&event("fail", "")));
+        assert!(!is_verdict(&event("output", "--- FAIL: TestTotal (0.00s)\n")));
+        // No package: not test2json's; cut short: no event at all.
+        assert_eq!(line_kind(r#"{"Action":"fail","msg":"ok"}"#), LineKind::Failure);
+        assert_eq!(line_kind(r#"{"Action":"pass","msg":"ok"}"#), LineKind::Plain);
+        assert_eq!(
+            line_kind(r#"{"Action":"pass","Package":"shop/cart","#),
+            LineKind::Plain
+        );
+        let long = event("pass", &"x".repeat(70 * 1024));
+        assert_eq!(line_kind(&long), LineKind::Plain);
     }
 
     #[test]

@@ -257,6 +257,21 @@ fn indent(line: &str) -> usize {
     line.len() - line.trim_start().len()
 }
 
+/// Whether `line` is one of the indented fields a finding lists under
+/// it, a capitalised name and its value (bandit's `   Severity: High
+/// Confidence: High`, `   More Info: https://…`, `   Location: a.py:3:4`).
+///
+/// ```
+/// # use strata_ctx_compress::is_finding_field;
+/// assert!(is_finding_field("   More Info: https://bandit.readthedocs.io/"));
+/// assert!(!is_finding_field("Severity: High"));
+/// assert!(!is_finding_field("   note: see below"));
+/// ```
+pub fn is_finding_field(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^[ \t]+[A-Z][A-Za-z]*(?: [A-Za-z]+)*:\s+\S").is_match(line)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

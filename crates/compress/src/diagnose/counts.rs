@@ -1,4 +1,5 @@
-//! Whether a summary line's failure counts say that nothing failed.
+//! Whether a summary line's failure counts say that nothing failed, and
+//! whether a line states an exit status alone.
 
 use std::sync::OnceLock;
 
@@ -53,4 +54,23 @@ pub(super) fn zero_failure_counts(line: &str) -> bool {
         }
     }
     any
+}
+/// Whether `line` states an exit status and nothing more, as an agent's
+/// shell tool appends it to what the command printed: `[The command
+/// completed with exit code 1.]`, `Exit code: 2`, `exit status 1`, `exit 1`.
+/// A line that says what ended with it (`error: command '/usr/bin/gcc'
+/// failed with exit code 1`) is a verdict, not a bare status.
+///
+/// ```
+/// use strata_ctx_compress::is_exit_status;
+/// assert!(is_exit_status("[The command completed with exit code 1.]"));
+/// assert!(!is_exit_status("error: command '/usr/bin/gcc' failed with exit code 1"));
+/// ```
+pub fn is_exit_status(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        r"(?i)^\W*(?:\w+\s+){0,4}(?:exit(?:ed)?(?: with)?(?: (?:code|status))?|returncode)[\s:=>]*-?\d+(?:</\w+>)?\W*$",
+    )
+    .is_match(line.trim())
 }

@@ -4,21 +4,79 @@
 use std::sync::OnceLock;
 
 use regex::Regex;
+use serde_json::Value;
 
 use super::compiled;
 
+/// The longest `go test -json` event read as one ([`test_event`]): a
+/// longer line is judged by its words.
+const EVENT_BYTES: usize = 64 * 1024;
+
+/// A `go test -json` event that may report a failure ([`test_event`]).
+pub(super) const TEST_EVENT: &str = r#"^\s*\{.*"Action":"(?:output|fail)""#;
+
+/// What a `go test -json` event reports (see [`test_event`]).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum TestEvent {
+    /// A line the test or the package printed, without its newline.
+    Printed(String),
+    /// A test or a package that failed.
+    Failed,
+    /// A test that started, ran, passed, paused or was skipped.
+    Other,
+}
+
+/// `line` read as the event `go test -json` (test2json) writes for each
+/// line a test prints and each verdict: `{"Time":"…","Action":"output",
+/// "Package":"shop/cart","Test":"TestTotal","Output":"--- FAIL: TestTotal
+/// (0.00s)\n"}`. `None` when the line is no such event.
+///
+/// ```
+/// # use strata_ctx_compress::{line_kind, LineKind};
+/// assert_eq!(line_kind(r#"{"Time":"2024-05-01T10:00:00Z","Action":"fail","Package":"shop/cart","Elapsed":0.01}"#), LineKind::Failure);
+/// assert_eq!(line_kind(r#"{"Action":"output","Package":"shop/cart","Output":"ok  \tshop/cart\t0.01s\n"}"#), LineKind::Noise);
+/// ```
+pub(super) fn test_event(line: &str) -> Option<TestEvent> {
+    let line = line.trim();
+    if !line.starts_with('{') || line.len() > EVENT_BYTES || !line.contains("\"Action\":") {
+        return None;
+    }
+    let Ok(Value::Object(event)) = serde_json::from_str::<Value>(line) else {
+        return None;
+    };
+    let action = event.get("Action")?.as_str()?;
+    event.get("Package")?;
+    Some(match action {
+        "output" => TestEvent::Printed(
+            event
+                .get("Output")?
+                .as_str()?
+                .trim_end_matches(['\r', '\n'])
+                .to_owned(),
+        ),
+        "fail" => TestEvent::Failed,
+        _ => TestEvent::Other,
+    })
+}
+
 /// The name a tool that runs several processes puts before each line of
 /// theirs: Docker Compose's service (`api-1  | `, `api_1  | `), Turborepo's
-/// package and task (`web:build: `, `@shop/ui:test: `), pnpm's package
+/// package and task (`web:build: `, `@shop/ui:test: `, and in its own
+/// lines about a task `web#build: `), pnpm's package
 /// directory and script in a recursive run (`packages/api test: `, for
-/// the scripts such runs are for), BuildKit's step and time under a
+/// the scripts such runs are for), Nix's builder (`hello> `, and `       > `
+/// in the log Nix repeats), BuildKit's step and time under a
 /// `docker build` step that prints (`#9 31.20 `).
 ///
 /// A file's name is no package's (`a.py:ENCODING: x`, as `grep` prints a
 /// match, keeps its name).
 pub(super) const STREAM_PREFIX: &str = concat!(
-    r"[\w.-]+[-_]\d+ +\| |[@A-Za-z_][@\w/-]*:[A-Za-z][\w-]*: |#\d+ \d+\.\d+ ",
+    r"[\w.-]+[-_]\d+ +\| |[@A-Za-z_][@\w/-]*[:#][A-Za-z][\w-]*: |#\d+ \d+\.\d+ ",
     r"|[@A-Za-z_][@\w-]*(?:/[@\w-]+)+ (?:test|build|lint|check|typecheck|type-check|compile|e2e|ci)(?::[\w-]+)?: ",
+    // Nix's builder (`hello> make: *** [Makefile:8: all] Error 2` under
+    // `nix build -L`) and the last lines of its log that Nix repeats under
+    // a failed build (`       > make: *** …`).
+    r"|[A-Za-z][\w.+-]*> | {7}> ",
 );
 
 /// `line` without the [`STREAM_PREFIX`] of the process that printed it:

@@ -228,8 +228,12 @@ pub(super) const FAILURE: &str = concat!(
     r"|^(?:InvalidOperation|InvalidArgument|InvalidData|InvalidType|ParserError|ObjectNotFound|PermissionDenied|ResourceUnavailable|NotSpecified|OperationStopped|MetadataError|OperationTimeout|ReadError|WriteError|SecurityError): \S",
     r"|\bis not recognized as (?:the|a) name of a cmdlet\b|\bis not recognized as an internal or external command\b|\bbecause it does not exist\.$",
     r"|^\s*\[-\] \S.* \d+(?:\.\d+)?m?s(?: \(.*\))?$|^\s*Expected .+, but got .+\.$",
-    // Non-zero exits.
-    r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?[1-9]\d*\b|returned non-zero|non-zero exit|returncode[:=]?\s*-?[1-9])",
+    // A coverage threshold a test run did not reach (Jest's `Jest:
+    // "global" coverage threshold for lines (80%) not met: 71.8%`).
+    r"|(?i:\bthreshold\b.*\bnot met\b)",
+    // Non-zero exits, Turborepo's among them (`command (/repo/apps/web)
+    // pnpm run build exited (1)`).
+    r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?[1-9]\d*\b|returned non-zero|non-zero exit|returncode[:=]?\s*-?[1-9])|\bexited \(-?[1-9]\d*\)$",
 );
 /// ScalaTest's failed expectation, which ends with the spec's file and
 /// line (`90.0 did not equal 81.0 (CartSpec.scala:27)`), read on the line
@@ -289,6 +293,8 @@ pub(super) const VERDICT: &str = concat!(
     r"|^> Task :\S+ FAILED$|^Failed tests?:\s+[\d, -]+$|^Non-zero exit status: \d+$",
     r"|^Result: FAIL$|^Failed \d+/\d+ subtests|\(Wstat: \d+|^Dubious, test returned|^# Looks like you failed|\boffenses? detected\b",
     r"|Some errors were emitted while running checks|Application startup failed",
+    // xcodebuild's list of the build commands that failed and its count.
+    r"|^The following build commands failed:$|^\(\d+ failures?\)$",
     // tsc's table of errors per file,
     // pnpm's and Deno's closing lines and Deno's headings, make's.
     r"|^Errors\s+Files$|\bELIFECYCLE\b.*(?:See above for more details|Command failed with exit code)|^error: Test failed$",

@@ -9,7 +9,9 @@ mod details;
 mod frames;
 mod headings;
 
-use frames::{code_under_frame, frame_above, function_above_frame, FAILING_FRAMES};
+use frames::{
+    code_under_frame, finding_above_fields, frame_above, function_above_frame, place_under, FAILING_FRAMES,
+};
 use headings::{file_heading, section_titles};
 
 /// The lines to keep, in order, within the room: by priority, with the
@@ -253,29 +255,24 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> 
             .collect()
     };
     let summaries = of(LineKind::Summary);
-    // The context of a failure: a location or frame right before or after
-    // it, or after it and a blank line or a bare gutter (pytest's `django/conf/__init__.py:57:
-    // ImproperlyConfigured` under the `E` lines: where it was raised); of a
-    // warning, the location right under its heading (rustc's `-->`,
-    // oxlint's `╭─[a.ts:4:7]`): where to fix it.
-    // A blank line or a bare gutter (ruff's and rustc's `  |` above the
-    // code they quote) may stand between.
-    let under = |above: &Line, below: &Line| {
-        below.number == above.number + 1
-            || (below.number == above.number + 2
-                && line_before(text, below)
-                    .is_some_and(|l| matches!(line_str(text, &l).trim(), "" | "|" | "│")))
-    };
-    // Each candidate with the next one that prints something.
+    // The context of a failure ([`place_under`], [`finding_above_fields`])
+    // and of a warning: the location right under its heading (rustc's
+    // `-->`, oxlint's `╭─[a.ts:4:7]`): where to fix it.
+    let failed = |l: Line| failures.iter().any(|f| f.number == l.number);
     let printed = || all.iter().filter(|(l, _)| !line_str(text, l).trim().is_empty());
     let contexts = printed()
         .zip(printed().skip(1))
         .filter_map(|(a, b)| match (a.1, b.1) {
             (LineKind::Context, LineKind::Failure) if b.0.number == a.0.number + 1 => Some(a.0),
-            (LineKind::Failure, LineKind::Context) if under(&a.0, &b.0) => Some(b.0),
+            (LineKind::Failure, LineKind::Context) if place_under(text, &a.0, &b.0) => Some(b.0),
             (LineKind::Warning, LineKind::Context) if b.0.number == a.0.number + 1 => Some(b.0),
             _ => None,
-        });
+        })
+        .chain(
+            all.iter()
+                .filter(|(l, k)| *k == LineKind::Context && finding_above_fields(text, l).is_some_and(failed))
+                .map(|(l, _)| *l),
+        );
     // The first line of each run of failure lines (one other line may
     // stand between two of a run) says what failed (`E   AssertionError:
     // …` above its `E   [left]: …` details, `npm ERR! code E404` above
@@ -819,6 +816,45 @@ mod tests {
         // Right before or right after a failure; not a line away.
         assert!(numbers.contains(&1) && numbers.contains(&7), "{numbers:?}");
         assert!(!numbers.contains(&4), "{numbers:?}");
+    }
+
+    /// TOOL-8: bandit's place of a finding, under the fields it lists
+    /// first, is the finding's context; a place under fields of no
+    /// failure, or under more fields than a finding lists, is not.
+    #[test]
+    fn a_finding_s_place_under_its_fields_is_a_diagnostic_line() {
+        let text = concat!(
+            ">> Issue: [B602:subprocess_popen_with_shell_equals_true] shell=True\n",
+            "   Severity: High   Confidence: High\n",
+            "   CWE: CWE-78 (https://cwe.mitre.org/data/definitions/78.html)\n",
+            "   More Info: https://bandit.readthedocs.io/\n",
+            "   Location: src/run.py:42:8\n",
+            "Run metrics:\n",
+            "   Severity: Low   Confidence: Low\n",
+            "   Location: src/b.py:1:1\n",
+            "Files skipped (0):\n",
+            ">> Issue: [B101:assert_used] assert\n",
+            "   A: 1\n   B: 2\n   C: 3\n   D: 4\n   E: 5\n",
+            "   Location: src/c.py:2:2\n",
+        );
+        let mut kinds = vec![LineKind::Plain; 16];
+        for (n, k) in [
+            (0, LineKind::Failure),
+            (4, LineKind::Context),
+            (7, LineKind::Context),
+            (9, LineKind::Failure),
+            (15, LineKind::Context),
+        ] {
+            kinds[n] = k;
+        }
+        assert_eq!(
+            finding_above_fields(text, &nth(text, 4)).map(|l| l.number),
+            Some(0)
+        );
+        assert_eq!(finding_above_fields(text, &nth(text, 0)), None);
+        let numbers = diagnostic_numbers(text, &kinds, |_, k| k != LineKind::Plain);
+        assert!(numbers.contains(&4), "{numbers:?}");
+        assert!(!numbers.contains(&7) && !numbers.contains(&15), "{numbers:?}");
     }
 
     #[test]

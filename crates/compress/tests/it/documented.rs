@@ -12,7 +12,9 @@
 //! errors, tox, coverage.py, `npm ci`, pnpm, Nx, doctests, cargo-nextest,
 //! `cargo audit`, staticcheck, Checkstyle, Prisma, Cypress, insta,
 //! proptest, Clippy, Hypothesis, Miri, PowerShell and Pester, Go's
-//! testify, doctest, R's testthat, Python's linters, and the crashes of .NET, Dart, Swift, C++, Elixir, Kotlin and
+//! testify, doctest, R's testthat, Python's linters, Ansible, Nix, Julia,
+//! Leiningen, xcodebuild, Meson, Hardhat, Jest's coverage thresholds,
+//! Turborepo, bandit, `go test -json`, and the crashes of .NET, Dart, Swift, C++, Elixir, Kotlin and
 //! Python (chained exceptions, asyncio): the workspace's
 //! `tests/data/documented-outputs/`, written after
 //! the format each tool's documentation and public bug reports show, with

@@ -6,6 +6,33 @@ use super::{line_after, line_before};
 use crate::diagnose::{self, LineKind};
 use crate::text::{line_str, Line};
 
+/// How many of a finding's indented fields may stand between it and its
+/// place ([`place_under`]).
+const FIELD_REACH: usize = 4;
+
+/// Whether `below` is where the failure `above` names its place: right
+/// under it, or under it and a blank line or a bare gutter (pytest's
+/// `django/conf/__init__.py:57: ImproperlyConfigured` under the `E`
+/// lines, ruff's and rustc's `  |` above the code they quote).
+pub(super) fn place_under(text: &str, above: &Line, below: &Line) -> bool {
+    below.number == above.number + 1
+        || (below.number == above.number + 2
+            && line_before(text, below).is_some_and(|l| matches!(line_str(text, &l).trim(), "" | "|" | "│")))
+}
+
+/// The line above the indented fields a finding lists, when `place` is
+/// the last of them (bandit's `>> Issue: [B602:…] …` over `   Severity:
+/// High   Confidence: High`, `   CWE: …` and `   Location:
+/// src/run.py:42:8`): the finding whose place it names.
+pub(super) fn finding_above_fields(text: &str, place: &Line) -> Option<Line> {
+    if !diagnose::is_finding_field(line_str(text, place)) {
+        return None;
+    }
+    std::iter::successors(line_before(text, place), |l| line_before(text, l))
+        .take(FIELD_REACH + 1)
+        .find(|l| !diagnose::is_finding_field(line_str(text, l)))
+}
+
 /// The function a Rust backtrace names above a frame's location (`4:
 /// app::load` above `at ./src/main.rs:3:51`): which code ran there.
 pub(super) fn function_above_frame(text: &str, frame: &Line) -> Option<Line> {

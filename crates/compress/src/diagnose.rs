@@ -960,6 +960,11 @@ mod tests {
             "       > make: *** [Makefile:21: build/main.o] Error 1",
             r#"fatal: [web02]: FAILED! => {"changed": false, "msg": "'db_password' is undefined"}"#,
             r#"{"Action":"output","Package":"shop/cart","Test":"TestTotal","Output":"--- FAIL: TestTotal (0.00s)\n"}"#,
+            // SQLFluff's violation; lines under the time they were logged
+            // at, and the job and step of a GitHub Actions log.
+            "L:   3 | P:  10 | LT01 | Expected only single space before 'AS' keyword.",
+            "2024-05-01T10:00:01.123456789Z KeyError: 'SPRING24'",
+            "test (ubuntu-latest)\tRun tests\t2024-05-01T10:00:39.0077070Z E       assert 100 == 90",
         ];
         for line in lines {
             assert_eq!(line_kind(line), LineKind::Failure, "{line}");

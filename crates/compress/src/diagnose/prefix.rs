@@ -65,7 +65,9 @@ pub(super) fn test_event(line: &str) -> Option<TestEvent> {
 /// lines about a task `web#build: `), pnpm's package
 /// directory and script in a recursive run (`packages/api test: `, for
 /// the scripts such runs are for), Nix's builder (`hello> `, and `       > `
-/// in the log Nix repeats), BuildKit's step and time under a
+/// in the log Nix repeats), the time a log line was written at
+/// (`2024-05-01T10:00:01.1234567Z `, with the job and step before it as `gh
+/// run view --log` prints a GitHub Actions log), BuildKit's step and time under a
 /// `docker build` step that prints (`#9 31.20 `).
 ///
 /// A file's name is no package's (`a.py:ENCODING: x`, as `grep` prints a
@@ -77,6 +79,11 @@ pub(super) const STREAM_PREFIX: &str = concat!(
     // `nix build -L`) and the last lines of its log that Nix repeats under
     // a failed build (`       > make: *** …`).
     r"|[A-Za-z][\w.+-]*> | {7}> ",
+    // The time a log line was written at, as GitHub Actions, `kubectl logs
+    // --timestamps` and `docker logs -t` put it first
+    // (`2024-05-01T10:00:01.1234567Z `), and the job and step `gh run view
+    // --log` puts before it (`test\tRun tests\t2024-…Z `).
+    r"|(?:[^\t\n]+\t[^\t\n]+\t)?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ",
 );
 
 /// `line` without the [`STREAM_PREFIX`] of the process that printed it:

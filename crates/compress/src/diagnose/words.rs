@@ -116,6 +116,9 @@ pub(super) const FAILURE: &str = concat!(
     // The changed lines of a snapshot that did not match, as insta prints
     // them (`    0       │-Total: 90.00`, `          0 │+Total: 100.00`).
     r"|^\s*\d*\s+\d*\s+│[-+]",
+    // SQLFluff's violations (`L:   3 | P:  10 | LT01 | Expected only single
+    // space before 'AS' keyword.`).
+    r"|^L:\s*\d+ \| P:\s*\d+ \| [A-Z]{2}\d{2} \| ",
     // `cargo audit`'s advisories (`ID:       RUSTSEC-2024-0332`).
     r"|^ID:\s+RUSTSEC-\d{4}-\d{4}$",
     r"|^\s*TS\d{4,5}: \S|\*\*\*(?:Failed|Exception|Timeout|Not Run)\b",
@@ -293,8 +296,12 @@ pub(super) const VERDICT: &str = concat!(
     r"|^> Task :\S+ FAILED$|^Failed tests?:\s+[\d, -]+$|^Non-zero exit status: \d+$",
     r"|^Result: FAIL$|^Failed \d+/\d+ subtests|\(Wstat: \d+|^Dubious, test returned|^# Looks like you failed|\boffenses? detected\b",
     r"|Some errors were emitted while running checks|Application startup failed",
-    // xcodebuild's list of the build commands that failed and its count.
-    r"|^The following build commands failed:$|^\(\d+ failures?\)$",
+    // xcodebuild's list of the build commands that failed and its count;
+    // Angular's pointer at the component whose template holds the error
+    // above; `cargo deny`'s closing line, check by check (`advisories
+    // ok, bans FAILED, licenses ok, sources ok`).
+    r"|^The following build commands failed:$|^\(\d+ failures?\)$|^Error occurs in the template of component \w+\.$",
+    r"|^\w+ (?:ok|FAILED)(?:, \w+ (?:ok|FAILED))+$",
     // tsc's table of errors per file,
     // pnpm's and Deno's closing lines and Deno's headings, make's.
     r"|^Errors\s+Files$|\bELIFECYCLE\b.*(?:See above for more details|Command failed with exit code)|^error: Test failed$",

@@ -14,7 +14,9 @@
 //! proptest, Clippy, Hypothesis, Miri, PowerShell and Pester, Go's
 //! testify, doctest, R's testthat, Python's linters, Ansible, Nix, Julia,
 //! Leiningen, xcodebuild, Meson, Hardhat, Jest's coverage thresholds,
-//! Turborepo, bandit, `go test -json`, and the crashes of .NET, Dart, Swift, C++, Elixir, Kotlin and
+//! Turborepo, bandit, `go test -json`, GitHub Actions logs, an Android
+//! build, Angular, Metro, rebar3, SQLFluff, Crystal, timestamped logs,
+//! `cargo deny`, and the crashes of .NET, Dart, Swift, C++, Elixir, Kotlin and
 //! Python (chained exceptions, asyncio): the workspace's
 //! `tests/data/documented-outputs/`, written after
 //! the format each tool's documentation and public bug reports show, with

@@ -60,10 +60,31 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
         {
             LineKind::Failure
         }
-        LineKind::Warning if ends_traceback(text, line) => LineKind::Failure,
+        LineKind::Warning if ends_traceback(text, line) || warnings_failed(text) => LineKind::Failure,
         LineKind::Plain if exception_name().is_match(line) && ends_traceback(text, line) => LineKind::Failure,
         kind => kind,
     }
+}
+
+/// How far from its end an output says that its warnings failed the run
+/// ([`warnings_failed`]).
+const VERDICT_REACH: usize = 4 * 1024;
+
+/// Whether the end of `text` says that its warnings failed the run, as
+/// Sphinx under `-W` (`build finished with problems, 1 warning (with
+/// warnings treated as errors).`) and MkDocs under `--strict` (`Aborted
+/// with 1 warnings in strict mode!`) close: each warning is a failure.
+fn warnings_failed(text: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let mut start = text.len().saturating_sub(VERDICT_REACH);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    compiled(
+        &RE,
+        r"(?m)warnings? (?:being )?treated as errors|^Aborted with \d+ warnings? in strict mode",
+    )
+    .is_match(&text[start..])
 }
 
 /// How many indented lines (frames, their code, carets) a Python
@@ -344,6 +365,33 @@ pub fn last_failure(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// TOOL-8: a warning is a failure where the run closes saying that
+    /// warnings failed it (Sphinx's `-W`, MkDocs' `--strict`), and a
+    /// warning elsewhere; the level among a Node error's fields is no
+    /// failure of its own.
+    #[test]
+    fn warnings_fail_a_run_that_says_so() {
+        let warning = "/docs/usage.rst:42: WARNING: undefined label: 'config-vouchers' [ref.ref]";
+        let failed = format!("reading sources... [100%] usage\n{warning}\nbuild finished with problems, 1 warning (with warnings treated as errors).\n");
+        assert_eq!(line_kind_in(&failed, warning), LineKind::Failure);
+        let passed = format!("reading sources... [100%] usage\n{warning}\nbuild succeeded, 1 warning.\n");
+        assert_eq!(line_kind_in(&passed, warning), LineKind::Warning);
+        let strict = "WARNING -  Doc file 'a.md' contains a link 'b.md', but the target is not found";
+        let aborted = format!("{strict}\nINFO    -  Documentation built in 1.42 seconds\n\nAborted with 1 warnings in strict mode!\n");
+        assert_eq!(line_kind_in(&aborted, strict), LineKind::Failure);
+        // Said far above the end, it is not the run's verdict.
+        let far = format!(
+            "{warning}\nwarnings treated as errors\n{}",
+            "x\n".repeat(VERDICT_REACH)
+        );
+        assert_eq!(line_kind_in(&far, warning), LineKind::Warning);
+        assert_eq!(line_kind("  severity: 'ERROR',"), LineKind::Context);
+        assert_eq!(
+            line_kind("  message: 'Request failed with status code 500',"),
+            LineKind::Failure
+        );
+    }
 
     /// TOOL-8: Vitest's message under a failing test is a failure; an
     /// arrow line anywhere else, or under a line that is no failure, is not.

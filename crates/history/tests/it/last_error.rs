@@ -26,8 +26,13 @@ fn react_6_the_last_error_of_every_documented_toolchain_is_a_message() {
             "{name}: {error:?} is not a failure line"
         );
         let messages = failures.iter().filter(|f| !is_verdict(f)).count();
+        // Joined under the count that announces it (`error: 1 error
+        // occurred:` over `* creating S3 Bucket …`), a message stays one.
+        let ends_on_message = failures
+            .iter()
+            .any(|f| !is_verdict(f) && error.ends_with(f.trim()) && error.len() > f.trim().len());
         assert!(
-            messages == 0 || !is_verdict(&error),
+            messages == 0 || !is_verdict(&error) || ends_on_message,
             "{name}: the verdict {error:?}"
         );
     }

@@ -361,9 +361,9 @@ fn labelled(text: &str) -> Option<Shape> {
             .strip_prefix(label)
             .map(|rest| (*label == "Stdout: ", rest))
     })?;
-    // The fields below, read upwards from the end: each known label once,
-    // in its place.
-    let mut end = rest.len();
+    // The fields below, read upwards from the end (past the newline that
+    // may close the text): each known label once, in its place.
+    let mut end = rest.trim_end_matches(['\n', '\r']).len();
     let mut below = Vec::new();
     let mut next = BELOW.len();
     while let Some(start) = rest[..end].rfind('\n') {
@@ -551,6 +551,13 @@ mod tests {
         let again = ShellOutput::parse(&form).unwrap();
         assert_eq!(again.output(), "Error: Cannot find module 'x'");
         assert_eq!(again.exit_code(), Some(1));
+        // The newline that may close the text hides no field.
+        for closed in [format!("{GEMINI}\n"), format!("{GEMINI}\r\n\n")] {
+            let out = ShellOutput::parse(&closed).unwrap();
+            assert_eq!(out.output(), "> app@1.0.0 test\nError: Cannot find module 'x'");
+            assert_eq!(out.exit_code(), Some(1));
+            assert_eq!(out.condensed("Error: Cannot find module 'x'".to_owned()), form);
+        }
     }
 
     #[test]

@@ -17,6 +17,7 @@ use super::{compiled, line_kind, without_colours, LineKind};
 /// use strata_ctx_compress::reports_no_failures;
 /// assert!(reports_no_failures("SUCCESS: Query executed without error."));
 /// assert!(reports_no_failures("Errors Found: []"));
+/// assert!(reports_no_failures("Error: (none)"));
 /// assert!(!reports_no_failures("Errors Found: ['L031']"));
 /// assert!(!reports_no_failures("5 passed in 0.1s"));
 /// ```
@@ -27,8 +28,8 @@ pub fn reports_no_failures(line: &str) -> bool {
 /// Whether every failure count of a summary line is zero (`0 failed`,
 /// `0 errors`, `failed: 0`, Ansible's `unreachable=0    failed=0`), so the line reports success.
 /// An empty list or nothing in place of the count (`Errors found: []`,
-/// `errors: none`, `failures = {}`) and `no errors` say zero too, as the
-/// checks agents write print them.
+/// `errors: none`, `failures = {}`, Gemini CLI's `Error: (none)`) and `no
+/// errors` say zero too, as the checks agents write print them.
 pub(super) fn zero_failure_counts(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     let counts = compiled(
@@ -37,7 +38,7 @@ pub(super) fn zero_failure_counts(line: &str) -> bool {
             r"(?i)(\d+) (?:failed|failures?|errors?|failing|aborted)\b",
             r"|\b(?:failed|failures?|errors?|unreachable|aborted)(?: found| count)?(?::?\s+|=)(\d+(?:\.\d+)?)",
             r"|^# fail (\d+)$",
-            r"|\b(?:failures?|errors?)(?: found| count)?(?::\s*|\s*=\s*)(?:\[\]|\{\}|\(\)|(?:none|null|nil)\b)",
+            r"|\b(?:failures?|errors?)(?: found| count)?(?::\s*|\s*=\s*)(?:\[\]|\{\}|\(\)|\(none\)|(?:none|null|nil)\b)",
             r"|\b(?:no|without) (?:errors?|failures?)\b",
         ),
     );

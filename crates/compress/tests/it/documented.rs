@@ -16,7 +16,8 @@
 //! Leiningen, xcodebuild, Meson, Hardhat, Jest's coverage thresholds,
 //! Turborepo, bandit, `go test -json`, GitHub Actions logs, an Android
 //! build, Angular, Metro, rebar3, SQLFluff, Crystal, timestamped logs,
-//! `cargo deny`, Bun, drizzle-kit, Sphinx, MkDocs, nox, Pulumi, and the
+//! `cargo deny`, Bun, drizzle-kit, Sphinx, MkDocs, nox, Pulumi, Deno's
+//! diffs, the shell tools of Gemini CLI, OpenHands and Codex CLI, and the
 //! crashes of .NET, Dart, Swift, C++, Elixir, Kotlin and
 //! Python (chained exceptions, asyncio): the workspace's
 //! `tests/data/documented-outputs/`, written after

@@ -72,7 +72,8 @@ pub(super) fn assertion_diffs(text: &str, failures: &[Line]) -> Vec<Line> {
             let mut line = end;
             (0..DETAIL_REACH).find_map(|_| {
                 line = line_after(text, &line)?;
-                legend_of(line_str(text, &line), '-', "Expected").then_some(line)
+                let shown = line_str(text, &line);
+                (legend_of(shown, '-', "Expected") || is_one_line_legend(shown)).then_some(line)
             })
         })
         .take(DIFFED_RUNS)
@@ -98,6 +99,10 @@ fn legend_of(line: &str, sign: char, side: &str) -> bool {
 /// lines under the legend, up to [`DIFF_LINES`].
 fn diff_under(text: &str, expected: Line) -> Vec<Line> {
     let mut kept = vec![expected];
+    if is_one_line_legend(line_str(text, &expected)) {
+        changed_under(text, expected, &mut kept);
+        return kept;
+    }
     let with_value = |kept: &mut Vec<Line>, half: Line| -> Line {
         match line_after(text, &half)
             .filter(|_| line_str(text, &half).trim_end().ends_with(':'))
@@ -126,7 +131,27 @@ fn diff_under(text: &str, expected: Line) -> Vec<Line> {
         return kept;
     };
     kept.push(received);
-    let mut line = with_value(&mut kept, received);
+    let line = with_value(&mut kept, received);
+    changed_under(text, line, &mut kept);
+    kept
+}
+
+/// Whether `line` is a diff's legend in one line, both sides named: Deno's
+/// `    [Diff] Actual / Expected`, Node's `+ actual - expected`.
+fn is_one_line_legend(line: &str) -> bool {
+    matches!(
+        line.trim(),
+        "[Diff] Actual / Expected"
+            | "[Diff] Expected / Actual"
+            | "+ actual - expected"
+            | "- expected + actual"
+    )
+}
+
+/// The lines that start with `-` or `+` in the block of lines under
+/// `line` (blank lines may stand before it), up to [`DIFF_LINES`], pushed
+/// on `kept`.
+fn changed_under(text: &str, mut line: Line, kept: &mut Vec<Line>) {
     let (mut changed, mut in_block) = (0, false);
     for _ in 0..DIFF_REACH {
         let Some(next) = line_after(text, &line) else {
@@ -151,7 +176,6 @@ fn diff_under(text: &str, expected: Line) -> Vec<Line> {
             }
         }
     }
-    kept
 }
 
 /// Whether `line` is a heading in words that announces the lines under it
@@ -297,5 +321,18 @@ mod tests {
             diffed("AssertionError: differ\n- Expected\nnext\n\n\n+ Received\n"),
             ["- Expected"]
         );
+        // A legend in one line, as Deno and Node print it, over blank lines
+        // and the changed values.
+        let deno = "error: AssertionError: Values are not equal.\n\n\n    [Diff] Actual / Expected\n\n\n-   100\n+   90\n\n  throw new AssertionError(message);\n";
+        assert_eq!(
+            diffed(deno),
+            ["    [Diff] Actual / Expected", "-   100", "+   90"]
+        );
+        let node = "AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:\n+ actual - expected\n\n  {\n+   total: 100\n-   total: 90\n  }\n";
+        assert_eq!(
+            diffed(node),
+            ["+ actual - expected", "+   total: 100", "-   total: 90"]
+        );
+        assert!(diffed("AssertionError: differ\n[Diff] Before / After\n- a\n").is_empty());
     }
 }

@@ -1005,6 +1005,10 @@ mod tests {
         );
         let long = event("pass", &"x".repeat(70 * 1024));
         assert_eq!(line_kind(&long), LineKind::Plain);
+        // As long as an event is read, and no longer.
+        let room = 64 * 1024 - event("pass", "").len();
+        assert_eq!(line_kind(&event("pass", &"x".repeat(room))), LineKind::Noise);
+        assert_eq!(line_kind(&event("pass", &"x".repeat(room + 1))), LineKind::Plain);
     }
 
     #[test]

@@ -852,6 +852,13 @@ mod tests {
             Some(0)
         );
         assert_eq!(finding_above_fields(text, &nth(text, 0)), None);
+        // As many fields as a finding may list stand between it and its
+        // place; one more, and the place is no finding's.
+        let four = ">> Issue: [B101:assert_used] assert\n   A: 1\n   B: 2\n   C: 3\n   D: 4\n   Location: a.py:1:1\n";
+        assert_eq!(
+            finding_above_fields(four, &nth(four, 5)).map(|l| l.number),
+            Some(0)
+        );
         let numbers = diagnostic_numbers(text, &kinds, |_, k| k != LineKind::Plain);
         assert!(numbers.contains(&4), "{numbers:?}");
         assert!(!numbers.contains(&7) && !numbers.contains(&15), "{numbers:?}");

@@ -429,11 +429,7 @@ pub fn line_kind(line: &str) -> LineKind {
             prefix::TestEvent::Other => LineKind::Noise,
         };
     }
-    let mut end = line.len().min(CLASSIFIED_BYTES);
-    while !line.is_char_boundary(end) {
-        end -= 1;
-    }
-    let line = line[..end].trim_end_matches(['\r', '\n']);
+    let line = line[..crate::text::floor_boundary(line, CLASSIFIED_BYTES)].trim_end_matches(['\r', '\n']);
     // Colour codes (`\x1b[31;1m`) are how tools print, not what they say.
     let plain = without_colours(line);
     let line = without_stream_prefix(plain.as_ref());

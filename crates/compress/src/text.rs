@@ -10,8 +10,8 @@ use crate::diagnose::{self, LineKind};
 mod choose;
 mod line;
 use choose::choose;
-pub(crate) use line::cap_line;
 use line::line_cap;
+pub(crate) use line::{cap_line, ceil_boundary, floor_boundary};
 
 /// Budgets of [`condense`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

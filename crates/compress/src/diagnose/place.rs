@@ -76,10 +76,7 @@ const VERDICT_REACH: usize = 4 * 1024;
 /// with 1 warnings in strict mode!`) close: each warning is a failure.
 fn warnings_failed(text: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    let mut start = text.len().saturating_sub(VERDICT_REACH);
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
+    let start = crate::text::ceil_boundary(text, text.len().saturating_sub(VERDICT_REACH));
     compiled(
         &RE,
         r"(?m)warnings? (?:being )?treated as errors|^Aborted with \d+ warnings? in strict mode",

@@ -258,7 +258,9 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> 
     // The context of a failure ([`place_under`], [`finding_above_fields`])
     // and of a warning: the location right under its heading (rustc's
     // `-->`, oxlint's `╭─[a.ts:4:7]`): where to fix it.
-    let failed = |l: Line| failures.iter().any(|f| f.number == l.number);
+    let failed_numbers: HashSet<usize> = failures.iter().map(|f| f.number).collect();
+    let failed = |l: Line| failed_numbers.contains(&l.number);
+    // Each candidate with the next one that prints something.
     let printed = || all.iter().filter(|(l, _)| !line_str(text, l).trim().is_empty());
     let contexts = printed()
         .zip(printed().skip(1))

@@ -6,7 +6,7 @@ use super::Budget;
 use crate::diagnose::{self, LineKind};
 
 /// The largest index `<= at` that is a char boundary of `s`.
-fn floor_boundary(s: &str, at: usize) -> usize {
+pub(crate) fn floor_boundary(s: &str, at: usize) -> usize {
     if at >= s.len() {
         return s.len();
     }
@@ -18,7 +18,7 @@ fn floor_boundary(s: &str, at: usize) -> usize {
 }
 
 /// The smallest index `>= at` that is a char boundary of `s`.
-fn ceil_boundary(s: &str, at: usize) -> usize {
+pub(crate) fn ceil_boundary(s: &str, at: usize) -> usize {
     let mut i = at.min(s.len());
     while !s.is_char_boundary(i) {
         i += 1;

@@ -35,6 +35,7 @@ mod announce;
 mod counts;
 mod levels;
 mod likely;
+mod located;
 mod place;
 mod prefix;
 mod shape;
@@ -48,9 +49,10 @@ pub(crate) use levels::is_tagged_marks;
 pub use levels::without_level_tag;
 use levels::{severity_tagged, warning_level};
 pub(crate) use likely::Likely;
+use located::{has_message, is_note, located_message};
 pub(crate) use place::{
-    file_heading_above, is_numbered_heading, kind_in_place, lines_above, section_title_above, span_in,
-    HEADING_REACH,
+    file_heading_above, is_message_over_place, is_numbered_heading, kind_in_place, lines_above,
+    section_title_above, span_in, HEADING_REACH,
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};
@@ -119,7 +121,7 @@ pub(crate) fn candidates() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         build(&format!(
-            "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|(?:{EXCEPTION_NAME})|^(?:{STREAM_PREFIX})|{TEST_EVENT}"
+            "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|(?:{EXCEPTION_NAME})|^(?:{STREAM_PREFIX})|^[ \t]*┃ |{TEST_EVENT}"
         ))
     })
 }
@@ -194,12 +196,12 @@ macro_rules! operand {
 const OPERAND: &str = operand!();
 
 /// The line a code frame points at (`> 14 |   expect(total).toBe(90)`,
-/// Biome's `> 3 │ let total = 0;`, or BuildKit's `   8 | >>> RUN npm ci`
-/// in the Dockerfile excerpt under a failed step). A macro, so that
-/// [`CONTEXT`] can hold it.
+/// Biome's `> 3 │ let total = 0;`, BuildKit's `   8 | >>> RUN npm ci` in
+/// the Dockerfile excerpt under a failed step, Semgrep's `  17┆ eval(x)`
+/// under its finding). A macro, so that [`CONTEXT`] can hold it.
 macro_rules! pointed_code {
     () => {
-        r"^\s*>\s*\d+\s*[|│]|^\s*\d+ \| >>> "
+        r"^\s*>\s*\d+\s*[|│]|^\s*\d+ \| >>> |^\s+\d+┆ "
     };
 }
 
@@ -211,6 +213,9 @@ const CONTEXT: &str = concat!(
     r"|^\s*(?:\S+/)?(?:Gem|Rake|Make|Docker|Jenkins|Vagrant|Pod|Brew|Proc|Guard|Cap|Berks|Just)file:\d+",
     // CMake's call stack under its error (`  CMakeLists.txt:3 (find_package)`).
     r"|^\s*\S*(?:CMakeLists\.txt|\.cmake):\d+ \([\w-]+\)\s*$",
+    // The vulnerable package and versions over npm audit's advisories
+    // (`lodash  <=4.17.20`, `semver  7.0.0 - 7.5.1`).
+    r"|^[@\w./-]+  (?:[<>]=?\d\S*|\d\S* - \d\S*)$",
     // An assertion's operands and matcher ([`OPERAND`]).
     r"|",
     operand!(),
@@ -337,29 +342,12 @@ fn context() -> &'static Regex {
     compiled(&RE, CONTEXT)
 }
 
-/// A location with its column followed by a message: Go's `a.go:3:2:
-/// undefined: x`, ruff's `a.py:1:8: F401 …`, gcc's `a.c:3:5: error: …`,
-/// tsc's `a.ts(3,5): error …`; or, indented under the test that failed,
-/// `go test`'s `    a_test.go:12: got 81, want 90`. A line and no column
-/// at the start of a line (`a.py:155: x = getattr(…)`) is how `grep -n`
-/// prints a match: a location, not a failure, unless its words say so
-/// (mypy's `a.py:3: error: …`).
-fn located_message() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(
-        &RE,
-        concat!(
-            r"^(?:\s*\.{0,2}/?(?:[\w@./\\-]+\.\w{1,5}|(?:[\w@.\\-]+/)*[A-Z]\w*file)(?::\d+:\d+|\(\d+,\d+\))",
-            r"|\s+\.{0,2}/?[\w@./\\-]+\.\w{1,5}:\d+):?\s*(?:-\s*)?\S",
-        ),
-    )
-}
-
 /// A line of a code frame under its gutter, as rustc, gcc, Jest and ruff
-/// print them (`  14 |   return totl;`, `   |          ^^^^`).
+/// print them (`  14 |   return totl;`, `   |          ^^^^`), and
+/// Semgrep (`     17┆ subprocess.run(cmd, shell=True)`).
 fn code_frame() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^\s*\d*\s+\|(?:\s|$)")
+    compiled(&RE, r"^\s*\d*\s+\|(?:\s|$)|^\s+(?:\d+|▶▶)┆")
 }
 
 /// A sentence in a code frame's gutter, where no line number stands
@@ -529,34 +517,6 @@ fn without_paths(line: &str) -> std::borrow::Cow<'_, str> {
         ),
     );
     paths.replace_all(line, " ")
-}
-
-/// Whether a located line goes on with a message after its location (`a.go:3:2:
-/// undefined: x`), rather than a bare location or a code excerpt.
-fn has_message(line: &str) -> bool {
-    let t = line.trim_start();
-    // `file:line:col: message` or `file(line,col): message`.
-    let after = t
-        .split_once(": ")
-        .map(|(_, rest)| rest)
-        .or_else(|| t.split_once("): ").map(|(_, rest)| rest));
-    after.is_some_and(|m| m.trim().len() >= 3 && !t.starts_with("File \"") && !is_function(m.trim()))
-}
-
-/// Whether a located line is a compiler's note (`a.c:3:74: note: …`,
-/// `a.swift:3:5: note: …`): its message starts with `note:`.
-fn is_note(line: &str) -> bool {
-    line.trim_start()
-        .split_once(": ")
-        .is_some_and(|(_, message)| message.trim_start().starts_with("note:"))
-}
-
-/// Whether what follows a location names a function rather than saying
-/// something: ExUnit's frames (`lib/app.ex:3: App.fetch!/2`, `test/a_test.exs:9:
-/// (test)`).
-fn is_function(message: &str) -> bool {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?:\(\w+\)|[\w.]+[!?]?/\d+)$").is_match(message)
 }
 
 /// Whether a failure line is a verdict rather than a message: a test or
@@ -961,10 +921,51 @@ mod tests {
             "L:   3 | P:  10 | LT01 | Expected only single space before 'AS' keyword.",
             "2024-05-01T10:00:01.123456789Z KeyError: 'SPRING24'",
             "test (ubuntu-latest)\tRun tests\t2024-05-01T10:00:39.0077070Z E       assert 100 == 90",
+            // Security findings: advisories by their ids (npm audit,
+            // pip-audit), npm audit's severity, Semgrep's marked rule; and
+            // ktlint's and markdownlint's `file:line:col Message`.
+            "Prototype Pollution in lodash - https://github.com/advisories/GHSA-p6mc-m468-83gw",
+            "jinja2  2.11.2  PYSEC-2021-66  2.11.3",
+            "Severity: critical",
+            "   ❯❯❱ python.lang.security.audit.eval-detected.eval-detected",
+            "    ❯❱ python.lang.security.audit.subprocess-shell-true.subprocess-shell-true",
+            "/home/u/app/src/main/kotlin/Cart.kt:27:45 Missing newline before \")\"",
         ];
         for line in lines {
             assert_eq!(line_kind(line), LineKind::Failure, "{line}");
         }
+        // Not a rule's name after the place (Biome's heading), nor a word
+        // that only looks like an id.
+        for line in [
+            "./src/cart.ts:3:7 lint/style/useConst  FIXABLE",
+            "the CVE process is documented in SECURITY.md",
+            "Severity: the level of a finding",
+        ] {
+            assert_ne!(line_kind(line), LineKind::Failure, "{line}");
+        }
+    }
+
+    /// TOOL-8: a finding's message over the bare place it was found at is
+    /// a failure though no failure word says so (ansible-lint, Credo); a
+    /// frame's function or code line over a place, or a message over a
+    /// place that says something of its own, is not.
+    #[test]
+    fn tool_8_a_message_over_its_bare_place_is_a_failure() {
+        // Each line as a slice of its text, as `str::lines` yields it.
+        let first = |text: &'static str| text.lines().next().unwrap_or_default();
+        let ansible = "name[missing]: All tasks should be named.\nplaybooks/web.yml:14 Task/Handler: shell\n";
+        assert_eq!(line_kind_in(ansible, first(ansible)), LineKind::Failure);
+        let credo = "┃ [W] ↗ There should be no calls to IO.inspect/1.\n┃       lib/shop/orders.ex:133:7 #(Shop.Orders.total)\n";
+        assert_eq!(line_kind_in(credo, first(credo)), LineKind::Failure);
+        assert_eq!(last_failure(credo), Some(first(credo)));
+        let go = "main.main()\n\t/app/main.go:12 +0x1d\n";
+        assert_eq!(line_kind_in(go, first(go)), LineKind::Plain);
+        let deeper = "    assert the total of all the items == 90\nsrc/cart.py:3 in total\n";
+        assert_eq!(line_kind_in(deeper, first(deeper)), LineKind::Plain);
+        let located = "Found these in the sources today\nsrc/a.py:3: error: Incompatible types\n";
+        assert_eq!(line_kind_in(located, first(located)), LineKind::Plain);
+        let last = "All tasks should be named here.\n";
+        assert_eq!(line_kind_in(last, first(last)), LineKind::Plain);
     }
 
     /// TOOL-8: a `go test -json` event is judged by what it reports, and
@@ -1020,6 +1021,11 @@ mod tests {
         ] {
             assert_eq!(line_kind(line), LineKind::Warning, "{line}");
         }
+        // A check `R CMD check` notes.
+        assert_eq!(
+            line_kind("* checking R code for possible problems ... NOTE"),
+            LineKind::Warning
+        );
         // Test::More's place of a failure is where, not a warning.
         assert_eq!(line_kind("#   at t/01-cart.t line 21."), LineKind::Context);
     }
@@ -1104,6 +1110,13 @@ mod tests {
         for line in lines {
             assert_eq!(line_kind(line), LineKind::Noise, "{line}");
         }
+        // Checks and steps that went through, whatever they are named.
+        for line in [
+            "* checking R files for syntax errors ... OK",
+            "  Applying shop.0002_add_error_log... OK",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Noise, "{line}");
+        }
         // The same tools' failed steps are failures.
         for line in [
             "> Task :app:compileJava FAILED",
@@ -1173,6 +1186,12 @@ mod tests {
             "│   on main.tf line 12, in resource \"aws_instance\" \"web\":",
             "  on variables.tf line 3:",
             "LINE 1: select * from users;",
+            // Semgrep's matched code, npm audit's vulnerable package,
+            // Credo's place in its gutter.
+            "           17┆ subprocess.run(cmd, shell=True, check=True)",
+            "lodash  <=4.17.20",
+            "semver  7.0.0 - 7.5.1",
+            "┃       lib/shop/orders.ex:133:7 #(Shop.Orders.total)",
         ] {
             assert_eq!(line_kind(line), LineKind::Context, "{line}");
         }

@@ -1282,6 +1282,28 @@ mod tests {
     }
 
     #[test]
+    fn a_run_that_failed_on_its_warnings_keeps_the_last_as_its_error() {
+        // REACT-6: hadolint exits 1 on warnings; none of its lines is a
+        // failure, and the last warning is what the run failed on.
+        let out = "-:3 DL3008 warning: Pin versions in apt get install.\n-:12 DL3025 warning: Use arguments JSON notation for CMD and ENTRYPOINT arguments\n";
+        let call = ToolCall::new("c1", "bash", json!({"command": "hadolint Dockerfile"}));
+        let failed = Message::tool_result(
+            &call,
+            ToolResult::success(format!("{out}<returncode>1</returncode>")),
+        );
+        assert_eq!(
+            crate::outcome_note(&call, &failed).as_deref(),
+            Some("exit 1; last error: -:12 DL3025 warning: Use arguments JSON notation for CMD and ENTRYPOINT arguments")
+        );
+        // The same warnings under a run that succeeded are no error.
+        let passed = Message::tool_result(
+            &call,
+            ToolResult::success(format!("{out}<returncode>0</returncode>")),
+        );
+        assert_eq!(crate::outcome_note(&call, &passed), None);
+    }
+
+    #[test]
     fn a_command_that_met_errors_comes_before_plain_successes() {
         // REACT-6: short of room, a command whose earlier runs failed stays
         // before a newer one that only ever passed.

@@ -17,7 +17,7 @@ use super::{compiled, line_kind, LineKind};
 /// PHPUnit TestDox's `✘ Qty missing` over its message, or testthat's
 /// ruled heading of a failed expectation (`── Failure
 /// ('test-cart.R:5:3'): totals add up ────`) over the expectation's
-/// words.
+/// words, indented too, as `R CMD check` quotes the tests' output.
 /// Asked of a line already known to be a failure; the history form keeps
 /// the line after it, and the digest's last error joins the two.
 ///
@@ -27,6 +27,7 @@ use super::{compiled, line_kind, LineKind};
 /// assert!(announces_message("src/Shop/Order.hs:30:14: error: [GHC-83865]"));
 /// assert!(announces_message("     Failure/Error: expect(cart.total).to eq(16.0)"));
 /// assert!(announces_message("── Failure ('test-cart.R:5:3'): totals add up ──────"));
+/// assert!(announces_message("  ── Failure ('test-cart.R:5:3'): totals add up ──────"));
 /// assert!(!announces_message("error[E0425]: cannot find value `x` in this scope"));
 /// ```
 pub fn announces_message(failure: &str) -> bool {
@@ -42,7 +43,7 @@ pub fn announces_message(failure: &str) -> bool {
     failure.ends_with(':')
         || failure.trim_start().starts_with(RSPEC_FAILURE)
         || failure.trim_start().starts_with(TESTDOX_FAILURE)
-        || (failure.starts_with(RULE) && failure.ends_with(RULE))
+        || (failure.trim_start().starts_with(RULE) && failure.ends_with(RULE))
         || compiled(&RE, r"(?:error|warning): \[[\w-]+\]$").is_match(failure)
 }
 

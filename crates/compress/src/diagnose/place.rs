@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use super::prefix::without_stream_prefix;
 use super::{compiled, is_tagged_marks, line_kind, without_colours, LineKind};
 
 /// A test runner's numbered heading above a failure's details: RSpec,
@@ -62,8 +63,42 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
         }
         LineKind::Warning if ends_traceback(text, line) || warnings_failed(text) => LineKind::Failure,
         LineKind::Plain if exception_name().is_match(line) && ends_traceback(text, line) => LineKind::Failure,
+        LineKind::Plain if is_message_over_place(text, line) => LineKind::Failure,
         kind => kind,
     }
+}
+
+/// How many words a line says at least to be a finding's message over
+/// its place ([`is_message_over_place`]).
+const MESSAGE_WORDS: usize = 3;
+
+/// Whether `line`, a line of `text`, is a finding's message over
+/// the bare place it was found at, a location that opens the next line
+/// and says nothing of its own: ansible-lint's `name[missing]: All tasks
+/// should be named.` over `site.yml:12 Task/Handler: shell`, Credo's `[W]
+/// ↗ There should be no calls to IO.inspect/1.` over `lib/a.ex:3:7
+/// #(A.b)`. The message says something in words, and stands no deeper
+/// than its place: a frame's function (`main.main()`) or code line (`
+/// assert total(items) == 90` over pytest's `src/cart.py:3: in total`)
+/// does not.
+pub(crate) fn is_message_over_place(text: &str, line: &str) -> bool {
+    static WORD: OnceLock<Regex> = OnceLock::new();
+    static PLACE: OnceLock<Regex> = OnceLock::new();
+    let Some(next) = after_line(text, line)
+        .split(|&b| b == b'\n')
+        .nth(1)
+        .and_then(|l| std::str::from_utf8(l).ok())
+    else {
+        return false;
+    };
+    let place = without_stream_prefix(next.trim_end_matches('\r'));
+    let message = without_stream_prefix(line);
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let word = compiled(&WORD, r"^[A-Za-z][a-z]+[.,:;!?]?$");
+    compiled(&PLACE, r"^\s*\.{0,2}/?[\w@./\\-]+\.\w{1,5}:\d+(?::\d+)?(?:\s|$)").is_match(place)
+        && indent(message) <= indent(place)
+        && message.split_whitespace().filter(|w| word.is_match(w)).count() >= MESSAGE_WORDS
+        && line_kind(place) == LineKind::Context
 }
 
 /// How far from its end an output says that its warnings failed the run

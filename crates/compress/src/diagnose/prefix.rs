@@ -107,15 +107,21 @@ pub(super) fn without_stream_prefix(line: &str) -> &str {
 
 /// `line` without the gutter PHPUnit's TestDox report draws under a
 /// failing test (`   │ Failed asserting that 15.0 is identical to 16.0.`,
-/// `   │ /app/tests/CartTest.php:9`): the text is judged as printed alone.
-/// A code frame's gutter, which a line number or marks follow (`  4 │
-/// let x`, `    │   ^^^`), stays.
+/// `   │ /app/tests/CartTest.php:9`) or Credo draws along its issues (`┃
+/// [W] ↗ There should be no calls to IO.inspect/1.`, `┃       lib/a.ex:3:7
+/// #(A.b)`): the text is judged as printed alone. A code frame's gutter,
+/// which a line number or marks follow (`  4 │ let x`, `    │   ^^^`),
+/// stays.
 ///
 /// ```
 /// # use strata_ctx_compress::{line_kind, LineKind};
 /// assert_eq!(line_kind("   │ /app/tests/CartTest.php:9"), LineKind::Context);
+/// assert_eq!(line_kind("┃       lib/shop/orders.ex:133:7 #(Shop.Orders.total)"), LineKind::Context);
 /// ```
 fn without_gutter(line: &str) -> &str {
+    if let Some(rest) = line.trim_start().strip_prefix("┃ ") {
+        return rest;
+    }
     let indented = line.starts_with([' ', '\t']);
     match line.trim_start().strip_prefix("│ ") {
         Some(rest) if indented && rest.starts_with(|c: char| !c.is_whitespace() && c != '^') => rest,

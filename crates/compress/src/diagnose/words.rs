@@ -5,8 +5,11 @@
 /// Noise: passing tests, downloads, installs and dependency builds, build
 /// steps that went through, library stack frames.
 pub(super) const NOISE: &str = concat!(
-    // Passing tests: pytest, unittest/rust `... ok`, go, jest/vitest, mocha.
-    r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok(?: \(\d+(?:\.\d+)?\s?[µnm]?s\))?$|^test \S+ \.\.\. ok|^--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
+    // Passing tests: pytest, unittest/rust `... ok`, go, jest/vitest, mocha;
+    // steps and checks that went through, whatever they are named (`R CMD
+    // check`'s `* checking R files for syntax errors ... OK`, Django's
+    // `Applying shop.0002_add_error_log... OK`).
+    r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok(?: \(\d+(?:\.\d+)?\s?[µnm]?s\))?$|\.\.\. ?OK$|^test \S+ \.\.\. ok|^--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
     r"|^\s*(?:PASS|✓|✔|√)\s|^\s*\[?PASS\]?\s",
     // Pester's passing tests (`[+] Cart.adds an item 12ms (10ms|2ms)`).
     r"|^\s*\[\+\] \S.* \d+(?:\.\d+)?m?s(?: \(.*\))?$",
@@ -103,6 +106,13 @@ pub(super) const FAILURE: &str = concat!(
     // pytest's explanation lines, jest/vitest failure marks.
     // Biome's and Next.js's (`✖`, `⨯`), miette's as oxlint prints it (`×`).
     r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|✖|×|⨯|❌|●)\s|^\s*│ +(?:✖|✗|✘|×)\s",
+    // A security finding: an advisory's id (npm's and pip-audit's
+    // `GHSA-p6mc-m468-83gw`, `CVE-2021-23337`, `PYSEC-2021-66`,
+    // `RUSTSEC-2020-0071`, `GO-2024-2687`), Semgrep's severity marks over a
+    // rule's id (`❯❯❱ python.lang.security.audit.eval-detected`).
+    r"|\b(?:GHSA(?:-[2-9cfghjmpqrvwx]{4}){3}|CVE-\d{4}-\d{4,}|PYSEC-\d{4}-\d+|RUSTSEC-\d{4}-\d{4}|GO-\d{4}-\d{4})\b|^\s*❯{0,2}❱ [\w.-]+$",
+    // npm audit's severity of the advisories under a package.
+    r"|^Severity: (?:critical|high|moderate|low)$",
     // TypeScript's code where a bundler's loader prints it on a line of its
     // own (webpack's ts-loader: `      TS2304: Cannot find name 'x'.`), a
     // CTest test that did not pass (`***Failed`, `***Exception`,
@@ -254,9 +264,12 @@ pub(super) const WARNING: &str = concat!(
     // uninitialized value $x in addition (+) at a.pl line 2.`; read with
     // the path blanked).
     r"|^W: [A-Z]|^W\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ |^\s*(?:\d+:\d+\s+)?⚠\s|\((?:\w+\.)+W\d{3}\) \S|^[^#\s].* at (?:\S+ )?\s*line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$",
+    // A check `R CMD check` notes (`* checking R code for possible problems
+    // ... NOTE`).
+    r"|^\* checking .+ \.\.\. NOTE$",
 );
 pub(super) const SUMMARY: &str = concat!(
-    r"(?i:\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo)\b)",
+    r"(?i:\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo|vulnerabilit(?:y|ies)|findings?|violations?)\b)",
     r"|^\d+ files? (?:would be )?reformatted\b|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|^Ran \d+ tests? in|^OK(?:\s|$)|^FAILED \(|^=+ .* in [\d.]+m?s",
     r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed|^Your code has been rated at",
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?\d+|returncode)|^\s*Finished .* target\(s\) in",
@@ -302,6 +315,8 @@ pub(super) const VERDICT: &str = concat!(
     // ok, bans FAILED, licenses ok, sources ok`).
     r"|^The following build commands failed:$|^\(\d+ failures?\)$|^Error occurs in the template of component \w+\.$",
     r"|^\w+ (?:ok|FAILED)(?:, \w+ (?:ok|FAILED))+$",
+    // ansible-lint's closing count, over the findings it lists above.
+    r"|^Failed: \d+ failure\(s\), \d+ warning\(s\) on \d+ files?\.",
     // tsc's table of errors per file,
     // pnpm's and Deno's closing lines and Deno's headings, make's.
     r"|^Errors\s+Files$|\bELIFECYCLE\b.*(?:See above for more details|Command failed with exit code)|^error: Test failed$",

@@ -10,7 +10,8 @@ mod frames;
 mod headings;
 
 use frames::{
-    code_under_frame, finding_above_fields, frame_above, function_above_frame, place_under, FAILING_FRAMES,
+    code_under_frame, finding_above_fields, frame_above, function_above_frame, is_arrow_place,
+    messages_over_places, place_under, FAILING_FRAMES,
 };
 use headings::{file_heading, section_titles};
 
@@ -24,12 +25,14 @@ pub(super) fn choose(
     middle: &[Line],
     tail: &[Line],
 ) -> Vec<Line> {
-    let all: Vec<(Line, LineKind)> = head
+    let mut all: Vec<(Line, LineKind)> = head
         .iter()
         .chain(middle)
         .chain(tail)
         .map(|l| (*l, diagnose::line_kind_in(text, line_str(text, l))))
         .collect();
+    all.extend(messages_over_places(text, &all));
+    all.sort_by_key(|(l, _)| l.number);
     let noise: HashSet<usize> = all
         .iter()
         .filter(|(_, k)| *k == LineKind::Noise)
@@ -347,14 +350,6 @@ fn failure_runs(failures: &[Line]) -> impl DoubleEndedIterator<Item = (Line, Lin
         .into_iter()
         .zip(ends)
         .map(|(s, e)| (failures[s], failures[e]))
-}
-
-/// Whether `line` is a place an arrow points at under a diagnostic's
-/// message: rustc's and ruff's `--> src/a.rs:3:5`, codespan's `┌─
-/// a.rs:3:5`, miette's (Biome, oxlint) `╭─[a.ts:4:7]`.
-fn is_arrow_place(line: &str) -> bool {
-    let line = line.trim_start();
-    ["--> ", "┌─ ", "╭─["].iter().any(|arrow| line.starts_with(arrow))
 }
 
 /// The line before `line` in `text`, if any.

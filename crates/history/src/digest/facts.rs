@@ -121,8 +121,11 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
                     kind => {
                         (printed.len() != l.len() && line_kind(printed) == LineKind::Failure)
                             // A warning raised as an exception, at the end
-                            // of its traceback.
-                            || (kind == LineKind::Warning && line_kind_in(text, printed) == LineKind::Failure)
+                            // of its traceback; a finding's message over
+                            // its place (ansible-lint's `name[missing]: All
+                            // tasks should be named.` over `site.yml:12`).
+                            || (matches!(kind, LineKind::Warning | LineKind::Plain)
+                                && line_kind_in(text, printed) == LineKind::Failure)
                     }
                 }
                 // Read in its place: a passing test's `go test -v` log is
@@ -383,6 +386,16 @@ pub fn outcome_note(call: &ToolCall, result: &Message) -> Option<String> {
     Some(parts.join("; "))
 }
 
+/// The last warning line of `text` with a message, trimmed: what a run
+/// that printed no failure failed on.
+fn last_warning_line(text: &str) -> Option<Cow<'_, str>> {
+    text.lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| l.chars().count() >= MIN_FAILURE_CHARS && line_kind(l) == LineKind::Warning)
+        .map(Cow::Borrowed)
+}
+
 /// What a run printed, its exit code (the envelope's, else the last exit
 /// status the output states) and its running session.
 pub(super) fn read_run(result: Option<&Message>) -> Run {
@@ -468,7 +481,15 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
         outcome: (!outcome.is_empty()).then(|| outcome.join("; ")),
         // The summary line shows in the outcome: the error is the last
         // other one.
-        error: last_error_line(&text, summary).map(|l| cut(&l, MAX_LINE_CHARS)),
+        // A run that failed on its warnings alone (hadolint's `-:3 DL3008
+        // warning: Pin versions in apt get install.`) failed on the last.
+        error: last_error_line(&text, summary)
+            .or_else(|| {
+                (failed || code.is_some_and(|c| c != 0))
+                    .then(|| last_warning_line(&text))
+                    .flatten()
+            })
+            .map(|l| cut(&l, MAX_LINE_CHARS)),
         earlier_errors: Vec::new(),
         failing_summary: summary
             .filter(|s| line_kind(s) == LineKind::Failure)

@@ -2,6 +2,8 @@
 //! happened in, the code line printed under a frame, the function a Rust
 //! backtrace names above its location (TOOL-8).
 
+use std::collections::HashSet;
+
 use super::{line_after, line_before};
 use crate::diagnose::{self, LineKind};
 use crate::text::{line_str, Line};
@@ -18,6 +20,30 @@ pub(super) fn place_under(text: &str, above: &Line, below: &Line) -> bool {
     below.number == above.number + 1
         || (below.number == above.number + 2
             && line_before(text, below).is_some_and(|l| matches!(line_str(text, &l).trim(), "" | "|" | "│")))
+}
+
+/// Whether `line` is a place an arrow points at under a diagnostic's
+/// message: rustc's and ruff's `--> src/a.rs:3:5`, codespan's `┌─
+/// a.rs:3:5`, miette's (Biome, oxlint) `╭─[a.ts:4:7]`.
+pub(super) fn is_arrow_place(line: &str) -> bool {
+    let line = line.trim_start();
+    ["--> ", "┌─ ", "╭─["].iter().any(|arrow| line.starts_with(arrow))
+}
+
+/// The message over each bare place among `all` that is not among them
+/// (ansible-lint's `name[missing]: All tasks should be named.` over
+/// `site.yml:12 Task/Handler: shell`): a failure that no failure word
+/// marks, which the search for diagnostic lines does not meet
+/// ([`diagnose::is_message_over_place`]).
+pub(super) fn messages_over_places(text: &str, all: &[(Line, LineKind)]) -> Vec<(Line, LineKind)> {
+    let met: HashSet<usize> = all.iter().map(|(l, _)| l.number).collect();
+    all.iter()
+        .filter(|(_, k)| *k == LineKind::Context)
+        .filter_map(|(l, _)| line_before(text, l))
+        .filter(|above| !met.contains(&above.number))
+        .filter(|above| diagnose::is_message_over_place(text, line_str(text, above)))
+        .map(|above| (above, LineKind::Failure))
+        .collect()
 }
 
 /// The line above the indented fields a finding lists, when `place` is

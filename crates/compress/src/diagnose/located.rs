@@ -1,0 +1,69 @@
+//! Located messages: a line that opens with where (`a.go:3:2:`) and goes
+//! on with what (`undefined: x`), told apart from a bare location, a
+//! frame and a compiler's note.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::compiled;
+
+/// A location with its column followed by a message: Go's `a.go:3:2:
+/// undefined: x`, ruff's `a.py:1:8: F401 …`, gcc's `a.c:3:5: error: …`,
+/// tsc's `a.ts(3,5): error …`; or, indented under the test that failed,
+/// `go test`'s `    a_test.go:12: got 81, want 90`. A line and no column
+/// at the start of a line (`a.py:155: x = getattr(…)`) is how `grep -n`
+/// prints a match: a location, not a failure, unless its words say so
+/// (mypy's `a.py:3: error: …`).
+pub(super) fn located_message() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        concat!(
+            r"^(?:\s*\.{0,2}/?(?:[\w@./\\-]+\.\w{1,5}|(?:[\w@.\\-]+/)*[A-Z]\w*file)(?::\d+:\d+|\(\d+,\d+\))",
+            r"|\s+\.{0,2}/?[\w@./\\-]+\.\w{1,5}:\d+):?\s*(?:-\s*)?\S",
+        ),
+    )
+}
+
+/// Whether a located line goes on with a message after its location (`a.go:3:2:
+/// undefined: x`), rather than a bare location or a code excerpt.
+pub(super) fn has_message(line: &str) -> bool {
+    let t = line.trim_start();
+    // `file:line:col: message` or `file(line,col): message`, or ktlint's
+    // and markdownlint's `file:line:col Message`.
+    let after = t
+        .split_once(": ")
+        .map(|(_, rest)| rest)
+        .or_else(|| t.split_once("): ").map(|(_, rest)| rest))
+        .or_else(|| spaced_message(t));
+    after.is_some_and(|m| m.trim().len() >= 3 && !t.starts_with("File \"") && !is_function(m.trim()))
+}
+
+/// What follows a `file:line:col` location and a space, when it opens
+/// with a capitalised word (`Cart.kt:3:1 Unexpected blank line(s) before
+/// "}"`); not a rule's name (Biome's heading `a.ts:3:7 lint/style/useConst`).
+fn spaced_message(located: &str) -> Option<&str> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let spaced = compiled(&RE, r"^\S+?:\d+:\d+ [A-Z][a-z]+ ").is_match(located);
+    located
+        .split_once(' ')
+        .filter(|_| spaced)
+        .map(|(_, message)| message)
+}
+
+/// Whether a located line is a compiler's note (`a.c:3:74: note: …`,
+/// `a.swift:3:5: note: …`): its message starts with `note:`.
+pub(super) fn is_note(line: &str) -> bool {
+    line.trim_start()
+        .split_once(": ")
+        .is_some_and(|(_, message)| message.trim_start().starts_with("note:"))
+}
+
+/// Whether what follows a location names a function rather than saying
+/// something: ExUnit's frames (`lib/app.ex:3: App.fetch!/2`, `test/a_test.exs:9:
+/// (test)`).
+fn is_function(message: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^(?:\(\w+\)|[\w.]+[!?]?/\d+)$").is_match(message)
+}

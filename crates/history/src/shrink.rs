@@ -74,8 +74,14 @@ fn shrink_bodies(tool: &str, arguments: &mut Value) -> bool {
     let mut changed = false;
     match kind {
         Some(strata_ctx_compress::ToolKind::Write) => {
-            for key in ["content", "file_text", "text", "contents"] {
-                if let Some(Value::String(body)) = map.get_mut(key) {
+            for (key, body) in map.iter_mut() {
+                if !strata_ctx_tools::CONTENT_KEYS
+                    .iter()
+                    .any(|k| strata_ctx_tools::same_key(key, k))
+                {
+                    continue;
+                }
+                if let Value::String(body) = body {
                     if body.len() > BODY {
                         *body = format!(
                             "[file body: {} lines, {} bytes, fnv1a {:016x}]",
@@ -89,21 +95,20 @@ fn shrink_bodies(tool: &str, arguments: &mut Value) -> bool {
             }
         }
         Some(strata_ctx_compress::ToolKind::Edit | strata_ctx_compress::ToolKind::MultiEdit) => {
-            let pairs = [
-                ("old_string", "new_string"),
-                ("old_str", "new_str"),
-                ("old_text", "new_text"),
-            ];
-            for (old_key, new_key) in pairs {
-                let old = map.get(old_key).and_then(Value::as_str).map(str::to_owned);
-                let new = map.get(new_key).and_then(Value::as_str).map(str::to_owned);
+            for (old_name, new_name) in strata_ctx_tools::REPLACEMENT_KEYS {
+                let key = |name: &str| map.keys().find(|k| strata_ctx_tools::same_key(k, name)).cloned();
+                let (Some(old_key), Some(new_key)) = (key(old_name), key(new_name)) else {
+                    continue;
+                };
+                let old = map.get(&old_key).and_then(Value::as_str).map(str::to_owned);
+                let new = map.get(&new_key).and_then(Value::as_str).map(str::to_owned);
                 let (Some(old), Some(new)) = (old, new) else {
                     continue;
                 };
                 if old.len() + new.len() > BODY {
-                    map.remove(old_key);
+                    map.remove(&old_key);
                     map.insert(
-                        new_key.to_owned(),
+                        new_key,
                         Value::String(format!("[edit: {} lines → {} lines]", lines(&old), lines(&new))),
                     );
                     changed = true;
@@ -261,4 +266,68 @@ pub fn clear_result(message: &mut Message, call: Option<&ToolCall>) -> bool {
         None => message.content = marker.into(),
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+    use strata_ctx_core::{Message, ToolCall};
+
+    use super::cut_arguments;
+
+    fn shrunk(name: &str, arguments: serde_json::Value) -> serde_json::Value {
+        let mut m = Message::assistant_with_calls("", vec![ToolCall::new("c1", name, arguments)]);
+        assert_eq!(cut_arguments(&mut m), 1, "{name}");
+        serde_json::Value::clone(&m.tool_calls[0].arguments)
+    }
+
+    /// HIST-6: a write's body and an edit's sides shrink under every
+    /// agent's argument names, and the path stays.
+    #[test]
+    fn hist_6_bodies_shrink_under_every_agents_names() {
+        let body = "line of code\n".repeat(40);
+        let claude = shrunk("Write", json!({"file_path": "src/a.rs", "content": body}));
+        assert_eq!(claude["file_path"], "src/a.rs");
+        assert!(claude["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("[file body: 40 lines, 520 bytes"));
+        let windsurf = shrunk(
+            "write_to_file",
+            json!({"TargetFile": "/app/a.ts", "CodeContent": body}),
+        );
+        assert_eq!(windsurf["TargetFile"], "/app/a.ts");
+        assert!(windsurf["CodeContent"]
+            .as_str()
+            .unwrap()
+            .starts_with("[file body: 40 lines"));
+        let kiro = shrunk(
+            "strReplace",
+            json!({"path": "a.rs", "oldStr": body, "newStr": "x"}),
+        );
+        assert_eq!(
+            kiro,
+            json!({"path": "a.rs", "newStr": "[edit: 40 lines → 1 lines]"})
+        );
+        let claude = shrunk(
+            "Edit",
+            json!({"file_path": "a.rs", "old_string": "a", "new_string": body}),
+        );
+        assert_eq!(claude["new_string"], "[edit: 1 lines → 40 lines]");
+        assert!(claude.get("old_string").is_none());
+    }
+
+    /// Short bodies stay as they are.
+    #[test]
+    fn short_bodies_stay() {
+        let mut m = Message::assistant_with_calls(
+            "",
+            vec![ToolCall::new(
+                "c1",
+                "Write",
+                json!({"file_path": "a", "content": "x"}),
+            )],
+        );
+        assert_eq!(cut_arguments(&mut m), 0);
+    }
 }

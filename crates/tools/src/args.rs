@@ -8,9 +8,12 @@ use crate::kind::classify;
 
 /// The argument names agents give a file's path, in the order they are
 /// looked up: `path` (OpenHands, Codex CLI), `file_path` (Claude Code,
-/// Gemini CLI), `filePath` (opencode), `absolute_path` (Gemini CLI's
-/// `read_file`), `notebook_path`, `file`, `filename`, `target_file`
-/// (Cursor).
+/// Gemini CLI), `filePath` (opencode, VS Code's agent), `absolute_path`
+/// (Gemini CLI's `read_file`), `notebook_path`, `file`, `filename`,
+/// `target_file` (Cursor, Windsurf's `TargetFile`), `filepath`
+/// (Continue). A name is matched whatever its case and separators
+/// ([`field`]), so `TargetFile`, `FilePath` and `AbsolutePath` are found
+/// too.
 pub const PATH_KEYS: &[&str] = &[
     "path",
     "file_path",
@@ -20,23 +23,107 @@ pub const PATH_KEYS: &[&str] = &[
     "file",
     "filename",
     "target_file",
+    "filepath",
 ];
+
+/// The argument names agents give a shell command line: `command`
+/// (Claude Code, OpenHands, Gemini CLI, opencode), `cmd` (Codex CLI's
+/// `exec_command`, Amp), `command_line` (Windsurf's and Antigravity's
+/// `CommandLine`).
+pub const COMMAND_KEYS: &[&str] = &["command", "cmd", "command_line"];
+
+/// The argument names agents give the whole text a write puts in a file:
+/// `content` (Claude Code, opencode, Gemini CLI, Cline), `file_text`
+/// (OpenHands, SWE-agent), `contents` (Cursor, Continue), `text` (Kiro),
+/// `code_content` (Windsurf's `CodeContent`), `file_content` (Augment).
+pub const CONTENT_KEYS: &[&str] = &[
+    "content",
+    "file_text",
+    "contents",
+    "text",
+    "code_content",
+    "file_content",
+];
+
+/// The argument names agents give the two sides of a replacement, old
+/// and new: `old_string`/`new_string` (Claude Code, Cursor),
+/// `old_str`/`new_str` (OpenHands, SWE-agent, Kiro's `oldStr`),
+/// `oldString`/`newString` (opencode, VS Code's agent), `old_text`/
+/// `new_text` (the MCP filesystem server's `oldText`), `target_content`/
+/// `replacement_content` (Windsurf's replacement chunks).
+pub const REPLACEMENT_KEYS: &[(&str, &str)] = &[
+    ("old_string", "new_string"),
+    ("old_str", "new_str"),
+    ("old_text", "new_text"),
+    ("target_content", "replacement_content"),
+];
+
+/// Whether two argument names are one name spelled in two styles: equal
+/// when ASCII-lowercased and without `_` and `-`, so `file_path`,
+/// `filePath` and `FilePath` are one name.
+///
+/// ```
+/// assert!(strata_ctx_tools::same_key("TargetFile", "target_file"));
+/// assert!(!strata_ctx_tools::same_key("file", "file_path"));
+/// ```
+pub fn same_key(a: &str, b: &str) -> bool {
+    let squash = |key: &str| {
+        key.chars()
+            .filter(|c| !matches!(c, '_' | '-'))
+            .map(|c| c.to_ascii_lowercase())
+            .collect::<Vec<_>>()
+    };
+    a == b || squash(a) == squash(b)
+}
+
+/// The value of the first of `keys` that `arguments` holds: by its exact
+/// name first, then by the same name in another case or with other
+/// separators (`TargetFile` for `target_file`, `oldStr` for `old_str`),
+/// as agents spell their arguments in their own styles.
+///
+/// ```
+/// use serde_json::json;
+/// use strata_ctx_tools::field;
+/// let args = json!({"TargetFile": "src/a.ts", "CodeContent": "x"});
+/// assert_eq!(field(&args, &["target_file"]), Some(&json!("src/a.ts")));
+/// assert_eq!(field(&args, &["path"]), None);
+/// ```
+pub fn field<'a>(arguments: &'a Value, keys: &[&str]) -> Option<&'a Value> {
+    let object = arguments.as_object()?;
+    keys.iter().find_map(|k| object.get(*k)).or_else(|| {
+        keys.iter()
+            .find_map(|k| object.iter().find(|(name, _)| same_key(name, k)).map(|(_, v)| v))
+    })
+}
 
 /// The file a call names, under any of [`PATH_KEYS`].
 ///
 /// ```
 /// use serde_json::json;
 /// assert_eq!(strata_ctx_tools::path(&json!({"filePath": "src/a.ts"})), Some("src/a.ts"));
+/// assert_eq!(strata_ctx_tools::path(&json!({"AbsolutePath": "/src/a.ts"})), Some("/src/a.ts"));
 /// assert_eq!(strata_ctx_tools::path(&json!({"path": ""})), None);
 /// ```
 pub fn path(arguments: &Value) -> Option<&str> {
-    PATH_KEYS
+    let exact = PATH_KEYS
         .iter()
-        .find_map(|k| arguments.get(*k).and_then(Value::as_str))
+        .find_map(|k| arguments.get(*k).and_then(Value::as_str));
+    exact
+        .or_else(|| field(arguments, PATH_KEYS).and_then(Value::as_str))
         .filter(|p| !p.trim().is_empty())
 }
 
-/// The shell command line a call runs: `command` or `cmd` as a string, or
+/// The text a write puts in its file, under any of [`CONTENT_KEYS`].
+///
+/// ```
+/// use serde_json::json;
+/// assert_eq!(strata_ctx_tools::content(&json!({"TargetFile": "a.py", "CodeContent": "x = 1"})), Some("x = 1"));
+/// ```
+pub fn content(arguments: &Value) -> Option<&str> {
+    field(arguments, CONTENT_KEYS).and_then(Value::as_str)
+}
+
+/// The shell command line a call runs: any of [`COMMAND_KEYS`] as a string, or
 /// as an argument vector (Codex CLI's `shell`), where `["bash", "-lc",
 /// X]` stands for `X` and other vectors are joined with spaces. `None`
 /// when there is none or it is blank.
@@ -45,6 +132,7 @@ pub fn path(arguments: &Value) -> Option<&str> {
 /// use serde_json::json;
 /// use strata_ctx_tools::command;
 /// assert_eq!(command(&json!({"cmd": "go test ./..."})).as_deref(), Some("go test ./..."));
+/// assert_eq!(command(&json!({"CommandLine": "npm test", "Cwd": "/app"})).as_deref(), Some("npm test"));
 /// assert_eq!(command(&json!({"command": ["/bin/zsh", "-c", "make"]})).as_deref(), Some("make"));
 /// assert_eq!(command(&json!({"command": ["rg", "-n", "foo"]})).as_deref(), Some("rg -n foo"));
 /// ```
@@ -62,7 +150,7 @@ pub fn path(arguments: &Value) -> Option<&str> {
 /// assert_eq!(command(&repl).as_deref(), Some("npm ci; npm test"));
 /// ```
 pub fn command(arguments: &Value) -> Option<Cow<'_, str>> {
-    let Some(value) = arguments.get("command").or_else(|| arguments.get("cmd")) else {
+    let Some(value) = field(arguments, COMMAND_KEYS) else {
         return script_command(arguments);
     };
     let text = match value {

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::args::{has_patch, path};
+use crate::args::{field, has_patch, path, CONTENT_KEYS, REPLACEMENT_KEYS};
 
 /// A kind of tool: what Strata knows how to cut, condense and track.
 /// [`kind_of`] maps a name (and the aliases of other agents) to one;
@@ -83,29 +83,68 @@ pub fn normalize(name: &str) -> String {
 }
 
 /// The kind a tool's name stands for, if any: the names of Claude Code,
-/// Codex CLI, opencode, Gemini CLI, OpenHands, SWE-agent, Cline, Cursor
-/// and Goose, matched after [`normalize`]. An MCP-style prefix
+/// Codex CLI, opencode, Gemini CLI, OpenHands, SWE-agent, Cline, Roo
+/// Code, Cursor, Windsurf, Continue, Goose, Amp, Kimi CLI, Kiro and VS
+/// Code's agent, matched after [`normalize`], and again with a
+/// camel-cased name split into words (`ReadFile` as `read_file`,
+/// `StrReplaceFile` as `str_replace_file`). An MCP-style prefix
 /// (`mcp__server__read_file`, `developer__shell`, `functions.shell`) is
 /// looked through.
+///
+/// ```
+/// use strata_ctx_tools::{kind_of, ToolKind};
+/// assert_eq!(kind_of("run_shell_command"), Some(ToolKind::Bash));
+/// assert_eq!(kind_of("WriteFile"), Some(ToolKind::Write));
+/// assert_eq!(kind_of("mcp__fs__read_file"), Some(ToolKind::Read));
+/// assert_eq!(kind_of("get_weather"), None);
+/// ```
 pub fn kind_of(name: &str) -> Option<ToolKind> {
-    let name = normalize(name);
-    by_name(&name).or_else(|| {
+    let normalized = normalize(name);
+    lookup(&normalized).or_else(|| {
+        let words = split_words(name);
+        (words != normalized).then(|| lookup(&words)).flatten()
+    })
+}
+
+/// [`by_name`] on a normalized name, or on its last part after a prefix.
+fn lookup(name: &str) -> Option<ToolKind> {
+    by_name(name).or_else(|| {
         // `server__tool` (Claude Code's MCP tools, Goose's extensions) or
         // `namespace.tool`: the last part names the tool.
-        let last = name.rsplit(['.', '/']).next().unwrap_or(&name);
+        let last = name.rsplit(['.', '/']).next().unwrap_or(name);
         let last = last.rsplit("__").next().unwrap_or(last);
         (last.len() < name.len()).then(|| by_name(last)).flatten()
     })
+}
+
+/// `name` [`normalize`]d with an `_` before each capital that follows a
+/// lowercase letter or a digit: `StrReplaceFile` → `str_replace_file`.
+fn split_words(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    let mut after_lower = false;
+    for c in name.trim().chars() {
+        if c.is_ascii_uppercase() && after_lower {
+            out.push('_');
+        }
+        after_lower = c.is_ascii_lowercase() || c.is_ascii_digit();
+        out.push(c);
+    }
+    normalize(&out)
 }
 
 fn by_name(name: &str) -> Option<ToolKind> {
     Some(match name {
         // Claude Code `LS`, Gemini CLI `list_directory`, opencode `list`,
         // Cline `list_files`, Cursor `list_dir`.
-        "ls" | "list" | "list_files" | "list_dir" | "list_directory" | "listdir" => ToolKind::Ls,
+        // Continue `view_subdirectory`.
+        "ls" | "list" | "list_files" | "list_dir" | "list_directory" | "listdir" | "view_subdirectory" => {
+            ToolKind::Ls
+        }
         // Claude Code and opencode `Glob`/`glob`, Cursor `file_search`,
         // SWE-agent `find_file`.
-        "glob" | "find_files" | "file_search" | "find_file" | "glob_files" => ToolKind::Glob,
+        // Windsurf `find_by_name`, Continue `file_glob_search`.
+        "glob" | "find_files" | "file_search" | "find_file" | "glob_files" | "find_by_name"
+        | "file_glob_search" => ToolKind::Glob,
         // Gemini CLI `search_file_content`, Codex CLI `grep_files`, Cline
         // `search_files`, Cursor `grep_search`, SWE-agent `search_dir`.
         "grep"
@@ -120,18 +159,45 @@ fn by_name(name: &str) -> Option<ToolKind> {
         | "search" => ToolKind::Grep,
         // Claude Code `Read` and `NotebookRead`, Gemini CLI and Codex CLI
         // `read_file`, SWE-agent `open`, Gemini CLI `read_many_files`.
-        "read" | "read_file" | "read_many_files" | "view" | "view_file" | "cat" | "open" | "open_file"
-        | "notebookread" | "notebook_read" => ToolKind::Read,
+        // Windsurf `view_file` and `view_code_item`, Kiro `readFile`.
+        "read" | "read_file" | "read_many_files" | "view" | "view_file" | "view_files" | "view_code_item"
+        | "cat" | "open" | "open_file" | "notebookread" | "notebook_read" => ToolKind::Read,
         // Gemini CLI `replace`, Codex CLI `apply_patch`, opencode `patch`,
         // Cline `replace_in_file`, Roo `apply_diff`, Cursor `edit_file`,
         // Claude Code `NotebookEdit` (a cell of `notebook_path`).
-        "edit" | "replace" | "replace_in_file" | "str_replace" | "edit_file" | "apply_patch" | "patch"
-        | "apply_diff" | "insert" | "search_replace" | "notebookedit" | "notebook_edit" | "edit_notebook" => {
-            ToolKind::Edit
+        // Windsurf `replace_file_content`, Continue `edit_existing_file`,
+        // Roo `insert_content` and `search_and_replace`, Kimi CLI
+        // `StrReplaceFile`, Kiro `strReplace`, VS Code's agent
+        // `replace_string_in_file` and `insert_edit_into_file`.
+        "edit"
+        | "replace"
+        | "replace_in_file"
+        | "str_replace"
+        | "edit_file"
+        | "apply_patch"
+        | "patch"
+        | "apply_diff"
+        | "insert"
+        | "search_replace"
+        | "notebookedit"
+        | "notebook_edit"
+        | "edit_notebook"
+        | "replace_file_content"
+        | "edit_existing_file"
+        | "insert_content"
+        | "search_and_replace"
+        | "str_replace_file"
+        | "replace_string_in_file"
+        | "insert_edit_into_file" => ToolKind::Edit,
+        // Windsurf `multi_replace_file_content`, VS Code's agent
+        // `multi_replace_string_in_file`.
+        "multiedit" | "multi_edit" | "multi_replace_file_content" | "multi_replace_string_in_file" => {
+            ToolKind::MultiEdit
         }
-        "multiedit" | "multi_edit" => ToolKind::MultiEdit,
-        // Gemini CLI `write_file`, Cline `write_to_file`.
-        "write" | "write_to_file" | "create_file" | "create" | "write_file" => ToolKind::Write,
+        // Gemini CLI `write_file`, Cline `write_to_file`, Continue
+        // `create_new_file`, Augment `save-file`, Kiro `fsWrite`.
+        "write" | "write_to_file" | "create_file" | "create" | "write_file" | "create_new_file"
+        | "save_file" | "fs_write" => ToolKind::Write,
         // Claude Code `Bash`, Codex CLI `shell`, `exec_command`,
         // `write_stdin`, `local_shell`, `container.exec`, and the scripts
         // of its code mode (`exec`) and `js_repl`, Gemini CLI
@@ -139,16 +205,45 @@ fn by_name(name: &str) -> Option<ToolKind> {
         // `execute_command`, Cursor `run_terminal_cmd`, Claude Code's
         // PowerShell, and `BashOutput` and its successor `TaskOutput`
         // (the output of a command left running).
-        "bash" | "shell" | "shell_command" | "exec_command" | "write_stdin" | "local_shell"
-        | "container.exec" | "exec" | "js_repl" | "execute_command" | "execute_bash" | "run_terminal_cmd"
-        | "run_command" | "terminal" | "run_shell_command" | "powershell" | "bashoutput" | "bash_output"
-        | "taskoutput" => ToolKind::Bash,
+        // Windsurf `run_command` and `command_status` (the output of a
+        // command left running), Continue `run_terminal_command`, VS
+        // Code's agent `run_in_terminal` and `get_terminal_output`,
+        // Augment `launch-process` and `read-process`, Kiro
+        // `executeBash`.
+        "bash"
+        | "shell"
+        | "shell_command"
+        | "exec_command"
+        | "write_stdin"
+        | "local_shell"
+        | "container.exec"
+        | "exec"
+        | "js_repl"
+        | "execute_command"
+        | "execute_bash"
+        | "run_terminal_cmd"
+        | "run_command"
+        | "terminal"
+        | "run_shell_command"
+        | "powershell"
+        | "bashoutput"
+        | "bash_output"
+        | "taskoutput"
+        | "command_status"
+        | "run_terminal_command"
+        | "run_in_terminal"
+        | "get_terminal_output"
+        | "launch_process"
+        | "read_process" => ToolKind::Bash,
         // Claude Code `TodoWrite`, opencode `todowrite`, Codex CLI
         // `update_plan`, Gemini CLI `write_todos`, OpenHands
         // `task_tracker`, and Claude Code's one-item `TaskCreate` and
         // `TaskUpdate` (see `TodoBoard`).
+        // Roo `update_todo_list`, Kimi CLI `SetTodoList`, VS Code's agent
+        // `manage_todo_list`.
         "todowrite" | "todo_write" | "write_todos" | "update_todos" | "update_plan" | "todo"
-        | "task_tracker" | "taskcreate" | "taskupdate" => ToolKind::TodoWrite,
+        | "task_tracker" | "taskcreate" | "taskupdate" | "update_todo_list" | "set_todo_list"
+        | "manage_todo_list" => ToolKind::TodoWrite,
         _ => return None,
     })
 }
@@ -158,11 +253,15 @@ fn by_name(name: &str) -> Option<ToolKind> {
 /// `view`, `create`, `str_replace`), then by the shape of its arguments:
 ///
 /// - a patch (`*** Begin Patch`, or a unified diff) → [`ToolKind::Edit`];
-/// - a `command` or `cmd` (a string or an argument vector) →
-///   [`ToolKind::Bash`];
-/// - a file path with `old_string`/`old_str`/`oldString` →
-///   [`ToolKind::Edit`], with `edits` → [`ToolKind::MultiEdit`], with
-///   `content`/`file_text` → [`ToolKind::Write`];
+/// - a command line under any of [`COMMAND_KEYS`](crate::COMMAND_KEYS)
+///   (a string or an argument vector) → [`ToolKind::Bash`];
+/// - a file path ([`PATH_KEYS`](crate::PATH_KEYS)) with the old side of a
+///   replacement ([`REPLACEMENT_KEYS`]) → [`ToolKind::Edit`], with `edits`
+///   or Windsurf's `ReplacementChunks` → [`ToolKind::MultiEdit`], with a
+///   file's text ([`CONTENT_KEYS`]) → [`ToolKind::Write`];
+///
+/// each argument name matched whatever its case and separators
+/// ([`field`](crate::field)).
 /// - `todos`, or a `plan` of steps → [`ToolKind::TodoWrite`].
 pub fn classify(name: &str, arguments: &Value) -> Option<ToolKind> {
     if let Some(kind) = kind_of(name) {
@@ -177,7 +276,8 @@ pub fn classify(name: &str, arguments: &Value) -> Option<ToolKind> {
     if normalize(name).contains("editor") {
         return match sub {
             Some("view") => Some(ToolKind::Read),
-            Some("create") => Some(ToolKind::Write),
+            // Goose's `text_editor` writes with `write`.
+            Some("create" | "write") => Some(ToolKind::Write),
             Some("str_replace" | "insert" | "undo_edit" | "edit") => Some(ToolKind::Edit),
             _ => None,
         };
@@ -186,7 +286,6 @@ pub fn classify(name: &str, arguments: &Value) -> Option<ToolKind> {
 }
 
 fn by_shape(arguments: &Value) -> Option<ToolKind> {
-    let has = |key: &str| arguments.get(key).is_some_and(|v| !v.is_null());
     if has_patch(arguments) {
         return Some(ToolKind::Edit);
     }
@@ -194,13 +293,15 @@ fn by_shape(arguments: &Value) -> Option<ToolKind> {
         return Some(ToolKind::Bash);
     }
     if path(arguments).is_some() {
-        if ["old_string", "old_str", "oldString"].iter().any(|k| has(k)) {
+        let old: Vec<&str> = REPLACEMENT_KEYS.iter().map(|(old, _)| *old).collect();
+        if field(arguments, &old).is_some_and(|v| !v.is_null()) {
             return Some(ToolKind::Edit);
         }
-        if arguments.get("edits").is_some_and(Value::is_array) {
+        // Claude Code's `edits`, Windsurf's `ReplacementChunks`.
+        if field(arguments, &["edits", "replacement_chunks"]).is_some_and(Value::is_array) {
             return Some(ToolKind::MultiEdit);
         }
-        if ["content", "file_text", "contents"].iter().any(|k| has(k)) {
+        if field(arguments, CONTENT_KEYS).is_some_and(|v| !v.is_null()) {
             return Some(ToolKind::Write);
         }
     }
@@ -252,6 +353,36 @@ mod tests {
             ("Execute-Command", ToolKind::Bash),
             ("write_to_file", ToolKind::Write),
             ("grep_search", ToolKind::Grep),
+            // Windsurf and Antigravity
+            ("run_command", ToolKind::Bash),
+            ("command_status", ToolKind::Bash),
+            ("view_file", ToolKind::Read),
+            ("replace_file_content", ToolKind::Edit),
+            ("multi_replace_file_content", ToolKind::MultiEdit),
+            ("find_by_name", ToolKind::Glob),
+            // Continue
+            ("run_terminal_command", ToolKind::Bash),
+            ("create_new_file", ToolKind::Write),
+            ("edit_existing_file", ToolKind::Edit),
+            ("file_glob_search", ToolKind::Glob),
+            // Roo Code, VS Code's agent, Augment, Kiro
+            ("update_todo_list", ToolKind::TodoWrite),
+            ("search_and_replace", ToolKind::Edit),
+            ("run_in_terminal", ToolKind::Bash),
+            ("replace_string_in_file", ToolKind::Edit),
+            ("manage_todo_list", ToolKind::TodoWrite),
+            ("launch-process", ToolKind::Bash),
+            ("save-file", ToolKind::Write),
+            ("executeBash", ToolKind::Bash),
+            ("fsWrite", ToolKind::Write),
+            ("readFile", ToolKind::Read),
+            ("strReplace", ToolKind::Edit),
+            // Kimi CLI: camel-cased names are split into words
+            ("Shell", ToolKind::Bash),
+            ("ReadFile", ToolKind::Read),
+            ("WriteFile", ToolKind::Write),
+            ("StrReplaceFile", ToolKind::Edit),
+            ("SetTodoList", ToolKind::TodoWrite),
             // Prefixed
             ("mcp__fs__read_file", ToolKind::Read),
             ("developer__shell", ToolKind::Bash),
@@ -272,6 +403,62 @@ mod tests {
         assert_eq!(c("str_replace"), Some(ToolKind::Edit));
         assert_eq!(c("insert"), Some(ToolKind::Edit));
         assert_eq!(c("frobnicate"), None);
+        // Goose's `developer__text_editor` writes a whole file with `write`.
+        let goose = json!({"command": "write", "path": "/a.py", "file_text": "x"});
+        assert_eq!(classify("developer__text_editor", &goose), Some(ToolKind::Write));
+    }
+
+    #[test]
+    fn camel_case_names_are_split_only_when_whole_names_fail() {
+        assert_eq!(split_words("StrReplaceFile"), "str_replace_file");
+        assert_eq!(split_words("runInTerminal2Go"), "run_in_terminal2_go");
+        assert_eq!(split_words("HTTPGet"), "httpget");
+        // `TaskOutput` is known whole; `MultiEdit` both ways.
+        assert_eq!(kind_of("TaskOutput"), Some(ToolKind::Bash));
+        assert_eq!(kind_of("MultiEdit"), Some(ToolKind::MultiEdit));
+        assert_eq!(kind_of("ReadTheDocs"), None);
+        assert_eq!(kind_of("mcp__kimi__WriteFile"), Some(ToolKind::Write));
+    }
+
+    #[test]
+    fn argument_names_in_every_style() {
+        // Windsurf's and Antigravity's arguments.
+        assert_eq!(
+            classify("tool", &json!({"CommandLine": "npm test", "Cwd": "/app"})),
+            Some(ToolKind::Bash)
+        );
+        assert_eq!(
+            classify(
+                "tool",
+                &json!({"TargetFile": "/app/a.ts", "CodeContent": "x", "EmptyFile": false})
+            ),
+            Some(ToolKind::Write)
+        );
+        assert_eq!(
+            classify(
+                "tool",
+                &json!({"TargetFile": "/app/a.ts", "ReplacementChunks": [{"TargetContent": "a", "ReplacementContent": "b"}]})
+            ),
+            Some(ToolKind::MultiEdit)
+        );
+        // Kiro's and the MCP filesystem server's.
+        assert_eq!(
+            classify("tool", &json!({"path": "a.rs", "oldStr": "a", "newStr": "b"})),
+            Some(ToolKind::Edit)
+        );
+        assert_eq!(
+            classify("tool", &json!({"path": "a.rs", "oldText": "a", "newText": "b"})),
+            Some(ToolKind::Edit)
+        );
+        assert_eq!(
+            classify("tool", &json!({"filepath": "a.rs", "contents": "x"})),
+            Some(ToolKind::Write)
+        );
+        assert_eq!(
+            classify("tool", &json!({"TargetFile": "a.rs", "CodeContent": null})),
+            None,
+            "a null body writes nothing"
+        );
     }
 
     #[test]

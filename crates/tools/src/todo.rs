@@ -55,9 +55,12 @@ impl Todo<'_> {
 }
 
 /// The items of a todo list or plan: `todos` (Claude Code, opencode,
-/// Gemini CLI), `plan` (Codex CLI's `update_plan`) or `task_list`
-/// (OpenHands' `task_tracker`), each item's text under `content`, `text`,
-/// `description`, `step` or `title`. `None` when the call carries no list.
+/// Gemini CLI, Kimi CLI), `plan` (Codex CLI's `update_plan`),
+/// `task_list` (OpenHands' `task_tracker`) or `todoList` (VS Code's
+/// agent), each item's text under `content`, `text`, `description`,
+/// `step` or `title`; or a Markdown checklist under one of those names
+/// (Roo Code's `update_todo_list`: `[x]` done, `[-]` in progress, `[ ]`
+/// pending). `None` when the call carries no list.
 ///
 /// ```
 /// use serde_json::json;
@@ -66,13 +69,19 @@ impl Todo<'_> {
 /// assert_eq!(todos[0].text, "Fix parser");
 /// assert!(todos[0].is_in_progress());
 /// assert_eq!(todos[1].status, "pending");
+///
+/// let checklist = json!({"todos": "[x] Read the issue\n[-] Fix parser\n[ ] Test"});
+/// let todos = strata_ctx_tools::todos(&checklist).unwrap();
+/// assert_eq!((todos[0].text, todos[0].is_done()), ("Read the issue", true));
+/// assert!(todos[1].is_in_progress());
+/// assert_eq!(todos[2].status, "pending");
 /// ```
 pub fn todos(arguments: &Value) -> Option<Vec<Todo<'_>>> {
-    let items = arguments
-        .get("todos")
-        .or_else(|| arguments.get("plan"))
-        .or_else(|| arguments.get("task_list"))
-        .and_then(Value::as_array)?;
+    let list = crate::field(arguments, &["todos", "plan", "task_list", "todo_list"])?;
+    if let Some(checklist) = list.as_str() {
+        return Some(checklist.lines().filter_map(checklist_item).collect());
+    }
+    let items = list.as_array()?;
     Some(
         items
             .iter()
@@ -85,6 +94,26 @@ pub fn todos(arguments: &Value) -> Option<Vec<Todo<'_>>> {
             })
             .collect(),
     )
+}
+
+/// One line of a Markdown checklist (`- [x] Fix parser`, `[ ] Test`,
+/// `[-] Build`) as an item; `None` for any other line.
+fn checklist_item(line: &str) -> Option<Todo<'_>> {
+    let line = line.trim_start();
+    let line = line
+        .strip_prefix("- ")
+        .or_else(|| line.strip_prefix("* "))
+        .unwrap_or(line);
+    let rest = line.strip_prefix('[')?;
+    let (mark, text) = rest.split_once(']')?;
+    let status = match mark {
+        "x" | "X" => "completed",
+        "-" | "~" => "in_progress",
+        " " | "" => "pending",
+        _ => return None,
+    };
+    let text = text.trim();
+    (!text.is_empty()).then_some(Todo { text, status })
 }
 
 /// What a todo tool's call does to the list.
@@ -417,6 +446,15 @@ mod tests {
         assert_eq!((items[0].text, items[0].is_done()), ("C", false));
         assert!(items[1].is_done());
         assert!(todos(&json!({"x": 1})).is_none());
+        // VS Code's agent keeps its list under `todoList`.
+        let vscode =
+            json!({"operation": "write", "todoList": [{"id": 1, "title": "C", "status": "completed"}]});
+        let list = todos(&vscode).unwrap();
+        assert_eq!((list[0].text, list[0].is_done()), ("C", true));
+        // A checklist's other lines are not items.
+        let roo = json!({"todos": "Plan:\n- [x] A\n- [?] B\n[ ]\n* [ ] D"});
+        let list: Vec<_> = todos(&roo).unwrap().iter().map(|t| (t.text, t.status)).collect();
+        assert_eq!(list, [("A", "completed"), ("D", "pending")]);
         assert!(todos(&json!({"todos": [{"status": "pending"}]}))
             .unwrap()
             .is_empty());

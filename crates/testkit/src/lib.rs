@@ -13,7 +13,8 @@
 //! - [`strategy`] generates messages and histories for proptest.
 //! - [`load_transcript`] reads the real agent transcripts kept as test data,
 //!   [`documented_outputs`] the tool outputs written after their documented
-//!   formats, with their failure lines marked.
+//!   formats and [`captured_outputs`] those captured from real runs, with
+//!   their failure lines marked.
 //! - [`HttpServer`] answers HTTP requests on 127.0.0.1 with scripted
 //!   [`Reply`]s, for clients of OpenAI-compatible endpoints.
 //!
@@ -37,7 +38,7 @@ pub use client::ScriptedClient;
 pub use corpus::{corpus_files, load_transcript, Transcript};
 pub use counter::{ByteCounter, FixedTokenCounter};
 pub use http::{HttpServer, Received, Reply};
-pub use marked::{documented_outputs, MarkedOutput};
+pub use marked::{captured_outputs, documented_outputs, MarkedOutput};
 pub use tmpfs::Tmpfs;
 
 mod builder;

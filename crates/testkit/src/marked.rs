@@ -59,7 +59,18 @@ impl MarkedOutput {
 /// The marked outputs of `tests/data/documented-outputs/` (`*.txt`), in name
 /// order; a file that cannot be read or has no marks is left out.
 pub fn documented_outputs() -> Vec<MarkedOutput> {
-    crate::corpus::data_files("documented-outputs", "txt")
+    marked_outputs("documented-outputs")
+}
+
+/// The marked outputs of `tests/data/captured-outputs/` (`*.txt`): what
+/// real toolchains printed on sample projects with planted failures, in
+/// name order; a file that cannot be read or has no marks is left out.
+pub fn captured_outputs() -> Vec<MarkedOutput> {
+    marked_outputs("captured-outputs")
+}
+
+fn marked_outputs(folder: &str) -> Vec<MarkedOutput> {
+    crate::corpus::data_files(folder, "txt")
         .iter()
         .filter_map(|path| {
             let name = path.file_stem()?.to_string_lossy();

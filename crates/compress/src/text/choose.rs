@@ -13,7 +13,7 @@ use frames::{
     code_under_frame, finding_above_fields, frame_above, function_above_frame, is_arrow_place,
     messages_over_places, place_under, FAILING_FRAMES,
 };
-use headings::{file_heading, section_titles};
+use headings::{file_heading, numbered_heading_above, section_titles};
 
 /// The lines to keep, in order, within the room: by priority, with the
 /// diagnostic lines paid from the grown room and the rest from
@@ -86,7 +86,12 @@ pub(super) fn choose(
                 .then(|| place_under(l))
                 .flatten()
                 .map(|p| line_str(text, &p));
-            findings.insert((said, place))
+            // A failure under a test's numbered heading is that test's
+            // message, told apart by its heading, which stays with it.
+            let heading = (kinds.get(&l.number) == Some(&LineKind::Failure))
+                .then(|| numbered_heading_above(text, l))
+                .flatten();
+            findings.insert((said, place.or(heading)))
         } else if let Some(above) = message_above(l) {
             kept.contains(&above.number) && findings.insert((said, Some(line_str(text, &above))))
         } else {

@@ -13,6 +13,7 @@
     unreachable_pub
 )]
 
+mod captured;
 mod documented;
 mod elided;
 mod findings;

@@ -4,7 +4,7 @@
 
 use strata_ctx_compress::{is_verdict, line_kind, LineKind};
 use strata_ctx_history::last_error_line;
-use strata_ctx_testkit::documented_outputs;
+use strata_ctx_testkit::{captured_outputs, documented_outputs};
 
 /// The last error is one of the output's failure lines, or one joined
 /// with the message it announces or with the line that announces it
@@ -14,8 +14,11 @@ use strata_ctx_testkit::documented_outputs;
 /// output has an error with a message.
 #[test]
 fn react_6_the_last_error_of_every_documented_toolchain_is_a_message() {
-    let cases = documented_outputs();
-    assert!(cases.len() >= 25);
+    let cases: Vec<_> = documented_outputs()
+        .into_iter()
+        .chain(captured_outputs())
+        .collect();
+    assert!(cases.len() >= 180);
     for case in cases {
         let (name, failures) = (&case.name, &case.failures);
         // A linter whose findings are all warnings (hadolint) prints no

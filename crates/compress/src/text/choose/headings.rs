@@ -47,6 +47,16 @@ fn above(line: &Line, (start, end, up): (usize, usize, usize)) -> Option<Line> {
     })
 }
 
+/// The numbered heading (`1) cart`) within [`diagnose::HEADING_REACH`]
+/// lines above `line`, if any: the test a failure under it belongs to
+/// (Mocha's `1) cart` over `total of 0 items:` over `AssertionError …`).
+pub(super) fn numbered_heading_above<'t>(text: &'t str, line: &Line) -> Option<&'t str> {
+    diagnose::lines_above(text.as_bytes(), line.start)
+        .take(diagnose::HEADING_REACH)
+        .filter_map(|(start, end)| text.get(start..end))
+        .find(|above| diagnose::is_numbered_heading(above))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,147 @@
+//! History forms of what real toolchains printed (TOOL-8): the workspace's
+//! `tests/data/captured-outputs/`, captured from runs of pytest,
+//! unittest, mypy, ruff, pylint, flake8, tsc, ESLint, Jest, Mocha, Vitest,
+//! Node's test runner, Go, GCC, CMake, g++, Cargo, Clippy, javac, Java,
+//! minitest, PHP, ShellCheck and erlc on sample projects with planted
+//! failures, their failure lines marked (`strata_ctx_testkit::MarkedOutput`).
+//! Unlike the documented outputs, none was written by hand: they hold what
+//! each tool really prints around its failures (colours, backtraces,
+//! template instantiations, TAP blocks).
+
+use serde_json::json;
+use strata_ctx_compress::Compressor;
+use strata_ctx_testkit::captured_outputs;
+
+/// A cut of `output` to `size` bytes, half from its head and half from its
+/// tail, on character boundaries: what a plain truncation keeps.
+fn head_and_tail(output: &str, size: usize) -> String {
+    let mut head = size / 2;
+    while !output.is_char_boundary(head) {
+        head -= 1;
+    }
+    let mut tail = output.len().saturating_sub(size - size / 2);
+    while !output.is_char_boundary(tail) {
+        tail += 1;
+    }
+    format!("{}{}", &output[..head], &output[tail..])
+}
+
+/// TOOL-8, TOOL-11: on real outputs, every failure line survives and the
+/// last one always, in a form no larger than the output that condensing
+/// again leaves as it is; over the outputs long enough to be cut (2,000
+/// bytes and more) the forms are under a third of the outputs, and a
+/// head+tail cut of each form's size keeps fewer failure lines and loses
+/// the last one of several outputs.
+#[test]
+fn tool_8_captured_toolchains_keep_every_failure_and_the_last() {
+    let c = Compressor::new();
+    let cases = captured_outputs();
+    assert!(cases.len() >= 30, "{} cases", cases.len());
+    let (mut raw, mut kept) = (0, 0);
+    let (mut failures, mut cut, mut last_cut) = (0, 0, 0);
+    for case in &cases {
+        let args = json!({"command": case.command});
+        let (form, _) = c.compress_text("Bash", &args, &case.output);
+        // Colours are not part of what a line says.
+        let plain_form = strip_colours(&form);
+        assert!(
+            plain_form.contains(&strip_colours(&case.last)),
+            "{}: lost the last failure {:?}\n{form}",
+            case.name,
+            case.last
+        );
+        for failure in &case.failures {
+            assert!(
+                plain_form.contains(&strip_colours(failure)),
+                "{}: lost {failure:?}\n{form}",
+                case.name
+            );
+        }
+        assert!(form.len() <= case.output.len(), "{}", case.name);
+        assert_eq!(c.compress_text("Bash", &args, &form).0, form, "{}", case.name);
+        if case.output.len() >= 2_000 {
+            raw += case.output.len();
+            kept += form.len();
+        }
+        let plain = strip_colours(&head_and_tail(&case.output, form.len()));
+        failures += case.failures.len();
+        cut += case
+            .failures
+            .iter()
+            .filter(|f| plain.contains(&strip_colours(f)))
+            .count();
+        last_cut += usize::from(plain.contains(&strip_colours(&case.last)));
+    }
+    assert!(kept * 3 < raw, "{kept} of {raw} bytes");
+    assert!(
+        cut * 5 < failures * 4,
+        "a head+tail cut keeps {cut} of {failures} failure lines"
+    );
+    assert!(
+        last_cut + 3 <= cases.len(),
+        "a head+tail cut keeps the last failure of {last_cut} of {} outputs",
+        cases.len()
+    );
+}
+
+/// `text` without its ANSI colour sequences (`ESC [ … m`).
+fn strip_colours(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("\u{1b}[") {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 2..];
+        match after.find(|c: char| !(c.is_ascii_digit() || c == ';')) {
+            Some(end) if after[end..].starts_with('m') => rest = &after[end + 1..],
+            _ => {
+                out.push_str("\u{1b}[");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// TOOL-8, TOOL-11: tests that fail with the same message (Mocha's
+/// `AssertionError [ERR_ASSERTION]: Expected values to be strictly
+/// equal:` under each numbered test) each keep it under their heading, so
+/// that a form condensed again keeps the headings too.
+#[test]
+fn tool_8_each_numbered_test_keeps_its_message() {
+    let c = Compressor::new();
+    let mut log = String::from("\n  cart\n");
+    for n in 0..60 {
+        log.push_str(&format!("    ✔ total of {n} items\n"));
+    }
+    log.push_str("\n  60 passing (40ms)\n  3 failing\n\n");
+    for (n, (title, values)) in [
+        ("applies discount", "30 !== 27"),
+        ("rounds", "2 !== 3"),
+        ("taxes", "9 !== 8"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        log.push_str(&format!(
+            "  {}) cart\n       {title}:\n\n      AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:\n\n{values}\n\n      + expected - actual\n\n      at Context.<anonymous> (test/cart.spec.js:{}:12)\n      at process.processImmediate (node:internal/timers:483:21)\n\n",
+            n + 1,
+            10 + n
+        ));
+    }
+    let args = json!({"command": "npx mocha"});
+    let (form, _) = c.compress_text("Bash", &args, &log);
+    for heading in [
+        "1) cart",
+        "2) cart",
+        "3) cart",
+        "applies discount:",
+        "rounds:",
+        "taxes:",
+    ] {
+        assert!(form.contains(heading), "{heading}\n{form}");
+    }
+    let message = "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:";
+    assert_eq!(form.matches(message).count(), 3, "{form}");
+    assert_eq!(c.compress_text("Bash", &args, &form).0, form);
+}

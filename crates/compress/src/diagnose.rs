@@ -298,6 +298,32 @@ pub(crate) fn is_pointed_code(line: &str) -> bool {
     compiled(&RE, pointed_code!()).is_match(&without_colours(line))
 }
 
+/// How far under a compiler's heading ([`is_compiler_heading`]) the
+/// primary label of its code frame ([`is_caret_label`]) may stand: the
+/// place, a blank gutter, and a few lines of the code it points at.
+pub(crate) const LABEL_REACH: usize = 8;
+
+/// Whether `line` heads a diagnostic the way rustc (and the compilers
+/// that print like it: Gleam, Roc) heads its errors: `error[E0308]:
+/// mismatched types`, `error: cannot find macro`, a code frame under it.
+pub(crate) fn is_compiler_heading(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^error(?:\[\w+\])?: \S").is_match(&without_colours(line))
+}
+
+/// Whether `line` is a code frame's primary label: the carets under the
+/// code a compiler's diagnostic points at, and what it says there
+/// (rustc's `  |            ---   ^^^ expected `u32`, found `&str``,
+/// `  |     ^^ not found in this scope`): the diagnostic's message at its
+/// place, which the heading above it often leaves general (`error[E0308]:
+/// mismatched types`). Carets with nothing after them (GCC's `~~~^~~`,
+/// Python's `^^^^`) and secondary labels (`--- expected due to this`)
+/// are not.
+pub(crate) fn is_caret_label(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s*\d*\s*[|│][\s|_/\\~-]*\^[\^~-]*\s+\S").is_match(&without_colours(line))
+}
+
 /// Whether `line` is an assertion's operand or matcher ([`OPERAND`]): a
 /// context line that belongs to the failure above it.
 pub(crate) fn is_operand(line: &str) -> bool {
@@ -550,6 +576,20 @@ pub fn is_verdict(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tool_8_a_code_frame_s_primary_label() {
+        assert!(is_caret_label(
+            "  |            ---   ^^^ expected `u32`, found `&str`"
+        ));
+        assert!(is_caret_label("  |     ^^ not found in this scope"));
+        assert!(is_caret_label("12 | |_____^ expected `()`, found `i32`"));
+        assert!(is_caret_label("   │     ^^^ unused variable"));
+        assert!(!is_caret_label("  |            --- expected due to this"));
+        assert!(!is_caret_label("      |                   ~~~~~~^~"));
+        assert!(!is_caret_label("    ^^^^^^^^^^^^^^^"));
+        assert!(!is_caret_label("  |            |"));
+    }
 
     fn kinds(text: &str) -> Vec<(LineKind, &str)> {
         text.lines().map(|l| (line_kind(l), l)).collect()

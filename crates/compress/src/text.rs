@@ -334,6 +334,19 @@ fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize
             continue;
         };
         let failure = || diagnose::line_kind(line) == LineKind::Failure;
+        // What a compiler says at the place it points at (rustc's `^^^
+        // expected `u32`, found `&str``), under the diagnostic's heading.
+        if diagnose::is_compiler_heading(line) {
+            added.extend(
+                after
+                    .split('\n')
+                    .skip(1)
+                    .take(diagnose::LABEL_REACH)
+                    .take_while(|l| diagnose::line_kind(l) != LineKind::Failure)
+                    .filter(|l| diagnose::is_caret_label(l))
+                    .map(|l| diagnose::span_in(text, l.trim_end_matches('\r'))),
+            );
+        }
         let mut elaboration = diagnose::elaboration(line, after).peekable();
         let mut value = diagnose::value_under(line, after).peekable();
         if diagnose::announces_message(line) && failure() {

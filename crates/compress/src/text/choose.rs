@@ -453,12 +453,24 @@ fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     let mut attached: Vec<Line> = Vec::new();
     let mut anchor = Anchor::None;
     let mut elaborations = diagnose::Elaborations::default();
+    let mut failure: Option<usize> = None;
     for (l, k) in all {
         let line = line_str(text, l);
         let within = |n: usize, reach: usize| l.number > n && l.number <= n + reach;
         if elaborations.elaborates(l.number, *k, line) {
             attached.push(*l);
             continue;
+        }
+        // What a compiler says at the place its diagnostic points at.
+        if *k == LineKind::Context
+            && failure.is_some_and(|n| within(n, diagnose::LABEL_REACH))
+            && diagnose::is_caret_label(line)
+        {
+            attached.push(*l);
+            continue;
+        }
+        if *k == LineKind::Failure {
+            failure = Some(l.number);
         }
         match (k, &anchor) {
             (LineKind::Failure, _) => {

@@ -1,9 +1,10 @@
 //! History forms of what real toolchains printed (TOOL-8): the workspace's
 //! `tests/data/captured-outputs/`, captured from runs of pytest,
-//! unittest, mypy, ruff, pylint, flake8, tsc, ESLint, Jest, Mocha, Vitest,
-//! Node's test runner, Go, GCC, CMake, g++, Cargo, Clippy, javac, Java,
-//! minitest, PHP, ShellCheck and erlc on sample projects with planted
-//! failures, their failure lines marked (`strata_ctx_testkit::MarkedOutput`).
+//! unittest, mypy, ruff, pylint, flake8, pip, tsc, ESLint, Jest, Mocha,
+//! Vitest, Node's test runner, Go, GCC, CMake, g++, Cargo, Clippy, javac,
+//! Java, minitest, PHP, prove, bash, ShellCheck and erlc on sample
+//! projects with planted failures, their failure lines marked
+//! (`strata_ctx_testkit::MarkedOutput`).
 //! Unlike the documented outputs, none was written by hand: they hold what
 //! each tool really prints around its failures (colours, backtraces,
 //! template instantiations, TAP blocks).

@@ -1,0 +1,118 @@
+//! The lines that carry each failure's message (TOOL-8).
+
+use super::{line_str, Line};
+use crate::diagnose::{self, LineKind};
+
+/// How far under its failure an assertion's first operand may stand, and
+/// each next one under the one before ([`messages_of_failures`]).
+const OPERAND_REACH: usize = 3;
+const NEXT_OPERAND_REACH: usize = 2;
+
+/// The message of each failure: an assertion's operand (`Expected: 3`,
+/// `left: 3`) or matcher at most three lines after the failure (a blank
+/// and a label may stand between: Playwright's `Locator: getByTestId(…)`
+/// above `Expected string: "Paid"`) or two after the previous such line;
+/// the first line with text among the two after a failure that ends with
+/// a colon (`… panicked at src/a.rs:3:5:`,
+/// [`diagnose::announced_message`]); and the lines between a numbered
+/// heading and its failure, which name the test; and the deeper-indented
+/// lines right under a failure that elaborate it
+/// ([`diagnose::elaboration`]).
+pub(super) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
+    /// The last line a message may follow.
+    enum Anchor {
+        None,
+        /// A failure: operands may follow it.
+        Line(usize),
+        /// An operand: more operands may follow it.
+        Operand(usize),
+        /// A failure that announces its message.
+        Announces(usize),
+        /// A numbered heading: the test's name follows it.
+        Heading(usize),
+        /// An operand's heading, or a line of its value: (more of) its
+        /// value follows it (doctest's `Got:` over `    x`).
+        Value(usize),
+    }
+    impl Anchor {
+        /// The line an operand may follow, and how far under it.
+        fn operand_reach(&self) -> Option<(usize, usize)> {
+            match *self {
+                Anchor::None => None,
+                Anchor::Line(n) | Anchor::Announces(n) | Anchor::Heading(n) => Some((n, OPERAND_REACH)),
+                Anchor::Operand(n) | Anchor::Value(n) => Some((n, NEXT_OPERAND_REACH)),
+            }
+        }
+    }
+    let mut attached: Vec<Line> = Vec::new();
+    let mut anchor = Anchor::None;
+    let mut elaborations = diagnose::Elaborations::default();
+    let mut failure: Option<usize> = None;
+    for (l, k) in all {
+        let line = line_str(text, l);
+        let within = |n: usize, reach: usize| l.number > n && l.number <= n + reach;
+        if elaborations.elaborates(l.number, *k, line) {
+            attached.push(*l);
+            continue;
+        }
+        // What a compiler says at the place its diagnostic points at.
+        if *k == LineKind::Context
+            && failure.is_some_and(|n| within(n, diagnose::LABEL_REACH))
+            && diagnose::is_caret_label(line)
+        {
+            attached.push(*l);
+            continue;
+        }
+        if *k == LineKind::Failure {
+            failure = Some(l.number);
+        }
+        match (k, &anchor) {
+            (LineKind::Failure, _) => {
+                anchor = if diagnose::announces_message(line) {
+                    Anchor::Announces(l.number)
+                } else if diagnose::is_numbered_heading(line) {
+                    Anchor::Heading(l.number)
+                } else {
+                    Anchor::Line(l.number)
+                }
+            }
+            (LineKind::Context, _)
+                if anchor.operand_reach().is_some_and(|(n, reach)| within(n, reach))
+                    && diagnose::is_operand(line) =>
+            {
+                attached.push(*l);
+                let after = text.get(l.end..).unwrap_or_default();
+                anchor = if diagnose::value_under(line, after).next().is_some() {
+                    Anchor::Value(l.number)
+                } else {
+                    Anchor::Operand(l.number)
+                };
+            }
+            // An operand's value under its heading; the next operand may
+            // follow it.
+            (LineKind::Plain, Anchor::Value(n))
+                if within(*n, 1) && line.starts_with([' ', '\t']) && !line.trim().is_empty() =>
+            {
+                attached.push(*l);
+                anchor = Anchor::Value(l.number);
+            }
+            // An indented message may go on under it, as deep (GHC's hints,
+            // [`diagnose::message_continued`]).
+            (LineKind::Plain, Anchor::Announces(n)) if within(*n, 2) && !line.trim().is_empty() => {
+                attached.push(*l);
+                anchor = if line.starts_with([' ', '\t']) {
+                    Anchor::Value(l.number)
+                } else {
+                    Anchor::Operand(l.number)
+                };
+            }
+            (LineKind::Plain, Anchor::Heading(n))
+                if within(*n, diagnose::HEADING_REACH) && !line.trim().is_empty() =>
+            {
+                attached.push(*l);
+            }
+            _ => {}
+        }
+    }
+    attached
+}

@@ -1,0 +1,68 @@
+//! The lines a failure line leaves unsaid, added to those the search for
+//! diagnostic lines found (TOOL-8).
+
+use crate::diagnose::{self, LineKind};
+
+/// Adds to `spans` the lines that say what a failure line leaves unsaid:
+/// the message a failure line that ends with a colon announces (Rust's
+/// `thread 'x' panicked at src/a.rs:3:5:` above `called `Option::unwrap()`
+/// on a `None` value`, [`diagnose::announced_message`]), the deeper
+/// lines that elaborate one (TypeScript's `  Type 'undefined' is not
+/// assignable to type 'Item'.`, [`diagnose::elaboration`]), and the lines
+/// between a numbered heading and its failure, which name the test
+/// (Mocha's `1) Cart` over `#total()` over `applies no discount:`), and
+/// the value under an operand's heading (doctest's `Got:` over `    x`,
+/// [`diagnose::value_under`]). Only lines before `end` are added.
+pub(super) fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize)>) {
+    let mut added: Vec<(usize, usize)> = Vec::new();
+    for &(start, stop) in spans.iter() {
+        let (Some(line), Some(after)) = (text.get(start..stop), text.get(stop..end)) else {
+            continue;
+        };
+        let failure = || diagnose::line_kind(line) == LineKind::Failure;
+        // What a compiler says at the place it points at (rustc's `^^^
+        // expected `u32`, found `&str``), under the diagnostic's heading.
+        if diagnose::is_compiler_heading(line) {
+            added.extend(
+                after
+                    .split('\n')
+                    .skip(1)
+                    .take(diagnose::LABEL_REACH)
+                    .take_while(|l| diagnose::line_kind(l) != LineKind::Failure)
+                    .filter(|l| diagnose::is_caret_label(l))
+                    .map(|l| diagnose::span_in(text, l.trim_end_matches('\r'))),
+            );
+        }
+        let mut elaboration = diagnose::elaboration(line, after).peekable();
+        let mut value = diagnose::value_under(line, after).peekable();
+        if diagnose::announces_message(line) && failure() {
+            if let Some(message) = diagnose::announced_message(after) {
+                let span = diagnose::span_in(text, message);
+                added.push(span);
+                let rest = text.get(span.1..end).unwrap_or_default();
+                added.extend(diagnose::message_continued(message, rest).map(|m| diagnose::span_in(text, m)));
+            }
+        } else if elaboration.peek().is_some() && failure() {
+            added.extend(elaboration.map(|m| diagnose::span_in(text, m)));
+        } else if value.peek().is_some() {
+            added.extend(value.map(|m| diagnose::span_in(text, m)));
+        } else if diagnose::is_numbered_heading(line)
+            && diagnose::line_kind_in(text, line) == LineKind::Failure
+        {
+            added.extend(
+                after
+                    .split('\n')
+                    .skip(1)
+                    .take(diagnose::HEADING_REACH)
+                    .take_while(|l| diagnose::line_kind(l) != LineKind::Failure)
+                    .filter(|l| !l.trim().is_empty())
+                    .map(|l| diagnose::span_in(text, l.trim_end_matches('\r'))),
+            );
+        }
+    }
+    if !added.is_empty() {
+        spans.extend(added);
+        spans.sort_unstable();
+        spans.dedup();
+    }
+}

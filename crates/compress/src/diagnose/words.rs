@@ -92,6 +92,17 @@ pub(super) const NOISE: &str = concat!(
     // testing.(*T).Run`.
     r"|^panic\(\{?0x[0-9a-f]+|^\s*runtime\.\w[\w.]*\(|^\s*(?:created by )?testing\.\(\*[TBMF]\)\.",
     r"|^\s*(?:at )?/rustc/[0-9a-f]+/|^\s*\d+: (?:std::|core::|alloc::|rust_begin_unwind|__rust|<unknown>$)",
+    // The C runtime's and the sanitizers' own frames under a native
+    // crash, as AddressSanitizer, gdb and Valgrind print them
+    // (`#3 0x7f… in __libc_start_main csu/../csu/libc-start.c:360:3`,
+    // `#0 0x… in __interceptor_malloc (…)`, `==7== by 0x…:
+    // (below main) (libc-start.c:360)`).
+    r"|^\s*#\d+ +0x[0-9a-f]+ in (?:__libc_|_start\b|__interceptor_|__asan_|__sanitizer|__[utm]san_|\S+ (?:\S*/)?(?:csu|sysdeps)/)",
+    r"|^==\d+==\s+(?:at|by) 0x[0-9A-Fa-f]+: (?:__libc_|_start\b|\(below main\)|\S+ \(in /(?:usr/)?lib)",
+    // AddressSanitizer's shadow memory under its report: the rows of
+    // shadow bytes and their legend.
+    r"|^Shadow byte(?:s around the buggy address| legend)\b|^\s*(?:=>)?0x[0-9a-f]+: (?:\[?[0-9a-f]{2}\]? ?){4,}$",
+    r"|^\s+(?:[A-Za-z]+ )*(?:[Rr]edzone|addressable|region|return|scope|order|user|overflow|cookie|internal|gap):\s+[0-9a-f]{2}(?: [0-9a-f]{2})*(?: \.\.)? *$",
 );
 
 pub(super) const FAILURE: &str = concat!(

@@ -1,8 +1,9 @@
 //! History forms of what real toolchains printed (TOOL-8): the workspace's
 //! `tests/data/captured-outputs/`, captured from runs of pytest,
-//! unittest, mypy, ruff, pylint, flake8, pip, tsc, ESLint, Jest, Mocha,
-//! Vitest, Node's test runner, Go, GCC, CMake, g++, Cargo, Clippy, javac,
-//! Java, minitest, PHP, prove, bash, ShellCheck and erlc on sample
+//! unittest, mypy, ruff, pylint, flake8, pyright, pip, tsc, ESLint,
+//! Prettier, Jest, Mocha, Vitest, Node's test runner, Go, GCC, clang,
+//! CMake, g++, Cargo, Clippy, javac, Java, minitest, PHP, prove, bash,
+//! ShellCheck, erlc, AddressSanitizer and Valgrind on sample
 //! projects with planted failures, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`).
 //! Unlike the documented outputs, none was written by hand: they hold what
@@ -145,4 +146,40 @@ fn tool_8_each_numbered_test_keeps_its_message() {
     let message = "AssertionError [ERR_ASSERTION]: Expected values to be strictly equal:";
     assert_eq!(form.matches(message).count(), 3, "{form}");
     assert_eq!(c.compress_text("Bash", &args, &form).0, form);
+}
+
+/// TOOL-8: under a native crash, the frames of the project's code stay
+/// and the C runtime's, the sanitizer's own and its shadow memory are
+/// noise (AddressSanitizer and Valgrind as they print a buffer overflow).
+#[test]
+fn tool_8_a_native_crash_keeps_the_project_s_frames() {
+    let c = Compressor::new();
+    let case = |name: &str| captured_outputs().into_iter().find(|c| c.name == name).unwrap();
+    let asan = case("asan");
+    let (form, _) = c.compress_text("Bash", &json!({"command": asan.command}), &asan.output);
+    for kept in [
+        "#0 0x563dff782f15 in sum /home/dev/cpp/asan.c:4:71",
+        "in main /home/dev/cpp/asan.c:8:18",
+    ] {
+        assert!(form.contains(kept), "{kept}\n{form}");
+    }
+    for noise in [
+        "__libc_start_main",
+        "__interceptor_malloc",
+        "0x0c067fff7fb0: 00 00",
+        "Heap left redzone",
+    ] {
+        assert!(!form.contains(noise), "{noise}\n{form}");
+    }
+    let valgrind = case("valgrind");
+    let (form, _) = c.compress_text("Bash", &json!({"command": valgrind.command}), &valgrind.output);
+    assert!(
+        form.contains("==13484==    at 0x10919D: sum (asan.c:4)"),
+        "{form}"
+    );
+    assert!(
+        form.contains("==13484==    by 0x10922A: main (asan.c:8)"),
+        "{form}"
+    );
+    assert!(!form.contains("malloc (in /usr/libexec/valgrind"), "{form}");
 }

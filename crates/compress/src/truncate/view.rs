@@ -30,7 +30,7 @@ pub(super) const DIAGNOSTICS: usize = 200;
 
 /// How many times `max_bytes` of the output's end are kept to find the
 /// tail and the diagnostic lines before it.
-pub(super) const END_WINDOW: usize = 4;
+pub(super) const END_WINDOW: usize = 16;
 
 /// The longest diagnostic line shown whole; longer ones keep both ends.
 const DIAGNOSTIC_LINE_BYTES: usize = 400;

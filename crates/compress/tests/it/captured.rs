@@ -183,3 +183,34 @@ fn tool_8_a_native_crash_keeps_the_project_s_frames() {
     );
     assert!(!form.contains("malloc (in /usr/libexec/valgrind"), "{form}");
 }
+
+/// TOOL-8, TRUNC-1: what the model sees mid-round of a long log whose
+/// errors stand far from its end (a service's 1,516 log records, two
+/// errors and an exception hundreds of lines up) shows them between its
+/// head and tail, cut to a small share of the window, in memory and
+/// streamed alike.
+#[test]
+fn tool_8_a_long_log_s_errors_far_from_its_end_are_seen_mid_round() {
+    let log = captured_outputs()
+        .into_iter()
+        .find(|c| c.name == "pylog")
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let truncator = strata_ctx_compress::Truncator::builder(dir.path())
+        .limits(strata_ctx_compress::Limits::new(40, 4_000))
+        .spill_dir(None)
+        .build();
+    let view = |cut: strata_ctx_compress::Truncated| cut.result.data["output"].as_str().unwrap().to_owned();
+    let in_memory = view(truncator.truncate("Bash", log.output.as_bytes()));
+    let streamed = view(truncator.truncate_reader("Bash", log.output.as_bytes()));
+    assert_eq!(in_memory, streamed);
+    for error in [
+        "ERROR sync: could not decode record 902 from upstream",
+        "json.decoder.JSONDecodeError: Expecting value: line 1 column 19 (char 18)",
+        "ERROR sync: batch 1203 rejected: constraint violation on orders.customer_id",
+        "sync finished with 2 errors",
+    ] {
+        assert!(in_memory.contains(error), "{error}\n{in_memory}");
+    }
+    assert!(in_memory.len() <= 4_000, "{}", in_memory.len());
+}

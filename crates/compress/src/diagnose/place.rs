@@ -419,6 +419,7 @@ mod tests {
         );
         assert_eq!(line_kind_in(&far, warning), LineKind::Warning);
         assert_eq!(line_kind("  severity: 'ERROR',"), LineKind::Context);
+        assert_eq!(line_kind("  code: 'ERR_MODULE_NOT_FOUND',"), LineKind::Context);
         assert_eq!(
             line_kind("  message: 'Request failed with status code 500',"),
             LineKind::Failure

@@ -375,10 +375,12 @@ pub(super) const REPORT_LIKE_CODE: &str = concat!(
 );
 
 /// The fields of a TAP producer's YAML block other than its message, and
-/// the level an error object Node prints carries among its fields (the
-/// PostgreSQL client's `  severity: 'ERROR',` under `PostgresError:
-/// relation "users" already exists`): the message says what failed.
-pub(super) const TAP_FIELD: &str = r"^\s*(?:name|code|failureType|operator|location): '[^']*'$|^\s*duration_ms: [\d.]+$|^ {2,}(?:expected|actual): |^\s+severity(?:_local)?: '[A-Z]+',?$";
+/// the level and code an error object Node prints carries among its
+/// fields (the PostgreSQL client's `  severity: 'ERROR',` under
+/// `PostgresError: relation "users" already exists`, `  code:
+/// 'ERR_MODULE_NOT_FOUND',` under `Error [ERR_MODULE_NOT_FOUND]: Cannot
+/// find module …`): the message says what failed.
+pub(super) const TAP_FIELD: &str = r"^\s*(?:name|code|failureType|operator|location): '[^']*',?$|^\s*duration_ms: [\d.]+$|^ {2,}(?:expected|actual): |^\s+severity(?:_local)?: '[A-Z]+',?$";
 
 /// A linter's count of what its `--fix` could fix, after its findings and
 /// its summary (ESLint's `12 errors and 0 warnings potentially fixable

@@ -179,6 +179,10 @@ pub(super) const FAILURE: &str = concat!(
     // Node's heading of the modules that required one it could not find,
     // over the first of them (`- /app/server.js`).
     r"|^Require stack:$",
+    // Erlang's runtime stopping on an error at boot (`erl -eval`,
+    // escripts), the reason in the term it prints
+    // (`{"init terminating in do_boot",{{badmatch,[1,2,3]},…}}`).
+    r"|init terminating in do_boot\b",
     // A build step that exited non-zero under Docker's legacy builder,
     // and a command GNU time ran.
     r"|\breturned a non-zero code: -?\d+$|^Command exited with non-zero status -?\d+$",
@@ -358,6 +362,10 @@ pub(super) const VERDICT: &str = concat!(
     r"|^(?:Aborted|Segmentation fault|Illegal instruction|Bus error|Floating point exception|Killed|Terminated)(?: \(core dumped\))?$",
     // R's and black's closing lines (see `FAILURE`).
     r"|^Execution halted$|^Oh no! 💥 💔 💥$",
+    // A TAP test's verdict (`not ok 41 - deep`, as Node's test runner and
+    // prove print it), over or under the message that says why; Node's
+    // test runner on a suite whose tests failed: their errors are above.
+    r"|^not ok \d+\b|^error: '\d+ subtests? failed'$",
 );
 
 /// Report lines that open like a comment or a diff's line (see

@@ -71,6 +71,8 @@ fn react_6_builds_and_runners_stopping_are_verdicts() {
         "Test Case '-[AppTests.StoreTests testTotal]' failed (0.002 seconds).",
         "Failed!  - Failed:     1, Passed:    60, Skipped:     0, Total:    61",
         "Result: FAIL",
+        "not ok 41 - deep",
+        "  error: '2 subtests failed'",
         "Failed 1/6 subtests",
         "t/01-cart.t (Wstat: 256 (exited 1) Tests: 6 Failed: 1)",
         "  Failed test:  4",

@@ -12,7 +12,9 @@ use crate::diagnose::{self, LineKind};
 /// between a numbered heading and its failure, which name the test
 /// (Mocha's `1) Cart` over `#total()` over `applies no discount:`), and
 /// the value under an operand's heading (doctest's `Got:` over `    x`,
-/// [`diagnose::value_under`]). Only lines before `end` are added.
+/// [`diagnose::value_under`]), and the label a compiler prints under the
+/// code its error points at (rustc's `^^^ expected `u32`, found `&str``,
+/// [`diagnose::is_caret_label`]). Only lines before `end` are added.
 pub(super) fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize)>) {
     let mut added: Vec<(usize, usize)> = Vec::new();
     for &(start, stop) in spans.iter() {

@@ -2,7 +2,8 @@
 //! `tests/data/captured-outputs/`, captured from runs of pytest,
 //! unittest, mypy, ruff, pylint, flake8, pyright, pip, tsc, ESLint,
 //! Prettier, Jest, Mocha, Vitest, Node's test runner, Go, GCC, clang,
-//! CMake, g++, Cargo, Clippy, javac, Java, minitest, PHP, prove, bash,
+//! CMake, g++, Cargo, Clippy, javac, Java, minitest, RSpec, PHP, PHPUnit,
+//! ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer and Valgrind on sample
 //! projects with planted failures, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`).

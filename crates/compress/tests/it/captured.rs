@@ -1,15 +1,13 @@
 //! History forms of what real toolchains printed (TOOL-8): the workspace's
-//! `tests/data/captured-outputs/`, captured from runs of pytest,
-//! unittest, mypy, ruff, pylint, flake8, pyright, pip, tsc, ESLint,
-//! Prettier, Jest, Mocha, Vitest, Node's test runner, Go, GCC, clang,
-//! CMake, g++, Cargo, Clippy, javac, Java, minitest, RSpec, PHP, PHPUnit,
-//! ExUnit, prove, bash,
-//! ShellCheck, erlc, AddressSanitizer and Valgrind on sample
-//! projects with planted failures, their failure lines marked
-//! (`strata_ctx_testkit::MarkedOutput`).
-//! Unlike the documented outputs, none was written by hand: they hold what
-//! each tool really prints around its failures (colours, backtraces,
-//! template instantiations, TAP blocks).
+//! `tests/data/captured-outputs/`, captured from runs of pytest, unittest,
+//! mypy, ruff, pylint, flake8, pyright, pip, tsc, ESLint, Prettier, Jest,
+//! Mocha, Vitest, Node's test runner, Go, GCC, clang, CMake, g++, Cargo,
+//! Clippy, javac, Java, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
+//! ShellCheck, erlc, AddressSanitizer and Valgrind on sample projects with
+//! planted failures, their failure lines marked
+//! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none
+//! was written by hand: they hold what each tool really prints around its
+//! failures (colours, backtraces, template instantiations, TAP blocks).
 
 use serde_json::json;
 use strata_ctx_compress::Compressor;

@@ -589,6 +589,14 @@ mod tests {
         assert!(!is_caret_label("      |                   ~~~~~~^~"));
         assert!(!is_caret_label("    ^^^^^^^^^^^^^^^"));
         assert!(!is_caret_label("  |            |"));
+        // Only an error's heading brings its labels along.
+        assert!(is_compiler_heading("error[E0308]: mismatched types"));
+        assert!(is_compiler_heading(
+            "error: cannot find macro `foo` in this scope"
+        ));
+        assert!(!is_compiler_heading("warning: unused variable: `x`"));
+        assert!(!is_compiler_heading("  = note: expected type `u32`"));
+        assert!(!is_compiler_heading("src/a.c:3:5: error: expected ';'"));
     }
 
     fn kinds(text: &str) -> Vec<(LineKind, &str)> {

@@ -1343,3 +1343,20 @@ fn tool_8_doctest_keeps_what_was_expected_and_what_came() {
         );
     }
 }
+
+/// TOOL-8: a code frame's label is an error's message only under the
+/// error: forty warnings' `^^ help: …` labels stay out of a build's form
+/// while its error keeps `^^^ expected `u32`, found `&str``.
+#[test]
+fn tool_8_only_an_error_s_label_is_its_message() {
+    let mut log = String::from("   Compiling app v0.1.0 (/home/dev/app)\n");
+    for i in 0..40 {
+        log.push_str(&format!(
+            "warning: unused variable: `x{i}`\n --> src/m{i}.rs:3:9\n  |\n3 |     let x{i} = 1;\n  |         ^^ help: if this is intentional, prefix it with an underscore: `_x{i}`\n  |\n  = note: `#[warn(unused_variables)]` on by default\n\n"
+        ));
+    }
+    log.push_str("error[E0308]: mismatched types\n --> src/main.rs:5:18\n  |\n5 |     let x: u32 = \"a\";\n  |            ---   ^^^ expected `u32`, found `&str`\n  |            |\n  |            expected due to this\n\nerror: could not compile `app` (bin \"app\") due to 1 previous error; 40 warnings emitted\n");
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "cargo build"}), &log);
+    assert!(form.contains("^^^ expected `u32`, found `&str`"), "{form}");
+    assert_eq!(form.matches("help: if this is intentional").count(), 0, "{form}");
+}

@@ -10,21 +10,14 @@
 //! failures (colours, backtraces, template instantiations, TAP blocks).
 
 use serde_json::json;
-use strata_ctx_compress::Compressor;
+use strata_ctx_compress::{without_colours, Compressor};
 use strata_ctx_testkit::captured_outputs;
 
-/// A cut of `output` to `size` bytes, half from its head and half from its
-/// tail, on character boundaries: what a plain truncation keeps.
-fn head_and_tail(output: &str, size: usize) -> String {
-    let mut head = size / 2;
-    while !output.is_char_boundary(head) {
-        head -= 1;
-    }
-    let mut tail = output.len().saturating_sub(size - size / 2);
-    while !output.is_char_boundary(tail) {
-        tail += 1;
-    }
-    format!("{}{}", &output[..head], &output[tail..])
+use crate::documented::head_and_tail;
+
+/// `text` as printed, without its colours: what a line says.
+fn uncoloured(text: &str) -> String {
+    without_colours(text).into_owned()
 }
 
 /// TOOL-8, TOOL-11: on real outputs, every failure line survives and the
@@ -44,16 +37,16 @@ fn tool_8_captured_toolchains_keep_every_failure_and_the_last() {
         let args = json!({"command": case.command});
         let (form, _) = c.compress_text("Bash", &args, &case.output);
         // Colours are not part of what a line says.
-        let plain_form = strip_colours(&form);
+        let plain_form = uncoloured(&form);
         assert!(
-            plain_form.contains(&strip_colours(&case.last)),
+            plain_form.contains(&uncoloured(&case.last)),
             "{}: lost the last failure {:?}\n{form}",
             case.name,
             case.last
         );
         for failure in &case.failures {
             assert!(
-                plain_form.contains(&strip_colours(failure)),
+                plain_form.contains(&uncoloured(failure)),
                 "{}: lost {failure:?}\n{form}",
                 case.name
             );
@@ -64,14 +57,14 @@ fn tool_8_captured_toolchains_keep_every_failure_and_the_last() {
             raw += case.output.len();
             kept += form.len();
         }
-        let plain = strip_colours(&head_and_tail(&case.output, form.len()));
+        let plain = uncoloured(&head_and_tail(&case.output, form.len()));
         failures += case.failures.len();
         cut += case
             .failures
             .iter()
-            .filter(|f| plain.contains(&strip_colours(f)))
+            .filter(|f| plain.contains(&uncoloured(f)))
             .count();
-        last_cut += usize::from(plain.contains(&strip_colours(&case.last)));
+        last_cut += usize::from(plain.contains(&uncoloured(&case.last)));
     }
     assert!(kept * 3 < raw, "{kept} of {raw} bytes");
     assert!(
@@ -83,25 +76,6 @@ fn tool_8_captured_toolchains_keep_every_failure_and_the_last() {
         "a head+tail cut keeps the last failure of {last_cut} of {} outputs",
         cases.len()
     );
-}
-
-/// `text` without its ANSI colour sequences (`ESC [ … m`).
-fn strip_colours(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find("\u{1b}[") {
-        out.push_str(&rest[..at]);
-        let after = &rest[at + 2..];
-        match after.find(|c: char| !(c.is_ascii_digit() || c == ';')) {
-            Some(end) if after[end..].starts_with('m') => rest = &after[end + 1..],
-            _ => {
-                out.push_str("\u{1b}[");
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
 }
 
 /// TOOL-8, TOOL-11: tests that fail with the same message (Mocha's
@@ -153,7 +127,8 @@ fn tool_8_each_numbered_test_keeps_its_message() {
 #[test]
 fn tool_8_a_native_crash_keeps_the_project_s_frames() {
     let c = Compressor::new();
-    let case = |name: &str| captured_outputs().into_iter().find(|c| c.name == name).unwrap();
+    let cases = captured_outputs();
+    let case = |name: &str| cases.iter().find(|c| c.name == name).unwrap();
     let asan = case("asan");
     let (form, _) = c.compress_text("Bash", &json!({"command": asan.command}), &asan.output);
     for kept in [

@@ -31,7 +31,7 @@ use strata_ctx_testkit::documented_outputs as documented;
 
 /// A cut of `output` to `size` bytes, half from its head and half from its
 /// tail, on character boundaries: what a plain truncation keeps.
-fn head_and_tail(output: &str, size: usize) -> String {
+pub(crate) fn head_and_tail(output: &str, size: usize) -> String {
     let mut head = size / 2;
     while !output.is_char_boundary(head) {
         head -= 1;

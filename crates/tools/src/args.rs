@@ -67,13 +67,15 @@ pub const REPLACEMENT_KEYS: &[(&str, &str)] = &[
 /// assert!(!strata_ctx_tools::same_key("file", "file_path"));
 /// ```
 pub fn same_key(a: &str, b: &str) -> bool {
-    let squash = |key: &str| {
+    // Compared char by char as the two are read, with nothing allocated:
+    // `field` asks this of every argument of a call whose names it does
+    // not find as they are.
+    fn squash(key: &str) -> impl Iterator<Item = char> + '_ {
         key.chars()
             .filter(|c| !matches!(c, '_' | '-'))
             .map(|c| c.to_ascii_lowercase())
-            .collect::<Vec<_>>()
-    };
-    a == b || squash(a) == squash(b)
+    }
+    a == b || squash(a).eq(squash(b))
 }
 
 /// The value of the first of `keys` that `arguments` holds: by its exact

@@ -293,8 +293,10 @@ fn by_shape(arguments: &Value) -> Option<ToolKind> {
         return Some(ToolKind::Bash);
     }
     if path(arguments).is_some() {
-        let old: Vec<&str> = REPLACEMENT_KEYS.iter().map(|(old, _)| *old).collect();
-        if field(arguments, &old).is_some_and(|v| !v.is_null()) {
+        let replaces = REPLACEMENT_KEYS
+            .iter()
+            .any(|(old, _)| field(arguments, &[old]).is_some_and(|v| !v.is_null()));
+        if replaces {
             return Some(ToolKind::Edit);
         }
         // Claude Code's `edits`, Windsurf's `ReplacementChunks`.

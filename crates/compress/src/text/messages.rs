@@ -25,15 +25,12 @@ pub(super) fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(u
         // What a compiler says at the place it points at (rustc's `^^^
         // expected `u32`, found `&str``), under the diagnostic's heading.
         if diagnose::is_compiler_heading(line) {
-            added.extend(
-                after
-                    .split('\n')
-                    .skip(1)
-                    .take(diagnose::LABEL_REACH)
-                    .take_while(|l| diagnose::line_kind(l) != LineKind::Failure)
-                    .filter(|l| diagnose::is_caret_label(l))
-                    .map(|l| diagnose::span_in(text, l.trim_end_matches('\r'))),
-            );
+            added.extend(lines_under(
+                text,
+                after,
+                diagnose::LABEL_REACH,
+                diagnose::is_caret_label,
+            ));
         }
         let mut elaboration = diagnose::elaboration(line, after).peekable();
         let mut value = diagnose::value_under(line, after).peekable();
@@ -51,15 +48,9 @@ pub(super) fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(u
         } else if diagnose::is_numbered_heading(line)
             && diagnose::line_kind_in(text, line) == LineKind::Failure
         {
-            added.extend(
-                after
-                    .split('\n')
-                    .skip(1)
-                    .take(diagnose::HEADING_REACH)
-                    .take_while(|l| diagnose::line_kind(l) != LineKind::Failure)
-                    .filter(|l| !l.trim().is_empty())
-                    .map(|l| diagnose::span_in(text, l.trim_end_matches('\r'))),
-            );
+            added.extend(lines_under(text, after, diagnose::HEADING_REACH, |l| {
+                !l.trim().is_empty()
+            }));
         }
     }
     if !added.is_empty() {
@@ -67,4 +58,22 @@ pub(super) fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(u
         spans.sort_unstable();
         spans.dedup();
     }
+}
+
+/// The spans in `text` of the lines among the `reach` under the one
+/// `after` goes on from, up to the next failure line, that `wanted`
+/// takes.
+fn lines_under<'t>(
+    text: &'t str,
+    after: &'t str,
+    reach: usize,
+    wanted: impl Fn(&str) -> bool + 't,
+) -> impl Iterator<Item = (usize, usize)> + 't {
+    after
+        .split('\n')
+        .skip(1)
+        .take(reach)
+        .take_while(|l| diagnose::line_kind(l) != LineKind::Failure)
+        .filter(move |l| wanted(l))
+        .map(move |l| diagnose::span_in(text, l.trim_end_matches('\r')))
 }

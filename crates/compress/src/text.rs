@@ -428,7 +428,8 @@ fn plan(text: &str, budget: &Budget) -> Plan {
     let first_quota = budget.diagnostics.div_ceil(2);
     let last_quota = budget.diagnostics - first_quota;
     let mut spans = diagnostic_spans(text, middle_start, middle_end, first_quota, last_quota);
-    with_announced_messages(text, middle_end, &mut spans);
+    let head_spans: Vec<(usize, usize)> = head.iter().map(|l| (l.start, l.end)).collect();
+    with_announced_messages(text, &head_spans, middle_start..middle_end, &mut spans);
 
     // Number the middle's candidate lines in one pass.
     let mut line_no = head.len();
@@ -600,7 +601,7 @@ mod tests {
         let lines_added = |text: &str, line: &str| {
             let start = text.find(line).unwrap();
             let mut spans = vec![(start, start + line.len())];
-            with_announced_messages(text, text.len(), &mut spans);
+            with_announced_messages(text, &[], 0..text.len(), &mut spans);
             spans[1..]
                 .iter()
                 .map(|&(s, e)| text[s..e].to_owned())

@@ -94,6 +94,76 @@ pub(crate) fn value_under<'a>(heading: &str, after: &'a str) -> impl Iterator<It
         .take(VALUE_LINES)
 }
 
+/// How many lines under a failure (Jest's `● cart › total`) or its
+/// matcher (`expect(received).toEqual(expected)`) a diff's legend may
+/// start ([`diff_under`]).
+const LEGEND_REACH: usize = 6;
+
+/// The most changed lines of a diff kept with its failure
+/// ([`diff_under`]).
+const DIFF_LINES: usize = 12;
+
+/// The diff a test runner prints under a failed comparison, given `after`,
+/// the text that follows the failure or matcher line (from the end of its
+/// line): Jest's and Vitest's legend (`- Expected  - 1` or `- Snapshot  -
+/// 2` over `+ Received  + 1`) within [`LEGEND_REACH`] lines, then the
+/// changed lines of the block under it (`-   "total": 6,` and `+
+/// "total": 7,`), at most [`DIFF_LINES`]: what differs, which the
+/// unchanged lines between only frame. Empty when no legend follows.
+///
+/// ```text
+///   ● cart › renders summary          ← the failure
+///
+///     expect(received).toEqual(expected) // deep equality
+///
+///     - Expected  - 1                  ← the legend
+///     + Received  + 1
+///
+///       Object {
+///     -   "total": 6,                  ← changed lines
+///     +   "total": 7,
+///       }
+/// ```
+pub(crate) fn diff_under(after: &str) -> Vec<&str> {
+    // Each line as printed, and what it says without its colours (Vitest
+    // colours the legend and the changed lines).
+    let lines: Vec<(&str, String)> = after
+        .split('\n')
+        .skip(1)
+        .take(LEGEND_REACH + 2 + DIFF_BLOCK_LINES)
+        .map(|l| l.trim_end_matches('\r'))
+        .map(|l| (l, super::without_colours(l).trim().to_owned()))
+        .collect();
+    let Some(legend) = lines
+        .iter()
+        .take(LEGEND_REACH)
+        .position(|(_, l)| l.starts_with("- Expected") || l.starts_with("- Snapshot"))
+    else {
+        return Vec::new();
+    };
+    if !lines
+        .get(legend + 1)
+        .is_some_and(|(_, l)| l.starts_with("+ Received"))
+    {
+        return Vec::new();
+    }
+    let changed = lines[legend + 2..]
+        .iter()
+        .skip_while(|(_, l)| l.is_empty())
+        .take_while(|(_, l)| !l.is_empty())
+        .filter(|(_, l)| l.starts_with("- ") || l.starts_with("+ ") || l == "-" || l == "+")
+        .take(DIFF_LINES);
+    lines[legend..legend + 2]
+        .iter()
+        .chain(changed)
+        .map(|(l, _)| *l)
+        .collect()
+}
+
+/// The most lines of a diff's block looked at ([`diff_under`]): the
+/// unchanged lines that frame the changed ones are counted too.
+const DIFF_BLOCK_LINES: usize = 64;
+
 /// The most lines an indented announced message may go on over
 /// ([`message_continued`]).
 const CONTINUED_LINES: usize = 2;
@@ -394,5 +464,41 @@ mod tests {
         assert_eq!(message_continued(message, shallower).count(), 0);
         let rust = "called `Option::unwrap()` on a `None` value";
         assert_eq!(message_continued(rust, "\n    at the next line\n").count(), 0);
+    }
+
+    /// TOOL-8: under a failed comparison, the diff's legend and its
+    /// changed lines, not the unchanged ones; nothing without a legend.
+    #[test]
+    fn tool_8_the_diff_under_a_failed_comparison() {
+        let jest = "    expect(received).toEqual(expected) // deep equality\n\n    - Expected  - 2\n    + Received  + 2\n\n      Object {\n    -   \"qty\": 2,\n    +   \"qty\": 3,\n        \"sku\": \"a\",\n    -   \"total\": 6,\n    +   \"total\": 7,\n      }\n\n      at Object.toEqual (cart.test.js:7:70)\n";
+        let after = &jest[jest.find('\n').unwrap_or_default()..];
+        assert_eq!(
+            diff_under(after),
+            [
+                "    - Expected  - 2",
+                "    + Received  + 2",
+                "    -   \"qty\": 2,",
+                "    +   \"qty\": 3,",
+                "    -   \"total\": 6,",
+                "    +   \"total\": 7,",
+            ]
+        );
+        // Vitest's legend has no counts; a snapshot's says `Snapshot`.
+        let vitest = "\n\n- Expected\n+ Received\n\n  {\n-   \"a\": 1,\n+   \"a\": 2,\n  }\n";
+        assert_eq!(diff_under(vitest).len(), 4);
+        let snapshot =
+            "\n\n    - Snapshot  - 1\n    + Received  + 1\n\n    -   \"b x1\",\n    +   \"b x2\",\n";
+        assert_eq!(diff_under(snapshot).len(), 4);
+        // A diff far below, a legend without its second line, a `git
+        // diff`'s lines: none.
+        let far = format!("{}- Expected\n+ Received\n\n- a\n", "\n".repeat(LEGEND_REACH + 1));
+        assert!(diff_under(&far).is_empty());
+        assert!(diff_under("\n- Expected\n\n- a\n+ b\n").is_empty());
+        assert!(diff_under("\n--- a/x.rs\n+++ b/x.rs\n- a\n+ b\n").is_empty());
+        let coloured = "\n\x1b[32m- Expected\x1b[39m\n\x1b[31m+ Received\x1b[39m\n\n\x1b[2m  [\x1b[22m\n\x1b[31m+   \"b\",\x1b[39m\n";
+        assert_eq!(diff_under(coloured).len(), 3);
+        // A long diff gives its first changed lines.
+        let long = format!("\n- Expected\n+ Received\n\n{}", "- a\n+ b\n".repeat(20));
+        assert_eq!(diff_under(&long).len(), 2 + DIFF_LINES);
     }
 }

@@ -42,7 +42,9 @@ fn go_test_log() -> &'static Regex {
 /// in its place. Otherwise as [`line_kind`], but a `go test -v` log line
 /// prints the same whether its test failed (`t.Errorf`) or passed
 /// (`t.Log`, shown only under `-v`): under a test whose verdict below it
-/// is `--- PASS:` or `--- SKIP:`, it is noise.
+/// is `--- PASS:` or `--- SKIP:`, it is noise; and the code and
+/// arguments pytest lists in a traceback's entry are code, whatever their
+/// words (`    if error and self._is_connection_error(error):`).
 ///
 /// ```
 /// use strata_ctx_compress::{line_kind_in, LineKind};
@@ -55,6 +57,11 @@ fn go_test_log() -> &'static Regex {
 /// ```
 pub fn line_kind_in(text: &str, line: &str) -> LineKind {
     match kind_in_place(line, after_line(text, line)) {
+        LineKind::Failure | LineKind::Warning | LineKind::Summary
+            if super::listing::is_listed(text, line) =>
+        {
+            LineKind::Plain
+        }
         LineKind::Plain if arrow_message().is_match(line) && failure_above(text, line) => LineKind::Failure,
         LineKind::Plain | LineKind::Context
             if is_numbered_heading(line) && in_failure_section(text, line) =>

@@ -62,9 +62,9 @@ pub(super) const NOISE: &str = concat!(
     r"|^npm (?:ERR!|error) +For a full report see:$|^npm (?:ERR!|error) +\S*/_logs/\S+\.txt$",
     r"|^npm (?:ERR!|error)(?: 404)?\s*$|^npm (?:ERR!|error) 404 +(?:Note that you can also install from a|tarball, folder, http url, or git url\.)$",
     // rustc's and clippy's boilerplate under each finding: which lint is
-    // on by default, where the lint's documentation is, where an error
+    // on by default (and which group it is part of), where the lint's documentation is, where an error
     // code is explained.
-    r"|^\s*= note: `#\[(?:warn|deny)\([\w:]+\)\]` on by default$|^\s*= help: for further information visit https://",
+    r"|^\s*= note: `#\[(?:warn|deny)\([\w:]+\)\]`(?: \(part of `#\[(?:warn|deny)\([\w:]+\)\]`\))? on by default$|^\s*= help: for further information visit https://",
     r"|^For more information about (?:this|an) error, try `rustc --explain|^Some errors have detailed explanations: E\d{4}",
     // Python's position markers under a frame's code line (PEP
     // 657: `^^^^`, `~~~^^^`): the code line says what ran.
@@ -73,6 +73,9 @@ pub(super) const NOISE: &str = concat!(
     // node_modules and node internals, the JDK and test runners, Go's
     // runtime, CMake's modules, Rust's standard library.
     r#"|^\s*File "[^"]*(?:site-packages|dist-packages|/lib/python\d|<frozen )"#,
+    // The same frames as pytest places its traceback's entries
+    // (`/usr/lib/python3.11/http/client.py:986: in send`).
+    r"|^\S*(?:site-packages|dist-packages|/lib/python\d[\d.]*)/\S+\.py:\d+: (?:in \S+)?\s*$",
     r"|^\s*at .*(?:node_modules|node:internal|\(internal/|\(node:)",
     // The same frames as node:test's TAP report prints them, with
     // no `at` (`Test.run (node:internal/test_runner/test:796:25)`).

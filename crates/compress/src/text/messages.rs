@@ -14,10 +14,19 @@ use crate::diagnose::{self, LineKind};
 /// the value under an operand's heading (doctest's `Got:` over `    x`,
 /// [`diagnose::value_under`]), and the label a compiler prints under the
 /// code its error points at (rustc's `^^^ expected `u32`, found `&str``,
-/// [`diagnose::is_caret_label`]). Only lines before `end` are added.
-pub(super) fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(usize, usize)>) {
+/// [`diagnose::is_caret_label`]), and the diff under a failed comparison
+/// ([`diagnose::diff_under`]). The lines of `head` (the kept first
+/// lines, as spans) bring theirs too: a build's first error may be its
+/// third line. Only lines within `middle` (a range of `text`) are added.
+pub(super) fn with_announced_messages(
+    text: &str,
+    head: &[(usize, usize)],
+    middle: std::ops::Range<usize>,
+    spans: &mut Vec<(usize, usize)>,
+) {
+    let end = middle.end;
     let mut added: Vec<(usize, usize)> = Vec::new();
-    for &(start, stop) in spans.iter() {
+    for &(start, stop) in head.iter().chain(spans.iter()) {
         let (Some(line), Some(after)) = (text.get(start..stop), text.get(stop..end)) else {
             continue;
         };
@@ -31,6 +40,15 @@ pub(super) fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(u
                 diagnose::LABEL_REACH,
                 diagnose::is_caret_label,
             ));
+        }
+        // What differs, under a failed comparison (Jest's and Vitest's
+        // `- Expected` over `+ Received` and the changed lines).
+        if failure() || diagnose::is_operand(line) {
+            added.extend(
+                diagnose::diff_under(after)
+                    .into_iter()
+                    .map(|l| diagnose::span_in(text, l)),
+            );
         }
         let mut elaboration = diagnose::elaboration(line, after).peekable();
         let mut value = diagnose::value_under(line, after).peekable();
@@ -53,6 +71,7 @@ pub(super) fn with_announced_messages(text: &str, end: usize, spans: &mut Vec<(u
             }));
         }
     }
+    added.retain(|&(start, _)| middle.contains(&start));
     if !added.is_empty() {
         spans.extend(added);
         spans.sort_unstable();

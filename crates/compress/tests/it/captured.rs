@@ -188,3 +188,51 @@ fn tool_8_a_long_log_s_errors_far_from_its_end_are_seen_mid_round() {
     }
     assert!(in_memory.len() <= 4_000, "{}", in_memory.len());
 }
+
+/// TOOL-8: the code and arguments pytest lists in each entry of a long
+/// traceback (requests' and urllib3's, with docstrings full of failure
+/// words) are code: the form keeps every `E` line and the runner's
+/// summary, none of the library's lines, and is a tenth of the output.
+#[test]
+fn tool_8_the_code_pytest_lists_is_not_a_failure() {
+    let c = Compressor::new();
+    for name in ["pytest-deep", "pytest-xdist"] {
+        let case = captured_outputs().into_iter().find(|c| c.name == name).unwrap();
+        let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+        for listed in [
+            "retry connection errors",
+            "raise EmptyPoolError",
+            "if error and self._is_connection_error(error):",
+            "_stacktrace = <traceback object",
+        ] {
+            assert!(case.output.contains(listed), "{name}: {listed}");
+            assert!(!form.contains(listed), "{name}: {listed}\n{form}");
+        }
+        assert!(form.len() * 8 < case.output.len(), "{name}: {}", form.len());
+    }
+}
+
+/// TOOL-8: a build's first error may stand among the first lines, which
+/// the form keeps anyway; the label under the code it points at (rustc's
+/// `^^^^^^ expected `u32`, found `&str``) stays with it, however many
+/// warnings follow.
+#[test]
+fn tool_8_a_first_error_keeps_its_label_under_many_warnings() {
+    let c = Compressor::new();
+    let case = captured_outputs()
+        .into_iter()
+        .find(|c| c.name == "cargo-warnings")
+        .unwrap();
+    let label = "^^^^^^ expected `u32`, found `&str`";
+    for warnings in [10, 40, 120] {
+        let end = case
+            .output
+            .match_indices("\n\nwarning: ")
+            .nth(warnings)
+            .map_or(case.output.len(), |(i, _)| i + 1);
+        let output = format!("{}{}", &case.output[..end], case.last);
+        let (form, _) = c.compress_text("Bash", &json!({"command": "cargo build"}), &output);
+        assert!(form.contains(label), "{warnings} warnings\n{form}");
+        assert!(!form.contains("on by default"), "{warnings} warnings\n{form}");
+    }
+}

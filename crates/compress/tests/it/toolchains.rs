@@ -361,6 +361,11 @@ fn tool_8_clippy_findings_stay_and_their_boilerplate_goes() {
         line_kind("  = note: `#[warn(clippy::ptr_arg)]` on by default"),
         LineKind::Noise
     );
+    // As rustc 1.90 and later say it, with the lint's group.
+    assert_eq!(
+        line_kind("  = note: `#[warn(unused_mut)]` (part of `#[warn(unused)]`) on by default"),
+        LineKind::Noise
+    );
 }
 
 /// TOOL-8: output a tool coloured for a terminal (tsc `--pretty`, vitest)

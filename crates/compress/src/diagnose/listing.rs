@@ -1,0 +1,173 @@
+//! The source pytest lists in a traceback: code, not what went wrong.
+//!
+//! Under its default `--tb=auto` (and `long`, `short`), pytest prints each
+//! entry of a traceback with the code around the failing line, indented by
+//! four spaces, and above it the function's arguments (`error =
+//! NewConnectionError(…)`). A library's code and docstrings are full of
+//! failure words (`    if error and self._is_connection_error(error):`,
+//! `        raise EmptyPoolError if no connection is free`): read alone,
+//! such a line is a failure, and forty of them crowd out the `E` lines
+//! that say what failed. Read in their place they are code.
+
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::place::{lines_above, span_in};
+use super::{compiled, without_colours};
+
+/// How many lines above a listed line the start of its entry may be: a
+/// long function's code with its docstring fits.
+const LISTING_REACH: usize = 400;
+
+/// One of the arguments pytest prints over an entry's code: `caplog =
+/// <_pytest.logging.LogCaptureFixture object at 0x7f…>`, `address =
+/// ('127.0.0.1', 9), timeout = 2`.
+fn argument() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^[A-Za-z_]\w* = \S")
+}
+
+/// Where pytest starts an entry: a failed test's title (`____ test_remote
+/// ____`), the rule between two entries (`_ _ _ _`), an entry's place as
+/// `--tb=short` and the short entries of `auto` open it
+/// (`app/config.py:18: in fetch_remote`), or the line between two chained
+/// exceptions (`The above exception was the direct cause of the following
+/// exception:`, `During handling of the above exception, another exception
+/// occurred:`).
+fn entry_start() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        concat!(
+            r"^(?:_{3,} \S.* _{3,}|(?:_ ){4,}_?|\S+\.pyi?:\d+: in \S+",
+            r"|The above exception was the direct cause of the following exception:",
+            r"|During handling of the above exception, another exception occurred:)\s*$",
+        ),
+    )
+}
+
+/// Whether `line`, a line of `text` as [`str::lines`] yields it, is code
+/// or an argument pytest lists in a traceback entry: indented by four
+/// spaces (or an argument, unindented), under the start of its entry
+/// ([`entry_start`]) with only the entry's own lines between (code,
+/// arguments, the `>` line it failed on, blank lines).
+///
+/// ```text
+/// ____________________________ test_remote ____________________________
+///
+/// caplog = <_pytest.logging.LogCaptureFixture object at 0x7f9b6522a890>   ← listed
+///
+///     def test_remote(caplog):                                             ← listed
+///         if error:                                                        ← listed
+/// >       assert fetch_remote(URL)["port"] == 8080
+/// E       requests.exceptions.ConnectionError: …
+/// ```
+pub(crate) fn is_listed(text: &str, line: &str) -> bool {
+    let plain = without_colours(line);
+    if !plain.starts_with("    ") && !argument().is_match(&plain) {
+        return false;
+    }
+    let (start, _) = span_in(text, line);
+    for (s, e) in lines_above(text.as_bytes(), start).take(LISTING_REACH) {
+        let Some(above) = text.get(s..e) else {
+            return false;
+        };
+        let above = without_colours(above);
+        if entry_start().is_match(&above) {
+            return true;
+        }
+        let in_entry = above.trim().is_empty()
+            || above.starts_with("    ")
+            || above.starts_with('>')
+            || argument().is_match(&above)
+            // The worker pytest-xdist ran the test on, under its title
+            // (`[gw1] linux -- Python 3.11.7 /usr/bin/python`).
+            || above.starts_with("[gw");
+        if !in_entry {
+            return false;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn listed(text: &str) -> Vec<&str> {
+        text.lines().filter(|l| is_listed(text, l)).collect()
+    }
+
+    /// TOOL-8: a library's code and arguments in a pytest entry are
+    /// listed, its `>` line, `E` lines and places are not.
+    #[test]
+    fn tool_8_pytest_lists_code_under_an_entry() {
+        let log = "\
+____________________________ test_remote ____________________________
+[gw1] linux -- Python 3.11.7 /usr/bin/python
+
+caplog = <LogCaptureFixture object at 0x7f>
+error = NewConnectionError('refused')
+
+    def test_remote(caplog):
+        \"\"\"Raise an error when the server fails.\"\"\"
+        if error:
+>       assert fetch_remote(URL)[\"port\"] == 8080
+            timeout = error
+E       ConnectionError: refused
+
+tests/test_config.py:14: ConnectionError
+
+The above exception was the direct cause of the following exception:
+
+self = <HTTPAdapter object at 0x7f>
+
+    def send(self, error):
+        if error:
+_ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _ _
+app/config.py:18: in fetch_remote
+    if error is not None: raise_error()
+";
+        assert_eq!(
+            listed(log),
+            [
+                "caplog = <LogCaptureFixture object at 0x7f>",
+                "error = NewConnectionError('refused')",
+                "    def test_remote(caplog):",
+                "        \"\"\"Raise an error when the server fails.\"\"\"",
+                "        if error:",
+                "            timeout = error",
+                "self = <HTTPAdapter object at 0x7f>",
+                "    def send(self, error):",
+                "        if error:",
+                "    if error is not None: raise_error()",
+            ]
+        );
+    }
+
+    /// TOOL-8: indented lines elsewhere are what they say: a captured
+    /// section's output, a Python traceback's code under its frame, a
+    /// log's continuation.
+    #[test]
+    fn tool_8_other_indented_lines_are_not_listed() {
+        let log = "\
+____________________________ test_remote ____________________________
+----------------------------- Captured stdout call -----------------------------
+    ERROR: the server failed
+Traceback (most recent call last):
+  File \"a.py\", line 3, in <module>
+    if error: fail()
+build failed:
+    error = 3
+";
+        assert!(listed(log).is_empty(), "{:?}", listed(log));
+        // An entry too far above is not looked for.
+        let far = format!(
+            "_ _ _ _ _ _\n{}    if error:\n",
+            "    x = 1\n".repeat(LISTING_REACH)
+        );
+        assert!(listed(&far).len() < LISTING_REACH + 1);
+        assert!(!is_listed(&far, far.lines().last().unwrap_or_default()));
+    }
+}

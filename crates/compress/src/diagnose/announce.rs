@@ -103,13 +103,15 @@ const LEGEND_REACH: usize = 6;
 /// ([`diff_under`]).
 const DIFF_LINES: usize = 12;
 
-/// The diff a test runner prints under a failed comparison, given `after`,
-/// the text that follows the failure or matcher line (from the end of its
-/// line): Jest's and Vitest's legend (`- Expected  - 1` or `- Snapshot  -
+/// The diff a test runner prints under a failed comparison, given the
+/// failure or matcher `line` and `after`, the text that follows it (from
+/// the end of the line): Jest's and Vitest's legend (`- Expected  - 1` or `- Snapshot  -
 /// 2` over `+ Received  + 1`) within [`LEGEND_REACH`] lines, then the
 /// changed lines of the block under it (`-   "total": 6,` and `+
 /// "total": 7,`), at most [`DIFF_LINES`]: what differs, which the
-/// unchanged lines between only frame. Empty when no legend follows.
+/// unchanged lines between only frame; under unittest's `AssertionError:
+/// a != b`, the `- ` and `+ ` lines of the difflib block that follows.
+/// Empty when no diff follows.
 ///
 /// ```text
 ///   ● cart › renders summary          ← the failure
@@ -124,7 +126,7 @@ const DIFF_LINES: usize = 12;
 ///     +   "total": 7,
 ///       }
 /// ```
-pub(crate) fn diff_under(after: &str) -> Vec<&str> {
+pub(crate) fn diff_under<'a>(line: &str, after: &'a str) -> Vec<&'a str> {
     // Each line as printed, and what it says without its colours (Vitest
     // colours the legend and the changed lines).
     let lines: Vec<(&str, String)> = after
@@ -132,30 +134,53 @@ pub(crate) fn diff_under(after: &str) -> Vec<&str> {
         .skip(1)
         .take(LEGEND_REACH + 2 + DIFF_BLOCK_LINES)
         .map(|l| l.trim_end_matches('\r'))
-        .map(|l| (l, super::without_colours(l).trim().to_owned()))
+        .map(|l| (l, super::without_colours(l).trim_end().to_owned()))
         .collect();
-    let Some(legend) = lines
+    let changed = |l: &str| {
+        let l = l.trim_start();
+        l.starts_with("- ") || l.starts_with("+ ") || l == "-" || l == "+"
+    };
+    let legend = lines.iter().take(LEGEND_REACH).position(|(_, l)| {
+        let l = l.trim_start();
+        l.starts_with("- Expected") || l.starts_with("- Snapshot")
+    });
+    if let Some(legend) = legend {
+        if !lines
+            .get(legend + 1)
+            .is_some_and(|(_, l)| l.trim_start().starts_with("+ Received"))
+        {
+            return Vec::new();
+        }
+        let body = lines[legend + 2..]
+            .iter()
+            .skip_while(|(_, l)| l.trim().is_empty())
+            .take_while(|(_, l)| !l.trim().is_empty())
+            .filter(|(_, l)| changed(l))
+            .take(DIFF_LINES);
+        return lines[legend..legend + 2]
+            .iter()
+            .chain(body)
+            .map(|(l, _)| *l)
+            .collect();
+    }
+    // unittest's comparison of two values it can diff: the changed lines
+    // of difflib's `- ` / `+ ` / `? ` block under the assertion, at the
+    // line's start, blank lines between.
+    if !super::without_colours(line).starts_with("AssertionError: ") {
+        return Vec::new();
+    }
+    let Some(first) = lines
         .iter()
         .take(LEGEND_REACH)
-        .position(|(_, l)| l.starts_with("- Expected") || l.starts_with("- Snapshot"))
+        .position(|(_, l)| l.starts_with("- ") || l.starts_with("+ "))
     else {
         return Vec::new();
     };
-    if !lines
-        .get(legend + 1)
-        .is_some_and(|(_, l)| l.starts_with("+ Received"))
-    {
-        return Vec::new();
-    }
-    let changed = lines[legend + 2..]
+    lines[first..]
         .iter()
-        .skip_while(|(_, l)| l.is_empty())
-        .take_while(|(_, l)| !l.is_empty())
-        .filter(|(_, l)| l.starts_with("- ") || l.starts_with("+ ") || l == "-" || l == "+")
-        .take(DIFF_LINES);
-    lines[legend..legend + 2]
-        .iter()
-        .chain(changed)
+        .take_while(|(_, l)| l.is_empty() || ["- ", "+ ", "? ", "  "].iter().any(|p| l.starts_with(p)))
+        .filter(|(_, l)| l.starts_with("- ") || l.starts_with("+ "))
+        .take(DIFF_LINES)
         .map(|(l, _)| *l)
         .collect()
 }
@@ -473,7 +498,7 @@ mod tests {
         let jest = "    expect(received).toEqual(expected) // deep equality\n\n    - Expected  - 2\n    + Received  + 2\n\n      Object {\n    -   \"qty\": 2,\n    +   \"qty\": 3,\n        \"sku\": \"a\",\n    -   \"total\": 6,\n    +   \"total\": 7,\n      }\n\n      at Object.toEqual (cart.test.js:7:70)\n";
         let after = &jest[jest.find('\n').unwrap_or_default()..];
         assert_eq!(
-            diff_under(after),
+            diff_under("", after),
             [
                 "    - Expected  - 2",
                 "    + Received  + 2",
@@ -485,20 +510,29 @@ mod tests {
         );
         // Vitest's legend has no counts; a snapshot's says `Snapshot`.
         let vitest = "\n\n- Expected\n+ Received\n\n  {\n-   \"a\": 1,\n+   \"a\": 2,\n  }\n";
-        assert_eq!(diff_under(vitest).len(), 4);
+        assert_eq!(diff_under("", vitest).len(), 4);
         let snapshot =
             "\n\n    - Snapshot  - 1\n    + Received  + 1\n\n    -   \"b x1\",\n    +   \"b x2\",\n";
-        assert_eq!(diff_under(snapshot).len(), 4);
+        assert_eq!(diff_under("", snapshot).len(), 4);
         // A diff far below, a legend without its second line, a `git
         // diff`'s lines: none.
         let far = format!("{}- Expected\n+ Received\n\n- a\n", "\n".repeat(LEGEND_REACH + 1));
-        assert!(diff_under(&far).is_empty());
-        assert!(diff_under("\n- Expected\n\n- a\n+ b\n").is_empty());
-        assert!(diff_under("\n--- a/x.rs\n+++ b/x.rs\n- a\n+ b\n").is_empty());
+        assert!(diff_under("", &far).is_empty());
+        assert!(diff_under("", "\n- Expected\n\n- a\n+ b\n").is_empty());
+        assert!(diff_under("", "\n--- a/x.rs\n+++ b/x.rs\n- a\n+ b\n").is_empty());
         let coloured = "\n\x1b[32m- Expected\x1b[39m\n\x1b[31m+ Received\x1b[39m\n\n\x1b[2m  [\x1b[22m\n\x1b[31m+   \"b\",\x1b[39m\n";
-        assert_eq!(diff_under(coloured).len(), 3);
+        assert_eq!(diff_under("", coloured).len(), 3);
+        // unittest's difflib block under its assertion, not under another
+        // line.
+        let ndiff = "\n- {'qty': 1, 'tags': ['x', 'y']}\n?         ^            -----\n\n+ {'qty': 2, 'tags': ['x']}\n?         ^\n\n\n======\n";
+        let assertion = "AssertionError: {'qty': 1, 'tags': ['x', 'y']} != {'qty': 2, 'tags': ['x']}";
+        assert_eq!(
+            diff_under(assertion, ndiff),
+            ["- {'qty': 1, 'tags': ['x', 'y']}", "+ {'qty': 2, 'tags': ['x']}"]
+        );
+        assert!(diff_under("ERROR: test_x", ndiff).is_empty());
         // A long diff gives its first changed lines.
         let long = format!("\n- Expected\n+ Received\n\n{}", "- a\n+ b\n".repeat(20));
-        assert_eq!(diff_under(&long).len(), 2 + DIFF_LINES);
+        assert_eq!(diff_under("", &long).len(), 2 + DIFF_LINES);
     }
 }

@@ -45,7 +45,7 @@ pub(super) fn with_announced_messages(
         // `- Expected` over `+ Received` and the changed lines).
         if failure() || diagnose::is_operand(line) {
             added.extend(
-                diagnose::diff_under(after)
+                diagnose::diff_under(line, after)
                     .into_iter()
                     .map(|l| diagnose::span_in(text, l)),
             );

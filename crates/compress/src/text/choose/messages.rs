@@ -122,14 +122,15 @@ pub(super) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<
 /// The lines of the diff under each failed comparison
 /// ([`diagnose::diff_under`]): under a failure line or an operand's
 /// matcher (`expect(received).toEqual(expected)`), the legend (`-
-/// Expected` over `+ Received`) and the changed lines, in order.
+/// Expected` over `+ Received`) and the changed lines; under unittest's
+/// `AssertionError: a != b`, difflib's `- ` and `+ ` lines; in order.
 pub(super) fn diffs_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     let starts: HashSet<usize> = all
         .iter()
         .filter(|(l, k)| {
             *k == LineKind::Failure || (*k == LineKind::Context && diagnose::is_operand(line_str(text, l)))
         })
-        .flat_map(|(l, _)| diagnose::diff_under(text.get(l.end..).unwrap_or_default()))
+        .flat_map(|(l, _)| diagnose::diff_under(line_str(text, l), text.get(l.end..).unwrap_or_default()))
         .map(|d| diagnose::span_in(text, d).0)
         .collect();
     all.iter()

@@ -43,7 +43,7 @@ mod shape;
 mod words;
 
 pub use announce::{announced_message, announces_message, is_announced_message, is_finding_field};
-pub(crate) use announce::{diff_under, elaboration, message_continued, value_under, Elaborations};
+pub(crate) use announce::{elaboration, message_continued, value_under, Elaborations};
 use counts::zero_failure_counts;
 pub use counts::{is_exit_status, reports_no_failures};
 pub(crate) use levels::is_tagged_marks;

@@ -15,7 +15,7 @@ use frames::{
     messages_over_places, place_under, FAILING_FRAMES,
 };
 use headings::{file_heading, numbered_heading_above, section_titles};
-use messages::{diffs_of_failures, messages_of_failures};
+use messages::messages_of_failures;
 
 /// The lines to keep, in order, within the room: by priority, with the
 /// diagnostic lines paid from the grown room and the rest from
@@ -253,8 +253,8 @@ fn past_repeats(text: &str, lines: &[Line]) -> (Vec<Line>, Vec<Line>) {
 
 /// The lines that carry a diagnostic, in order of priority: the last
 /// failure, the latest summaries, the first failure, what each run of
-/// failures says failed, their messages, the other failures, the diffs
-/// under failed comparisons, the other summaries, warnings, then the locations beside failures; and last the
+/// failures says failed, their messages, the other failures, the other
+/// summaries, warnings, then the locations beside failures; and last the
 /// lines of a shape said in several blocks of lines before, whose numbers
 /// come along ([`diagnose::Repeats`]).
 fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> (Vec<Line>, HashSet<usize>) {
@@ -309,8 +309,6 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> 
     diagnostic.extend(messages_of_failures(text, all).iter().rev());
     diagnostic.extend(failures.iter().rev().skip(1).filter(|l| unlisted(l)));
     diagnostic.extend(failures.iter().rev().filter(|l| !unlisted(l)));
-    // What differs under each failed comparison, the latest first.
-    diagnostic.extend(diffs_of_failures(text, all).iter().rev());
     diagnostic.extend(summaries.iter().rev().skip(3));
     diagnostic.extend(of(LineKind::Warning));
     // The latest first, as the failures above them: a place said again

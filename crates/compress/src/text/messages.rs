@@ -14,8 +14,7 @@ use crate::diagnose::{self, LineKind};
 /// the value under an operand's heading (doctest's `Got:` over `    x`,
 /// [`diagnose::value_under`]), and the label a compiler prints under the
 /// code its error points at (rustc's `^^^ expected `u32`, found `&str``,
-/// [`diagnose::is_caret_label`]), and the diff under a failed comparison
-/// ([`diagnose::diff_under`]). The lines of `head` (the kept first
+/// [`diagnose::is_caret_label`]). The lines of `head` (the kept first
 /// lines, as spans) bring theirs too: a build's first error may be its
 /// third line. Only lines within `middle` (a range of `text`) are added.
 pub(super) fn with_announced_messages(
@@ -40,15 +39,6 @@ pub(super) fn with_announced_messages(
                 diagnose::LABEL_REACH,
                 diagnose::is_caret_label,
             ));
-        }
-        // What differs, under a failed comparison (Jest's and Vitest's
-        // `- Expected` over `+ Received` and the changed lines).
-        if failure() || diagnose::is_operand(line) {
-            added.extend(
-                diagnose::diff_under(line, after)
-                    .into_iter()
-                    .map(|l| diagnose::span_in(text, l)),
-            );
         }
         let mut elaboration = diagnose::elaboration(line, after).peekable();
         let mut value = diagnose::value_under(line, after).peekable();

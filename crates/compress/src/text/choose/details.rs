@@ -56,29 +56,84 @@ pub(super) fn details(text: &str, failures: &[Line]) -> Vec<Line> {
 }
 
 /// The assertion diffs under the latest failures: the legend jest and
-/// Vitest print (`- Expected  - 1` over `+ Received  + 0`, or `-
-/// Expected:` and `+ Received:` each over its value) and the changed
+/// Vitest print (`- Expected  - 1` over `+ Received  + 0`, a snapshot's `-
+/// Snapshot  - 2` over `+ Received  + 2`, or `- Expected:` and `+
+/// Received:` each over its value) and the changed
 /// lines of the diff under it (`-   "b": 2,`): the values, which the
 /// failure's words may leave out (`expect(received).toEqual(expected)`).
 /// The legends within [`DETAIL_REACH`] lines under a run of failure
 /// lines, the latest first, up to [`DIFFED_RUNS`] of them (runs with no
 /// legend under them, a code frame's line that names an error, say, do
 /// not count), each with up to [`DIFF_LINES`] changed lines of the block
-/// under it.
+/// under it; under unittest's `AssertionError: a != b`, the changed lines
+/// of its ndiff ([`ndiff_under`]).
 pub(super) fn assertion_diffs(text: &str, failures: &[Line]) -> Vec<Line> {
     failure_runs(failures)
         .rev()
         .filter_map(|(_, end)| {
             let mut line = end;
-            (0..DETAIL_REACH).find_map(|_| {
-                line = line_after(text, &line)?;
-                let shown = line_str(text, &line);
-                (legend_of(shown, '-', "Expected") || is_one_line_legend(shown)).then_some(line)
-            })
+            (0..DETAIL_REACH)
+                .find_map(|_| {
+                    line = line_after(text, &line)?;
+                    let shown = line_str(text, &line);
+                    (legend_of(shown, '-', "Expected")
+                        || legend_of(shown, '-', "Snapshot")
+                        || is_one_line_legend(shown))
+                    .then_some(line)
+                })
+                .map(|legend| diff_under(text, legend))
+                .or_else(|| ndiff_under(text, end))
         })
         .take(DIFFED_RUNS)
-        .flat_map(|legend| diff_under(text, legend))
+        .flatten()
         .collect()
+}
+
+/// The changed lines of the `difflib.ndiff` block unittest prints right
+/// under `AssertionError: a != b` when it can diff the two values (`-
+/// {'qty': 1, 'tags': ['x', 'y']}`, `?` hints and blank lines between, `+
+/// {'qty': 2, 'tags': ['x']}`), up to [`DIFF_LINES`], and a sequence's
+/// first difference above them (`First differing element 1:` over `'b'`
+/// and `'c'`); `None` under any other line, or when no such block
+/// follows.
+fn ndiff_under(text: &str, assertion: Line) -> Option<Vec<Line>> {
+    let said = diagnose::without_colours(line_str(text, &assertion));
+    if !(said.starts_with("AssertionError: ") && said.contains(" != ")) {
+        return None;
+    }
+    let mut kept = Vec::new();
+    let (mut line, mut blanks, mut values) = (assertion, 0, 0);
+    for _ in 0..DIFF_REACH {
+        let Some(next) = line_after(text, &line) else {
+            break;
+        };
+        line = next;
+        let shown = line_str(text, &line);
+        if shown.trim().is_empty() {
+            blanks += 1;
+            if blanks == 2 {
+                break;
+            }
+            continue;
+        }
+        blanks = 0;
+        // A sequence's first difference, its two values under it.
+        if values > 0 {
+            values -= 1;
+            kept.push(line);
+        } else if shown.starts_with("First differing element ") {
+            kept.push(line);
+            values = 2;
+        } else if shown.starts_with("- ") || shown.starts_with("+ ") {
+            kept.push(line);
+            if kept.len() == DIFF_LINES {
+                break;
+            }
+        } else if !(shown.starts_with("? ") || shown.starts_with("  ")) {
+            break;
+        }
+    }
+    (!kept.is_empty()).then_some(kept)
 }
 
 /// Whether `line` is the half of a diff's legend that starts with `sign`
@@ -334,5 +389,36 @@ mod tests {
             ["+ actual - expected", "+   total: 100", "-   total: 90"]
         );
         assert!(diffed("AssertionError: differ\n[Diff] Before / After\n- a\n").is_empty());
+        // A snapshot's legend.
+        let snapshot = "  ● cart › renders summary\n\n    expect(received).toMatchSnapshot()\n\n    Snapshot name: `cart renders summary 1`\n\n    - Snapshot  - 1\n    + Received  + 1\n\n      {\n    -   \"total\": 6,\n    +   \"total\": 7,\n      }\n";
+        assert_eq!(
+            diffed(snapshot),
+            [
+                "    - Snapshot  - 1",
+                "    + Received  + 1",
+                "    -   \"total\": 6,",
+                "    +   \"total\": 7,"
+            ]
+        );
+    }
+
+    /// TOOL-8: unittest's ndiff under `AssertionError: a != b`: its
+    /// changed lines, over the `?` hints and blank lines between; none
+    /// under another failure, or past the block.
+    #[test]
+    fn tool_8_unittest_s_ndiff_gives_the_values() {
+        let unittest = "AssertionError: {'qty': 1, 'tags': ['x', 'y']} != {'qty': 2, 'tags': ['x']}\n- {'qty': 1, 'tags': ['x', 'y']}\n?         ^            -----\n\n+ {'qty': 2, 'tags': ['x']}\n?         ^\n\n\n- not this\n";
+        assert_eq!(
+            diffed(unittest),
+            ["- {'qty': 1, 'tags': ['x', 'y']}", "+ {'qty': 2, 'tags': ['x']}"]
+        );
+        let lists = "AssertionError: Lists differ: ['a', 'b'] != ['a', 'c']\n\nFirst differing element 1:\n'b'\n'c'\n\n- ['a', 'b']\n?       ^\n\n+ ['a', 'c']\n?       ^\n";
+        assert_eq!(
+            diffed(lists),
+            ["First differing element 1:", "'b'", "'c'", "- ['a', 'b']"]
+        );
+        assert!(diffed("ValueError: a != b\n- a\n+ b\n").is_empty());
+        let many = "AssertionError: x != y\n".to_owned() + &"- a\n+ b\n".repeat(4);
+        assert_eq!(diffed(&many).len(), DIFF_LINES);
     }
 }

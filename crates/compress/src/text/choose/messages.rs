@@ -1,7 +1,5 @@
 //! The lines that carry each failure's message (TOOL-8).
 
-use std::collections::HashSet;
-
 use super::{line_str, Line};
 use crate::diagnose::{self, LineKind};
 
@@ -117,24 +115,4 @@ pub(super) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<
         }
     }
     attached
-}
-
-/// The lines of the diff under each failed comparison
-/// ([`diagnose::diff_under`]): under a failure line or an operand's
-/// matcher (`expect(received).toEqual(expected)`), the legend (`-
-/// Expected` over `+ Received`) and the changed lines; under unittest's
-/// `AssertionError: a != b`, difflib's `- ` and `+ ` lines; in order.
-pub(super) fn diffs_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
-    let starts: HashSet<usize> = all
-        .iter()
-        .filter(|(l, k)| {
-            *k == LineKind::Failure || (*k == LineKind::Context && diagnose::is_operand(line_str(text, l)))
-        })
-        .flat_map(|(l, _)| diagnose::diff_under(line_str(text, l), text.get(l.end..).unwrap_or_default()))
-        .map(|d| diagnose::span_in(text, d).0)
-        .collect();
-    all.iter()
-        .filter(|(l, _)| starts.contains(&l.start))
-        .map(|(l, _)| *l)
-        .collect()
 }

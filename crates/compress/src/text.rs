@@ -223,7 +223,8 @@ pub(crate) struct Condensed<'a> {
 /// `first_quota` searched forward from `from`, the last `last_quota`
 /// searched backward from `to` in growing windows, so that the search
 /// stops as soon as both are found (REL-3: a 50 MB log costs what its
-/// ends cost).
+/// ends cost), and as many failures as the larger quota between them
+/// when that middle is at most [`MIDDLE_SEARCH_BYTES`].
 fn diagnostic_spans(
     text: &str,
     from: usize,
@@ -308,11 +309,36 @@ fn diagnostic_spans(
         window_end = start;
         window *= 2;
     }
+    // Between what the two searches looked at, when both stopped on their
+    // quota among many warnings (ESLint's 900 findings, two of them
+    // errors): the failures, which come first in the order of priority,
+    // wherever they stand. Only in a middle of at most
+    // [`MIDDLE_SEARCH_BYTES`]: a longer log costs what its ends cost.
+    let gap_end = last.last().map_or(window_end, |&(start, _)| start).min(to);
+    if scanned_to < gap_end && gap_end - scanned_to <= MIDDLE_SEARCH_BYTES {
+        let mut at = scanned_to;
+        let mut failures = 0;
+        while failures < first_quota.max(last_quota) {
+            let Some(m) = find_diagnostic(&middle[..gap_end], at) else {
+                break;
+            };
+            let span = line_at(m);
+            if diagnose::line_kind_in(text, &text[span.0..span.1]) == diagnose::LineKind::Failure {
+                spans.push(span);
+                failures += 1;
+            }
+            at = span.1 + 1;
+        }
+    }
     spans.extend(last);
     spans.sort_unstable();
     spans.dedup();
     spans
 }
+
+/// The most bytes between the ends' searches for diagnostic lines that
+/// are searched for failures too ([`diagnostic_spans`]).
+const MIDDLE_SEARCH_BYTES: usize = 1024 * 1024;
 
 /// How many lines that carry no diagnostic (locations, frames, code
 /// excerpts) the search for diagnostic lines takes along per line of its
@@ -655,11 +681,18 @@ mod tests {
         };
         let forward = format!("{retries}CRITICAL job 7 failed\n{plain}");
         assert!(found(&forward, 8, 0));
-        let forward = format!("{listing}CRITICAL job 7 failed\n{plain}");
-        assert!(!found(&forward, 8, 0));
         let backward = format!("{plain}CRITICAL job 7 failed\n{retries}");
         assert!(found(&backward, 0, 8));
+        // Past a listing that fills the quotas, a failure is found by the
+        // search of the middle between them, when it is short enough.
+        let forward = format!("{listing}CRITICAL job 7 failed\n{plain}");
+        assert!(found(&forward, 8, 0));
         let backward = format!("{plain}CRITICAL job 7 failed\n{listing}");
+        assert!(found(&backward, 0, 8));
+        let long = "INFO idle\n".repeat(MIDDLE_SEARCH_BYTES / 10 + 1);
+        let forward = format!("{listing}CRITICAL job 7 failed\n{long}");
+        assert!(!found(&forward, 8, 0));
+        let backward = format!("{long}CRITICAL job 7 failed\n{listing}");
         assert!(!found(&backward, 0, 8));
     }
 

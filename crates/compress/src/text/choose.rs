@@ -89,10 +89,20 @@ pub(super) fn choose(
                 .flatten()
                 .map(|p| line_str(text, &p));
             // A failure under a test's numbered heading is that test's
-            // message, told apart by its heading, which stays with it.
-            let heading = (kinds.get(&l.number) == Some(&LineKind::Failure))
+            // message, told apart by its heading, which stays with it; a
+            // failure under a file's heading (ESLint's `  51:22  error
+            // 'x' is not defined  no-undef` in two files) is told apart
+            // by its file. Warnings said again are kept once.
+            let kind = kinds.get(&l.number).copied();
+            let heading = (kind == Some(LineKind::Failure))
                 .then(|| numbered_heading_above(text, l))
-                .flatten();
+                .flatten()
+                .or_else(|| {
+                    (kind == Some(LineKind::Failure))
+                        .then(|| file_heading(text, l))
+                        .flatten()
+                        .map(|h| line_str(text, &h))
+                });
             findings.insert((said, place.or(heading)))
         } else if let Some(above) = message_above(l) {
             kept.contains(&above.number) && findings.insert((said, Some(line_str(text, &above))))
@@ -310,7 +320,18 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> 
     diagnostic.extend(failures.iter().rev().skip(1).filter(|l| unlisted(l)));
     diagnostic.extend(failures.iter().rev().filter(|l| !unlisted(l)));
     diagnostic.extend(summaries.iter().rev().skip(3));
-    diagnostic.extend(of(LineKind::Warning));
+    // Each warning located in a file by its line and column alone (the
+    // rows of ESLint's stylish report) under that file's heading, as the
+    // failures above; a warning said again is kept once (below), and
+    // brings no heading.
+    let mut warned = HashSet::new();
+    for warning in of(LineKind::Warning) {
+        let said = line_str(text, &warning);
+        if warned.insert(said) && diagnose::is_located(said) {
+            diagnostic.extend(file_heading(text, &warning));
+        }
+        diagnostic.push(warning);
+    }
     // The latest first, as the failures above them: a place said again
     // stays beside the same occurrence of its message.
     diagnostic.extend(contexts.collect::<Vec<_>>().into_iter().rev());

@@ -236,3 +236,29 @@ fn tool_8_a_first_error_keeps_its_label_under_many_warnings() {
         assert!(!form.contains("on by default"), "{warnings} warnings\n{form}");
     }
 }
+
+/// TOOL-8: a linter's errors among hundreds of warnings (ESLint's 2
+/// errors and 540 warnings over twelve files) are found wherever they
+/// stand, and the same error in two files is kept in each, under its
+/// file's heading.
+#[test]
+fn tool_8_errors_among_many_warnings_are_kept_in_each_file() {
+    let c = Compressor::new();
+    let case = captured_outputs()
+        .into_iter()
+        .find(|c| c.name == "eslint-many")
+        .unwrap();
+    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    let error = "  31:22  error    'undefinedThing' is not defined                 no-undef";
+    assert_eq!(form.matches(error).count(), 2, "{form}");
+    for file in ["mod4.js", "mod9.js"] {
+        let heading = form
+            .find(&format!("/home/dev/es/src/{file}\n"))
+            .unwrap_or(usize::MAX);
+        let under = form[heading.min(form.len())..].find(error);
+        assert!(under.is_some(), "{file}\n{form}");
+    }
+    // The first warnings keep their file's heading too.
+    assert!(form.contains("/home/dev/es/src/mod0.js\n"), "{form}");
+    assert!(form.len() * 8 < case.output.len(), "{}", form.len());
+}

@@ -1,5 +1,5 @@
 //! History forms of what real toolchains printed (TOOL-8): the workspace's
-//! `tests/data/captured-outputs/`, captured from runs of pytest, unittest,
+//! `tests/data/captured-outputs/`, captured from runs of pytest, unittest, Django,
 //! mypy, ruff, pylint, flake8, pyright, pip, tsc, ESLint, Prettier, Jest,
 //! Mocha, Vitest, Node's test runner, Go, GCC, clang, CMake, g++, Cargo,
 //! Clippy, javac, Java, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,

@@ -42,7 +42,8 @@ fn go_test_log() -> &'static Regex {
 /// in its place. Otherwise as [`line_kind`], but a `go test -v` log line
 /// prints the same whether its test failed (`t.Errorf`) or passed
 /// (`t.Log`, shown only under `-v`): under a test whose verdict below it
-/// is `--- PASS:` or `--- SKIP:`, it is noise; and the code and
+/// is `--- PASS:` or `--- SKIP:` (a subtest's, printed once its parent's
+/// subtests have all run, however far below), it is noise; and the code and
 /// arguments pytest lists in a traceback's entry are code, whatever their
 /// words (`    if error and self._is_connection_error(error):`).
 ///
@@ -62,6 +63,7 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
         {
             LineKind::Plain
         }
+        LineKind::Failure if go_test_log().is_match(line) && run_passed(text, line) => LineKind::Noise,
         LineKind::Plain if arrow_message().is_match(line) && failure_above(text, line) => LineKind::Failure,
         LineKind::Plain | LineKind::Context
             if is_numbered_heading(line) && in_failure_section(text, line) =>
@@ -163,6 +165,42 @@ fn exception_name() -> &'static Regex {
 fn arrow_message() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, ARROW_MESSAGE)
+}
+
+/// How many log lines a `go test -v` run may print under its `=== RUN`
+/// line ([`run_passed`]).
+const RUN_LOG_REACH: usize = 64;
+
+/// How far below a test's log its verdict is looked for ([`run_passed`]):
+/// a subtest's comes after all its parent's subtests have run.
+const VERDICT_SEARCH_BYTES: usize = 256 * 1024;
+
+/// Whether `line`, a `go test -v` log line of `text`, was logged by a
+/// test that passed or was skipped: the `=== RUN   TestTotal/case_0` it
+/// is printed under (its other log lines between) names the test, whose
+/// verdict (`    --- PASS: TestTotal/case_0 (0.00s)`) Go prints once its
+/// parent's subtests have all run, within [`VERDICT_SEARCH_BYTES`].
+fn run_passed(text: &str, line: &str) -> bool {
+    let (start, end) = span_in(text, line);
+    let Some(name) = lines_above(text.as_bytes(), start)
+        .take(RUN_LOG_REACH)
+        .filter_map(|(s, e)| text.get(s..e))
+        .find(|l| !go_test_log().is_match(l))
+        .and_then(|l| {
+            l.strip_prefix("=== RUN   ")
+                .or_else(|| l.strip_prefix("=== CONT  "))
+        })
+        .map(str::trim)
+    else {
+        return false;
+    };
+    let below =
+        &text.as_bytes()[end..crate::text::floor_boundary(text, end.saturating_add(VERDICT_SEARCH_BYTES))];
+    let verdict = |word: &str| memchr::memmem::find(below, format!("--- {word}: {name} (").as_bytes());
+    match (verdict("PASS").or_else(|| verdict("SKIP")), verdict("FAIL")) {
+        (Some(passed), failed) => failed.is_none_or(|f| passed < f),
+        (None, _) => false,
+    }
 }
 
 /// How many lines above a numbered heading the heading of its section
@@ -550,6 +588,33 @@ mod tests {
         }
         assert!(names_a_file("In run.sh line 3:"));
         assert!(!names_a_file("Tests failed in the module src/app.js today"));
+    }
+
+    /// TOOL-8: a subtest's log under `go test -v` is noise when the
+    /// subtest passed, however far below its verdict stands; a failed
+    /// subtest's log, and a log whose test has no verdict, stay.
+    #[test]
+    fn tool_8_a_passed_subtest_s_log_is_noise() {
+        let mut log = String::from("=== RUN   TestTotal\n");
+        for n in 0..3 {
+            log.push_str(&format!(
+                "=== RUN   TestTotal/case_{n}\n    cart_test.go:10: checked {n}\n"
+            ));
+        }
+        log.push_str("    cart_test.go:9: Total(2) = 5, want 4\n--- FAIL: TestTotal (0.00s)\n");
+        log.push_str("    --- PASS: TestTotal/case_0 (0.00s)\n    --- PASS: TestTotal/case_1 (0.00s)\n");
+        log.push_str("    --- FAIL: TestTotal/case_2 (0.00s)\nFAIL\n");
+        let kind = |needle: &str| {
+            let line = log.lines().find(|l| l.contains(needle)).unwrap_or_default();
+            line_kind_in(&log, line)
+        };
+        assert_eq!(kind("checked 0"), LineKind::Noise);
+        assert_eq!(kind("checked 1"), LineKind::Noise);
+        assert_eq!(kind("checked 2"), LineKind::Failure);
+        assert_eq!(kind("want 4"), LineKind::Failure);
+        let cut = log.replace("    --- PASS: TestTotal/case_0 (0.00s)\n", "");
+        let line = cut.lines().find(|l| l.contains("checked 0")).unwrap_or_default();
+        assert_eq!(line_kind_in(&cut, line), LineKind::Failure);
     }
 
     /// TOOL-8: a title between two rules heads a failed test's report

@@ -113,7 +113,9 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     let failures = || {
         text.lines().rev().filter_map(move |printed| {
             let l = printed.trim();
-            let failure = l.chars().count() >= MIN_FAILURE_CHARS
+            // Colour codes say nothing: a coloured `[ERROR] ` alone is as
+            // bare as a plain one.
+            let failure = without_colours(l).trim().chars().count() >= MIN_FAILURE_CHARS
                 && Some(l) != besides
                 && !is_exit_status(l)
                 && match line_kind(l) {
@@ -138,8 +140,9 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     // ERR! node_modules/react-select` under `npm ERR! Could not resolve
     // dependency:`), before a verdict.
     let own_words = |l: &str| {
-        let message = without_level_tag(l);
-        message.len() == l.len() || line_kind(message) == LineKind::Failure
+        let plain = without_colours(l);
+        let message = without_level_tag(&plain);
+        message.len() == plain.len() || line_kind(message) == LineKind::Failure
     };
     let line = failures()
         .find(|l| !is_verdict(l) && own_words(l) && !points_to_help(l))

@@ -465,6 +465,10 @@ mod tests {
         assert_eq!(line_kind_in(&far, warning), LineKind::Warning);
         assert_eq!(line_kind("  severity: 'ERROR',"), LineKind::Context);
         assert_eq!(line_kind("  code: 'ERR_MODULE_NOT_FOUND',"), LineKind::Context);
+        // A field the inspector shows only as a placeholder says nothing.
+        assert_eq!(line_kind("  errors: [Getter/Setter]"), LineKind::Context);
+        assert_eq!(line_kind("  errors: [Array],"), LineKind::Context);
+        assert_eq!(line_kind("  errors: 'failed twice',"), LineKind::Failure);
         assert_eq!(
             line_kind("  message: 'Request failed with status code 500',"),
             LineKind::Failure

@@ -390,8 +390,14 @@ pub(super) const REPORT_LIKE_CODE: &str = concat!(
 /// fields (the PostgreSQL client's `  severity: 'ERROR',` under
 /// `PostgresError: relation "users" already exists`, `  code:
 /// 'ERR_MODULE_NOT_FOUND',` under `Error [ERR_MODULE_NOT_FOUND]: Cannot
-/// find module …`): the message says what failed.
-pub(super) const TAP_FIELD: &str = r"^\s*(?:name|code|failureType|operator|location): '[^']*',?$|^\s*duration_ms: [\d.]+$|^ {2,}(?:expected|actual): |^\s+severity(?:_local)?: '[A-Z]+',?$";
+/// find module …`), and a field shown only as a placeholder (`  errors:
+/// [Getter/Setter]`): the message says what failed.
+pub(super) const TAP_FIELD: &str = concat!(
+    r"^\s*(?:name|code|failureType|operator|location): '[^']*',?$|^\s*duration_ms: [\d.]+$|^ {2,}(?:expected|actual): |^\s+severity(?:_local)?: '[A-Z]+',?$",
+    // A field Node's inspector shows only as a placeholder (Rolldown's
+    // `  errors: [Getter/Setter]` under Vite's failed build).
+    r"|^\s+[\w$]+: \[(?:Getter(?:/Setter)?|Setter|Array|Object|Function(?:: [^\]]*)?|Circular \*\d+)\],?$",
+);
 
 /// A linter's count of what its `--fix` could fix, after its findings and
 /// its summary (ESLint's `12 errors and 0 warnings potentially fixable

@@ -1,8 +1,8 @@
 //! History forms of what real toolchains printed (TOOL-8): the workspace's
 //! `tests/data/captured-outputs/`, captured from runs of pytest, unittest, Django,
 //! mypy, ruff, pylint, flake8, pyright, pip, tsc, ESLint, Prettier, Jest,
-//! Mocha, Vitest, Node's test runner, Go, GCC, clang, CMake, g++, Cargo,
-//! Clippy, javac, Java, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
+//! Mocha, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
+//! Cargo, Clippy, javac, Java, Maven, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer and Valgrind on sample projects with
 //! planted failures, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none

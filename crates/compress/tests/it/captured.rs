@@ -11,9 +11,17 @@
 
 use serde_json::json;
 use strata_ctx_compress::{without_colours, Compressor};
-use strata_ctx_testkit::captured_outputs;
+use strata_ctx_testkit::{captured_outputs, MarkedOutput};
 
 use crate::documented::head_and_tail;
+
+/// The captured output named `name`.
+fn captured(name: &str) -> MarkedOutput {
+    captured_outputs()
+        .into_iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no captured output {name}"))
+}
 
 /// `text` as printed, without its colours: what a line says.
 fn uncoloured(text: &str) -> String {
@@ -165,10 +173,7 @@ fn tool_8_a_native_crash_keeps_the_project_s_frames() {
 /// streamed alike.
 #[test]
 fn tool_8_a_long_log_s_errors_far_from_its_end_are_seen_mid_round() {
-    let log = captured_outputs()
-        .into_iter()
-        .find(|c| c.name == "pylog")
-        .unwrap();
+    let log = captured("pylog");
     let dir = tempfile::tempdir().unwrap();
     let truncator = strata_ctx_compress::Truncator::builder(dir.path())
         .limits(strata_ctx_compress::Limits::new(40, 4_000))
@@ -197,7 +202,7 @@ fn tool_8_a_long_log_s_errors_far_from_its_end_are_seen_mid_round() {
 fn tool_8_the_code_pytest_lists_is_not_a_failure() {
     let c = Compressor::new();
     for name in ["pytest-deep", "pytest-xdist"] {
-        let case = captured_outputs().into_iter().find(|c| c.name == name).unwrap();
+        let case = captured(name);
         let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
         for listed in [
             "retry connection errors",
@@ -219,10 +224,7 @@ fn tool_8_the_code_pytest_lists_is_not_a_failure() {
 #[test]
 fn tool_8_a_first_error_keeps_its_label_under_many_warnings() {
     let c = Compressor::new();
-    let case = captured_outputs()
-        .into_iter()
-        .find(|c| c.name == "cargo-warnings")
-        .unwrap();
+    let case = captured("cargo-warnings");
     let label = "^^^^^^ expected `u32`, found `&str`";
     for warnings in [10, 40, 120] {
         let end = case
@@ -244,10 +246,7 @@ fn tool_8_a_first_error_keeps_its_label_under_many_warnings() {
 #[test]
 fn tool_8_errors_among_many_warnings_are_kept_in_each_file() {
     let c = Compressor::new();
-    let case = captured_outputs()
-        .into_iter()
-        .find(|c| c.name == "eslint-many")
-        .unwrap();
+    let case = captured("eslint-many");
     let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
     let error = "  31:22  error    'undefinedThing' is not defined                 no-undef";
     assert_eq!(form.matches(error).count(), 2, "{form}");

@@ -102,13 +102,8 @@ fn ndiff_under(text: &str, assertion: Line) -> Option<Vec<Line>> {
         return None;
     }
     let mut kept = Vec::new();
-    let (mut line, mut blanks, mut values) = (assertion, 0, 0);
-    for _ in 0..DIFF_REACH {
-        let Some(next) = line_after(text, &line) else {
-            break;
-        };
-        line = next;
-        let shown = line_str(text, &line);
+    let (mut blanks, mut values) = (0, 0);
+    for (line, shown) in lines_under(text, assertion).take(DIFF_REACH) {
         if shown.trim().is_empty() {
             blanks += 1;
             if blanks == 2 {
@@ -206,14 +201,9 @@ fn is_one_line_legend(line: &str) -> bool {
 /// The lines that start with `-` or `+` in the block of lines under
 /// `line` (blank lines may stand before it), up to [`DIFF_LINES`], pushed
 /// on `kept`.
-fn changed_under(text: &str, mut line: Line, kept: &mut Vec<Line>) {
+fn changed_under(text: &str, line: Line, kept: &mut Vec<Line>) {
     let (mut changed, mut in_block) = (0, false);
-    for _ in 0..DIFF_REACH {
-        let Some(next) = line_after(text, &line) else {
-            break;
-        };
-        line = next;
-        let shown = line_str(text, &line);
+    for (line, shown) in lines_under(text, line).take(DIFF_REACH) {
         if shown.trim().is_empty() {
             if in_block {
                 break;
@@ -231,6 +221,13 @@ fn changed_under(text: &str, mut line: Line, kept: &mut Vec<Line>) {
             }
         }
     }
+}
+
+/// The lines under `line` in `text`, each with what it says, nearest
+/// first.
+fn lines_under(text: &str, line: Line) -> impl Iterator<Item = (Line, &str)> {
+    std::iter::successors(line_after(text, &line), move |l| line_after(text, l))
+        .map(move |l| (l, line_str(text, &l)))
 }
 
 /// Whether `line` is a heading in words that announces the lines under it

@@ -93,16 +93,12 @@ pub(super) fn choose(
             // failure under a file's heading (ESLint's `  51:22  error
             // 'x' is not defined  no-undef` in two files) is told apart
             // by its file. Warnings said again are kept once.
-            let kind = kinds.get(&l.number).copied();
-            let heading = (kind == Some(LineKind::Failure))
-                .then(|| numbered_heading_above(text, l))
-                .flatten()
-                .or_else(|| {
-                    (kind == Some(LineKind::Failure))
-                        .then(|| file_heading(text, l))
-                        .flatten()
-                        .map(|h| line_str(text, &h))
-                });
+            let heading = (kinds.get(&l.number) == Some(&LineKind::Failure))
+                .then(|| {
+                    numbered_heading_above(text, l)
+                        .or_else(|| file_heading(text, l).map(|h| line_str(text, &h)))
+                })
+                .flatten();
             findings.insert((said, place.or(heading)))
         } else if let Some(above) = message_above(l) {
             kept.contains(&above.number) && findings.insert((said, Some(line_str(text, &above))))

@@ -293,8 +293,17 @@ pub(crate) fn is_located(line: &str) -> bool {
 
 /// Whether `line` is the line a code frame points at (`> 14 |
 /// expect(total).toBe(90)`): the code that failed, where the frame's other
-/// numbered lines are only around it.
-pub(crate) fn is_pointed_code(line: &str) -> bool {
+/// numbered lines are only around it. It is code, whatever it names: no
+/// error message, though it may throw one.
+///
+/// ```
+/// use strata_ctx_compress::is_pointed_code;
+///
+/// assert!(is_pointed_code("    > 3 | function parse(s) { throw new TypeError(`not a number: ${s}`) }"));
+/// assert!(!is_pointed_code("      4 | module.exports = { parse };"));
+/// assert!(!is_pointed_code("    TypeError: not a number: x"));
+/// ```
+pub fn is_pointed_code(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, pointed_code!()).is_match(&without_colours(line))
 }

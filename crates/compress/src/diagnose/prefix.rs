@@ -113,9 +113,19 @@ pub(super) fn without_stream_prefix(line: &str) -> &str {
 /// which a line number or marks follow (`  4 │ let x`, `    │   ^^^`),
 /// stays.
 ///
+/// Python (3.11 and later) draws the tracebacks of an exception group in
+/// such a gutter too, one level of it for each group (`  | ExceptionGroup:
+/// unhandled errors in a TaskGroup (2 sub-exceptions)`, `    | ValueError:
+/// page 7`), under `  + Exception Group Traceback (most recent call
+/// last):`: a line whose text begins with a letter, and a frame (`  |
+/// File "a.py", line 7, in fetch`), are judged as printed alone, while
+/// the code and marks indented under the gutter stay in it.
+///
 /// ```
 /// # use strata_ctx_compress::{line_kind, LineKind};
 /// assert_eq!(line_kind("   │ /app/tests/CartTest.php:9"), LineKind::Context);
+/// assert_eq!(line_kind("    | ValueError: page 7: bad checksum 0x3f != 0x40"), LineKind::Failure);
+/// assert_eq!(line_kind("  |   File \"/app/sync.py\", line 7, in fetch"), LineKind::Context);
 /// assert_eq!(line_kind("┃       lib/shop/orders.ex:133:7 #(Shop.Orders.total)"), LineKind::Context);
 /// ```
 fn without_gutter(line: &str) -> &str {
@@ -123,6 +133,19 @@ fn without_gutter(line: &str) -> &str {
         return rest;
     }
     let indented = line.starts_with([' ', '\t']);
+    if indented {
+        let drawn = line.trim_start();
+        if let Some(heading) = drawn.strip_prefix("+ ") {
+            if heading.starts_with("Exception Group Traceback") {
+                return heading;
+            }
+        }
+        if let Some(rest) = drawn.strip_prefix("| ") {
+            if rest.starts_with(char::is_alphabetic) || rest.starts_with("  File \"") {
+                return rest;
+            }
+        }
+    }
     match line.trim_start().strip_prefix("│ ") {
         Some(rest) if indented && rest.starts_with(|c: char| !c.is_whitespace() && c != '^') => rest,
         _ => line,

@@ -146,6 +146,9 @@ pub(super) const FAILURE: &str = concat!(
     // `cargo audit`'s advisories (`ID:       RUSTSEC-2024-0332`).
     r"|^ID:\s+RUSTSEC-\d{4}-\d{4}$",
     r"|^\s*TS\d{4,5}: \S|\*\*\*(?:Failed|Exception|Timeout|Not Run)\b",
+    // Gradle's heading over why a build failed (`* What went wrong:`,
+    // then `Execution failed for task ':test'.`).
+    r"|^\* What went wrong:$",
     // `flutter test`'s and `dart test`'s failed test (`00:02 +2 -1: Cart
     // applies a discount [E]`), Composer's unsatisfiable requirements.
     r"|^\d\d:\d\d \+\d+(?: ~\d+)?(?: -\d+)?: .* \[E\]$|does not satisfy that requirement|does not contain a compatible set of packages",
@@ -319,12 +322,12 @@ pub(super) const VERDICT: &str = concat!(
     // Testing.
     r"|^> (?:Compilation (?:failed|error)|There were failing tests)|^Build FAILED\.?$|^ninja: build stopped|^-- Configuring incomplete, errors occurred",
     r"|^error: the following command failed with|transitive failure$|\(errors have been logged\)$|^Test Suite '.+' failed at |^[✘✗] Test .+ failed after [\d.]+ seconds",
-    // Gradle's failed task and worker, a process that exited non-zero,
+    // Gradle's failed task and worker and its heading over them, a process that exited non-zero,
     // XCTest's failed case, `dotnet test`'s count, prove's verdicts,
     // RuboCop's count, Biome's closing line, an application server that
     // did not start.
-    r"|^Execution failed for task '|^> A failure occurred while executing |finished with non-zero exit value \d+|^Test Case '.+' failed \(|^Failed!\s+- Failed:",
-    r"|^> Task :\S+ FAILED$|^Failed tests?:\s+[\d, -]+$|^Non-zero exit status: \d+$",
+    r"|^Execution failed for task '|^\* What went wrong:$|^> A failure occurred while executing |finished with non-zero exit value \d+|^Test Case '.+' failed \(|^Failed!\s+- Failed:",
+    r"|^(?:> Task )?:\S+ FAILED$|^Failed tests?:\s+[\d, -]+$|^Non-zero exit status: \d+$",
     r"|^Result: FAIL$|^Failed \d+/\d+ subtests|\(Wstat: \d+|^Dubious, test returned|^# Looks like you failed|\boffenses? detected\b",
     r"|Some errors were emitted while running checks|Application startup failed",
     // xcodebuild's list of the build commands that failed and its count;

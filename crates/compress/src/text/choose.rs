@@ -858,6 +858,28 @@ mod tests {
     }
 
     #[test]
+    fn an_exception_group_s_failure_brings_its_frame_through_the_gutter() {
+        // Python 3.11's exception group: the code and its marks under the
+        // gutter read as a code frame's lines, nearer than the frame.
+        let text = "  +-+---------------- 1 ----------------\n    | Traceback (most recent call last):\n    |   File \"/app/sync.py\", line 7, in fetch\n    |     if i == 7: raise ValueError(\"bad checksum\")\n    |                ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n    | ValueError: bad checksum\n";
+        assert_eq!(
+            diagnose::line_kind(line_str(text, &nth(text, 5))),
+            LineKind::Failure
+        );
+        assert_eq!(
+            diagnose::line_kind(line_str(text, &nth(text, 4))),
+            LineKind::Context
+        );
+        assert_eq!(frame_above(text, &nth(text, 5)).map(|l| l.number), Some(2));
+        // A library's frame is no place to fix: the nearest location is.
+        let library = text.replace("/app/sync.py", "/usr/lib/python3.11/asyncio/taskgroups.py");
+        assert_eq!(
+            frame_above(&library, &nth(&library, 5)).map(|l| l.number),
+            Some(4)
+        );
+    }
+
+    #[test]
     fn pytest_s_short_frames_are_python_frames() {
         assert!(is_python_frame("tests/test_calc.py:365: in test_div_zero"));
         assert!(is_python_frame("  File \"/app/x.py\", line 3, in f"));

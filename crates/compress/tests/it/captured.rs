@@ -1,8 +1,8 @@
 //! History forms of what real toolchains printed (TOOL-8): the workspace's
-//! `tests/data/captured-outputs/`, captured from runs of pytest, unittest, Django,
-//! mypy, ruff, pylint, flake8, pyright, pip, tsc, ESLint, Prettier, Jest,
+//! `tests/data/captured-outputs/`, captured from runs of pytest, Hypothesis, unittest, Django,
+//! mypy, ruff, pylint, flake8, pyright, pip, pre-commit, tsc, ESLint, Prettier, Jest,
 //! Mocha, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
-//! Cargo, Clippy, javac, Java, Maven, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
+//! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer and Valgrind on sample projects with
 //! planted failures, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none
@@ -260,4 +260,41 @@ fn tool_8_errors_among_many_warnings_are_kept_in_each_file() {
     // The first warnings keep their file's heading too.
     assert!(form.contains("/home/dev/es/src/mod0.js\n"), "{form}");
     assert!(form.len() * 8 < case.output.len(), "{}", form.len());
+}
+
+/// TOOL-8: Python's exception group (an `asyncio.TaskGroup` whose tasks
+/// raised) draws each sub-exception's traceback in a gutter: every
+/// sub-exception is kept with the frame of the project's code it was
+/// raised in, not only the last one the tail shows.
+#[test]
+fn tool_8_each_exception_of_a_group_keeps_its_frame() {
+    let c = Compressor::new();
+    let case = captured("py-exception-group");
+    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    for line in [
+        "  + Exception Group Traceback (most recent call last):",
+        "  | ExceptionGroup: unhandled errors in a TaskGroup (2 sub-exceptions)",
+        "    |   File \"/home/dev/py/eg.py\", line 7, in fetch",
+        "    | ValueError: page 7: bad checksum 0x3f != 0x40",
+        "    | KeyError: 'cursor'",
+    ] {
+        assert!(form.contains(line), "{line}\n{form}");
+    }
+    // The log lines of the tasks before the crash are not kept.
+    assert!(!form.contains("fetching page 10"), "{form}");
+}
+
+/// TOOL-8: Gradle's report of a failed build keeps its heading (`* What
+/// went wrong:`) over the task that failed, and leaves out the stack
+/// trace a build plugin printed on the way.
+#[test]
+fn tool_8_gradle_s_failure_keeps_its_heading_not_the_plugin_s_trace() {
+    let c = Compressor::new();
+    let case = captured("gradle-test");
+    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    let heading = form.find("* What went wrong:\n").unwrap_or(usize::MAX);
+    let task = form.find("Execution failed for task ':test'.").unwrap_or(0);
+    assert!(heading < task, "{form}");
+    assert!(form.contains("shop.CartTest > empty FAILED"), "{form}");
+    assert!(form.matches("\tat org.gradle.").count() < 4, "{form}");
 }

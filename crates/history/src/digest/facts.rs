@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::Value;
 use strata_ctx_compress::{
-    announced_message, announces_message, is_exit_status, is_verdict, line_kind, line_kind_in,
-    reports_no_failures, without_colours, without_level_tag, LineKind,
+    announced_message, announces_message, is_exit_status, is_pointed_code, is_verdict, line_kind,
+    line_kind_in, reports_no_failures, without_colours, without_level_tag, LineKind,
 };
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
 use strata_ctx_tools::{classify, command, command_gist, program_of, ToolKind, INSPECTION_PROGRAMS};
@@ -131,8 +131,11 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
                     }
                 }
                 // Read in its place: a passing test's `go test -v` log is
-                // noise, the code sbt echoes under an error is context.
-                && !matches!(line_kind_in(text, printed), LineKind::Noise | LineKind::Context);
+                // noise, the code sbt echoes under an error is context;
+                // the code a frame points at is code, though it throws
+                // (Jest's `> 3 | throw new TypeError(…)`).
+                && !matches!(line_kind_in(text, printed), LineKind::Noise | LineKind::Context)
+                && !is_pointed_code(l);
             failure.then_some(l)
         })
     };

@@ -232,6 +232,30 @@ fn react_6_the_last_error_of_real_runs_is_the_message() {
     }
 }
 
+/// REACT-6: the code a frame points at names the error it throws, but is
+/// not it (Jest's `> 3 | … throw new TypeError(…)` under `TypeError: not
+/// a number: x`); Gradle's heading over its failed task and its task's
+/// verdict (`* What went wrong:`, `:test FAILED`) point at the error above.
+#[test]
+fn react_6_neither_pointed_code_nor_a_heading_is_the_last_error() {
+    for (name, error) in [
+        ("jest-console", "TypeError: not a number: x"),
+        ("gradle-test", "java.lang.NullPointerException at CartTest.java:8"),
+    ] {
+        let case = captured_outputs()
+            .into_iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("no captured output {name}"));
+        assert_eq!(
+            last_error_line(&case.output, None).as_deref(),
+            Some(error),
+            "{name}"
+        );
+    }
+    assert!(is_verdict("* What went wrong:"));
+    assert!(is_verdict(":test FAILED"));
+}
+
 /// REACT-6: among failure lines with a message, one that is a failure by
 /// its own words comes before one only by the level tag its tool puts on
 /// every line.

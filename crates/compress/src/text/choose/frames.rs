@@ -78,20 +78,33 @@ pub(super) fn function_above_frame(text: &str, frame: &Line) -> Option<Line> {
 /// position markers stand between them: pytest's `--tb=short` prints
 /// `pkg/calc.py:8: in div`, `    return a / b`, `           ^^^^^`, then
 /// `E   ZeroDivisionError: division by zero`, and a Python traceback
-/// `File "pkg/calc.py", line 8, in div` above the same. The nearest
-/// location within [`FRAME_REACH`] lines above the failure's first line,
-/// unless another diagnostic comes first.
+/// `File "pkg/calc.py", line 8, in div` above the same. A Python frame
+/// within [`FRAME_REACH`] lines above the failure's first line, else the
+/// nearest location there, unless another diagnostic comes first.
 pub(super) fn frame_above(text: &str, failure: &Line) -> Option<Line> {
+    let mut nearest = None;
     let mut line = *failure;
     for _ in 0..FRAME_REACH {
-        line = line_before(text, &line)?;
-        match diagnose::line_kind_in(text, line_str(text, &line)) {
-            LineKind::Context => return Some(line),
-            LineKind::Failure | LineKind::Summary | LineKind::Warning => return None,
+        let Some(above) = line_before(text, &line) else {
+            break;
+        };
+        line = above;
+        // A Python frame within reach is the place (a library's is
+        // noise), though the code and marks under it read as a code
+        // frame's lines (as they do in an exception group's gutter).
+        let kind = diagnose::line_kind_in(text, line_str(text, &line));
+        if kind != LineKind::Noise && is_python_frame(line_str(text, &line)) {
+            return Some(line);
+        }
+        match kind {
+            LineKind::Context => {
+                nearest.get_or_insert(line);
+            }
+            LineKind::Failure | LineKind::Summary | LineKind::Warning => break,
             LineKind::Noise | LineKind::Plain => {}
         }
     }
-    None
+    nearest
 }
 
 /// The most frames of failures a form keeps ([`frame_above`]), the
@@ -105,9 +118,11 @@ const FRAME_REACH: usize = 3;
 
 /// Whether `line` is a Python frame that prints its code line under it:
 /// a traceback's `File "a.py", line 3, in f`, or pytest's short form of
-/// it, `a.py:3: in f`.
+/// it, `a.py:3: in f`; in the gutter of an exception group's traceback
+/// too (`  |   File "a.py", line 3, in f`).
 pub(super) fn is_python_frame(line: &str) -> bool {
     let line = line.trim_start();
+    let line = line.strip_prefix("| ").map_or(line, str::trim_start);
     line.starts_with("File \"")
         || line.split_once(": in ").is_some_and(|(place, function)| {
             let number = place.rsplit_once(".py:").map_or("", |(_, n)| n);

@@ -48,7 +48,7 @@ use counts::zero_failure_counts;
 pub use counts::{is_exit_status, reports_no_failures};
 pub(crate) use levels::is_tagged_marks;
 pub use levels::without_level_tag;
-use levels::{severity_tagged, warning_level};
+use levels::{json_log_level, severity_tagged, warning_level};
 pub(crate) use likely::Likely;
 use located::{has_message, is_note, located_message};
 pub(crate) use place::{
@@ -487,6 +487,14 @@ pub fn line_kind(line: &str) -> LineKind {
     if is_note(line) && context().is_match(line) {
         return LineKind::Context;
     }
+    // A structured log line is what its level field says (pino's
+    // `{"level":50,…,"msg":"failed to parse order payload"}`, slog's
+    // `{"level":"WARN",…}`), whatever its message's words.
+    match json_log_level(line) {
+        Some(true) => return LineKind::Failure,
+        Some(false) => return LineKind::Warning,
+        None => {}
+    }
     let summary = summary().is_match(line) || fixable().is_match(line);
     // A summary that counts failures is itself a failure line: it is what
     // the agent reads first; one whose every failure count is zero
@@ -586,6 +594,46 @@ pub fn is_verdict(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_log_line_is_what_its_level_says() {
+        let cases = [
+            (
+                r#"{"level":40,"time":1,"msg":"payment gateway slow"}"#,
+                LineKind::Warning,
+            ),
+            (
+                r#"{"level":50,"time":1,"msg":"order skipped"}"#,
+                LineKind::Failure,
+            ),
+            (r#"{"level":60,"msg":"sync aborted"}"#, LineKind::Failure),
+            (
+                r#"{"time":"2024-05-01T10:00:00Z","level":"ERROR","msg":"db down"}"#,
+                LineKind::Failure,
+            ),
+            (
+                r#"{"levelname": "WARNING", "message": "disk at 91%"}"#,
+                LineKind::Warning,
+            ),
+            (
+                r#"{"severity":"CRITICAL","message":"queue lost"}"#,
+                LineKind::Failure,
+            ),
+            // A warning whatever its words, as a `[warn]` tag makes one.
+            (
+                r#"{"level":"warn","msg":"retry failed, trying again"}"#,
+                LineKind::Warning,
+            ),
+            (r#"{"level":30,"msg":"order synced"}"#, LineKind::Plain),
+            (r#"{"level":"info","msg":"ok"}"#, LineKind::Plain),
+            // Not an object: the words decide.
+            (r#"  "level": "error","#, LineKind::Failure),
+            (r#"level=warn msg=slow"#, LineKind::Warning),
+        ];
+        for (line, kind) in cases {
+            assert_eq!(line_kind(line), kind, "{line}");
+        }
+    }
 
     #[test]
     fn tool_8_a_code_frame_s_primary_label() {

@@ -52,3 +52,30 @@ pub(crate) fn is_tagged_marks(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, r"^\[(?:error|warn)\]\s+[\^~]+\s*$").is_match(line)
 }
+
+/// The level a structured log line was written at, read from its JSON
+/// fields: pino's and Bunyan's numbers (`"level":50` an error, `60`
+/// fatal, `40` a warning), zap's, slog's, structlog's and Winston's names
+/// (`"level":"error"`, `"level": "WARN"`), python-json-logger's
+/// `"levelname"`, Google Cloud's `"severity"`. `Some(true)` for an error
+/// or worse, `Some(false)` for a warning, `None` for any other level or a
+/// line that is no such object.
+pub(super) fn json_log_level(line: &str) -> Option<bool> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let trimmed = line.trim_start();
+    if !trimmed.starts_with('{') {
+        return None;
+    }
+    let level = compiled(
+        &RE,
+        r#""(?:level|levelname|severity|log\.level)"\s*:\s*(?:"(?i:(error|err|fatal|critical|crit|alert|emerg|emergency|panic)|(warn|warning))"|(5\d|60)\b|(4\d)\b)"#,
+    )
+    .captures(trimmed)?;
+    if level.get(1).is_some() || level.get(3).is_some() {
+        Some(true)
+    } else if level.get(2).is_some() || level.get(4).is_some() {
+        Some(false)
+    } else {
+        None
+    }
+}

@@ -298,3 +298,23 @@ fn tool_8_gradle_s_failure_keeps_its_heading_not_the_plugin_s_trace() {
     assert!(form.contains("shop.CartTest > empty FAILED"), "{form}");
     assert!(form.matches("\tat org.gradle.").count() < 4, "{form}");
 }
+
+/// TOOL-8: a service's structured log (pino's JSON lines, as a Node
+/// service printed them) keeps the lines logged at the error, fatal and
+/// warning levels, by their level field: the warning says nothing a
+/// word list knows (`"msg":"payment gateway slow"`).
+#[test]
+fn tool_8_a_json_log_keeps_its_lines_by_their_level() {
+    let c = Compressor::new();
+    let log = include_str!("outputs/pino-json.txt");
+    let (form, _) = c.compress_text("Bash", &json!({"command": "node svc.js"}), log);
+    for kept in [
+        r#"{"level":50,"time":1796338589561,"pid":5098,"hostname":"vm","err":{"type":"SyntaxError","message":"Expected double-quoted property name in JSON at position 11""#,
+        r#"{"level":40,"time":1796338589563,"pid":5098,"hostname":"vm","order":1077,"retries":3,"msg":"payment gateway slow"}"#,
+        r#"{"level":60,"time":1796338589563,"pid":5098,"hostname":"vm","err":{"type":"Error","message":"connection to postgres lost: ECONNRESET""#,
+    ] {
+        assert!(form.contains(kept), "{kept}\n{form}");
+    }
+    assert!(!form.contains(r#""order":1050,"#), "{form}");
+    assert!(form.len() * 5 < log.len(), "{}", form.len());
+}

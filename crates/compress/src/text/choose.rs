@@ -81,6 +81,7 @@ pub(super) fn choose(
     };
     let mut findings = HashSet::new();
     let mut kept = HashSet::new();
+    let mut said_again = Vec::new();
     diagnostic.retain(|l| {
         let said = line_str(text, l);
         let keep = if !is_place(l) {
@@ -99,7 +100,21 @@ pub(super) fn choose(
                         .or_else(|| file_heading(text, l).map(|h| line_str(text, &h)))
                 })
                 .flatten();
-            findings.insert((said, place.or(heading)))
+            let new = findings.insert((said, place.or(heading)));
+            // A message said again under another failure that announces
+            // it (GHC's `• Couldn't match type ‘Int’ with ‘[Char]’` under
+            // each `Many.hs:4:8: error:`) is that failure's: it comes
+            // after every other line, as a shape said again does.
+            let announcing = line_before(text, l)
+                .filter(|above| kinds.get(&above.number) == Some(&LineKind::Failure))
+                .map(|above| line_str(text, &above))
+                .filter(|above| diagnose::announces_message(above));
+            if let Some(announcing) = announcing.filter(|_| !new) {
+                if findings.insert((said, Some(announcing))) {
+                    said_again.push(*l);
+                }
+            }
+            new
         } else if let Some(above) = message_above(l) {
             kept.contains(&above.number) && findings.insert((said, Some(line_str(text, &above))))
         } else {
@@ -113,8 +128,9 @@ pub(super) fn choose(
     let seen: HashSet<&str> = diagnostic.iter().map(|l| line_str(text, l)).collect();
     // The lines of a shape said again and again grow the room as the
     // others do, and take what is left of it after every other line.
-    let (diagnostic, repeated): (Vec<Line>, Vec<Line>) =
+    let (diagnostic, mut repeated): (Vec<Line>, Vec<Line>) =
         diagnostic.into_iter().partition(|l| !repeats.contains(&l.number));
+    repeated.extend(said_again);
     // The frame each failure happened in, when its code line stands
     // between them (pytest's `--tb=short`), the latest first, a repeated
     // failure's too: it may use what is left of the room the diagnostic

@@ -2,7 +2,7 @@
 //! `tests/data/captured-outputs/`, captured from runs of pytest, Hypothesis, unittest, Django,
 //! mypy, ruff, pylint, flake8, pyright, pip, pre-commit, tsc, ESLint, Prettier, Jest,
 //! Mocha, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
-//! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
+//! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, GHC, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer and Valgrind on sample projects with
 //! planted failures, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none
@@ -317,4 +317,25 @@ fn tool_8_a_json_log_keeps_its_lines_by_their_level() {
     }
     assert!(!form.contains(r#""order":1050,"#), "{form}");
     assert!(form.len() * 5 < log.len(), "{}", form.len());
+}
+
+/// TOOL-8: GHC prints each error's message under its located heading
+/// (`Many.hs:4:8: error:` over `• Couldn't match type ‘Int’ with
+/// ‘[Char]’`): every distinct message is kept, and one said again under
+/// another heading is kept there too from the room left, rather than once
+/// for all 25 errors.
+#[test]
+fn tool_8_a_message_said_again_under_another_heading_is_kept_there_too() {
+    let c = Compressor::new();
+    let case = captured("ghc-many");
+    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    let said_again = "    • Couldn't match type ‘Int’ with ‘[Char]’";
+    assert!(form.matches(said_again).count() >= 2, "{form}");
+    assert!(
+        form.contains(&format!("Many.hs:52:9: error:\n{said_again}\n")),
+        "{form}"
+    );
+    for failure in &case.failures {
+        assert!(form.contains(failure.as_str()), "{failure}\n{form}");
+    }
 }

@@ -186,12 +186,14 @@ fn noise() -> &'static Regex {
 /// promise rejected instead of resolved`, `Received function did not
 /// throw`), Rust (`left: 3`, `right: 4`), JUnit and others (`Actual: …`),
 /// testify (`actual  : 100`, its colons aligned), ExUnit (`code:  assert
-/// …` over `left:` and `right:`), and javac's `symbol:` and `location:`
-/// under `cannot find symbol`, the quoted code between. A macro, so that
+/// …` over `left:` and `right:`), javac's `symbol:` and `location:`
+/// under `cannot find symbol`, the quoted code between, and the types of
+/// a mismatch as scalac and javac print them (` found   : Int(0)` over `
+/// required: String`). A macro, so that
 /// [`CONTEXT`] can hold it.
 macro_rules! operand {
     () => {
-        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right|code|symbol|location)(?: [a-z]+){0,2} *:\s|^(?:Expected|Got):$|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$"
+        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right|code|symbol|location|found|required|Found|Required)(?: [a-z]+){0,2} *:\s|^(?:Expected|Got):$|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$"
     };
 }
 const OPERAND: &str = operand!();

@@ -469,8 +469,13 @@ pub fn line_kind(line: &str) -> LineKind {
     // (`[error]     ^`); a code frame's line (rustc's `   |   ^^^ memory
     // access failed`, Jest's `  2 | throw new RangeError(…)`); the fields
     // of a TAP producer's YAML block under a failing test point
-    // (node:test's `  name: 'TypeError'`), whose `error:` field says why.
-    if is_tagged_marks(line) || code_frame().is_match(line) || tap_field().is_match(line) {
+    // (node:test's `  name: 'TypeError'`), whose `error:` field says why;
+    // Lua's heading over the frames under its error (`stack traceback:`).
+    if is_tagged_marks(line)
+        || code_frame().is_match(line)
+        || tap_field().is_match(line)
+        || line.trim() == "stack traceback:"
+    {
         // PowerShell 7 writes an error's message in the gutter of the
         // frame under it, with no line number (`     | Cannot find path
         // 'C:\a' because it does not exist.`): a failure in its words.
@@ -596,6 +601,26 @@ pub fn is_verdict(line: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_lua_traceback_is_frames_under_its_error() {
+        let cases = [
+            (
+                "lua5.4: cart.lua:3: attempt to perform arithmetic on a nil value (field 'qty')",
+                LineKind::Failure,
+            ),
+            ("stack traceback:", LineKind::Context),
+            ("\tcart.lua:3: in local 'total'", LineKind::Context),
+            ("\tcart.lua:8: in main chunk", LineKind::Context),
+            ("\tshop/init.lua:40: in function 'shop.load'", LineKind::Context),
+            ("\tcart.lua:12: in function <cart.lua:10>", LineKind::Context),
+            // A located message is still one.
+            ("\tcart.lua:3: attempt to index a nil value", LineKind::Failure),
+        ];
+        for (line, kind) in cases {
+            assert_eq!(line_kind(line), kind, "{line}");
+        }
+    }
 
     #[test]
     fn a_json_log_line_is_what_its_level_says() {

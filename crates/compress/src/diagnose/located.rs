@@ -62,8 +62,16 @@ pub(super) fn is_note(line: &str) -> bool {
 
 /// Whether what follows a location names a function rather than saying
 /// something: ExUnit's frames (`lib/app.ex:3: App.fetch!/2`, `test/a_test.exs:9:
-/// (test)`).
+/// (test)`), and Lua's under `stack traceback:` (`cart.lua:3: in local
+/// 'total'`, `cart.lua:8: in main chunk`, `in function <cart.lua:12>`).
 fn is_function(message: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?:\(\w+\)|[\w.]+[!?]?/\d+)$").is_match(message)
+    compiled(
+        &RE,
+        concat!(
+            r"^(?:\(\w+\)|[\w.]+[!?]?/\d+)$",
+            r"|^in (?:(?:local|function|upvalue|field|method|metamethod|global|for iterator) '[^']*'|main chunk|function <[^>]+>|\?)$",
+        ),
+    )
+    .is_match(message)
 }

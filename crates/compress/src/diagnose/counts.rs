@@ -18,6 +18,8 @@ use super::{compiled, line_kind, without_colours, LineKind};
 /// assert!(reports_no_failures("SUCCESS: Query executed without error."));
 /// assert!(reports_no_failures("Errors Found: []"));
 /// assert!(reports_no_failures("Error: (none)"));
+/// assert!(reports_no_failures("errors: none"));
+/// assert!(!reports_no_failures("psql:a.sql:6: ERROR:  null value in column \"name\" violates not-null constraint"));
 /// assert!(!reports_no_failures("Errors Found: ['L031']"));
 /// assert!(!reports_no_failures("5 passed in 0.1s"));
 /// ```
@@ -29,7 +31,9 @@ pub fn reports_no_failures(line: &str) -> bool {
 /// `0 errors`, `failed: 0`, Ansible's `unreachable=0    failed=0`), so the line reports success.
 /// An empty list or nothing in place of the count (`Errors found: []`,
 /// `errors: none`, `failures = {}`, Gemini CLI's `Error: (none)`) and `no
-/// errors` say zero too, as the checks agents write print them.
+/// errors` say zero too, as the checks agents write print them; not a
+/// message that begins with such a word (PostgreSQL's `ERROR:  null value
+/// in column "name" violates not-null constraint`).
 pub(super) fn zero_failure_counts(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     let counts = compiled(
@@ -38,7 +42,7 @@ pub(super) fn zero_failure_counts(line: &str) -> bool {
             r"(?i)(\d+) (?:failed|failures?|errors?|failing|aborted)\b",
             r"|\b(?:failed|failures?|errors?|unreachable|aborted)(?: found| count)?(?::?\s+|=)(\d+(?:\.\d+)?)",
             r"|^# fail (\d+)$",
-            r"|\b(?:failures?|errors?)(?: found| count)?(?::\s*|\s*=\s*)(?:\[\]|\{\}|\(\)|\(none\)|(?:none|null|nil)\b)",
+            r"|\b(?:failures?|errors?)(?: found| count)?(?::\s*|\s*=\s*)(?:\[\]|\{\}|\(\)|\(none\)|(?:none|null|nil)\s*(?:$|[,;.)\]}|]))",
             r"|\b(?:no|without) (?:errors?|failures?)\b",
         ),
     );

@@ -20,7 +20,8 @@ pub(super) fn severity_tagged() -> &'static Regex {
 }
 
 /// `line` without the level tag a tool puts before every line it logs
-/// at the error level (`npm ERR! `, Maven's `[ERROR] `, sbt's `[error] `):
+/// at the error level (`npm ERR! `, Maven's `[ERROR] `, sbt's `[error] `)
+/// or before the fields of an error (PostgreSQL's `HINT:  `, `DETAIL:  `):
 /// what is left says whether the line is a failure by its own words or
 /// only by its tag (`npm ERR! node_modules/react-select`).
 ///
@@ -29,10 +30,16 @@ pub(super) fn severity_tagged() -> &'static Regex {
 /// assert_eq!(without_level_tag("npm ERR! Could not resolve dependency:"), "Could not resolve dependency:");
 /// assert_eq!(without_level_tag("[ERROR]   AppTest.adds:12 expected:<3> but was:<4>"), "  AppTest.adds:12 expected:<3> but was:<4>");
 /// assert_eq!(without_level_tag("error: could not compile `app`"), "error: could not compile `app`");
+/// assert_eq!(without_level_tag("HINT:  Perhaps you meant \"t.name\"."), "Perhaps you meant \"t.name\".");
 /// ```
 pub fn without_level_tag(line: &str) -> &str {
     static RE: OnceLock<Regex> = OnceLock::new();
-    match compiled(&RE, r"^\s*(?:npm (?:ERR!|error)|\[(?:error|ERROR)\]) ?").find(line) {
+    match compiled(
+        &RE,
+        r"^\s*(?:npm (?:ERR!|error)|\[(?:error|ERROR)\]|(?:HINT|DETAIL): ) ?",
+    )
+    .find(line)
+    {
         Some(tag) => &line[tag.end()..],
         None => line,
     }

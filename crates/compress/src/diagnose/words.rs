@@ -147,8 +147,10 @@ pub(super) const FAILURE: &str = concat!(
     r"|^ID:\s+RUSTSEC-\d{4}-\d{4}$",
     r"|^\s*TS\d{4,5}: \S|\*\*\*(?:Failed|Exception|Timeout|Not Run)\b",
     // Gradle's heading over why a build failed (`* What went wrong:`,
-    // then `Execution failed for task ':test'.`).
-    r"|^\* What went wrong:$",
+    // then `Execution failed for task ':test'.`); the fields PostgreSQL
+    // gives an error under it (`DETAIL:  Key (id)=(1) already exists.`,
+    // `HINT:  Perhaps you meant to reference the column "items.name".`).
+    r"|^\* What went wrong:$|^(?:DETAIL|HINT):  \S",
     // `flutter test`'s and `dart test`'s failed test (`00:02 +2 -1: Cart
     // applies a discount [E]`), Composer's unsatisfiable requirements.
     r"|^\d\d:\d\d \+\d+(?: ~\d+)?(?: -\d+)?: .* \[E\]$|does not satisfy that requirement|does not contain a compatible set of packages",

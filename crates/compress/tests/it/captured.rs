@@ -2,7 +2,7 @@
 //! `tests/data/captured-outputs/`, captured from runs of pytest, Hypothesis, unittest, Django,
 //! mypy, ruff, pylint, flake8, pyright, pip, pre-commit, tsc, ESLint, Prettier, Jest,
 //! Mocha, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
-//! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
+//! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, psql, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer and Valgrind on sample projects with
 //! planted failures, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none
@@ -338,4 +338,22 @@ fn tool_8_a_message_said_again_under_another_heading_is_kept_there_too() {
     for failure in &case.failures {
         assert!(form.contains(failure.as_str()), "{failure}\n{form}");
     }
+}
+
+/// TOOL-8: a psql migration whose errors stand among 150 statements
+/// keeps each error with the fields PostgreSQL gives it (`DETAIL:`,
+/// `HINT:`), and none of the statements that went through; an error
+/// that begins `ERROR:  null value …` is no count of zero errors.
+#[test]
+fn tool_8_psql_keeps_each_error_with_its_hint() {
+    let c = Compressor::new();
+    let case = captured("psql");
+    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    for line in [
+        "psql:big.sql:94: ERROR:  null value in column \"name\" of relation \"shop_items\" violates not-null constraint",
+        "HINT:  Perhaps you meant to reference the column \"shop_items.name\".",
+    ] {
+        assert!(form.contains(line), "{line}\n{form}");
+    }
+    assert!(form.matches("INSERT 0 1").count() < 6, "{form}");
 }

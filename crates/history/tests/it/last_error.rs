@@ -235,7 +235,8 @@ fn react_6_the_last_error_of_real_runs_is_the_message() {
 /// REACT-6: the code a frame points at names the error it throws, but is
 /// not it (Jest's `> 3 | … throw new TypeError(…)` under `TypeError: not
 /// a number: x`); Gradle's heading over its failed task and its task's
-/// verdict (`* What went wrong:`, `:test FAILED`) point at the error above.
+/// verdict (`* What went wrong:`, `:test FAILED`) point at the error above,
+/// and PostgreSQL's `HINT:` under its error is a field of it.
 #[test]
 fn react_6_neither_pointed_code_nor_a_heading_is_the_last_error() {
     for (name, error) in [
@@ -252,6 +253,12 @@ fn react_6_neither_pointed_code_nor_a_heading_is_the_last_error() {
             "{name}"
         );
     }
+    // PostgreSQL's hint under its error is the error's field, not it.
+    let psql = "psql:a.sql:3: ERROR:  column \"nme\" does not exist\nLINE 1: SELECT nme FROM t;\n               ^\nHINT:  Perhaps you meant to reference the column \"t.name\".\n";
+    assert_eq!(
+        last_error_line(psql, None).as_deref(),
+        Some("psql:a.sql:3: ERROR:  column \"nme\" does not exist")
+    );
     assert!(is_verdict("* What went wrong:"));
     assert!(is_verdict(":test FAILED"));
 }

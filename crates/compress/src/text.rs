@@ -2,6 +2,7 @@
 //! byte budget (TOOL-8, TOOL-10).
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use memchr::{memchr, memrchr};
 
@@ -191,12 +192,24 @@ fn within(text: &str, budget: &Budget) -> bool {
         .lines()
         .map(|l| (l, diagnose::line_kind_in(text, l)))
         .collect();
-    // A failure's elaboration is paid for as its failure is: the form
-    // keeps it among the diagnostic lines.
-    let mut elaborations = diagnose::Elaborations::default();
+    // A failure's message (an operand, what it announces, the lines that
+    // elaborate it) is paid for as its failure is: the form keeps it among
+    // the diagnostic lines.
+    let numbered: Vec<(Line, LineKind)> = kinds
+        .iter()
+        .enumerate()
+        .map(|(number, &(line, kind))| {
+            let start = line.as_ptr() as usize - text.as_ptr() as usize;
+            let end = start + line.len();
+            (Line { number, start, end }, kind)
+        })
+        .collect();
+    let messages: HashSet<usize> = choose::messages_of_failures(text, &numbered)
+        .iter()
+        .map(|l| l.number)
+        .collect();
     for (number, &(line, kind)) in kinds.iter().enumerate() {
-        let elaborates = elaborations.elaborates(number, kind, line);
-        if kind.is_diagnostic() || kind == LineKind::Context || elaborates {
+        if kind.is_diagnostic() || kind == LineKind::Context || messages.contains(&number) {
             diagnostic_cost += cost(line, budget);
             diagnostics += 1;
         }

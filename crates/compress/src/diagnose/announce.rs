@@ -17,7 +17,8 @@ use super::{compiled, line_kind, LineKind};
 /// PHPUnit TestDox's `✘ Qty missing` over its message, or testthat's
 /// ruled heading of a failed expectation (`── Failure
 /// ('test-cart.R:5:3'): totals add up ────`) over the expectation's
-/// words, indented too, as `R CMD check` quotes the tests' output.
+/// words, indented too, as `R CMD check` quotes the tests' output, and
+/// the same heading without its rules, as testthat 3.1 prints it.
 /// Asked of a line already known to be a failure; the history form keeps
 /// the line after it, and the digest's last error joins the two.
 ///
@@ -28,6 +29,7 @@ use super::{compiled, line_kind, LineKind};
 /// assert!(announces_message("     Failure/Error: expect(cart.total).to eq(16.0)"));
 /// assert!(announces_message("── Failure ('test-cart.R:5:3'): totals add up ──────"));
 /// assert!(announces_message("  ── Failure ('test-cart.R:5:3'): totals add up ──────"));
+/// assert!(announces_message("Failure ('test-cart.R:2'): totals add up"));
 /// assert!(!announces_message("error[E0425]: cannot find value `x` in this scope"));
 /// ```
 pub fn announces_message(failure: &str) -> bool {
@@ -44,7 +46,11 @@ pub fn announces_message(failure: &str) -> bool {
         || failure.trim_start().starts_with(RSPEC_FAILURE)
         || failure.trim_start().starts_with(TESTDOX_FAILURE)
         || (failure.trim_start().starts_with(RULE) && failure.ends_with(RULE))
-        || compiled(&RE, r"(?:error|warning): \[[\w-]+\]$").is_match(failure)
+        || compiled(
+            &RE,
+            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S",
+        )
+        .is_match(failure)
 }
 
 /// Whether `line` can be the message a failure announced: a plain line

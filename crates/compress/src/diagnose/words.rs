@@ -297,8 +297,8 @@ pub(super) const SUMMARY: &str = concat!(
     r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed|^Your code has been rated at",
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?\d+|returncode)|^\s*Finished .* target\(s\) in",
     // The counts a TAP producer prints last (node:test's `# tests 44`,
-    // `# fail 2`).
-    r"|^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$",
+    // `# fail 2`), and testthat's (`[ FAIL 3 | WARN 2 | SKIP 0 | PASS 21 ]`).
+    r"|^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$|^\[ FAIL \d+ \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$",
     // What an agent printed where it left part of an output out, so that
     // the form still says the output was cut there: Codex CLI's `[...
     // omitted 764 of 1020 lines ...]`, `[... output truncated to fit 10240
@@ -340,6 +340,10 @@ pub(super) const VERDICT: &str = concat!(
     r"|^\w+ (?:ok|FAILED)(?:, \w+ (?:ok|FAILED))+$",
     // ansible-lint's closing count, over the findings it lists above.
     r"|^Failed: \d+ failure\(s\), \d+ warning\(s\) on \d+ files?\.",
+    // R stopping on an error, and testthat stopping its run (`Error: Test
+    // failures`, `Maximum number of failures exceeded; quitting at end of
+    // file.`).
+    r"|^Execution halted$|^Error: Test failures$|^Maximum number of failures exceeded; quitting",
     // tsc's table of errors per file,
     // pnpm's and Deno's closing lines and Deno's headings, make's.
     r"|^Errors\s+Files$|\bELIFECYCLE\b.*(?:See above for more details|Command failed with exit code)|^error: Test failed$",

@@ -15,7 +15,7 @@ use frames::{
     messages_over_places, place_under, FAILING_FRAMES,
 };
 use headings::{file_heading, numbered_heading_above, section_titles};
-use messages::messages_of_failures;
+pub(super) use messages::messages_of_failures;
 
 /// The lines to keep, in order, within the room: by priority, with the
 /// diagnostic lines paid from the grown room and the rest from

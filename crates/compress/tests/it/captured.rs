@@ -2,7 +2,7 @@
 //! `tests/data/captured-outputs/`, captured from runs of pytest, Hypothesis, unittest, Django,
 //! mypy, ruff, pylint, flake8, pyright, pip, pre-commit, tsc, ESLint, Prettier, Jest,
 //! Mocha, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
-//! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, psql, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
+//! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, psql, R's testthat, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer and Valgrind on sample projects with
 //! planted failures, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none

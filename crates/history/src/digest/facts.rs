@@ -48,14 +48,15 @@ pub(crate) fn exit_status() -> &'static Regex {
 }
 
 /// A test run's summary: its counts (`3 passed, 1 failed`, Maven's `Tests
-/// run: 17, Failures: 3`) or unittest's `OK` and `FAILED (failures=1)`,
+/// run: 17, Failures: 3`, testthat's `[ FAIL 3 | WARN 2 | SKIP 0 | PASS
+/// 21 ]`) or unittest's `OK` and `FAILED (failures=1)`,
 /// in capitals: Go's `ok  \texample.com/app` names one package that
 /// passed, RSpec's `Failed examples:` heads a list.
 pub(crate) fn test_summary() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i:\b\d+ (?:passed|failed|errors?|failures?)\b|^Ran \d+ tests?|test result:|Tests?:\s+\d+|Tests run: \d+, Failures: \d+)|^(?:OK|FAILED)\b",
+            r"(?i:\b\d+ (?:passed|failed|errors?|failures?)\b|^Ran \d+ tests?|test result:|Tests?:\s+\d+|Tests run: \d+, Failures: \d+)|^(?:OK|FAILED)\b|^\[ FAIL \d+ \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$",
         )
         .unwrap_or_else(|_| never())
     })

@@ -242,6 +242,11 @@ fn react_6_neither_pointed_code_nor_a_heading_is_the_last_error() {
     for (name, error) in [
         ("jest-console", "TypeError: not a number: x"),
         ("gradle-test", "java.lang.NullPointerException at CartTest.java:8"),
+        // Under testthat's count, its and R's stopping words.
+        (
+            "r-testthat",
+            "Error ('test-many.R:27'): quantities parse Error in `parse_qty(\"x\")`: not a quantity: x",
+        ),
     ] {
         let case = captured_outputs()
             .into_iter()
@@ -261,6 +266,14 @@ fn react_6_neither_pointed_code_nor_a_heading_is_the_last_error() {
     );
     assert!(is_verdict("* What went wrong:"));
     assert!(is_verdict(":test FAILED"));
+    for stopping in [
+        "Execution halted",
+        "Error: Test failures",
+        "Maximum number of failures exceeded; quitting at end of file.",
+        "[ FAIL 26 | WARN 1 | SKIP 0 | PASS 0 ]",
+    ] {
+        assert!(is_verdict(stopping), "{stopping}");
+    }
 }
 
 /// REACT-6: among failure lines with a message, one that is a failure by

@@ -18,7 +18,7 @@ const NEXT_OPERAND_REACH: usize = 2;
 /// heading and its failure, which name the test; and the deeper-indented
 /// lines right under a failure that elaborate it
 /// ([`diagnose::elaboration`]).
-pub(super) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
+pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
     /// The last line a message may follow.
     enum Anchor {
         None,

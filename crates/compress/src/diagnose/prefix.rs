@@ -105,6 +105,11 @@ pub(super) fn without_stream_prefix(line: &str) -> &str {
     }
 }
 
+/// How far in the gutter of an exception group's traceback may stand
+/// ([`without_gutter`]): two spaces for the group, two more for each
+/// group nested in it, five deep.
+const GROUP_GUTTER_DEPTH: usize = 10;
+
 /// `line` without the gutter PHPUnit's TestDox report draws under a
 /// failing test (`   │ Failed asserting that 15.0 is identical to 16.0.`,
 /// `   │ /app/tests/CartTest.php:9`) or Credo draws along its issues (`┃
@@ -126,6 +131,8 @@ pub(super) fn without_stream_prefix(line: &str) -> &str {
 /// assert_eq!(line_kind("   │ /app/tests/CartTest.php:9"), LineKind::Context);
 /// assert_eq!(line_kind("    | ValueError: page 7: bad checksum 0x3f != 0x40"), LineKind::Failure);
 /// assert_eq!(line_kind("  |   File \"/app/sync.py\", line 7, in fetch"), LineKind::Context);
+/// // SQLFluff's description, wrapped under its gutter, stays in it.
+/// assert_eq!(line_kind("                       | only one select target."), LineKind::Context);
 /// assert_eq!(line_kind("┃       lib/shop/orders.ex:133:7 #(Shop.Orders.total)"), LineKind::Context);
 /// ```
 fn without_gutter(line: &str) -> &str {
@@ -140,7 +147,15 @@ fn without_gutter(line: &str) -> &str {
                 return heading;
             }
         }
-        if let Some(rest) = drawn.strip_prefix("| ") {
+        // Python draws the gutter two spaces in for a group, two more for
+        // each group in it; a line that goes on a wrapped description
+        // further in (SQLFluff's `                       | only one
+        // select target.`) is no traceback's.
+        let depth = line.len() - drawn.len();
+        let group_gutter = depth.is_multiple_of(2)
+            && depth <= GROUP_GUTTER_DEPTH
+            && line[..depth].bytes().all(|b| b == b' ');
+        if let Some(rest) = drawn.strip_prefix("| ").filter(|_| group_gutter) {
             if rest.starts_with(char::is_alphabetic) || rest.starts_with("  File \"") {
                 return rest;
             }

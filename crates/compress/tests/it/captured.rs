@@ -23,6 +23,14 @@ fn captured(name: &str) -> MarkedOutput {
         .unwrap_or_else(|| panic!("no captured output {name}"))
 }
 
+/// The captured output named `name` and its history form, as a Bash
+/// result of its command.
+fn captured_form(name: &str) -> (MarkedOutput, String) {
+    let case = captured(name);
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": case.command}), &case.output);
+    (case, form)
+}
+
 /// `text` as printed, without its colours: what a line says.
 fn uncoloured(text: &str) -> String {
     without_colours(text).into_owned()
@@ -245,9 +253,7 @@ fn tool_8_a_first_error_keeps_its_label_under_many_warnings() {
 /// file's heading.
 #[test]
 fn tool_8_errors_among_many_warnings_are_kept_in_each_file() {
-    let c = Compressor::new();
-    let case = captured("eslint-many");
-    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    let (case, form) = captured_form("eslint-many");
     let error = "  31:22  error    'undefinedThing' is not defined                 no-undef";
     assert_eq!(form.matches(error).count(), 2, "{form}");
     for file in ["mod4.js", "mod9.js"] {
@@ -268,9 +274,7 @@ fn tool_8_errors_among_many_warnings_are_kept_in_each_file() {
 /// raised in, not only the last one the tail shows.
 #[test]
 fn tool_8_each_exception_of_a_group_keeps_its_frame() {
-    let c = Compressor::new();
-    let case = captured("py-exception-group");
-    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    let (_, form) = captured_form("py-exception-group");
     for line in [
         "  + Exception Group Traceback (most recent call last):",
         "  | ExceptionGroup: unhandled errors in a TaskGroup (2 sub-exceptions)",
@@ -289,9 +293,7 @@ fn tool_8_each_exception_of_a_group_keeps_its_frame() {
 /// trace a build plugin printed on the way.
 #[test]
 fn tool_8_gradle_s_failure_keeps_its_heading_not_the_plugin_s_trace() {
-    let c = Compressor::new();
-    let case = captured("gradle-test");
-    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    let (_, form) = captured_form("gradle-test");
     let heading = form.find("* What went wrong:\n").unwrap_or(usize::MAX);
     let task = form.find("Execution failed for task ':test'.").unwrap_or(0);
     assert!(heading < task, "{form}");
@@ -326,9 +328,7 @@ fn tool_8_a_json_log_keeps_its_lines_by_their_level() {
 /// for all 25 errors.
 #[test]
 fn tool_8_a_message_said_again_under_another_heading_is_kept_there_too() {
-    let c = Compressor::new();
-    let case = captured("ghc-many");
-    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    let (case, form) = captured_form("ghc-many");
     let said_again = "    • Couldn't match type ‘Int’ with ‘[Char]’";
     assert!(form.matches(said_again).count() >= 2, "{form}");
     assert!(
@@ -346,9 +346,7 @@ fn tool_8_a_message_said_again_under_another_heading_is_kept_there_too() {
 /// that begins `ERROR:  null value …` is no count of zero errors.
 #[test]
 fn tool_8_psql_keeps_each_error_with_its_hint() {
-    let c = Compressor::new();
-    let case = captured("psql");
-    let (form, _) = c.compress_text("Bash", &json!({"command": case.command}), &case.output);
+    let (_, form) = captured_form("psql");
     for line in [
         "psql:big.sql:94: ERROR:  null value in column \"name\" of relation \"shop_items\" violates not-null constraint",
         "HINT:  Perhaps you meant to reference the column \"shop_items.name\".",

@@ -188,32 +188,29 @@ fn within(text: &str, budget: &Budget) -> bool {
         return false;
     }
     let (mut diagnostic_cost, mut failure_cost, mut diagnostics) = (0, 0, 0);
-    let kinds: Vec<(&str, LineKind)> = text
+    let lines: Vec<(Line, LineKind)> = text
         .lines()
-        .map(|l| (l, diagnose::line_kind_in(text, l)))
+        .enumerate()
+        .map(|(number, line)| {
+            let start = line.as_ptr() as usize - text.as_ptr() as usize;
+            let end = start + line.len();
+            (Line { number, start, end }, diagnose::line_kind_in(text, line))
+        })
         .collect();
     // A failure's message (an operand, what it announces, the lines that
     // elaborate it) is paid for as its failure is: the form keeps it among
     // the diagnostic lines.
-    let numbered: Vec<(Line, LineKind)> = kinds
-        .iter()
-        .enumerate()
-        .map(|(number, &(line, kind))| {
-            let start = line.as_ptr() as usize - text.as_ptr() as usize;
-            let end = start + line.len();
-            (Line { number, start, end }, kind)
-        })
-        .collect();
-    let messages: HashSet<usize> = choose::messages_of_failures(text, &numbered)
+    let messages: HashSet<usize> = choose::messages_of_failures(text, &lines)
         .iter()
         .map(|l| l.number)
         .collect();
-    for (number, &(line, kind)) in kinds.iter().enumerate() {
-        if kind.is_diagnostic() || kind == LineKind::Context || messages.contains(&number) {
+    for (l, kind) in &lines {
+        let line = line_str(text, l);
+        if kind.is_diagnostic() || *kind == LineKind::Context || messages.contains(&l.number) {
             diagnostic_cost += cost(line, budget);
             diagnostics += 1;
         }
-        if grows_past_cap(kind, line) {
+        if grows_past_cap(*kind, line) {
             failure_cost += cost(line, budget);
         }
     }

@@ -202,7 +202,7 @@ fn within(text: &str, budget: &Budget) -> bool {
     // the diagnostic lines.
     let messages: HashSet<usize> = choose::messages_of_failures(text, &lines)
         .iter()
-        .map(|l| l.number)
+        .map(|m| m.line.number)
         .collect();
     for (l, kind) in &lines {
         let line = line_str(text, l);
@@ -411,7 +411,7 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
         }
     };
     Condensed {
-        text: Cow::Owned(render(budget, &shown, total_lines)),
+        text: Cow::Owned(render(budget, &shown, total_lines, &Represented::of(text))),
         total_lines,
         kept_lines: chosen.len(),
     }
@@ -524,13 +524,46 @@ fn with_short_gaps_shown(bytes: &[u8], chosen: Vec<Line>) -> Vec<Line> {
     out
 }
 
-/// The kept lines with a gap marker for each run left out.
-fn render(budget: &Budget, kept: &[(usize, &str)], total_lines: usize) -> String {
+/// The lines of a text that each of its lines stands for, summed from its
+/// first: a gap marker ([`gap_of`]) stands for the lines it replaced (in a
+/// form condensed again), any other line for itself. `None` for a text
+/// without markers, whose every line stands for one.
+struct Represented(Option<Vec<usize>>);
+
+impl Represented {
+    fn of(text: &str) -> Self {
+        if !text.contains("[… ") {
+            return Represented(None);
+        }
+        let mut sums = vec![0];
+        let mut sum = 0;
+        for line in text.split('\n') {
+            sum += gap_of(line.strip_suffix('\r').unwrap_or(line)).unwrap_or(1);
+            sums.push(sum);
+        }
+        Represented(Some(sums))
+    }
+
+    /// The lines that lines `from..to` stand for.
+    fn between(&self, from: usize, to: usize) -> usize {
+        let Some(sums) = &self.0 else {
+            return to - from;
+        };
+        match (sums.get(from), sums.get(to)) {
+            (Some(a), Some(b)) => b - a,
+            _ => to - from,
+        }
+    }
+}
+
+/// The kept lines with a gap marker for each run left out, counting the
+/// lines the left-out lines stand for.
+fn render(budget: &Budget, kept: &[(usize, &str)], total_lines: usize, represented: &Represented) -> String {
     let mut out = String::new();
     let mut next = 0;
     for &(number, line) in kept {
         if number > next {
-            out.push_str(&gap_marker(number - next));
+            out.push_str(&gap_marker(represented.between(next, number)));
             out.push('\n');
         }
         out.push_str(&cap_line(line, line_cap(line, budget)));
@@ -538,7 +571,7 @@ fn render(budget: &Budget, kept: &[(usize, &str)], total_lines: usize) -> String
         next = number + 1;
     }
     if total_lines > next {
-        out.push_str(&gap_marker(total_lines - next));
+        out.push_str(&gap_marker(represented.between(next, total_lines)));
         out.push('\n');
     }
     // Drop the last newline unless the last line is empty: that line must
@@ -630,6 +663,47 @@ mod tests {
             let form = condense(&text, &B).text;
             assert_eq!(original_lines(&form), 41, "{form:?}");
         }
+    }
+
+    /// TOOL-10 / TOOL-11: a form condensed again, with a smaller room,
+    /// leaves out some of its own gap markers: the marker that takes their
+    /// place counts the lines they stood for, not one line each.
+    #[test]
+    fn a_marker_left_out_counts_the_lines_it_stood_for() {
+        let lines: String = (0..300).map(|i| format!("step {i} done\n")).collect();
+        let form = condense(&lines, &B).text.into_owned();
+        assert!(form.contains("[… "), "{form}");
+        assert_eq!(original_lines(&form), 300);
+        let smaller = Budget {
+            head: 1,
+            tail: 1,
+            max_bytes: 60,
+            ..B
+        };
+        let again = condense(&form, &smaller).text;
+        assert_ne!(again, form);
+        assert_eq!(original_lines(&again), 300, "{again}");
+    }
+
+    /// TOOL-11: a form's gap markers are not kept as lines of its head or
+    /// as its closing line: what was left out stays out, and one marker
+    /// stands for the whole run, never two in a row.
+    #[test]
+    fn a_form_s_markers_are_not_kept_as_lines() {
+        let mut form = String::from("step 0\n[… 20 lines …]\n");
+        form.extend((21..60).map(|i| format!("step {i}\n")));
+        form.push_str("error: disk full\nstep 61\n[… 9 lines …]");
+        let budget = Budget {
+            head: 2,
+            tail: 2,
+            max_bytes: 300,
+            ..B
+        };
+        let again = condense(&form, &budget).text;
+        assert_eq!(
+            again,
+            "step 0\n[… 59 lines …]\nerror: disk full\nstep 61\n[… 9 lines …]",
+        );
     }
 
     #[test]

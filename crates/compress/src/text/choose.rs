@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{cost, grows_past_cap, line_str, room, Budget, Line, INNERMOST_FRAMES, MARKER_RESERVE};
+use super::{cost, gap_of, grows_past_cap, line_str, room, Budget, Line, INNERMOST_FRAMES, MARKER_RESERVE};
 use crate::diagnose::{self, LineKind};
 
 mod details;
@@ -15,7 +15,7 @@ use frames::{
     messages_over_places, place_under, FAILING_FRAMES,
 };
 use headings::{file_heading, numbered_heading_above, section_titles};
-pub(super) use messages::messages_of_failures;
+pub(super) use messages::{messages_of_failures, Message};
 
 /// The lines to keep, in order, within the room: by priority, with the
 /// diagnostic lines paid from the grown room and the rest from
@@ -34,19 +34,25 @@ pub(super) fn choose(
         .map(|l| (*l, diagnose::line_kind_in(text, line_str(text, l))))
         .collect();
     all.extend(messages_over_places(text, &all));
+    // The gap markers of a form condensed again are none of its lines:
+    // what was left out stays out, its marker redrawn with the lines
+    // around it.
+    let is_marker = |l: &Line| gap_of(line_str(text, l)).is_some();
+    all.retain(|(l, _)| !is_marker(l));
     all.sort_by_key(|(l, _)| l.number);
     let noise: HashSet<usize> = all
         .iter()
         .filter(|(_, k)| *k == LineKind::Noise)
         .map(|(l, _)| l.number)
         .collect();
-    let quiet = |l: &&Line| !noise.contains(&l.number);
+    let quiet = |l: &&Line| !noise.contains(&l.number) && !is_marker(l);
     let failures: Vec<Line> = all
         .iter()
         .filter(|(_, k)| *k == LineKind::Failure)
         .map(|(l, _)| *l)
         .collect();
-    let (mut diagnostic, repeats) = diagnostic_lines(text, &all, &failures);
+    let messages = messages_of_failures(text, &all);
+    let (mut diagnostic, repeats) = diagnostic_lines(text, &all, &failures, &messages);
     // Diagnostic lines, each once by its text, grow the room. A message
     // over the place an arrow points at is told apart by that place when
     // another message stands between it and the last time it was said
@@ -79,6 +85,12 @@ pub(super) fn choose(
             kinds.get(&above.number).is_some_and(|k| k.is_diagnostic()) && !restated.contains(&above.number)
         })
     };
+    let mut first_message: HashMap<usize, &str> = HashMap::new();
+    for m in &messages {
+        first_message
+            .entry(m.failure)
+            .or_insert_with(|| line_str(text, &m.line));
+    }
     let mut findings = HashSet::new();
     let mut kept = HashSet::new();
     let mut said_again = Vec::new();
@@ -100,7 +112,11 @@ pub(super) fn choose(
                         .or_else(|| file_heading(text, l).map(|h| line_str(text, &h)))
                 })
                 .flatten();
-            let new = findings.insert((said, place.or(heading)));
+            // A failure said again with another message (scalac's `a.scala:3:
+            // error: type mismatch;` over each mismatch's ` found   : …`) is
+            // told apart by its message.
+            let message = first_message.get(&l.number).copied();
+            let new = findings.insert((said, place.or(heading).or(message)));
             // A message said again under another failure that announces
             // it (GHC's `• Couldn't match type ‘Int’ with ‘[Char]’` under
             // each `Many.hs:4:8: error:`) is that failure's: it comes
@@ -109,8 +125,8 @@ pub(super) fn choose(
                 .filter(|above| kinds.get(&above.number) == Some(&LineKind::Failure))
                 .map(|above| line_str(text, &above))
                 .filter(|above| diagnose::announces_message(above));
-            if let Some(announcing) = announcing.filter(|_| !new) {
-                if findings.insert((said, Some(announcing))) {
+            if let Some(announcing) = announcing {
+                if findings.insert((said, Some(announcing))) && !new {
                     said_again.push(*l);
                 }
             }
@@ -196,11 +212,14 @@ pub(super) fn choose(
     rest.extend(tail.iter().rev().skip(2).filter(quiet));
     // The first and last lines open and close the text: the first unless
     // it is noise; the last with some text (pylint closes on its rating,
-    // then blank lines) whatever its kind, as a cut of the log's end shows
+    // then blank lines) whatever its kind, but for a gap marker, as a cut of the log's end shows
     // it (Maven's `[ERROR] [Help 1] …` under a failed build); and when
     // that last line is an exit status an agent's shell tool appends
     // (`[The command completed with exit code 1.]`), the one above it too.
-    let mut closing = tail.iter().rev().filter(|l| !line_str(text, l).trim().is_empty());
+    let mut closing = tail
+        .iter()
+        .rev()
+        .filter(|l| !line_str(text, l).trim().is_empty() && !is_marker(l));
     let last = closing.next();
     let above_status = last
         .filter(|l| diagnose::is_exit_status(line_str(text, l)))
@@ -230,6 +249,8 @@ pub(super) fn choose(
     let (frames_once, frames_again) = past_repeats(text, &failing_frames);
     let growing: Vec<Line> = diagnostic.iter().chain(&repeated).copied().collect();
     let mut room = Room::new(text, budget, &growing, &placed, &kinds);
+    let owner: HashMap<usize, usize> = messages.iter().map(|m| (m.line.number, m.failure)).collect();
+    let lines: HashMap<usize, Line> = all.iter().map(|(l, _)| (l.number, *l)).collect();
     let mut any = false;
     for line in ends
         .iter()
@@ -242,22 +263,38 @@ pub(super) fn choose(
         .chain(&titles_again)
         .chain(&frames_again)
     {
+        // A message is kept with its failure, or not at all.
+        if let Some(&failure) = owner.get(&line.number) {
+            if !room.kept_numbers.contains(&failure)
+                && !lines.get(&failure).is_some_and(|f| room.keep(f, false))
+            {
+                continue;
+            }
+        }
         any |= room.keep(line, false);
     }
     if !any {
         // All noise: its first and last lines say what it was.
-        for line in head.iter().take(1).chain(tail.last()) {
+        for line in head.iter().take(1).chain(tail.last()).filter(|l| !is_marker(l)) {
             room.keep(line, true);
         }
     }
     let mut kept = room.kept;
-    // A code line chosen for its frame says nothing without it.
+    // A code line chosen for its frame says nothing without it; nor does a
+    // message without its failure (one said again, kept once elsewhere).
     let numbers: HashSet<usize> = kept.iter().map(|l| l.number).collect();
+    let mut owners: HashMap<usize, Vec<usize>> = HashMap::new();
+    let owned = code_of
+        .iter()
+        .map(|(code, frame)| (code.number, frame.number))
+        .chain(messages.iter().map(|m| (m.line.number, m.failure)));
+    for (line, owner) in owned {
+        owners.entry(line).or_default().push(owner);
+    }
     kept.retain(|l| {
-        code_of
-            .iter()
-            .find(|(code, _)| code.number == l.number)
-            .is_none_or(|(_, frame)| numbers.contains(&frame.number))
+        owners
+            .get(&l.number)
+            .is_none_or(|owners| owners.iter().any(|o| numbers.contains(o)))
     });
     kept.sort_by_key(|l| l.number);
     kept
@@ -279,7 +316,12 @@ fn past_repeats(text: &str, lines: &[Line]) -> (Vec<Line>, Vec<Line>) {
 /// summaries, warnings, then the locations beside failures; and last the
 /// lines of a shape said in several blocks of lines before, whose numbers
 /// come along ([`diagnose::Repeats`]).
-fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> (Vec<Line>, HashSet<usize>) {
+fn diagnostic_lines(
+    text: &str,
+    all: &[(Line, LineKind)],
+    failures: &[Line],
+    messages: &[Message],
+) -> (Vec<Line>, HashSet<usize>) {
     let of = |wanted: LineKind| -> Vec<Line> {
         all.iter()
             .filter(|(_, k)| *k == wanted)
@@ -311,7 +353,7 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> 
     // stand between two of a run) says what failed (`E   AssertionError:
     // …` above its `E   [left]: …` details, `npm ERR! code E404` above
     // its log lines); the others detail it.
-    let headlines = failure_runs(failures).map(|(first, _)| first);
+    let headlines = failure_runs(text, failures).map(|(first, _)| first);
 
     // A verdict in a listing of tests repeats what the runner's closing
     // summary and the failure's details say: it comes after them.
@@ -328,7 +370,7 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> 
     diagnostic.extend(failures.first());
     diagnostic.extend(headlines.rev().filter(unlisted));
     diagnostic.extend(failures.iter().rev().filter_map(|l| file_heading(text, l)));
-    diagnostic.extend(messages_of_failures(text, all).iter().rev());
+    diagnostic.extend(messages.iter().rev().map(|m| m.line));
     diagnostic.extend(failures.iter().rev().skip(1).filter(|l| unlisted(l)));
     diagnostic.extend(failures.iter().rev().filter(|l| !unlisted(l)));
     diagnostic.extend(summaries.iter().rev().skip(3));
@@ -374,11 +416,18 @@ fn diagnostic_lines(text: &str, all: &[(Line, LineKind)], failures: &[Line]) -> 
     (diagnostic, repeats)
 }
 
-/// The runs of `failures` (in order; one other line may stand between two
-/// of a run), each as its first and last line.
-fn failure_runs(failures: &[Line]) -> impl DoubleEndedIterator<Item = (Line, Line)> + '_ {
+/// The runs of `failures` (lines of `text`, in order; one other line may
+/// stand between two of a run, but for a gap marker that stands for more:
+/// in a form condensed again, the runs are those of the output), each as
+/// its first and last line.
+fn failure_runs<'a>(text: &str, failures: &'a [Line]) -> impl DoubleEndedIterator<Item = (Line, Line)> + 'a {
+    let apart = |before: &Line, after: &Line| {
+        before.number + 2 < after.number
+            || before.number + 2 == after.number
+                && line_after(text, before).is_some_and(|l| gap_of(line_str(text, &l)).is_some_and(|n| n > 1))
+    };
     let starts: Vec<usize> = (0..failures.len())
-        .filter(|&i| i == 0 || failures[i - 1].number + 2 < failures[i].number)
+        .filter(|&i| i == 0 || apart(&failures[i - 1], &failures[i]))
         .collect();
     let ends: Vec<usize> = starts
         .iter()
@@ -561,7 +610,7 @@ mod tests {
             .filter(|(_, k)| *k == LineKind::Failure)
             .map(|(l, _)| *l)
             .collect();
-        diagnostic_lines(text, all, &failures)
+        diagnostic_lines(text, all, &failures, &messages_of_failures(text, all))
     }
 
     /// TOOL-8: adjacent lines of one shape are a listing, whose lines keep
@@ -621,7 +670,7 @@ mod tests {
             .collect();
         messages_of_failures(text, &all)
             .iter()
-            .map(|l| l.number)
+            .map(|m| m.line.number)
             .collect()
     }
 

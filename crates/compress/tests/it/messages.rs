@@ -338,3 +338,28 @@ fn tool_8_vitest_keeps_an_assertion_s_diff() {
     // TOOL-11: the form is its own form.
     assert_eq!(self::form("npx vitest run", &form), form);
 }
+
+/// TOOL-8 / TOOL-11: a failure said again with another message (scalac's
+/// `Cart.scala:3: error: type mismatch;` over each mismatch's operands,
+/// a build's `error: build failed` over what caused it) is told apart by
+/// its message: each stays with its own. A message never stays without
+/// its failure, so the form condensed again is the same.
+#[test]
+fn tool_11_a_failure_said_again_keeps_its_own_message() {
+    let mut output = String::new();
+    for i in 0..60 {
+        output.push_str(&format!("   Compiling module{i} v0.1.0 (/work/module{i})\n"));
+    }
+    output.push_str("error: build failed\n    caused by: missing file assets/logo.png\n");
+    for i in 60..100 {
+        output.push_str(&format!("   Compiling module{i} v0.1.0 (/work/module{i})\n"));
+    }
+    output.push_str("error: build failed\n");
+    let form = form("make", &output);
+    assert!(
+        form.contains("error: build failed\n    caused by: missing file assets/logo.png\n"),
+        "{form}"
+    );
+    assert!(form.ends_with("\nerror: build failed"), "{form}");
+    assert_eq!(self::form("make", &form), form);
+}

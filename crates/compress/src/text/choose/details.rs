@@ -20,7 +20,7 @@ use crate::diagnose::{self, LineKind};
 /// no such block. They take spare room only, after the diagnostic lines
 /// and the frames.
 pub(super) fn details(text: &str, failures: &[Line]) -> Vec<Line> {
-    let ends = failure_runs(failures)
+    let ends = failure_runs(text, failures)
         .map(|(_, last)| last)
         .filter(|l| !line_str(text, l).starts_with([' ', '\t']));
     let mut details = Vec::new();
@@ -68,7 +68,7 @@ pub(super) fn details(text: &str, failures: &[Line]) -> Vec<Line> {
 /// under it; under unittest's `AssertionError: a != b`, the changed lines
 /// of its ndiff ([`ndiff_under`]).
 pub(super) fn assertion_diffs(text: &str, failures: &[Line]) -> Vec<Line> {
-    failure_runs(failures)
+    failure_runs(text, failures)
         .rev()
         .filter_map(|(_, end)| {
             let mut line = end;

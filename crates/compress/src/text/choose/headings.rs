@@ -31,7 +31,7 @@ fn section_title(text: &str, failure: &Line) -> Option<Line> {
 /// among the diagnostic lines.
 pub(super) fn section_titles(text: &str, failures: &[Line], seen: &HashSet<&str>) -> Vec<Line> {
     let mut titled = HashSet::new();
-    failure_runs(failures)
+    failure_runs(text, failures)
         .rev()
         .filter_map(|(first, _)| section_title(text, &first))
         .filter(|t| !seen.contains(line_str(text, t)) && titled.insert(t.number))

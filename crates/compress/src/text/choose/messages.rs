@@ -8,6 +8,16 @@ use crate::diagnose::{self, LineKind};
 const OPERAND_REACH: usize = 3;
 const NEXT_OPERAND_REACH: usize = 2;
 
+/// A line that carries a failure's message, and the failure's.
+#[derive(Debug, Clone, Copy)]
+pub(in crate::text) struct Message {
+    /// The message's line.
+    pub(in crate::text) line: Line,
+    /// The number of the failure line whose message it is: the message
+    /// says nothing without it.
+    pub(in crate::text) failure: usize,
+}
+
 /// The message of each failure: an assertion's operand (`Expected: 3`,
 /// `left: 3`) or matcher at most three lines after the failure (a blank
 /// and a label may stand between: Playwright's `Locator: getByTestId(…)`
@@ -18,7 +28,7 @@ const NEXT_OPERAND_REACH: usize = 2;
 /// heading and its failure, which name the test; and the deeper-indented
 /// lines right under a failure that elaborate it
 /// ([`diagnose::elaboration`]).
-pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Line> {
+pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Message> {
     /// The last line a message may follow.
     enum Anchor {
         None,
@@ -44,15 +54,20 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
             }
         }
     }
-    let mut attached: Vec<Line> = Vec::new();
+    let mut attached: Vec<Message> = Vec::new();
     let mut anchor = Anchor::None;
     let mut elaborations = diagnose::Elaborations::default();
     let mut failure: Option<usize> = None;
     for (l, k) in all {
         let line = line_str(text, l);
         let within = |n: usize, reach: usize| l.number > n && l.number <= n + reach;
+        // Every message stands under a failure: the last one met.
+        let message = Message {
+            line: *l,
+            failure: failure.unwrap_or(l.number),
+        };
         if elaborations.elaborates(l.number, *k, line) {
-            attached.push(*l);
+            attached.push(message);
             continue;
         }
         // What a compiler says at the place its diagnostic points at.
@@ -60,7 +75,7 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
             && failure.is_some_and(|n| within(n, diagnose::LABEL_REACH))
             && diagnose::is_caret_label(line)
         {
-            attached.push(*l);
+            attached.push(message);
             continue;
         }
         if *k == LineKind::Failure {
@@ -80,7 +95,7 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
                 if anchor.operand_reach().is_some_and(|(n, reach)| within(n, reach))
                     && diagnose::is_operand(line) =>
             {
-                attached.push(*l);
+                attached.push(message);
                 let after = text.get(l.end..).unwrap_or_default();
                 anchor = if diagnose::value_under(line, after).next().is_some() {
                     Anchor::Value(l.number)
@@ -93,13 +108,13 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
             (LineKind::Plain, Anchor::Value(n))
                 if within(*n, 1) && line.starts_with([' ', '\t']) && !line.trim().is_empty() =>
             {
-                attached.push(*l);
+                attached.push(message);
                 anchor = Anchor::Value(l.number);
             }
             // An indented message may go on under it, as deep (GHC's hints,
             // [`diagnose::message_continued`]).
             (LineKind::Plain, Anchor::Announces(n)) if within(*n, 2) && !line.trim().is_empty() => {
-                attached.push(*l);
+                attached.push(message);
                 anchor = if line.starts_with([' ', '\t']) {
                     Anchor::Value(l.number)
                 } else {
@@ -109,7 +124,7 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
             (LineKind::Plain, Anchor::Heading(n))
                 if within(*n, diagnose::HEADING_REACH) && !line.trim().is_empty() =>
             {
-                attached.push(*l);
+                attached.push(message);
             }
             _ => {}
         }

@@ -987,6 +987,9 @@ mod tests {
             // PHPStan's rows; RuboCop's count; Django's checks.
             "  ✖ This let declares a variable that is only assigned once.",
             "  × eslint(no-debugger): `debugger` statement is not allowed",
+            // miette's ASCII theme, as oxlint draws it without a terminal.
+            "  x eslint(eqeqeq): Expected === and instead saw ==",
+            "  x Expected a semicolon or an implicit semicolon after a statement, but found none",
             " ⨯ ./src/app/page.tsx:3:1",
             "   ^------^ SC2086 (info): Double quote to prevent globbing and word splitting.",
             "  27     Call to an undefined method Shop\\Item::cost().",
@@ -1145,6 +1148,7 @@ mod tests {
     fn warnings_of_each_toolchain() {
         for line in [
             "  ⚠ eslint(no-unused-vars): Variable 'unused' is declared but never used.",
+            "  ! eslint(no-unused-vars): Variable 'unusedVar4' is declared but never used.",
             "polls.Question: (models.W042) Auto-created primary key used when not defining a primary key type.",
             "Use of uninitialized value $rate in multiplication (*) at lib/Shop/Cart.pm line 42, <$fh> line 5.",
             "Argument \"n/a\" isn't numeric in addition (+) at /home/dev/lib/Shop/Cart.pm line 44.",
@@ -1161,6 +1165,30 @@ mod tests {
         );
         // Test::More's place of a failure is where, not a warning.
         assert_eq!(line_kind("#   at t/01-cart.t line 21."), LineKind::Context);
+    }
+
+    /// miette's ASCII marks (`  x `, `  ! `) stand before a rule's code or
+    /// a sentence; code that names a variable `x` (a listing, a REPL) is
+    /// none of them.
+    #[test]
+    fn tool_8_miette_s_ascii_marks_are_not_code() {
+        for line in [
+            "  x = total(items)",
+            "  x += 1",
+            "  x.push(3)",
+            "  ! ready",
+            "    x eslint(eqeqeq): indented deeper",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Plain, "{line}");
+        }
+        assert_eq!(
+            line_kind("  x eslint(eqeqeq): Expected === and instead saw =="),
+            LineKind::Failure
+        );
+        assert_eq!(
+            line_kind("  ! eslint(no-unused-vars): Variable 'b' is declared but never used."),
+            LineKind::Warning
+        );
     }
 
     #[test]

@@ -118,8 +118,10 @@ pub(super) const FAILURE: &str = concat!(
     // model's check (`polls.Question: (models.W042) …`).
     r"|^(?:[a-z_]\w*\.)+[A-Z]\w+: [^\s(]",
     // pytest's explanation lines, jest/vitest failure marks.
-    // Biome's and Next.js's (`✖`, `⨯`), miette's as oxlint prints it (`×`).
-    r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|✖|×|⨯|❌|●)\s|^\s*│ +(?:✖|✗|✘|×)\s",
+    // Biome's and Next.js's (`✖`, `⨯`), miette's as oxlint prints it (`×`),
+    // and in miette's ASCII theme, which it draws without a terminal, as
+    // under an agent (`  x eslint(eqeqeq): Expected === …`).
+    r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|✖|×|⨯|❌|●)\s|^\s*│ +(?:✖|✗|✘|×)\s|^  x (?:[\w@/.-]+\([\w@/.-]+\): |[A-Z`])",
     // A security finding: an advisory's id (npm's and pip-audit's
     // `GHSA-p6mc-m468-83gw`, `CVE-2021-23337`, `PYSEC-2021-66`,
     // `RUSTSEC-2020-0071`, `GO-2024-2687`), Semgrep's severity marks over a
@@ -281,12 +283,12 @@ pub(super) const SPEC_EXPECTATION: &str =
 pub(super) const WARNING: &str = concat!(
     r"(?i:\bwarn(?:ing|ings)?\b|\bdeprecat\w*)|\[WARN(?:ING)?\]|Warning\b|^w: (?:file:)?\S*\s*:\d+:\d+ |^w: \S*: \(\d+, \d+\): ",
     // apt's warnings (`W: GPG error: …`), a klog or glog record at the
-    // warning level, oxlint's, Next.js's and
+    // warning level, oxlint's (`⚠`, `!` in miette's ASCII theme), Next.js's and
     // Stylelint's mark, Django's system checks (`(models.W042)`),
     // Perl's messages, which end with where they were raised (`Use of
     // uninitialized value $x in addition (+) at a.pl line 2.`; read with
     // the path blanked).
-    r"|^W: [A-Z]|^W\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ |^\s*(?:\d+:\d+\s+)?⚠\s|\((?:\w+\.)+W\d{3}\) \S|^[^#\s].* at (?:\S+ )?\s*line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$",
+    r"|^W: [A-Z]|^W\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ |^\s*(?:\d+:\d+\s+)?⚠\s|^  ! (?:[\w@/.-]+\([\w@/.-]+\): |[A-Z`])|\((?:\w+\.)+W\d{3}\) \S|^[^#\s].* at (?:\S+ )?\s*line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$",
     // A check `R CMD check` notes (`* checking R code for possible problems
     // ... NOTE`).
     r"|^\* checking .+ \.\.\. NOTE$",

@@ -51,7 +51,21 @@ pub(super) fn choose(
         .filter(|(_, k)| *k == LineKind::Failure)
         .map(|(l, _)| *l)
         .collect();
-    let messages = messages_of_failures(text, &all);
+    // What each failure says beyond its line: its message, and the place
+    // its fields name, when it lists fields (bandit's `   Location:
+    // app/a.py:7:11` under `>> Issue: [B602:…] …`): which finding is where.
+    let mut messages = messages_of_failures(text, &all);
+    let failed: HashSet<usize> = failures.iter().map(|l| l.number).collect();
+    let fields: HashMap<usize, Line> = all
+        .iter()
+        .filter(|(_, k)| *k == LineKind::Context)
+        .filter_map(|(l, _)| {
+            let finding = finding_above_fields(text, l).filter(|f| failed.contains(&f.number))?;
+            Some((finding.number, *l))
+        })
+        .collect();
+    messages.extend(fields.iter().map(|(&failure, &line)| Message { line, failure }));
+    messages.sort_by_key(|m| m.line.number);
     let (mut diagnostic, repeats) = diagnostic_lines(text, &all, &failures, &messages);
     // Diagnostic lines, each once by its text, grow the room. A message
     // over the place an arrow points at is told apart by that place when
@@ -85,12 +99,14 @@ pub(super) fn choose(
             kinds.get(&above.number).is_some_and(|k| k.is_diagnostic()) && !restated.contains(&above.number)
         })
     };
-    let mut first_message: HashMap<usize, &str> = HashMap::new();
+    // What each failure's messages say, together.
+    let mut said_by: HashMap<usize, String> = HashMap::new();
     for m in &messages {
-        first_message
-            .entry(m.failure)
-            .or_insert_with(|| line_str(text, &m.line));
+        let said = said_by.entry(m.failure).or_default();
+        said.push_str(line_str(text, &m.line));
+        said.push('\n');
     }
+
     let mut findings = HashSet::new();
     let mut kept = HashSet::new();
     let mut said_again = Vec::new();
@@ -112,10 +128,11 @@ pub(super) fn choose(
                         .or_else(|| file_heading(text, l).map(|h| line_str(text, &h)))
                 })
                 .flatten();
-            // A failure said again with another message (scalac's `a.scala:3:
-            // error: type mismatch;` over each mismatch's ` found   : …`) is
-            // told apart by its message.
-            let message = first_message.get(&l.number).copied();
+            // A failure said again with other messages (scalac's `a.scala:3:
+            // error: type mismatch;` over each mismatch's ` found   : …`,
+            // bandit's finding with its fields naming another place) is
+            // told apart by them.
+            let message = said_by.get(&l.number).map(String::as_str);
             let new = findings.insert((said, place.or(heading).or(message)));
             // A message said again under another failure that announces
             // it (GHC's `• Couldn't match type ‘Int’ with ‘[Char]’` under
@@ -271,7 +288,12 @@ pub(super) fn choose(
                 continue;
             }
         }
-        any |= room.keep(line, false);
+        let kept = room.keep(line, false);
+        // A finding is kept with the place its fields name when it fits.
+        if let Some(place) = fields.get(&line.number).filter(|_| kept) {
+            room.keep(place, false);
+        }
+        any |= kept;
     }
     if !any {
         // All noise: its first and last lines say what it was.

@@ -1,6 +1,6 @@
 //! History forms of what real toolchains printed (TOOL-8): the workspace's
 //! `tests/data/captured-outputs/`, captured from runs of pytest, Hypothesis, unittest, Django,
-//! mypy, ruff, pylint, flake8, pyright, pip, pre-commit, tsc, ESLint, Prettier, Jest,
+//! mypy, ruff, pylint, flake8, pyright, bandit, pip, pre-commit, tsc, ESLint, oxlint, Biome, Prettier, Jest,
 //! Mocha, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
 //! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, psql, R's testthat, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer and Valgrind on sample projects with
@@ -354,4 +354,60 @@ fn tool_8_psql_keeps_each_error_with_its_hint() {
         assert!(form.contains(line), "{line}\n{form}");
     }
     assert!(form.matches("INSERT 0 1").count() < 6, "{form}");
+}
+
+/// TOOL-8: oxlint draws its report in miette's ASCII theme when no
+/// terminal is attached, as under an agent: `  x eslint(eqeqeq): …` is an
+/// error and `  ! eslint(no-unused-vars): …` a warning, each over the
+/// place its `,-[src/a.js:3:9]` arrow names.
+#[test]
+fn tool_8_miette_s_ascii_report_keeps_its_errors_and_places() {
+    let (case, form) = captured_form("oxlint");
+    assert_eq!(case.failures.len(), 17);
+    for failure in &case.failures {
+        assert!(form.contains(failure.as_str()), "{failure}\n{form}");
+    }
+    assert!(
+        form.contains(
+            "  x eslint(no-debugger): `debugger` statement is not allowed\n   ,-[src/cart.js:8:7]\n"
+        ),
+        "{form}"
+    );
+}
+
+/// TOOL-8, TOOL-11: bandit lists each finding's fields under it, the last
+/// naming where it is (`   Location: app/mod9.py:7:11`). The same finding
+/// in twelve modules is told apart by its place, and a finding is kept
+/// with it: no place stands without its finding, nor the other way round.
+#[test]
+fn tool_8_each_finding_keeps_the_place_its_fields_name() {
+    let (case, form) = captured_form("bandit");
+    let lines: Vec<&str> = form.lines().collect();
+    let mut pairs = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if line.starts_with(">> Issue: ") {
+            let place = lines[i + 1..]
+                .iter()
+                .take(5)
+                .find(|l| l.starts_with("   Location: ") || l.starts_with(">> Issue: "));
+            assert!(
+                place.is_some_and(|p| p.starts_with("   Location: ")),
+                "{line}\n{form}"
+            );
+            pairs += 1;
+        }
+        if line.starts_with("   Location: ") {
+            let finding = lines[..i]
+                .iter()
+                .rev()
+                .take(5)
+                .find(|l| !l.starts_with("   ") && !l.starts_with("[… "));
+            assert!(
+                finding.is_some_and(|f| f.starts_with(">> Issue: ")),
+                "{line}\n{form}"
+            );
+        }
+    }
+    assert!(pairs >= 36, "{pairs} findings with their places\n{form}");
+    assert!(form.contains(&case.last), "{form}");
 }

@@ -24,10 +24,13 @@ pub(super) fn place_under(text: &str, above: &Line, below: &Line) -> bool {
 
 /// Whether `line` is a place an arrow points at under a diagnostic's
 /// message: rustc's and ruff's `--> src/a.rs:3:5`, codespan's `┌─
-/// a.rs:3:5`, miette's (Biome, oxlint) `╭─[a.ts:4:7]`.
+/// a.rs:3:5`, miette's (Biome, oxlint) `╭─[a.ts:4:7]`, `,-[a.ts:4:7]` in
+/// its ASCII theme.
 pub(super) fn is_arrow_place(line: &str) -> bool {
     let line = line.trim_start();
-    ["--> ", "┌─ ", "╭─["].iter().any(|arrow| line.starts_with(arrow))
+    ["--> ", "┌─ ", "╭─[", ",-["]
+        .iter()
+        .any(|arrow| line.starts_with(arrow))
 }
 
 /// The message over each bare place among `all` that is not among them

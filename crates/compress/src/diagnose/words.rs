@@ -122,6 +122,8 @@ pub(super) const FAILURE: &str = concat!(
     // and in miette's ASCII theme, which it draws without a terminal, as
     // under an agent (`  x eslint(eqeqeq): Expected === …`).
     r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|✖|×|⨯|❌|●)\s|^\s*│ +(?:✖|✗|✘|×)\s|^  x (?:[\w@/.-]+\([\w@/.-]+\): |[A-Z`])",
+    // AVA's failed assertion, over the diff of its values.
+    r"|^\s*Difference(?: \(- actual, \+ expected\))?:$",
     // A security finding: an advisory's id (npm's and pip-audit's
     // `GHSA-p6mc-m468-83gw`, `CVE-2021-23337`, `PYSEC-2021-66`,
     // `RUSTSEC-2020-0071`, `GO-2024-2687`), Semgrep's severity marks over a

@@ -1,8 +1,8 @@
 //! History forms of what real toolchains printed (TOOL-8): the workspace's
 //! `tests/data/captured-outputs/`, captured from runs of pytest, Hypothesis, unittest, Django,
-//! mypy, ruff, pylint, flake8, pyright, bandit, pip, pre-commit, tsc, ESLint, oxlint, Biome, Prettier, Jest,
-//! Mocha, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
-//! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, psql, R's testthat, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
+//! mypy, ruff, pylint, flake8, pyright, bandit, pip, pre-commit, tox, tsc, ESLint, oxlint, Biome, Prettier, Jest,
+//! Mocha, AVA, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
+//! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, clang-tidy, psql, R's testthat, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer and Valgrind on sample projects with
 //! planted failures, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none
@@ -410,4 +410,21 @@ fn tool_8_each_finding_keeps_the_place_its_fields_name() {
     }
     assert!(pairs >= 36, "{pairs} findings with their places\n{form}");
     assert!(form.contains(&case.last), "{form}");
+}
+
+/// TOOL-8: AVA lists its failed tests first (`✘ [fail]: discount
+/// halves`), then each one's `Difference (- actual, + expected):` over the
+/// diff of its values: the legend is the assertion's failure, and the
+/// changed lines under it are kept, a nested object's too.
+#[test]
+fn tool_8_ava_keeps_the_diff_of_each_failed_assertion() {
+    let (case, form) = captured_form("ava");
+    for failure in &case.failures {
+        assert!(form.contains(failure.as_str()), "{failure}\n{form}");
+    }
+    assert!(
+        form.contains("  Difference (- actual, + expected):\n\n  - 50\n  + 45\n"),
+        "{form}"
+    );
+    assert!(form.contains("  -   qty: 2,\n  +   qty: 3,\n"), "{form}");
 }

@@ -72,14 +72,19 @@ pub(super) fn assertion_diffs(text: &str, failures: &[Line]) -> Vec<Line> {
         .rev()
         .filter_map(|(_, end)| {
             let mut line = end;
-            (0..DETAIL_REACH)
-                .find_map(|_| {
-                    line = line_after(text, &line)?;
-                    let shown = line_str(text, &line);
-                    (legend_of(shown, '-', "Expected")
-                        || legend_of(shown, '-', "Snapshot")
-                        || is_one_line_legend(shown))
-                    .then_some(line)
+            // A failure that is its diff's legend (AVA's `Difference (-
+            // actual, + expected):`), else a legend under the failure.
+            let legend_itself = is_one_line_legend(line_str(text, &end)).then_some(end);
+            legend_itself
+                .or_else(|| {
+                    (0..DETAIL_REACH).find_map(|_| {
+                        line = line_after(text, &line)?;
+                        let shown = line_str(text, &line);
+                        (legend_of(shown, '-', "Expected")
+                            || legend_of(shown, '-', "Snapshot")
+                            || is_one_line_legend(shown))
+                        .then_some(line)
+                    })
                 })
                 .map(|legend| diff_under(text, legend))
                 .or_else(|| ndiff_under(text, end))
@@ -187,14 +192,17 @@ fn diff_under(text: &str, expected: Line) -> Vec<Line> {
 }
 
 /// Whether `line` is a diff's legend in one line, both sides named: Deno's
-/// `    [Diff] Actual / Expected`, Node's `+ actual - expected`.
+/// `    [Diff] Actual / Expected`, Node's `+ actual - expected`, AVA's
+/// `  Difference (- actual, + expected):`.
 fn is_one_line_legend(line: &str) -> bool {
     matches!(
-        line.trim(),
+        diagnose::without_colours(line).trim(),
         "[Diff] Actual / Expected"
             | "[Diff] Expected / Actual"
             | "+ actual - expected"
             | "- expected + actual"
+            | "Difference (- actual, + expected):"
+            | "Difference:"
     )
 }
 

@@ -428,3 +428,18 @@ fn tool_8_ava_keeps_the_diff_of_each_failed_assertion() {
     );
     assert!(form.contains("  -   qty: 2,\n  +   qty: 3,\n"), "{form}");
 }
+
+/// TOOL-8: Mocha prints chai's diff under `+ expected - actual`, each
+/// changed value right after its sign (`-50` over `+45`) or a nested
+/// object's line after it (`-  "qty": 2`): the values stay.
+#[test]
+fn tool_8_mocha_keeps_the_diff_under_its_legend() {
+    let (case, form) = captured_form("mocha-chai");
+    for failure in &case.failures {
+        assert!(form.contains(failure.as_str()), "{failure}\n{form}");
+    }
+    assert!(
+        form.contains("      + expected - actual\n\n      -50\n      +45\n"),
+        "{form}"
+    );
+}

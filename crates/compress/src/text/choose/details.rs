@@ -192,21 +192,22 @@ fn diff_under(text: &str, expected: Line) -> Vec<Line> {
 }
 
 /// Whether `line` is a diff's legend in one line, both sides named: Deno's
-/// `    [Diff] Actual / Expected`, Node's `+ actual - expected`, AVA's
-/// `  Difference (- actual, + expected):`.
+/// `    [Diff] Actual / Expected`, Node's `+ actual - expected`, Mocha's
+/// `+ expected - actual`, AVA's `  Difference (- actual, + expected):`.
 fn is_one_line_legend(line: &str) -> bool {
     matches!(
         diagnose::without_colours(line).trim(),
         "[Diff] Actual / Expected"
             | "[Diff] Expected / Actual"
             | "+ actual - expected"
+            | "+ expected - actual"
             | "- expected + actual"
             | "Difference (- actual, + expected):"
             | "Difference:"
     )
 }
 
-/// The lines that start with `-` or `+` in the block of lines under
+/// The lines that start with `-` or `+` (and hold more) in the block of lines under
 /// `line` (blank lines may stand before it), up to [`DIFF_LINES`], pushed
 /// on `kept`.
 fn changed_under(text: &str, line: Line, kept: &mut Vec<Line>) {
@@ -219,9 +220,12 @@ fn changed_under(text: &str, line: Line, kept: &mut Vec<Line>) {
             continue;
         }
         in_block = true;
-        let change = shown.trim_start();
-        let sign = change.starts_with("- ") || change.starts_with("+ ");
-        if sign && !change[2..].trim().is_empty() {
+        // A changed line: its sign, then what changed, after a space or
+        // right after it (Mocha's `-50` over `+45`).
+        let change = diagnose::without_colours(shown);
+        let change = change.trim_start();
+        let sign = change.starts_with('-') || change.starts_with('+');
+        if sign && !change[1..].trim().is_empty() {
             kept.push(line);
             changed += 1;
             if changed == DIFF_LINES {

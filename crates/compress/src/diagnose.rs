@@ -52,8 +52,8 @@ use levels::{json_log_level, severity_tagged, warning_level};
 pub(crate) use likely::Likely;
 use located::{has_message, is_note, located_message};
 pub(crate) use place::{
-    file_heading_above, is_message_over_place, is_numbered_heading, kind_in_place, lines_above,
-    section_title_above, span_in, HEADING_REACH,
+    exception_continued, file_heading_above, is_message_over_place, is_numbered_heading, kind_in_place,
+    lines_above, section_title_above, span_in, HEADING_REACH,
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};
@@ -1194,6 +1194,11 @@ mod tests {
     #[test]
     fn noise_of_each_toolchain() {
         let lines = [
+            // clang-tidy's closing boilerplate.
+            "Suppressed 3275 warnings (3275 in non-user code).",
+            "Use -header-filter=.* to display errors from all non-system headers. Use -system-headers to display errors from system headers as well.",
+            // A frame of code SQLAlchemy generated at run time.
+            "  File \"<sqlalchemy generated _go() wrapper for sqlalchemy.orm.session.SessionTransaction.commit>\", line 2, in commit",
             "   Compiling serde v1.0.210",
             "tests/test_a.py::test_one PASSED                                   [ 50%]",
             "test tests::parses ... ok",

@@ -154,6 +154,45 @@ fn ends_traceback(text: &str, line: &str) -> bool {
         .is_some_and(|heading| heading.trim_end() == "Traceback (most recent call last):")
 }
 
+/// The most lines a Python exception's message goes on over
+/// ([`exception_continued`]).
+const EXCEPTION_LINES: usize = 3;
+
+/// The lines that go on with the message of `line`, a line of `text`
+/// that ends a Python traceback ([`ends_traceback`]), given `after`, the
+/// text that follows it (from the end of its line): Python prints a
+/// message of several lines as it is, each at the line's start, so the
+/// plain lines with text right under the exception are its message
+/// (SQLAlchemy's `[SQL: INSERT INTO items (sku, name) VALUES (?, ?)]` and
+/// `[parameters: ('sku-3', 'dup')]` under `sqlalchemy.exc.IntegrityError:
+/// … UNIQUE constraint failed: items.sku`), at most [`EXCEPTION_LINES`],
+/// up to a blank, indented or other line, or a log record (a program that
+/// logs the exception goes on logging: `2026-12-03 16:42:56,848 INFO …`).
+pub(crate) fn exception_continued<'a>(
+    text: &str,
+    line: &str,
+    after: &'a str,
+) -> impl Iterator<Item = &'a str> {
+    let ends = line.contains(": ") && ends_traceback(text, line);
+    after
+        .split('\n')
+        .skip(1)
+        .map(|l| l.trim_end_matches('\r'))
+        .take_while(move |l| {
+            ends && !l.starts_with([' ', '\t']) && !log_record().is_match(l) && super::is_announced_message(l)
+        })
+        .take(EXCEPTION_LINES)
+}
+
+/// A line a logger printed: it starts with a date or a time, or a level.
+fn log_record() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        r"^\[?(?:\d{4}-\d\d-\d\d|\d\d:\d\d:\d\d)|^\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|CRITICAL|FATAL)\b",
+    )
+}
+
 /// [`EXCEPTION_NAME`].
 fn exception_name() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
@@ -442,6 +481,38 @@ pub fn last_failure(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// TOOL-8: the lines right under the exception a traceback ends on go
+    /// on with its message, at the line's start and up to a blank line; a
+    /// log record the program prints next, an indented line, or lines
+    /// under an exception that ends no traceback do not.
+    #[test]
+    fn tool_8_an_exception_s_message_goes_on_under_it() {
+        let traceback =
+            "Traceback (most recent call last):\n  File \"app.py\", line 24, in <module>\n    s.commit()\n";
+        // The exception is the first line of `rest`, under the traceback.
+        let continued = |rest: &str| {
+            let text = format!("{traceback}{rest}");
+            let end = traceback.len() + rest.find('\n').unwrap_or(rest.len());
+            exception_continued(&text, &text[traceback.len()..end], &text[end..])
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            continued("sqlalchemy.exc.IntegrityError: UNIQUE constraint failed: items.sku\n[SQL: INSERT INTO items (sku) VALUES (?)]\n[parameters: ('sku-3',)]\n\nmore\n"),
+            ["[SQL: INSERT INTO items (sku) VALUES (?)]", "[parameters: ('sku-3',)]"]
+        );
+        assert!(
+            continued("ValueError: bad qty\n2026-12-03 16:42:56,848 INFO sync: synced batch 903\n")
+                .is_empty()
+        );
+        assert!(continued("ValueError: bad qty\nINFO:app:retrying\n").is_empty());
+        assert!(continued("ValueError: bad qty\n    indented\n").is_empty());
+        let text = "ValueError: bad qty\n[SQL: SELECT 1]\n";
+        assert!(exception_continued(text, "ValueError: bad qty", &text[19..])
+            .next()
+            .is_none());
+    }
 
     /// TOOL-8: a warning is a failure where the run closes saying that
     /// warnings failed it (Sphinx's `-W`, MkDocs' `--strict`), and a

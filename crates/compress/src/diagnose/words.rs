@@ -66,13 +66,18 @@ pub(super) const NOISE: &str = concat!(
     // code is explained.
     r"|^\s*= note: `#\[(?:warn|deny)\([\w:]+\)\]`(?: \(part of `#\[(?:warn|deny)\([\w:]+\)\]`\))? on by default$|^\s*= help: for further information visit https://",
     r"|^For more information about (?:this|an) error, try `rustc --explain|^Some errors have detailed explanations: E\d{4}",
+    // clang-tidy's closing boilerplate: the findings it left out in
+    // headers and how to see them.
+    r"|^Suppressed \d+ warnings \(\d+ in non-user code(?:, \d+ NOLINT)?\)\.$|^Use -header-filter=\.\* to display errors from all non-system headers\.",
     // Python's position markers under a frame's code line (PEP
     // 657: `^^^^`, `~~~^^^`): the code line says what ran.
     r"|^\s*~*\^[\^~]*\s*$",
     // Library frames: Python site-packages and the standard library,
     // node_modules and node internals, the JDK and test runners, Go's
-    // runtime, CMake's modules, Rust's standard library.
-    r#"|^\s*File "[^"]*(?:site-packages|dist-packages|/lib/python\d|<frozen )"#,
+    // runtime, CMake's modules, Rust's standard library; code a library
+    // generated at run time (SQLAlchemy's `File "<sqlalchemy generated
+    // _go() wrapper for …>"`, `<decorator-gen-12>`).
+    r#"|^\s*File "[^"]*(?:site-packages|dist-packages|/lib/python\d|<frozen |<[^">]* generated |<decorator-gen-)"#,
     // The same frames as pytest places its traceback's entries
     // (`/usr/lib/python3.11/http/client.py:986: in send`).
     r"|^\S*(?:site-packages|dist-packages|/lib/python\d[\d.]*)/\S+\.py:\d+: (?:in \S+)?\s*$",

@@ -40,6 +40,11 @@ pub(super) fn with_announced_messages(
                 diagnose::is_caret_label,
             ));
         }
+        // A Python exception's message of several lines.
+        if failure() {
+            added
+                .extend(diagnose::exception_continued(text, line, after).map(|m| diagnose::span_in(text, m)));
+        }
         let mut elaboration = diagnose::elaboration(line, after).peekable();
         let mut value = diagnose::value_under(line, after).peekable();
         if diagnose::announces_message(line) && failure() {

@@ -443,3 +443,26 @@ fn tool_8_mocha_keeps_the_diff_under_its_legend() {
         "{form}"
     );
 }
+
+/// TOOL-8: SQLAlchemy's error goes on under the exception with the
+/// statement that failed and its parameters; the frames of the code it
+/// generated at run time (`File "<sqlalchemy generated _go() wrapper
+/// for …>"`) are the library's, not the project's.
+#[test]
+fn tool_8_an_exception_keeps_the_lines_its_message_goes_on_over() {
+    let (case, form) = captured_form("sqlalchemy");
+    for failure in &case.failures {
+        assert!(form.contains(failure.as_str()), "{failure}\n{form}");
+    }
+    assert!(
+        form.contains(
+            "UNIQUE constraint failed: items.sku\n[SQL: INSERT INTO items (sku, name) VALUES (?, ?)]\n"
+        ),
+        "{form}"
+    );
+    assert!(!form.contains("<sqlalchemy generated"), "{form}");
+    assert!(
+        form.contains("  File \"/home/dev/sa/app.py\", line 24, in <module>"),
+        "{form}"
+    );
+}

@@ -58,8 +58,17 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
     let mut anchor = Anchor::None;
     let mut elaborations = diagnose::Elaborations::default();
     let mut failure: Option<usize> = None;
+    // Where each line that goes on with an exception's message starts.
+    let mut continued: Vec<usize> = Vec::new();
     for (l, k) in all {
         let line = line_str(text, l);
+        if *k == LineKind::Plain && continued.contains(&l.start) {
+            attached.push(Message {
+                line: *l,
+                failure: failure.unwrap_or(l.number),
+            });
+            continue;
+        }
         let within = |n: usize, reach: usize| l.number > n && l.number <= n + reach;
         // Every message stands under a failure: the last one met.
         let message = Message {
@@ -80,6 +89,10 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
         }
         if *k == LineKind::Failure {
             failure = Some(l.number);
+            let after = text.get(l.end..).unwrap_or_default();
+            continued = diagnose::exception_continued(text, line, after)
+                .map(|m| diagnose::span_in(text, m).0)
+                .collect();
         }
         match (k, &anchor) {
             (LineKind::Failure, _) => {

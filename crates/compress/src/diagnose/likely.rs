@@ -84,6 +84,9 @@ impl<'a> Likely<'a> {
             "imed out",
             "ONFLICT",
             "rejected",
+            // bandit's findings (`>> Issue: [B324:hashlib] Use of weak MD5
+            // hash …`), in none of the words above.
+            ">> Issue: [",
             // An agent's marker of what it left out of an output (Codex
             // CLI's `[... omitted 764 of 1020 lines ...]`, OpenHands'
             // `<response clipped>`, mini-SWE-agent's `characters elided`,

@@ -466,3 +466,19 @@ fn tool_8_an_exception_keeps_the_lines_its_message_goes_on_over() {
         "{form}"
     );
 }
+
+/// TOOL-8: what the model sees of bandit's report mid-round (40 lines,
+/// 4,000 bytes) shows its last finding, whose words are none of the
+/// usual failure words (`>> Issue: [B324:hashlib] Use of weak MD5 hash
+/// for security.`), as the history form does.
+#[test]
+fn tool_8_bandit_s_last_finding_is_seen_mid_round() {
+    let case = captured("bandit");
+    let truncator = strata_ctx_compress::Truncator::builder(std::env::temp_dir())
+        .limits(strata_ctx_compress::Limits::new(40, 4_000))
+        .spill_dir(None)
+        .build();
+    let cut = truncator.truncate("Bash", case.output.as_bytes());
+    let view = cut.result.data["output"].as_str().unwrap_or_default();
+    assert!(view.contains(&case.last), "{view}");
+}

@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::Value;
 use strata_ctx_compress::{
-    announced_message, announces_message, is_exit_status, is_pointed_code, is_verdict, line_kind,
-    line_kind_in, reports_no_failures, without_colours, without_level_tag, LineKind,
+    announced_message, announces_message, is_announced_message, is_exit_status, is_pointed_code, is_verdict,
+    line_kind, line_kind_in, reports_no_failures, without_colours, without_level_tag, LineKind,
 };
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
 use strata_ctx_tools::{classify, command, command_gist, program_of, ToolKind, INSPECTION_PROGRAMS};
@@ -175,7 +175,10 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     let mut announcing = line;
     for _ in 0..ANNOUNCED_DEPTH {
         let end = announcing.as_ptr() as usize - text.as_ptr() as usize + announcing.len();
-        let Some(message) = text.get(end..).and_then(announced_message) else {
+        let Some(message) = text
+            .get(end..)
+            .and_then(|after| announced_message(after).or_else(|| tagged_message(announcing, after)))
+        else {
             break;
         };
         joined = Cow::Owned(format!("{joined} {}", message.trim()));
@@ -185,6 +188,25 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
         announcing = message;
     }
     Some(joined)
+}
+
+/// The message a failure line under a level tag announces under the same
+/// tag (`npm error Could not resolve dependency:` over `npm error peer
+/// typescript@">=4.3 <7" from ts-jest@29.4.15`), given `after`, the text
+/// that follows it: what the next line with more than its tag says, among
+/// the next two, when that can be a message.
+fn tagged_message<'a>(announcing: &str, after: &'a str) -> Option<&'a str> {
+    if without_level_tag(announcing).len() == announcing.len() {
+        return None;
+    }
+    let next = after
+        .split('\n')
+        .skip(1)
+        .take(2)
+        .map(|l| l.trim_end_matches('\r'))
+        .find(|l| !without_level_tag(l).trim().is_empty())?;
+    let message = without_level_tag(next);
+    (message.len() < next.len() && is_announced_message(message)).then_some(message)
 }
 
 /// How many messages, each announced by the one before, a last error line

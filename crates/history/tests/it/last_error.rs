@@ -282,9 +282,10 @@ fn react_6_neither_pointed_code_nor_a_heading_is_the_last_error() {
 #[test]
 fn react_6_a_failure_by_its_words_before_one_by_its_tag() {
     let npm = "npm ERR! code ERESOLVE\nnpm ERR! Could not resolve dependency:\nnpm ERR! peer react@\"^18.0.0\" from react-select@5.8.0\nnpm ERR! node_modules/react-select\nnpm ERR! \n";
+    // The message it announces under the same tag comes along.
     assert_eq!(
         last_error_line(npm, None).as_deref(),
-        Some("npm ERR! Could not resolve dependency:")
+        Some("npm ERR! Could not resolve dependency: peer react@\"^18.0.0\" from react-select@5.8.0")
     );
     // With no line that says more, the tagged line is the error, before a
     // verdict below it.
@@ -303,5 +304,28 @@ fn react_6_a_failure_by_its_words_before_one_by_its_tag() {
     assert_eq!(
         last_error_line(go, None).as_deref(),
         Some("cart_test.go:12: got 81, want 90")
+    );
+}
+
+/// REACT-6: npm announces the dependency it could not resolve under its
+/// level tag (`npm error Could not resolve dependency:` over `npm error
+/// peer typescript@">=4.3 <7" from ts-jest@29.4.15`): the last error reads
+/// both, the tag of the second left out.
+#[test]
+fn react_6_a_tagged_announcement_takes_its_tagged_message() {
+    let case = captured_outputs()
+        .into_iter()
+        .find(|c| c.name == "npm-eresolve")
+        .expect("the npm-eresolve capture");
+    let error = last_error_line(&case.output, None).expect("an error");
+    assert_eq!(
+        error,
+        "npm error Could not resolve dependency: peer typescript@\">=4.3 <7\" from ts-jest@29.4.15"
+    );
+    // Untagged, a failure's next line is no message by the tag's rule.
+    let plain = "Could not resolve dependency:\nnpm error peer x\n";
+    assert_eq!(
+        last_error_line(plain, None).as_deref(),
+        Some("Could not resolve dependency:")
     );
 }

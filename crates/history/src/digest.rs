@@ -1127,6 +1127,19 @@ mod tests {
             outcome("cc -c a.c\na.c:3:5: error: expected ';'\nmake: *** [Makefile:4: a.o] Error 1\nexit status 2\n").as_deref(),
             Some("exit 2; make: *** [Makefile:4: a.o] Error 1")
         );
+        // An exception's message that holds a count is no test summary:
+        // the run's verdict is what the runner closes on.
+        assert_eq!(
+            outcome(
+                "node:internal/process/promises:394
+Error: fetch 2 failed
+    at main (/app/sync.js:9:11)
+npm error code 1
+"
+            )
+            .as_deref(),
+            Some("npm error code 1")
+        );
         // A test summary comes first, then a verdict the runner closes on
         // after it; a bare status says nothing more.
         assert_eq!(

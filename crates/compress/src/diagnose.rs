@@ -315,12 +315,13 @@ pub fn is_pointed_code(line: &str) -> bool {
 /// place, a blank gutter, and a few lines of the code it points at.
 pub(crate) const LABEL_REACH: usize = 8;
 
-/// Whether `line` heads a diagnostic the way rustc (and the compilers
-/// that print like it: Gleam, Roc) heads its errors: `error[E0308]:
-/// mismatched types`, `error: cannot find macro`, a code frame under it.
+/// Whether `line` heads a diagnostic the way rustc (and the tools that
+/// print like it: Gleam, Roc, ruff, ty) heads its errors: `error[E0308]:
+/// mismatched types`, `error[invalid-argument-type]: Argument is
+/// incorrect`, `error: cannot find macro`, a code frame under it.
 pub(crate) fn is_compiler_heading(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^error(?:\[\w+\])?: \S").is_match(&without_colours(line))
+    compiled(&RE, r"^error(?:\[[\w-]+\])?: \S").is_match(&without_colours(line))
 }
 
 /// Whether `line` is a code frame's primary label: the carets under the
@@ -676,6 +677,10 @@ mod tests {
         assert!(!is_caret_label("  |            |"));
         // Only an error's heading brings its labels along.
         assert!(is_compiler_heading("error[E0308]: mismatched types"));
+        // ty's and ruff's rule names.
+        assert!(is_compiler_heading(
+            "error[invalid-argument-type]: Argument is incorrect"
+        ));
         assert!(is_compiler_heading(
             "error: cannot find macro `foo` in this scope"
         ));

@@ -1,6 +1,6 @@
 //! History forms of what real toolchains printed (TOOL-8): the workspace's
 //! `tests/data/captured-outputs/`, captured from runs of pytest, Hypothesis, unittest, Django,
-//! mypy, ruff, pylint, flake8, pyright, bandit, pip, pre-commit, tox, tsc, ESLint, oxlint, Biome, Prettier, Jest,
+//! mypy, ty, ruff, pylint, flake8, pyright, bandit, pip, pre-commit, tox, tsc, ESLint, oxlint, Biome, Prettier, Jest,
 //! Mocha, AVA, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
 //! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, clang-tidy, psql, R's testthat, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer and Valgrind on sample projects with

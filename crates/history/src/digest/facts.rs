@@ -164,6 +164,11 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     if let Some(logged) = go_test_log_above(line, &text[..start]) {
         return Some(Cow::Owned(format!("{line} {logged}")));
     }
+    if let Some(section) = listed_test_section(line, &text[..start]) {
+        if let Some(error) = last_error_line(section, None) {
+            return Some(error);
+        }
+    }
     if let Some(above) = announcing_line_above(&text[..start]) {
         // Only whole: the message must survive the shortest cut a last
         // error gets.
@@ -214,6 +219,30 @@ fn tagged_message<'a>(announcing: &str, after: &'a str) -> Option<&'a str> {
         .find(|l| !without_level_tag(l).trim().is_empty())?;
     let message = without_level_tag(next);
     (message.len() < next.len() && is_announced_message(message)).then_some(message)
+}
+
+/// The section of a failed test a runner closes on the list of, when
+/// `line` is a line of that list, as cargo-nextest prints it (`FAIL [
+/// 0.141s] (162/162) cart tests::totals`), and `before` what precedes it:
+/// from the same line where the run first printed it, over the test's
+/// output (its panic), to the next test's status. The line only names the
+/// test; its section says what went wrong.
+fn listed_test_section<'a>(line: &str, before: &'a str) -> Option<&'a str> {
+    static STATUS: OnceLock<Regex> = OnceLock::new();
+    let status = STATUS.get_or_init(|| {
+        Regex::new(r"(?m)^\s*(?:PASS|FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK|FLAKY|SLOW|Summary|Cancelling|START)\s+\[\s*[\d.]+m?s\]")
+            .unwrap_or_else(|_| never())
+    });
+    let trimmed = line.trim();
+    if !(trimmed.starts_with("FAIL") || trimmed.starts_with("SIG") || trimmed.starts_with("TIMEOUT"))
+        || !status.is_match(trimmed)
+    {
+        return None;
+    }
+    let first = before.find(trimmed)? + trimmed.len();
+    let rest = before.get(first..)?;
+    let end = status.find(rest).map_or(rest.len(), |m| m.start());
+    rest.get(..end)
 }
 
 /// How many messages, each announced by the one before, a last error line

@@ -329,3 +329,26 @@ fn react_6_a_tagged_announcement_takes_its_tagged_message() {
         Some("Could not resolve dependency:")
     );
 }
+
+/// REACT-6: cargo-nextest closes on the list of its failed tests (`FAIL [
+/// 0.141s] (162/162) cart tests::totals`), which only names them: the
+/// last error is what the last of them said in its own section, its
+/// panic and the message it announces.
+#[test]
+fn react_6_a_listed_failed_test_is_read_in_its_section() {
+    let case = captured_outputs()
+        .into_iter()
+        .find(|c| c.name == "nextest")
+        .expect("the nextest capture");
+    let error = last_error_line(&case.output, None).expect("an error");
+    assert_eq!(
+        error,
+        "thread 'tests::totals' (18771) panicked at src/lib.rs:8:27: assertion `left == right` failed"
+    );
+    // A FAIL line printed once is its own error.
+    let once = "        FAIL [   0.141s] (1/1) cart tests::totals\nerror: test run failed\n";
+    assert_eq!(
+        last_error_line(once, None).as_deref(),
+        Some("FAIL [   0.141s] (1/1) cart tests::totals")
+    );
+}

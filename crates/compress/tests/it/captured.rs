@@ -31,6 +31,17 @@ fn captured_form(name: &str) -> (MarkedOutput, String) {
     (case, form)
 }
 
+/// Asserts that `form` holds each of the failure lines of `case`.
+fn assert_keeps_every_failure(case: &MarkedOutput, form: &str) {
+    for failure in &case.failures {
+        assert!(
+            form.contains(failure.as_str()),
+            "{}: lost {failure}\n{form}",
+            case.name
+        );
+    }
+}
+
 /// `text` as printed, without its colours: what a line says.
 fn uncoloured(text: &str) -> String {
     without_colours(text).into_owned()
@@ -335,9 +346,7 @@ fn tool_8_a_message_said_again_under_another_heading_is_kept_there_too() {
         form.contains(&format!("Many.hs:52:9: error:\n{said_again}\n")),
         "{form}"
     );
-    for failure in &case.failures {
-        assert!(form.contains(failure.as_str()), "{failure}\n{form}");
-    }
+    assert_keeps_every_failure(&case, &form);
 }
 
 /// TOOL-8: a psql migration whose errors stand among 150 statements
@@ -364,9 +373,7 @@ fn tool_8_psql_keeps_each_error_with_its_hint() {
 fn tool_8_miette_s_ascii_report_keeps_its_errors_and_places() {
     let (case, form) = captured_form("oxlint");
     assert_eq!(case.failures.len(), 17);
-    for failure in &case.failures {
-        assert!(form.contains(failure.as_str()), "{failure}\n{form}");
-    }
+    assert_keeps_every_failure(&case, &form);
     assert!(
         form.contains(
             "  x eslint(no-debugger): `debugger` statement is not allowed\n   ,-[src/cart.js:8:7]\n"
@@ -419,9 +426,7 @@ fn tool_8_each_finding_keeps_the_place_its_fields_name() {
 #[test]
 fn tool_8_ava_keeps_the_diff_of_each_failed_assertion() {
     let (case, form) = captured_form("ava");
-    for failure in &case.failures {
-        assert!(form.contains(failure.as_str()), "{failure}\n{form}");
-    }
+    assert_keeps_every_failure(&case, &form);
     assert!(
         form.contains("  Difference (- actual, + expected):\n\n  - 50\n  + 45\n"),
         "{form}"
@@ -435,9 +440,7 @@ fn tool_8_ava_keeps_the_diff_of_each_failed_assertion() {
 #[test]
 fn tool_8_mocha_keeps_the_diff_under_its_legend() {
     let (case, form) = captured_form("mocha-chai");
-    for failure in &case.failures {
-        assert!(form.contains(failure.as_str()), "{failure}\n{form}");
-    }
+    assert_keeps_every_failure(&case, &form);
     assert!(
         form.contains("      + expected - actual\n\n      -50\n      +45\n"),
         "{form}"
@@ -451,9 +454,7 @@ fn tool_8_mocha_keeps_the_diff_under_its_legend() {
 #[test]
 fn tool_8_an_exception_keeps_the_lines_its_message_goes_on_over() {
     let (case, form) = captured_form("sqlalchemy");
-    for failure in &case.failures {
-        assert!(form.contains(failure.as_str()), "{failure}\n{form}");
-    }
+    assert_keeps_every_failure(&case, &form);
     assert!(
         form.contains(
             "UNIQUE constraint failed: items.sku\n[SQL: INSERT INTO items (sku, name) VALUES (?, ?)]\n"

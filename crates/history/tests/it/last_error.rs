@@ -313,11 +313,7 @@ fn react_6_a_failure_by_its_words_before_one_by_its_tag() {
 /// both, the tag of the second left out.
 #[test]
 fn react_6_a_tagged_announcement_takes_its_tagged_message() {
-    let case = captured_outputs()
-        .into_iter()
-        .find(|c| c.name == "npm-eresolve")
-        .expect("the npm-eresolve capture");
-    let error = last_error_line(&case.output, None).expect("an error");
+    let error = captured_last_error("npm-eresolve");
     assert_eq!(
         error,
         "npm error Could not resolve dependency: peer typescript@\">=4.3 <7\" from ts-jest@29.4.15"
@@ -336,11 +332,7 @@ fn react_6_a_tagged_announcement_takes_its_tagged_message() {
 /// panic and the message it announces.
 #[test]
 fn react_6_a_listed_failed_test_is_read_in_its_section() {
-    let case = captured_outputs()
-        .into_iter()
-        .find(|c| c.name == "nextest")
-        .expect("the nextest capture");
-    let error = last_error_line(&case.output, None).expect("an error");
+    let error = captured_last_error("nextest");
     assert_eq!(
         error,
         "thread 'tests::totals' (18771) panicked at src/lib.rs:8:27: assertion `left == right` failed"
@@ -351,4 +343,15 @@ fn react_6_a_listed_failed_test_is_read_in_its_section() {
         last_error_line(once, None).as_deref(),
         Some("FAIL [   0.141s] (1/1) cart tests::totals")
     );
+}
+
+/// The last error of the captured output named `name`.
+fn captured_last_error(name: &str) -> String {
+    let case = captured_outputs()
+        .into_iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no captured output {name}"));
+    last_error_line(&case.output, None)
+        .unwrap_or_else(|| panic!("{name}: no error"))
+        .into_owned()
 }

@@ -315,10 +315,9 @@ pub fn is_pointed_code(line: &str) -> bool {
 /// place, a blank gutter, and a few lines of the code it points at.
 pub(crate) const LABEL_REACH: usize = 8;
 
-/// Whether `line` heads a diagnostic the way rustc (and the tools that
-/// print like it: Gleam, Roc, ruff, ty) heads its errors: `error[E0308]:
-/// mismatched types`, `error[invalid-argument-type]: Argument is
-/// incorrect`, `error: cannot find macro`, a code frame under it.
+/// Whether `line` heads a diagnostic as rustc (and Gleam, Roc, ruff, ty)
+/// heads its errors: `error[E0308]: mismatched types`, `error[invalid-
+/// argument-type]: …`, `error: cannot find macro`, a code frame under it.
 pub(crate) fn is_compiler_heading(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, r"^error(?:\[[\w-]+\])?: \S").is_match(&without_colours(line))

@@ -9,9 +9,12 @@ use memchr::{memchr, memrchr};
 use crate::diagnose::{self, LineKind};
 
 mod choose;
+mod gaps;
 mod line;
 mod messages;
 use choose::choose;
+pub(crate) use gaps::{gap_marker, gap_of, shown_for_its_marker};
+use gaps::{original_lines, Represented};
 use line::line_cap;
 pub(crate) use line::{cap_line, ceil_boundary, floor_boundary};
 use messages::with_announced_messages;
@@ -46,12 +49,6 @@ pub(crate) struct Budget {
 /// its gap markers) but not how many bytes: condensing a form again then
 /// finds the same room, and changes nothing.
 const GROWN_BYTES_PER_LINE: usize = 12;
-
-/// The lines `text` stands for: its lines, with each gap marker
-/// (`[… N lines …]`) counted as the lines it replaced.
-fn original_lines(text: &str) -> usize {
-    text.lines().map(|l| gap_of(l).unwrap_or(1)).sum()
-}
 
 /// The most room `text` may take: `budget.max_bytes`, or more when it
 /// stands for many lines.
@@ -92,31 +89,6 @@ pub(crate) fn newlines(bytes: &[u8]) -> usize {
 /// without a newline.
 pub(crate) fn line_count(text: &[u8]) -> usize {
     newlines(text) + usize::from(!text.is_empty() && text[text.len() - 1] != b'\n')
-}
-
-/// The lines a gap marker ([`gap_marker`]) stands for; `None` for any
-/// other line.
-pub(crate) fn gap_of(line: &str) -> Option<usize> {
-    line.strip_prefix("[… ")
-        .and_then(|r| r.strip_suffix(" lines …]").or_else(|| r.strip_suffix(" line …]")))
-        .and_then(|n| n.parse().ok())
-}
-
-/// Whether a left-out line of `len` bytes is shown in place of the marker
-/// that would stand for it alone: it is no longer than that marker (a
-/// blank line, `PASSED`, a closing brace), so the text reads as printed
-/// and never grows for it.
-pub(crate) fn shown_for_its_marker(len: usize) -> bool {
-    len <= gap_marker(1).len()
-}
-
-/// The marker standing for `n` left-out lines.
-pub(crate) fn gap_marker(n: usize) -> String {
-    if n == 1 {
-        "[… 1 line …]".to_owned()
-    } else {
-        format!("[… {n} lines …]")
-    }
 }
 
 /// A line of the text: its number (from 0) and byte range without the
@@ -522,38 +494,6 @@ fn with_short_gaps_shown(bytes: &[u8], chosen: Vec<Line>) -> Vec<Line> {
         out.push(line);
     }
     out
-}
-
-/// The lines of a text that each of its lines stands for, summed from its
-/// first: a gap marker ([`gap_of`]) stands for the lines it replaced (in a
-/// form condensed again), any other line for itself. `None` for a text
-/// without markers, whose every line stands for one.
-struct Represented(Option<Vec<usize>>);
-
-impl Represented {
-    fn of(text: &str) -> Self {
-        if !text.contains("[… ") {
-            return Represented(None);
-        }
-        let mut sums = vec![0];
-        let mut sum = 0;
-        for line in text.split('\n') {
-            sum += gap_of(line.strip_suffix('\r').unwrap_or(line)).unwrap_or(1);
-            sums.push(sum);
-        }
-        Represented(Some(sums))
-    }
-
-    /// The lines that lines `from..to` stand for.
-    fn between(&self, from: usize, to: usize) -> usize {
-        let Some(sums) = &self.0 else {
-            return to - from;
-        };
-        match (sums.get(from), sums.get(to)) {
-            (Some(a), Some(b)) => b - a,
-            _ => to - from,
-        }
-    }
 }
 
 /// The kept lines with a gap marker for each run left out, counting the

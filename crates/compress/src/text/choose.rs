@@ -231,8 +231,9 @@ pub(super) fn choose(
     rest.extend(tail.iter().rev().skip(2).filter(quiet));
     // The first and last lines open and close the text: the first unless
     // it is noise; the last with some text (pylint closes on its rating,
-    // then blank lines) whatever its kind, but for a gap marker, as a cut of the log's end shows
-    // it (Maven's `[ERROR] [Help 1] …` under a failed build); and when
+    // then blank lines) whatever its kind but a gap marker, as a cut of
+    // the log's end shows it (Maven's `[ERROR] [Help 1] …` under a failed
+    // build); and when
     // that last line is an exit status an agent's shell tool appends
     // (`[The command completed with exit code 1.]`), the one above it too.
     let mut closing = tail
@@ -268,7 +269,17 @@ pub(super) fn choose(
     let (frames_once, frames_again) = past_repeats(text, &failing_frames);
     let growing: Vec<Line> = diagnostic.iter().chain(&repeated).copied().collect();
     let mut room = Room::new(text, budget, &growing, &placed, &kinds);
-    let owner: HashMap<usize, usize> = messages.iter().map(|m| (m.line.number, m.failure)).collect();
+    // What a line says nothing without: a code line chosen for its frame,
+    // its frame; a message, its failure (one said again, kept once
+    // elsewhere). Such a line is kept with one of them or not at all.
+    let mut owners: HashMap<usize, Vec<usize>> = HashMap::new();
+    let owned = code_of
+        .iter()
+        .map(|(code, frame)| (code.number, frame.number))
+        .chain(messages.iter().map(|m| (m.line.number, m.failure)));
+    for (line, owner) in owned {
+        owners.entry(line).or_default().push(owner);
+    }
     let lines: HashMap<usize, Line> = all.iter().map(|(l, _)| (l.number, *l)).collect();
     let mut any = false;
     for line in ends
@@ -282,11 +293,12 @@ pub(super) fn choose(
         .chain(&titles_again)
         .chain(&frames_again)
     {
-        // A message is kept with its failure, or not at all.
-        if let Some(&failure) = owner.get(&line.number) {
-            if !room.kept_numbers.contains(&failure)
-                && !lines.get(&failure).is_some_and(|f| room.keep(f, false))
-            {
+        if let Some(owners) = owners.get(&line.number) {
+            let with_owner = owners.iter().any(|o| room.kept_numbers.contains(o))
+                || owners
+                    .iter()
+                    .any(|o| lines.get(o).is_some_and(|owner| room.keep(owner, false)));
+            if !with_owner {
                 continue;
             }
         }
@@ -304,17 +316,9 @@ pub(super) fn choose(
         }
     }
     let mut kept = room.kept;
-    // A code line chosen for its frame says nothing without it; nor does a
-    // message without its failure (one said again, kept once elsewhere).
+    // So do the ends kept when nothing else was: none stays without one
+    // of its owners.
     let numbers: HashSet<usize> = kept.iter().map(|l| l.number).collect();
-    let mut owners: HashMap<usize, Vec<usize>> = HashMap::new();
-    let owned = code_of
-        .iter()
-        .map(|(code, frame)| (code.number, frame.number))
-        .chain(messages.iter().map(|m| (m.line.number, m.failure)));
-    for (line, owner) in owned {
-        owners.entry(line).or_default().push(owner);
-    }
     kept.retain(|l| {
         owners
             .get(&l.number)

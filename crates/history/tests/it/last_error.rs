@@ -345,6 +345,18 @@ fn react_6_a_listed_failed_test_is_read_in_its_section() {
     );
 }
 
+/// REACT-6: javac stops at 100 errors and says how many it left out
+/// (`only showing the first 100 errors, of 180 total; use -Xmaxerrs …`):
+/// a count, like `100 errors` above it; the last error is the last one
+/// it showed.
+#[test]
+fn react_6_a_count_of_errors_left_out_is_no_error() {
+    assert_eq!(
+        captured_last_error("javac-many"),
+        "Cart.java:37: error: incompatible types: int cannot be converted to String"
+    );
+}
+
 /// The last error of the captured output named `name`.
 fn captured_last_error(name: &str) -> String {
     let case = captured_outputs()

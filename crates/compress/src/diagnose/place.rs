@@ -173,15 +173,19 @@ pub(crate) fn exception_continued<'a>(
     line: &str,
     after: &'a str,
 ) -> impl Iterator<Item = &'a str> {
-    let ends = line.contains(": ") && ends_traceback(text, line);
-    after
+    let lines: Vec<&str> = after
         .split('\n')
         .skip(1)
         .map(|l| l.trim_end_matches('\r'))
-        .take_while(move |l| {
-            ends && !l.starts_with([' ', '\t']) && !log_record().is_match(l) && super::is_announced_message(l)
+        .take_while(|l| {
+            !l.starts_with([' ', '\t']) && !log_record().is_match(l) && super::is_announced_message(l)
         })
         .take(EXCEPTION_LINES)
+        .collect();
+    // The walk up to the traceback's heading only for a failure with such
+    // lines under it: most have none.
+    let ends = !lines.is_empty() && line.contains(": ") && ends_traceback(text, line);
+    lines.into_iter().filter(move |_| ends)
 }
 
 /// A line a logger printed: it starts with a date or a time, or a level.

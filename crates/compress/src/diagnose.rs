@@ -38,7 +38,7 @@ mod likely;
 mod listing;
 mod located;
 mod place;
-mod prefix;
+pub(crate) mod prefix;
 mod shape;
 mod words;
 

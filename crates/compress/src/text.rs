@@ -12,12 +12,14 @@ mod choose;
 mod gaps;
 mod line;
 mod messages;
+mod named;
 use choose::choose;
 pub(crate) use gaps::{gap_marker, gap_of, shown_for_its_marker};
 use gaps::{original_lines, Represented};
 use line::line_cap;
 pub(crate) use line::{cap_line, ceil_boundary, floor_boundary};
 use messages::with_announced_messages;
+use named::Named;
 
 /// Budgets of [`condense`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -339,13 +341,19 @@ const CONTEXT_PER_DIAGNOSTIC: usize = 3;
 /// said) and kept as the tool printed them, but for a line cut for length,
 /// which loses its colours.
 pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
-    let mut plain = diagnose::without_colours(text);
+    let uncoloured = diagnose::without_colours(text);
+    // Under a tool that runs several processes, each line is judged, and
+    // stands under the line above it, as its process printed it; which
+    // process said it tells it apart from the same words of another.
+    let mut plain = diagnose::prefix::as_printed_alone(&uncoloured);
+    let named = Named::of(&uncoloured, &plain);
+    let as_printed = matches!((&uncoloured, &plain), (Cow::Borrowed(_), Cow::Borrowed(_)));
     if plain.ends_with('\n') && !text.ends_with('\n') {
         // A last line of colour codes alone (`\x1b[0m` after the last
         // newline) is still a line of the output: it keeps its place.
         plain.to_mut().push(' ');
     }
-    let (chosen, total_lines) = match plan(&plain, budget) {
+    let (chosen, total_lines) = match plan(&plain, &named, budget) {
         Plan::Within(n) => {
             return Condensed {
                 text: Cow::Borrowed(text),
@@ -355,38 +363,53 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
         }
         Plan::Keep(chosen, total) => (chosen, total),
     };
-    let shown: Vec<(usize, &str)> = match &plain {
-        Cow::Borrowed(_) => chosen.iter().map(|l| (l.number, line_str(text, l))).collect(),
-        Cow::Owned(plain) => {
-            // Colour codes hold no newline, so line `n` of the plain text
-            // is line `n` of `text`.
+    let shown: Vec<(usize, Cow<'_, str>)> = match as_printed {
+        true => chosen
+            .iter()
+            .map(|l| {
+                let line = line_str(text, l);
+                (l.number, cap_line(line, line_cap(line, budget)))
+            })
+            .collect(),
+        false => {
+            // Colour codes and processes' names hold no newline, so line
+            // `n` of the plain text is line `n` of `text`.
             let printed: Vec<&str> = text
                 .split('\n')
                 .map(|l| l.strip_suffix('\r').unwrap_or(l))
                 .collect();
             chosen
                 .iter()
-                .map(|l| {
-                    let plain_line = line_str(plain, l);
-                    let line = printed.get(l.number).copied().unwrap_or(plain_line);
-                    // A line too long to show whole is cut from its plain text.
-                    (
-                        l.number,
-                        if line.len() <= line_cap(line, budget) {
-                            line
-                        } else {
-                            plain_line
-                        },
-                    )
-                })
+                .map(|l| (l.number, shown_line(printed.get(l.number).copied(), line_str(&plain, l), budget)))
                 .collect()
         }
     };
     Condensed {
-        text: Cow::Owned(render(budget, &shown, total_lines, &Represented::of(text))),
+        text: Cow::Owned(render(&shown, total_lines, &Represented::of(text))),
         total_lines,
         kept_lines: chosen.len(),
     }
+}
+
+/// How a form shows a line it keeps that says `said` once its colours
+/// and its process's name are left out: as `printed` when it fits the
+/// line's cap, else cut from what it says, without colours, the name of
+/// the process that printed it (`web:test: `) kept whole.
+fn shown_line<'a>(printed: Option<&'a str>, said: &'a str, budget: &Budget) -> Cow<'a, str> {
+    let Some(printed) = printed else {
+        return cap_line(said, line_cap(said, budget));
+    };
+    let uncoloured = diagnose::without_colours(printed);
+    let process = match uncoloured.strip_suffix(said) {
+        Some(name) => name.len(),
+        None => 0,
+    };
+    let cap = line_cap(said, budget);
+    if printed.len() <= cap + process {
+        return Cow::Borrowed(printed);
+    }
+    let (name, said) = uncoloured.split_at(process);
+    Cow::Owned(format!("{name}{}", cap_line(said, cap)))
 }
 
 /// What [`condense`] does with a text: leave it as it is (it has this many
@@ -397,7 +420,7 @@ enum Plan {
 }
 
 /// The [`Plan`] for a text without colour codes.
-fn plan(text: &str, budget: &Budget) -> Plan {
+fn plan(text: &str, named: &Named<'_>, budget: &Budget) -> Plan {
     let bytes = text.as_bytes();
     if within(text, budget) {
         return Plan::Within(line_count(bytes));
@@ -466,7 +489,7 @@ fn plan(text: &str, budget: &Budget) -> Plan {
         .collect();
     let total_lines = head.len() + middle_lines + tail.len();
 
-    let chosen = choose(text, budget, &head, &middle, &tail);
+    let chosen = choose(text, named, budget, &head, &middle, &tail);
     Plan::Keep(with_short_gaps_shown(bytes, chosen), total_lines)
 }
 
@@ -498,15 +521,15 @@ fn with_short_gaps_shown(bytes: &[u8], chosen: Vec<Line>) -> Vec<Line> {
 
 /// The kept lines with a gap marker for each run left out, counting the
 /// lines the left-out lines stand for.
-fn render(budget: &Budget, kept: &[(usize, &str)], total_lines: usize, represented: &Represented) -> String {
+fn render(kept: &[(usize, Cow<'_, str>)], total_lines: usize, represented: &Represented) -> String {
     let mut out = String::new();
     let mut next = 0;
-    for &(number, line) in kept {
-        if number > next {
-            out.push_str(&gap_marker(represented.between(next, number)));
+    for (number, line) in kept {
+        if *number > next {
+            out.push_str(&gap_marker(represented.between(next, *number)));
             out.push('\n');
         }
-        out.push_str(&cap_line(line, line_cap(line, budget)));
+        out.push_str(line);
         out.push('\n');
         next = number + 1;
     }
@@ -718,6 +741,37 @@ mod tests {
         assert!(!found(&forward, 8, 0));
         let backward = format!("{long}CRITICAL job 7 failed\n{listing}");
         assert!(!found(&backward, 0, 8));
+    }
+
+    /// TOOL-8: under a tool that runs several processes, a failure's
+    /// message is found under it as in the process's own output, the
+    /// process's name stays on each line shown, and the same words said
+    /// by two processes are two findings.
+    #[test]
+    fn tool_8_lines_are_read_as_their_process_printed_them() {
+        let mut t = String::from("• Running test in 3 packages\n");
+        for (package, test) in [("cart", "coupon none"), ("util", "trims")] {
+            for i in 0..60 {
+                t.push_str(&format!("@shop/{package}:test:    ✓ case {i} 1ms\n"));
+            }
+            t.push_str(&format!("@shop/{package}:test:    × {test} 13ms\n"));
+            t.push_str(&format!("@shop/{package}:test:      → expected 9 to be 10 ({package})\n"));
+            for i in 0..60 {
+                t.push_str(&format!("@shop/{package}:test:    ✓ other {i} 1ms\n"));
+            }
+            t.push_str(&format!("@shop/{package}:test:  ELIFECYCLE  Test failed. See above for more details.\n"));
+        }
+        t.push_str("Failed:    @shop/cart#test, @shop/util#test\n");
+        let c = condense(&t, &B);
+        for kept in [
+            "@shop/cart:test:      → expected 9 to be 10 (cart)",
+            "@shop/util:test:      → expected 9 to be 10 (util)",
+            "@shop/cart:test:  ELIFECYCLE  Test failed. See above for more details.",
+            "@shop/util:test:  ELIFECYCLE  Test failed. See above for more details.",
+        ] {
+            assert!(c.text.contains(kept), "lost {kept}\n{}", c.text);
+        }
+        assert_eq!(condense(&c.text, &B).text, c.text, "idempotent");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! What a tool puts before the lines of the processes it runs, and a
 //! report's gutter: taken off a line before it is judged.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use regex::Regex;
@@ -72,22 +73,51 @@ pub(super) fn test_event(line: &str) -> Option<TestEvent> {
 ///
 /// A file's name is no package's (`a.py:ENCODING: x`, as `grep` prints a
 /// match, keeps its name).
-pub(super) const STREAM_PREFIX: &str = concat!(
-    r"[\w.-]+[-_]\d+ +\| |[@A-Za-z_][@\w/-]*[:#][A-Za-z][\w-]*: |#\d+ \d+\.\d+ ",
-    r"|[@A-Za-z_][@\w-]*(?:/[@\w-]+)+ (?:test|build|lint|check|typecheck|type-check|compile|e2e|ci)(?::[\w-]+)?: ",
-    // Nix's builder (`hello> make: *** [Makefile:8: all] Error 2` under
-    // `nix build -L`) and the last lines of its log that Nix repeats under
-    // a failed build (`       > make: *** …`).
-    r"|[A-Za-z][\w.+-]*> | {7}> ",
-    // The time a log line was written at, as GitHub Actions, `kubectl logs
-    // --timestamps` and `docker logs -t` put it first
-    // (`2024-05-01T10:00:01.1234567Z `), and the job and step `gh run view
-    // --log` puts before it (`test\tRun tests\t2024-…Z `).
-    r"|(?:[^\t\n]+\t[^\t\n]+\t)?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ",
-);
+pub(super) const STREAM_PREFIX: &str = concat!(process_prefix!(), r"| {7}> ");
+
+/// A [`STREAM_PREFIX`] that names the process or the time of its line:
+/// all of them but the indent Nix puts before the log it repeats, which
+/// stands where a code frame's pointed line may (`       > 4 | test(…)`).
+const PROCESS_PREFIX: &str = process_prefix!();
+
+/// The patterns of [`PROCESS_PREFIX`], for both constants.
+macro_rules! process_prefix {
+    () => {
+        concat!(
+            r"[\w.-]+[-_]\d+ +\| |[@A-Za-z_][@\w/-]*[:#][A-Za-z][\w-]*: |#\d+ \d+\.\d+ ",
+            r"|[@A-Za-z_][@\w-]*(?:/[@\w-]+)+ (?:test|build|lint|check|typecheck|type-check|compile|e2e|ci)(?::[\w-]+)?: ",
+            // Nix's builder (`hello> make: *** [Makefile:8: all] Error 2`
+            // under `nix build -L`); the last lines of its log that Nix
+            // repeats under a failed build (`       > make: *** …`) are
+            // [`STREAM_PREFIX`]'s alone.
+            r"|[A-Za-z][\w.+-]*> ",
+            // The time a log line was written at, as GitHub Actions,
+            // `kubectl logs --timestamps` and `docker logs -t` put it
+            // first (`2024-05-01T10:00:01.1234567Z `), and the job and
+            // step `gh run view --log` puts before it (`test\tRun
+            // tests\t2024-…Z `).
+            r"|(?:[^\t\n]+\t[^\t\n]+\t)?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ",
+        )
+    };
+}
+use process_prefix;
+
+/// `text` without the names and times processes' lines carry
+/// ([`PROCESS_PREFIX`]): what each process printed, line for line, so
+/// that the lines a failure's message, frames and code stand on are found
+/// by their indentation as in the process's own output
+/// (`packages/cart test:      → expected 9 to be 10` under `packages/cart
+/// test:    × cart > coupon none 13ms`); a name under another (a CI
+/// job's log, `gh run view --log`, of Turborepo's run) is left out too.
+/// Borrowed when no line has one.
+pub(crate) fn as_printed_alone(text: &str) -> Cow<'_, str> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, &format!("(?m)^(?:{PROCESS_PREFIX})+")).replace_all(text, "")
+}
 
 /// `line` without the [`STREAM_PREFIX`] of the process that printed it:
-/// what the process printed is judged as it would be alone.
+/// what the process printed is judged as it would be alone (under the
+/// names of the processes it ran under, too).
 ///
 /// ```
 /// # use strata_ctx_compress::{line_kind, LineKind};
@@ -99,7 +129,7 @@ pub(super) const STREAM_PREFIX: &str = concat!(
 /// ```
 pub(super) fn without_stream_prefix(line: &str) -> &str {
     static RE: OnceLock<Regex> = OnceLock::new();
-    match compiled(&RE, &format!("^(?:{STREAM_PREFIX})")).find(line) {
+    match compiled(&RE, &format!("^(?:{STREAM_PREFIX})+")).find(line) {
         Some(prefix) => &line[prefix.end()..],
         None => without_gutter(line),
     }
@@ -164,5 +194,41 @@ fn without_gutter(line: &str) -> &str {
     match line.trim_start().strip_prefix("│ ") {
         Some(rest) if indented && rest.starts_with(|c: char| !c.is_whitespace() && c != '^') => rest,
         _ => line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// TOOL-8: what each process printed, line for line, its indentation
+    /// as it printed it; the indent before the log Nix repeats and the
+    /// lines no process names stay as they are.
+    #[test]
+    fn tool_8_processes_names_and_times_are_left_out_line_for_line() {
+        let log = concat!(
+            "web:test:  FAIL  a.test.js\n",
+            "web:test:     → expected 9 to be 10\n",
+            "packages/api test:   at total (src/a.js:3:9)\n",
+            "api-1  |   File \"/app/db.py\", line 18, in connect\n",
+            "build\tRun tests\t2024-05-01T10:00:01.1234567Z error: boom\n",
+            "build\tRun tests\t2024-05-01T10:00:01.1234567Z web:test:   at x (a.js:1:2)\n",
+            "       > 4 | test('x', () => {\n",
+            "Tasks:    0 successful, 1 total",
+        );
+        assert_eq!(
+            as_printed_alone(log),
+            concat!(
+                " FAIL  a.test.js\n",
+                "    → expected 9 to be 10\n",
+                "  at total (src/a.js:3:9)\n",
+                "  File \"/app/db.py\", line 18, in connect\n",
+                "error: boom\n",
+                "  at x (a.js:1:2)\n",
+                "       > 4 | test('x', () => {\n",
+                "Tasks:    0 successful, 1 total",
+            )
+        );
+        assert!(matches!(as_printed_alone("a.py:3: error: x\n  code\n"), Cow::Borrowed(_)));
     }
 }

@@ -354,8 +354,11 @@ pub(super) const VERDICT: &str = concat!(
     // file.`).
     r"|^Execution halted$|^Error: Test failures$|^Maximum number of failures exceeded; quitting",
     // tsc's table of errors per file,
-    // pnpm's and Deno's closing lines and Deno's headings, make's.
+    // pnpm's and Deno's closing lines and Deno's headings, make's; pnpm's
+    // word under a package's failed script in a recursive run, and its
+    // closing line naming that script.
     r"|^Errors\s+Files$|\bELIFECYCLE\b.*(?:See above for more details|Command failed with exit code)|^error: Test failed$",
+    r"|^Failed$|^ERR_PNPM_RECURSIVE_(?:RUN|EXEC)_FIRST_FAIL\b",
     r"|^make(?:\[\d+\])?: Target '.+' not remade because of errors\.$|^(?:FAILURES|ERRORS)$",
     // Cargo's list of failed tests, under the panics it names;
     // Surefire's counts (`[ERROR] Tests run: 43, Failures: 1, …`).

@@ -2,7 +2,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use super::{gap_of, line_str, Budget, Line, INNERMOST_FRAMES};
+use super::{gap_of, line_str, Budget, Line, Named, INNERMOST_FRAMES};
 use crate::diagnose::{self, LineKind};
 
 mod details;
@@ -24,6 +24,7 @@ use room::Room;
 /// `budget.max_bytes`.
 pub(super) fn choose(
     text: &str,
+    named: &Named<'_>,
     budget: &Budget,
     head: &[Line],
     middle: &[Line],
@@ -68,7 +69,10 @@ pub(super) fn choose(
         .collect();
     messages.extend(fields.iter().map(|(&failure, &line)| Message { line, failure }));
     messages.sort_by_key(|m| m.line.number);
-    let (mut diagnostic, repeats) = diagnostic_lines(text, &all, &failures, &messages);
+    let (mut diagnostic, repeats) = diagnostic_lines(text, named, &all, &failures, &messages);
+    // What a line says, with the process that said it: two processes'
+    // same words are two findings.
+    let said = |l: &Line| named.said(text, l);
     // Diagnostic lines, each once by its text, grow the room. A message
     // over the place an arrow points at is told apart by that place when
     // another message stands between it and the last time it was said
@@ -87,7 +91,7 @@ pub(super) fn choose(
     let mut last_said: Option<(usize, &str)> = None;
     for &(line, kind) in &all {
         if kind.is_diagnostic() && place_under(&line).is_some() {
-            let said = line_str(text, &line);
+            let said = said(&line);
             if let Some((number, _)) = last_said.filter(|(_, last)| *last == said) {
                 restated.extend([number, line.number]);
             }
@@ -113,7 +117,7 @@ pub(super) fn choose(
     let mut kept = HashSet::new();
     let mut said_again = Vec::new();
     diagnostic.retain(|l| {
-        let said = line_str(text, l);
+        let said = said(l);
         let keep = if !is_place(l) {
             let place = (!restated.contains(&l.number))
                 .then(|| place_under(l))
@@ -160,7 +164,7 @@ pub(super) fn choose(
         }
         keep
     });
-    let seen: HashSet<&str> = diagnostic.iter().map(|l| line_str(text, l)).collect();
+    let seen: HashSet<&str> = diagnostic.iter().map(said).collect();
     // The lines of a shape said again and again grow the room as the
     // others do, and take what is left of it after every other line.
     let (diagnostic, mut repeated): (Vec<Line>, Vec<Line>) =
@@ -176,7 +180,7 @@ pub(super) fn choose(
         .rev()
         .filter(|(_, k)| *k == LineKind::Failure)
         .filter_map(|(l, _)| frame_above(text, l))
-        .filter(|f| !seen.contains(line_str(text, f)) && framed.insert(line_str(text, f)))
+        .filter(|f| !seen.contains(said(f)) && framed.insert(said(f)))
         .take(FAILING_FRAMES)
         .collect();
 
@@ -265,8 +269,8 @@ pub(super) fn choose(
     // Titles and frames of a shape met again and again (`____ test_rate_7
     // ____` over each case of a parametrized test) come after the
     // repeated diagnostic lines.
-    let (titles_once, titles_again) = past_repeats(text, &titles);
-    let (frames_once, frames_again) = past_repeats(text, &failing_frames);
+    let (titles_once, titles_again) = past_repeats(text, named, &titles);
+    let (frames_once, frames_again) = past_repeats(text, named, &failing_frames);
     let growing: Vec<Line> = diagnostic.iter().chain(&repeated).copied().collect();
     let mut room = Room::new(text, budget, &growing, &placed, &kinds);
     // What a line says nothing without: a code line chosen for its frame,
@@ -331,11 +335,11 @@ pub(super) fn choose(
 /// `lines` in two: those whose shape was met in fewer than
 /// [`diagnose::Repeats`]' few lines before them, and the others, each in
 /// order.
-fn past_repeats(text: &str, lines: &[Line]) -> (Vec<Line>, Vec<Line>) {
+fn past_repeats(text: &str, named: &Named<'_>, lines: &[Line]) -> (Vec<Line>, Vec<Line>) {
     let mut repeats = diagnose::Repeats::default();
     lines
         .iter()
-        .partition(|l| !repeats.alone_again(line_str(text, l)))
+        .partition(|l| !repeats.alone_again(named.said(text, l)))
 }
 
 /// The lines that carry a diagnostic, in order of priority: the last
@@ -346,6 +350,7 @@ fn past_repeats(text: &str, lines: &[Line]) -> (Vec<Line>, Vec<Line>) {
 /// come along ([`diagnose::Repeats`]).
 fn diagnostic_lines(
     text: &str,
+    named: &Named<'_>,
     all: &[(Line, LineKind)],
     failures: &[Line],
     messages: &[Message],
@@ -408,8 +413,7 @@ fn diagnostic_lines(
     // brings no heading.
     let mut warned = HashSet::new();
     for warning in of(LineKind::Warning) {
-        let said = line_str(text, &warning);
-        if warned.insert(said) && diagnose::is_located(said) {
+        if warned.insert(named.said(text, &warning)) && diagnose::is_located(line_str(text, &warning)) {
             diagnostic.extend(file_heading(text, &warning));
         }
         diagnostic.push(warning);
@@ -429,7 +433,7 @@ fn diagnostic_lines(
     let met: HashMap<usize, diagnose::Met> = all
         .iter()
         .map(|(l, _)| {
-            let met = repeats.meet(line_str(text, l), after == Some(l.number));
+            let met = repeats.meet(named.said(text, l), after == Some(l.number));
             after = Some(l.number + 1);
             (l.number, met)
         })
@@ -552,7 +556,7 @@ mod tests {
             .filter(|(_, k)| *k == LineKind::Failure)
             .map(|(l, _)| *l)
             .collect();
-        diagnostic_lines(text, all, &failures, &messages_of_failures(text, all))
+        diagnostic_lines(text, &Named::default(), all, &failures, &messages_of_failures(text, all))
     }
 
     /// TOOL-8: adjacent lines of one shape are a listing, whose lines keep
@@ -585,7 +589,7 @@ mod tests {
         // The last, the first and the latest but one keep their rank.
         assert_eq!(repeats_of(&retries, &|l| l.starts_with("ERROR")), [2, 4, 6]);
         let titles: Vec<Line> = (0..5).map(|n| nth(&retries, n * 2)).collect();
-        let (once, again) = past_repeats(&retries, &titles);
+        let (once, again) = past_repeats(&retries, &Named::default(), &titles);
         let numbers = |lines: &[Line]| lines.iter().map(|l| l.number).collect::<Vec<_>>();
         assert_eq!((numbers(&once), numbers(&again)), (vec![0, 2, 4], vec![6, 8]));
     }

@@ -3,7 +3,7 @@
 //! mypy, ty, ruff, pylint, flake8, pyright, bandit, pip, pre-commit, tox, tsc, ESLint, oxlint, Biome, Prettier, Jest,
 //! Mocha, AVA, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
 //! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, clang-tidy, psql, R's testthat, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
-//! ShellCheck, erlc, AddressSanitizer and Valgrind on sample projects with
+//! ShellCheck, erlc, AddressSanitizer, Valgrind, pnpm and Turborepo on sample projects with
 //! planted failures, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none
 //! was written by hand: they hold what each tool really prints around its
@@ -103,6 +103,38 @@ fn tool_8_captured_toolchains_keep_every_failure_and_the_last() {
         "a head+tail cut keeps the last failure of {last_cut} of {} outputs",
         cases.len()
     );
+}
+
+/// TOOL-8, TOOL-11: the same outputs as a tool that runs several
+/// processes prints them, each line under its process's name (Docker
+/// Compose's `api-1  | `), or as `gh run view --log` prints a CI job's
+/// log (its job, step and time before each line): every failure line and
+/// the last are kept, each under its name, in a form that condensing
+/// again leaves as it is. Before the names were left out of what a line
+/// says, the messages indented under a failure were found under none.
+#[test]
+fn tool_8_captured_outputs_under_a_process_s_name_keep_every_failure() {
+    let c = Compressor::new();
+    for name in ["api-1  | ", "test (ubuntu-latest)\tRun tests\t2025-03-01T10:00:00.1234567Z "] {
+        let named = |line: &str| format!("{name}{line}");
+        for case in captured_outputs() {
+            let output: String = case.output.lines().map(|l| named(l) + "\n").collect();
+            let args = json!({"command": case.command});
+            let (form, _) = c.compress_text("Bash", &args, &output);
+            let plain_form = uncoloured(&form);
+            for failure in case.failures.iter().chain([&case.last]) {
+                // The line as printed, its indentation and all.
+                let printed = case.output.lines().filter(|l| l.trim() == failure);
+                assert!(
+                    printed.map(named).any(|l| plain_form.contains(&uncoloured(&l))),
+                    "{} under {name:?}: lost {failure:?}\n{form}",
+                    case.name
+                );
+            }
+            assert!(form.len() <= output.len(), "{}", case.name);
+            assert_eq!(c.compress_text("Bash", &args, &form).0, form, "{}", case.name);
+        }
+    }
 }
 
 /// TOOL-8, TOOL-11: tests that fail with the same message (Mocha's

@@ -58,6 +58,8 @@ fn react_6_builds_and_runners_stopping_are_verdicts() {
         "> There were failing tests. See the report at: file:///a/index.html",
         "Build FAILED.",
         "ninja: build stopped: subcommand failed.",
+        "packages/cart test: Failed",
+        " ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  @shop/cart@1.0.0 test: `vitest run`",
         "-- Configuring incomplete, errors occurred!",
         "error: the following command failed with 1 compilation errors:",
         "install transitive failure",

@@ -380,7 +380,12 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
                 .collect();
             chosen
                 .iter()
-                .map(|l| (l.number, shown_line(printed.get(l.number).copied(), line_str(&plain, l), budget)))
+                .map(|l| {
+                    (
+                        l.number,
+                        shown_line(printed.get(l.number).copied(), line_str(&plain, l), budget),
+                    )
+                })
                 .collect()
         }
     };
@@ -755,11 +760,15 @@ mod tests {
                 t.push_str(&format!("@shop/{package}:test:    ✓ case {i} 1ms\n"));
             }
             t.push_str(&format!("@shop/{package}:test:    × {test} 13ms\n"));
-            t.push_str(&format!("@shop/{package}:test:      → expected 9 to be 10 ({package})\n"));
+            t.push_str(&format!(
+                "@shop/{package}:test:      → expected 9 to be 10 ({package})\n"
+            ));
             for i in 0..60 {
                 t.push_str(&format!("@shop/{package}:test:    ✓ other {i} 1ms\n"));
             }
-            t.push_str(&format!("@shop/{package}:test:  ELIFECYCLE  Test failed. See above for more details.\n"));
+            t.push_str(&format!(
+                "@shop/{package}:test:  ELIFECYCLE  Test failed. See above for more details.\n"
+            ));
         }
         t.push_str("Failed:    @shop/cart#test, @shop/util#test\n");
         let c = condense(&t, &B);

@@ -229,6 +229,9 @@ mod tests {
                 "Tasks:    0 successful, 1 total",
             )
         );
-        assert!(matches!(as_printed_alone("a.py:3: error: x\n  code\n"), Cow::Borrowed(_)));
+        assert!(matches!(
+            as_printed_alone("a.py:3: error: x\n  code\n"),
+            Cow::Borrowed(_)
+        ));
     }
 }

@@ -556,7 +556,13 @@ mod tests {
             .filter(|(_, k)| *k == LineKind::Failure)
             .map(|(l, _)| *l)
             .collect();
-        diagnostic_lines(text, &Named::default(), all, &failures, &messages_of_failures(text, all))
+        diagnostic_lines(
+            text,
+            &Named::default(),
+            all,
+            &failures,
+            &messages_of_failures(text, all),
+        )
     }
 
     /// TOOL-8: adjacent lines of one shape are a listing, whose lines keep

@@ -115,7 +115,10 @@ fn tool_8_captured_toolchains_keep_every_failure_and_the_last() {
 #[test]
 fn tool_8_captured_outputs_under_a_process_s_name_keep_every_failure() {
     let c = Compressor::new();
-    for name in ["api-1  | ", "test (ubuntu-latest)\tRun tests\t2025-03-01T10:00:00.1234567Z "] {
+    for name in [
+        "api-1  | ",
+        "test (ubuntu-latest)\tRun tests\t2025-03-01T10:00:00.1234567Z ",
+    ] {
         let named = |line: &str| format!("{name}{line}");
         for case in captured_outputs() {
             let output: String = case.output.lines().map(|l| named(l) + "\n").collect();

@@ -23,7 +23,15 @@ use serde_json::{Map, Value};
 ///   `run_shell_command` answers `Command: …`, `Directory: …`, `Output: …`
 ///   (or `Stdout: …` and `Stderr: …`), then `Error: …`, `Exit Code: …`,
 ///   `Signal: …`, `Background PIDs: …` and `Process Group PGID: …`, each
-///   `(none)` or `(empty)` when there is nothing to say.
+///   `(none)` or `(empty)` when there is nothing to say;
+/// - with notes under it: OpenHands' `execute_bash` appends `[The command
+///   completed with exit code 1.]`, `[Current working directory: …]`,
+///   `[Python interpreter: …]` (and, in its older form, the shell's prompt
+///   and `[Command finished with exit code 1]`), opencode's `bash` a
+///   `<bash_metadata>` block (the command stopped for its timeout);
+/// - in tags: mini-SWE-agent answers `<returncode>1</returncode>`, then
+///   the output between `<output>` and `</output>`, each on a line of its
+///   own.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ShellOutput {
     shape: Shape,
@@ -48,6 +56,15 @@ enum Shape {
         directory: String,
         output: String,
         below: Vec<(&'static str, String)>,
+    },
+    /// What the command printed between the lines an agent put above it
+    /// (a tag) and under it (notes, a closing tag), each from the start of
+    /// a line.
+    Wrapped {
+        above: String,
+        output: String,
+        below: String,
+        exit_code: Option<i64>,
     },
 }
 
@@ -85,7 +102,10 @@ impl ShellOutput {
                 _ => return None,
             }
         } else {
-            headed(text).or_else(|| labelled(text))?
+            headed(text)
+                .or_else(|| labelled(text))
+                .or_else(|| tagged(text))
+                .or_else(|| noted(text))?
         };
         Some(ShellOutput { shape })
     }
@@ -94,7 +114,9 @@ impl ShellOutput {
     pub fn output(&self) -> &str {
         match &self.shape {
             Shape::Json(object) => object.get("output").and_then(Value::as_str).unwrap_or_default(),
-            Shape::Headed { output, .. } | Shape::Labelled { output, .. } => output,
+            Shape::Headed { output, .. } | Shape::Labelled { output, .. } | Shape::Wrapped { output, .. } => {
+                output
+            }
         }
     }
 
@@ -117,7 +139,7 @@ impl ShellOutput {
                 .and_then(Value::as_object)
                 .and_then(beside)
                 .or_else(|| beside(object)),
-            Shape::Headed { exit_code, .. } => *exit_code,
+            Shape::Headed { exit_code, .. } | Shape::Wrapped { exit_code, .. } => *exit_code,
             Shape::Labelled { below, .. } => below
                 .iter()
                 .find(|(label, _)| *label == EXIT_CODE)
@@ -185,6 +207,7 @@ impl ShellOutput {
                 below,
                 ..
             } => labelled_text(&command, &directory, &output, &below),
+            Shape::Wrapped { above, below, .. } => wrapped_text(above, &output, &below),
         }
     }
 
@@ -244,6 +267,9 @@ impl ShellOutput {
                 });
                 labelled_text(&short_command(&command), &directory, &output, &below)
             }
+            // The tags and notes say how the command ended and where the
+            // shell is: all of it stays true.
+            Shape::Wrapped { above, below, .. } => wrapped_text(above, &output, &below),
         }
     }
 }
@@ -332,6 +358,130 @@ fn headed(text: &str) -> Option<Shape> {
         at = next;
     }
     None
+}
+
+/// The notes OpenHands puts under a command's output, each a whole line
+/// that starts so and closes with `]`.
+const NOTES: &[&str] = &[
+    "[Current working directory: ",
+    "[Python interpreter: ",
+    "[Python Interpreter: ",
+    "[The command timed out after ",
+    "[The command has no new output after ",
+];
+
+/// OpenHands' notes of how a command ended, around its exit code.
+const EXIT_NOTES: &[(&str, &str)] = &[
+    ("[The command completed with exit code ", ".]"),
+    ("[Command finished with exit code ", "]"),
+];
+
+/// The block opencode's `bash` closes an output with.
+const BASH_METADATA: (&str, &str) = ("<bash_metadata>", "</bash_metadata>");
+
+/// What a command printed and the notes an agent put under it: OpenHands'
+/// bracketed notes (the shell's prompt among them, as its older form
+/// shows it above `[Command finished with exit code 1]`) or opencode's
+/// `<bash_metadata>` block, read upwards from the end, blank lines
+/// between them.
+fn noted(text: &str) -> Option<Shape> {
+    let mut start = text.trim_end_matches(['\n', '\r']).len();
+    let mut known = false;
+    let mut exit_code = None;
+    if text[..start].ends_with(BASH_METADATA.1) {
+        start = text[..start].rfind(BASH_METADATA.0)?;
+        if start > 0 && !text[..start].ends_with('\n') {
+            return None;
+        }
+        known = true;
+    } else {
+        loop {
+            let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+            let line = text[line_start..start].trim_end_matches('\r');
+            let code = EXIT_NOTES
+                .iter()
+                .find_map(|(open, close)| line.strip_prefix(open)?.strip_suffix(close)?.parse::<i64>().ok());
+            let note = code.is_some() || (line.ends_with(']') && NOTES.iter().any(|n| line.starts_with(n)));
+            if note {
+                // The note nearest the end says how the command ended.
+                exit_code = exit_code.or(code);
+                known = true;
+            } else if !(line.trim().is_empty() || known && is_prompt(line)) {
+                break;
+            }
+            start = line_start;
+            if line_start == 0 {
+                break;
+            }
+            start -= 1;
+        }
+    }
+    // Blank lines above the notes are theirs; the newline that ends the
+    // output's last line is the output's.
+    start = text[..start].trim_end_matches(['\n', '\r']).len();
+    if start > 0 {
+        let rest = &text[start..];
+        start += if rest.starts_with("\r\n") {
+            2
+        } else {
+            usize::from(rest.starts_with('\n'))
+        };
+    }
+    known.then(|| Shape::Wrapped {
+        above: String::new(),
+        output: text[..start].to_owned(),
+        below: text[start..].to_owned(),
+        exit_code,
+    })
+}
+
+/// A shell's prompt as OpenHands' older notes show it
+/// (`root@openhands-workspace:/workspace/django # `).
+fn is_prompt(line: &str) -> bool {
+    let line = line.trim_end();
+    let Some((user, rest)) = line.split_once('@') else {
+        return false;
+    };
+    !user.is_empty()
+        && !user.contains(char::is_whitespace)
+        && rest.contains(':')
+        && line.ends_with(['#', '$'])
+}
+
+/// mini-SWE-agent's tags: `<returncode>1</returncode>` and `<output>`,
+/// each on its own line, above the output, and `</output>` on the last.
+fn tagged(text: &str) -> Option<Shape> {
+    let rest = text.strip_prefix("<returncode>")?;
+    let (code, rest) = rest.split_once("</returncode>")?;
+    let exit_code = code.trim().parse::<i64>().ok()?;
+    let rest = rest.trim_start_matches(['\r', '\n']).strip_prefix("<output>")?;
+    let rest = rest
+        .strip_prefix("\r\n")
+        .or_else(|| rest.strip_prefix('\n'))
+        .unwrap_or(rest);
+    let output_start = text.len() - rest.len();
+    let end = text.trim_end_matches(['\n', '\r']).len();
+    let closing = text[..end].strip_suffix("</output>")?.len();
+    if closing < output_start || !(closing == output_start || text[..closing].ends_with('\n')) {
+        return None;
+    }
+    Some(Shape::Wrapped {
+        above: text[..output_start].to_owned(),
+        output: text[output_start..closing].to_owned(),
+        below: text[closing..].to_owned(),
+        exit_code: Some(exit_code),
+    })
+}
+
+/// `output` between what stands above and below it, each part from the
+/// start of a line.
+fn wrapped_text(mut above: String, output: &str, below: &str) -> String {
+    above.push_str(output);
+    if !output.is_empty() && !output.ends_with('\n') {
+        above.push('\n');
+    }
+    above.push_str(below);
+    above
 }
 
 /// The label of the exit code among the fields below a labelled output.
@@ -456,6 +606,57 @@ mod tests {
         );
         // Not a status: the script's own words under it.
         assert_eq!(failed("Script failed badly\nOutput:\n"), None);
+    }
+
+    /// TOOL-8: OpenHands' notes and opencode's metadata under an output
+    /// are not what the command printed: the output ends above them, the
+    /// exit code is read from them, and a form keeps them under it.
+    #[test]
+    fn tool_8_notes_under_an_output_are_read_apart() {
+        let text = "FAILED a\nFound 2 errors\n[The command completed with exit code 1.]\n[Current working directory: /workspace]\n[Python interpreter: /usr/bin/python]";
+        let out = ShellOutput::parse(text).unwrap();
+        assert_eq!(out.output(), "FAILED a\nFound 2 errors\n");
+        assert_eq!(out.exit_code(), Some(1));
+        assert_eq!(
+            out.condensed("Found 2 errors".to_owned()),
+            "Found 2 errors\n[The command completed with exit code 1.]\n[Current working directory: /workspace]\n[Python interpreter: /usr/bin/python]"
+        );
+        // The older form: the prompt above how the command ended.
+        let text = "Ran 3 tests\nFAILED (errors=1)\n\n[Python Interpreter: /opt/env/bin/python]\nroot@openhands-workspace:/workspace/django # \n[Command finished with exit code 1]\n";
+        let out = ShellOutput::parse(text).unwrap();
+        assert_eq!(out.output(), "Ran 3 tests\nFAILED (errors=1)\n");
+        assert!(out.failed());
+        let text = "Compiling app\n\n<bash_metadata>\nbash tool terminated command after exceeding timeout 120000 ms\n</bash_metadata>";
+        let out = ShellOutput::parse(text).unwrap();
+        assert_eq!(out.output(), "Compiling app\n");
+        assert_eq!(out.exit_code(), None);
+        // Brackets alone, or a prompt under no note, are the command's.
+        for plain in [
+            "see [1]\n[done]",
+            "[Current working directory: /a] and more",
+            "root@host:/a # ",
+            "x</bash_metadata>",
+        ] {
+            assert!(ShellOutput::parse(plain).is_none(), "{plain}");
+        }
+        // mini-SWE-agent's tags around the output.
+        let text = "<returncode>1</returncode>\n<output>\nFAILED a\nFound 2 errors\n</output>";
+        let out = ShellOutput::parse(text).unwrap();
+        assert_eq!(
+            (out.output(), out.exit_code()),
+            ("FAILED a\nFound 2 errors\n", Some(1))
+        );
+        assert_eq!(
+            out.condensed("Found 2 errors".to_owned()),
+            "<returncode>1</returncode>\n<output>\nFound 2 errors\n</output>"
+        );
+        let empty = ShellOutput::parse("<returncode>0</returncode>\n<output>\n</output>").unwrap();
+        assert_eq!((empty.output(), empty.failed()), ("", false));
+        assert!(ShellOutput::parse("<returncode>x</returncode>\n<output>\n</output>").is_none());
+        assert!(ShellOutput::parse("<returncode>1</returncode>\n<output>\nno end").is_none());
+        // All notes, nothing printed.
+        let out = ShellOutput::parse("[The command completed with exit code 0.]").unwrap();
+        assert_eq!((out.output(), out.failed()), ("", false));
     }
 
     #[test]

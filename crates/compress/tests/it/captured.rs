@@ -12,6 +12,7 @@
 use serde_json::json;
 use strata_ctx_compress::{without_colours, Compressor};
 use strata_ctx_testkit::{captured_outputs, MarkedOutput};
+use strata_ctx_tools::ShellOutput;
 
 use crate::documented::head_and_tail;
 
@@ -136,6 +137,50 @@ fn tool_8_captured_outputs_under_a_process_s_name_keep_every_failure() {
             }
             assert!(form.len() <= output.len(), "{}", case.name);
             assert_eq!(c.compress_text("Bash", &args, &form).0, form, "{}", case.name);
+        }
+    }
+}
+
+/// TOOL-8, TOOL-11: the same outputs as each agent's shell tool answers
+/// them, under its envelope (Codex CLI's `exec_command` header and its
+/// `shell` object, Gemini CLI's labelled fields, OpenHands' notes,
+/// opencode's metadata block, mini-SWE-agent's tags): every failure line and the last are kept,
+/// in a form that condensing again leaves as it is. Under OpenHands'
+/// notes and mini-SWE-agent's closing tag, ty's closing `Found 90
+/// diagnostics` was lost before they were read apart from the output.
+#[test]
+fn tool_8_captured_outputs_through_each_agent_s_shell_keep_every_failure() {
+    let c = Compressor::new();
+    for case in captured_outputs() {
+        let (command, output) = (&case.command, &case.output);
+        let answers = [
+            ("exec_command", json!({"cmd": command}), format!("Chunk ID: 3f2a1c\nWall time: 2.5 seconds\nProcess exited with code 1\nOriginal token count: 900\nOutput:\n{output}")),
+            ("shell", json!({"command": ["bash", "-lc", command]}), json!({"output": output, "metadata": {"exit_code": 1, "duration_seconds": 2.5}}).to_string()),
+            ("run_shell_command", json!({"command": command}), format!("Command: {command}\nDirectory: (root)\nOutput: {output}Error: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 4242")),
+            ("execute_bash", json!({"command": command}), format!("{output}[The command completed with exit code 1.]\n[Current working directory: /workspace]\n[Python interpreter: /usr/bin/python]")),
+            ("bash", json!({"command": command}), format!("{output}\n<bash_metadata>\nbash tool terminated command after exceeding timeout 120000 ms\n</bash_metadata>")),
+            ("bash", json!({"command": command}), format!("<returncode>1</returncode>\n<output>\n{output}</output>")),
+        ];
+        for (tool, args, answer) in answers {
+            let (form, _) = c.compress_text(tool, &args, &answer);
+            // Codex CLI's object holds the output as a JSON string.
+            let shown = ShellOutput::parse(&form)
+                .filter(ShellOutput::is_json)
+                .map_or_else(|| form.clone(), |o| o.output().to_owned());
+            let plain_form = uncoloured(&shown);
+            for failure in case.failures.iter().chain([&case.last]) {
+                assert!(
+                    plain_form.contains(&uncoloured(failure)),
+                    "{} through {tool}: lost {failure:?}\n{form}",
+                    case.name
+                );
+            }
+            assert_eq!(
+                c.compress_text(tool, &args, &form).0,
+                form,
+                "{} through {tool}",
+                case.name
+            );
         }
     }
 }

@@ -307,7 +307,7 @@ pub(crate) fn is_located(line: &str) -> bool {
 /// ```
 pub fn is_pointed_code(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, pointed_code!()).is_match(&without_colours(line))
+    compiled(&RE, pointed_code!()).is_match(prefix::without_process_name(&without_colours(line)))
 }
 
 /// How far under a compiler's heading ([`is_compiler_heading`]) the

@@ -49,6 +49,7 @@
 //! ```
 
 pub use compressor::{Compressed, Compressor, RuleFailure, MARKERS};
+pub use diagnose::prefix::without_process_name;
 pub use diagnose::{
     announced_message, announces_message, is_announced_message, is_exit_status, is_finding_field,
     is_pointed_code, is_verdict, last_failure, line_kind, line_kind_in, reports_no_failures, without_colours,

@@ -102,6 +102,30 @@ macro_rules! process_prefix {
 }
 use process_prefix;
 
+/// `line` without the names and times of the processes that printed it:
+/// Docker Compose's service (`api-1  | `), Turborepo's package and task
+/// (`web:test: `), pnpm's package in a recursive run (`packages/api
+/// test: `), Nix's builder (`hello> `), the time a log line was written at
+/// with the job and step `gh run view --log` puts before it, and a name
+/// under another. What the process printed, as it printed it. The indent
+/// Nix puts before the log it repeats stays, for it may be a code
+/// frame's pointed line (`       > 4 | test(…)`).
+///
+/// ```
+/// use strata_ctx_compress::without_process_name;
+///
+/// assert_eq!(without_process_name("api-1  | [ERROR] "), "[ERROR] ");
+/// assert_eq!(without_process_name("build\tRun tests\t2024-05-01T10:00:01.1234567Z web:test:   × total"), "  × total");
+/// assert_eq!(without_process_name("       > 4 | test('x')"), "       > 4 | test('x')");
+/// ```
+pub fn without_process_name(line: &str) -> &str {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    match compiled(&RE, &format!("^(?:{PROCESS_PREFIX})+")).find(line) {
+        Some(name) => &line[name.end()..],
+        None => line,
+    }
+}
+
 /// `text` without the names and times processes' lines carry
 /// ([`PROCESS_PREFIX`]): what each process printed, line for line, so
 /// that the lines a failure's message, frames and code stand on are found

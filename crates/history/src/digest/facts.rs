@@ -8,7 +8,8 @@ use regex::Regex;
 use serde_json::Value;
 use strata_ctx_compress::{
     announced_message, announces_message, is_announced_message, is_exit_status, is_pointed_code, is_verdict,
-    line_kind, line_kind_in, reports_no_failures, without_colours, without_level_tag, LineKind,
+    line_kind, line_kind_in, reports_no_failures, without_colours, without_level_tag, without_process_name,
+    LineKind,
 };
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
 use strata_ctx_tools::{classify, command, command_gist, program_of, ToolKind, INSPECTION_PROGRAMS};
@@ -119,12 +120,15 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     // A line is judged as printed too: indentation can say what it is
     // (`go test`'s `    a_test.go:12: got 81, want 90`).
     let failures = || {
-        text.lines().rev().filter_map(move |printed| {
+        text.lines().rev().filter_map(move |line| {
+            // What the line's process printed, without its name (Compose's
+            // `api-1  | `): what is judged; the line is kept with it.
+            let printed = without_process_name(line);
             let l = printed.trim();
             // Colour codes say nothing: a coloured `[ERROR] ` alone is as
             // bare as a plain one.
             let failure = without_colours(l).trim().chars().count() >= MIN_FAILURE_CHARS
-                && Some(l) != besides
+                && Some(line.trim()) != besides
                 && !is_exit_status(l)
                 && match line_kind(l) {
                     LineKind::Failure => true,
@@ -144,14 +148,18 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
                 // (Jest's `> 3 | throw new TypeError(…)`).
                 && !matches!(line_kind_in(text, printed), LineKind::Noise | LineKind::Context)
                 && !is_pointed_code(l);
-            failure.then_some(l)
+            failure.then_some(if printed.len() == line.len() {
+                l
+            } else {
+                line.trim()
+            })
         })
     };
     // A failure by its own words before one only by its level tag (`npm
     // ERR! node_modules/react-select` under `npm ERR! Could not resolve
     // dependency:`), before a verdict.
     let own_words = |l: &str| {
-        let plain = without_colours(l);
+        let plain = without_colours(without_process_name(l));
         let message = without_level_tag(&plain);
         message.len() == plain.len() || line_kind(message) == LineKind::Failure
     };

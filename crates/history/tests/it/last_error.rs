@@ -50,6 +50,32 @@ fn react_6_the_last_error_of_every_documented_toolchain_is_a_message() {
     }
 }
 
+/// REACT-6: under a tool that runs several processes (Docker Compose's
+/// `api-1  | ` before each line) the last error is still one of the
+/// output's failure lines, with its process's name.
+#[test]
+fn react_6_the_last_error_under_a_process_s_name_is_a_failure_line() {
+    for case in captured_outputs() {
+        let output: String = case.output.lines().map(|l| format!("api-1  | {l}\n")).collect();
+        let Some(error) = last_error_line(&output, None) else {
+            assert!(
+                case.failures.iter().all(|f| line_kind(f) != LineKind::Failure),
+                "{}: no error",
+                case.name
+            );
+            continue;
+        };
+        let error = error.strip_prefix("api-1  | ").unwrap_or(&error);
+        assert!(
+            case.failures
+                .iter()
+                .any(|f| error.trim_start().starts_with(f.as_str()) || error.ends_with(f.trim())),
+            "{}: {error:?} is not a failure line",
+            case.name
+        );
+    }
+}
+
 /// Which lines are verdicts, as each build or runner words them.
 #[test]
 fn react_6_builds_and_runners_stopping_are_verdicts() {

@@ -292,7 +292,13 @@ pub(crate) fn text_rule(kind: Option<ToolKind>, text: &str, l: &RuleLimits) -> S
             // `exec_command`'s header: what the command printed is condensed
             // in place, and the envelope keeps its exit code, not its timing.
             Some(structured) => {
-                let condensed = condense(structured.output(), &l.bash()).text.into_owned();
+                // What the envelope keeps comes out of the form's room.
+                let mut budget = l.bash();
+                budget.max_bytes = budget
+                    .max_bytes
+                    .saturating_sub(structured.envelope_bytes())
+                    .max(256);
+                let condensed = condense(structured.output(), &budget).text.into_owned();
                 structured.condensed(condensed)
             }
             None => condense(text, &l.bash()).text.into_owned(),

@@ -218,8 +218,10 @@ impl ShellOutput {
     /// original token count, the duration and a process group's id. A
     /// labelled `Command:` keeps its first line, up to 200 characters (the
     /// call's arguments hold it whole), and a signal or background process
-    /// that is not there (`Signal: (none)`) is left out. The result still reads as a
-    /// [`ShellOutput`].
+    /// that is not there (`Signal: (none)`) is left out, as are the
+    /// Python interpreter and the shell's prompt OpenHands notes under
+    /// every output (`[Python interpreter: /usr/bin/python]`). The result
+    /// still reads as a [`ShellOutput`].
     ///
     /// ```
     /// use strata_ctx_tools::ShellOutput;
@@ -268,9 +270,76 @@ impl ShellOutput {
                 labelled_text(&short_command(&command), &directory, &output, &below)
             }
             // The tags and notes say how the command ended and where the
-            // shell is: all of it stays true.
-            Shape::Wrapped { above, below, .. } => wrapped_text(above, &output, &below),
+            // shell is; the interpreter and the prompt OpenHands shows
+            // under every output say nothing of this one.
+            Shape::Wrapped { above, below, .. } => {
+                let below: String = below
+                    .split_inclusive('\n')
+                    .filter(|line| {
+                        let line = line.trim_end();
+                        !(is_prompt(line) || INTERPRETER_NOTES.iter().any(|n| line.starts_with(n)))
+                    })
+                    .collect();
+                wrapped_text(above, &output, &below)
+            }
         }
+    }
+
+    /// How many bytes [`condensed`](Self::condensed) keeps besides the
+    /// output: what a form's room for the output leaves to the envelope.
+    ///
+    /// ```
+    /// use strata_ctx_tools::ShellOutput;
+    ///
+    /// let text = "Chunk ID: 3f2a1c\nWall time: 1.2 seconds\nProcess exited with code 1\nOutput:\nFAILED a\n";
+    /// assert_eq!(ShellOutput::parse(text).unwrap().envelope_bytes(), "Process exited with code 1\nOutput:\n".len());
+    /// ```
+    pub fn envelope_bytes(&self) -> usize {
+        let empty = ShellOutput {
+            shape: match &self.shape {
+                Shape::Json(object) => Shape::Json(
+                    object
+                        .iter()
+                        .filter(|(key, _)| *key != "output")
+                        .map(|(key, value)| (key.clone(), value.clone()))
+                        .collect(),
+                ),
+                Shape::Headed {
+                    header,
+                    exit_code,
+                    script_failed,
+                    ..
+                } => Shape::Headed {
+                    header: header.clone(),
+                    output: String::new(),
+                    exit_code: *exit_code,
+                    script_failed: *script_failed,
+                },
+                Shape::Labelled {
+                    command,
+                    directory,
+                    below,
+                    ..
+                } => Shape::Labelled {
+                    command: command.clone(),
+                    directory: directory.clone(),
+                    output: String::new(),
+                    below: below.clone(),
+                },
+                Shape::Wrapped {
+                    above,
+                    below,
+                    exit_code,
+                    ..
+                } => Shape::Wrapped {
+                    above: above.clone(),
+                    output: String::new(),
+                    below: below.clone(),
+                    exit_code: *exit_code,
+                },
+            },
+        };
+        empty.condensed(String::new()).len()
     }
 }
 
@@ -369,6 +438,10 @@ const NOTES: &[&str] = &[
     "[The command timed out after ",
     "[The command has no new output after ",
 ];
+
+/// OpenHands' notes of the Python interpreter, the same under every
+/// output.
+const INTERPRETER_NOTES: &[&str] = &["[Python interpreter: ", "[Python Interpreter: "];
 
 /// OpenHands' notes of how a command ended, around its exit code.
 const EXIT_NOTES: &[(&str, &str)] = &[
@@ -619,13 +692,21 @@ mod tests {
         assert_eq!(out.exit_code(), Some(1));
         assert_eq!(
             out.condensed("Found 2 errors".to_owned()),
-            "Found 2 errors\n[The command completed with exit code 1.]\n[Current working directory: /workspace]\n[Python interpreter: /usr/bin/python]"
+            "Found 2 errors\n[The command completed with exit code 1.]\n[Current working directory: /workspace]\n"
         );
         // The older form: the prompt above how the command ended.
         let text = "Ran 3 tests\nFAILED (errors=1)\n\n[Python Interpreter: /opt/env/bin/python]\nroot@openhands-workspace:/workspace/django # \n[Command finished with exit code 1]\n";
         let out = ShellOutput::parse(text).unwrap();
         assert_eq!(out.output(), "Ran 3 tests\nFAILED (errors=1)\n");
         assert!(out.failed());
+        assert_eq!(
+            out.envelope_bytes(),
+            "\n[Command finished with exit code 1]\n".len()
+        );
+        let form = out.condensed("FAILED (errors=1)".to_owned());
+        assert_eq!(form, "FAILED (errors=1)\n\n[Command finished with exit code 1]\n");
+        let again = ShellOutput::parse(&form).unwrap();
+        assert_eq!(again.clone().condensed(again.output().to_owned()), form);
         let text = "Compiling app\n\n<bash_metadata>\nbash tool terminated command after exceeding timeout 120000 ms\n</bash_metadata>";
         let out = ShellOutput::parse(text).unwrap();
         assert_eq!(out.output(), "Compiling app\n");

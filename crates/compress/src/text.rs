@@ -16,8 +16,8 @@ mod named;
 use choose::choose;
 pub(crate) use gaps::{gap_marker, gap_of, shown_for_its_marker};
 use gaps::{original_lines, Represented};
-use line::line_cap;
 pub(crate) use line::{cap_line, ceil_boundary, floor_boundary};
+use line::{line_cap, shown_line};
 use messages::with_announced_messages;
 use named::Named;
 
@@ -336,11 +336,41 @@ const CONTEXT_PER_DIAGNOSTIC: usize = 3;
 /// and the head and tail; noise (passing tests, progress, downloads,
 /// library frames) last. The room is `budget.max_bytes`, grown by what the
 /// diagnostic lines cost up to `budget.grow` more. A text already within
-/// the budget is returned unchanged, so condensing is idempotent. Lines
+/// the budget is returned unchanged, and a form is one that condensing
+/// again leaves as it is (see [`SETTLING_PASSES`]), so condensing is
+/// idempotent. Lines
 /// are judged without their colour codes (how a tool printed, not what it
 /// said) and kept as the tool printed them, but for a line cut for length,
 /// which loses its colours.
 pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
+    let mut condensed = condense_once(text, budget);
+    for _ in 0..SETTLING_PASSES {
+        let Cow::Owned(form) = &condensed.text else {
+            break;
+        };
+        let again = condense_once(form, budget);
+        let kept_lines = again.kept_lines;
+        let again = again.text.into_owned();
+        if again == *form {
+            break;
+        }
+        condensed.text = Cow::Owned(again);
+        condensed.kept_lines = kept_lines;
+    }
+    condensed
+}
+
+/// How many more times [`condense`] condenses a form it made, until
+/// condensing leaves it as it is. A form holds fewer lines than its text,
+/// and lines chosen near the edge of the room may not all be chosen again
+/// from the form, where gap markers stand for what was left out and the
+/// room grows by what the form still shows: each pass keeps a subset of
+/// the lines of the one before, small texts all, and one more pass is all
+/// it takes on the forms seen so far.
+const SETTLING_PASSES: usize = 3;
+
+/// One pass of [`condense`].
+fn condense_once<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
     let uncoloured = diagnose::without_colours(text);
     // Under a tool that runs several processes, each line is judged, and
     // stands under the line above it, as its process printed it; which
@@ -394,27 +424,6 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
         total_lines,
         kept_lines: chosen.len(),
     }
-}
-
-/// How a form shows a line it keeps that says `said` once its colours
-/// and its process's name are left out: as `printed` when it fits the
-/// line's cap, else cut from what it says, without colours, the name of
-/// the process that printed it (`web:test: `) kept whole.
-fn shown_line<'a>(printed: Option<&'a str>, said: &'a str, budget: &Budget) -> Cow<'a, str> {
-    let Some(printed) = printed else {
-        return cap_line(said, line_cap(said, budget));
-    };
-    let uncoloured = diagnose::without_colours(printed);
-    let process = match uncoloured.strip_suffix(said) {
-        Some(name) => name.len(),
-        None => 0,
-    };
-    let cap = line_cap(said, budget);
-    if printed.len() <= cap + process {
-        return Cow::Borrowed(printed);
-    }
-    let (name, said) = uncoloured.split_at(process);
-    Cow::Owned(format!("{name}{}", cap_line(said, cap)))
 }
 
 /// What [`condense`] does with a text: leave it as it is (it has this many

@@ -407,7 +407,10 @@ pub(crate) fn file_heading_above(text: &[u8], start: usize) -> Option<(usize, us
         .enumerate()
         .find(|(_, (s, e))| {
             let line = &text[*s..*e];
-            !(line.trim_ascii().is_empty() || line.starts_with(b" ") || line.starts_with(b"\t"))
+            // A form's gap marker stands for lines the heading was found
+            // above when the form was made: the search goes on past it.
+            let marker = std::str::from_utf8(line).is_ok_and(|l| crate::text::gap_of(l).is_some());
+            !(line.trim_ascii().is_empty() || line.starts_with(b" ") || line.starts_with(b"\t") || marker)
         })?;
     names_a_file(&String::from_utf8_lossy(&text[s..e])).then_some((s, e, up + 1))
 }

@@ -62,3 +62,24 @@ pub(super) fn line_cap(line: &str, budget: &Budget) -> usize {
         budget.max_line_bytes
     }
 }
+
+/// How a form shows a line it keeps that says `said` once its colours
+/// and its process's name are left out: as `printed` when it fits the
+/// line's cap, else cut from what it says, without colours, the name of
+/// the process that printed it (`web:test: `) kept whole.
+pub(super) fn shown_line<'a>(printed: Option<&'a str>, said: &'a str, budget: &Budget) -> Cow<'a, str> {
+    let Some(printed) = printed else {
+        return cap_line(said, line_cap(said, budget));
+    };
+    let uncoloured = diagnose::without_colours(printed);
+    let process = match uncoloured.strip_suffix(said) {
+        Some(name) => name.len(),
+        None => 0,
+    };
+    let cap = line_cap(said, budget);
+    if printed.len() <= cap + process {
+        return Cow::Borrowed(printed);
+    }
+    let (name, said) = uncoloured.split_at(process);
+    Cow::Owned(format!("{name}{}", cap_line(said, cap)))
+}

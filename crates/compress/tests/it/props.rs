@@ -20,6 +20,9 @@ fn line() -> impl Strategy<Value = String> {
         1 => "[a-z ]{0,20}".prop_map(|w| format!("\x1b[1;31merror\x1b[0m: {w}")),
         1 => "[a-z]{1,10}".prop_map(|w| format!("\x1b[32m{}\x1b[0m", w.repeat(60))),
         1 => "[a-z\x1b\\[0-9;m]{0,20}",
+        // Under the name of the process that printed it, indented or not.
+        1 => ("[a-z]{1,6}", " {0,6}", "[a-z0-9 ./_:-]{0,40}").prop_map(|(p, i, w)| format!("{p}:test: {i}{w}")),
+        1 => (" {0,6}", "[a-z ]{0,20}").prop_map(|(i, w)| format!("api-1  | {i}error: {w}")),
     ]
 }
 
@@ -125,6 +128,27 @@ proptest! {
         prop_assert!(once.to_json().len() <= input.to_json().len());
         prop_assert!(once.text.is_none() && once.stats.is_null());
         let twice = c.compress(tool, &Value::Null, &once).result;
+        prop_assert_eq!(twice, once);
+    }
+
+    /// TOOL-11 on a shell's output in each agent's envelope: Codex CLI's
+    /// header and object, Gemini CLI's fields, OpenHands' notes,
+    /// opencode's metadata, mini-SWE-agent's tags.
+    #[test]
+    fn tool_11_shell_envelopes_never_larger_and_idempotent(text in output(), shape in 0usize..6) {
+        let answer = match shape {
+            0 => format!("Chunk ID: 1a\nWall time: 1.5 seconds\nProcess exited with code 1\nOriginal token count: 99\nOutput:\n{text}"),
+            1 => json!({"output": text, "metadata": {"exit_code": 1, "duration_seconds": 1.5}}).to_string(),
+            2 => format!("Command: make\nDirectory: (root)\nOutput: {text}\nError: (none)\nExit Code: 1\nSignal: (none)\nBackground PIDs: (none)\nProcess Group PGID: 7"),
+            3 => format!("{text}\n[Python Interpreter: /usr/bin/python]\nroot@host:/workspace # \n[Command finished with exit code 1]"),
+            4 => format!("{text}\n\n<bash_metadata>\nbash tool terminated command after exceeding timeout 120000 ms\n</bash_metadata>"),
+            _ => format!("<returncode>1</returncode>\n<output>\n{text}\n</output>"),
+        };
+        let c = Compressor::new();
+        let args = json!({"command": "make"});
+        let (once, _) = c.compress_text("bash", &args, &answer);
+        prop_assert!(once.len() <= answer.len(), "{} > {}", once.len(), answer.len());
+        let (twice, _) = c.compress_text("bash", &args, &once);
         prop_assert_eq!(twice, once);
     }
 

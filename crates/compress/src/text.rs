@@ -365,8 +365,8 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
 /// and lines chosen near the edge of the room may not all be chosen again
 /// from the form, where gap markers stand for what was left out and the
 /// room grows by what the form still shows: each pass keeps a subset of
-/// the lines of the one before, small texts all, and one more pass is all
-/// it takes on the forms seen so far.
+/// the lines of the one before, small texts all, and it stops at the
+/// first pass that changes nothing.
 const SETTLING_PASSES: usize = 3;
 
 /// One pass of [`condense`].

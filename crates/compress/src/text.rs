@@ -393,31 +393,28 @@ fn condense_once<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
         }
         Plan::Keep(chosen, total) => (chosen, total),
     };
-    let shown: Vec<(usize, Cow<'_, str>)> = match as_printed {
-        true => chosen
+    let shown: Vec<(usize, Cow<'_, str>)> = if as_printed {
+        chosen
             .iter()
             .map(|l| {
                 let line = line_str(text, l);
                 (l.number, cap_line(line, line_cap(line, budget)))
             })
-            .collect(),
-        false => {
-            // Colour codes and processes' names hold no newline, so line
-            // `n` of the plain text is line `n` of `text`.
-            let printed: Vec<&str> = text
-                .split('\n')
-                .map(|l| l.strip_suffix('\r').unwrap_or(l))
-                .collect();
-            chosen
-                .iter()
-                .map(|l| {
-                    (
-                        l.number,
-                        shown_line(printed.get(l.number).copied(), line_str(&plain, l), budget),
-                    )
-                })
-                .collect()
-        }
+            .collect()
+    } else {
+        // Colour codes and processes' names hold no newline, so line `n`
+        // of the plain text is line `n` of `text`.
+        let printed: Vec<&str> = text
+            .split('\n')
+            .map(|l| l.strip_suffix('\r').unwrap_or(l))
+            .collect();
+        chosen
+            .iter()
+            .map(|l| {
+                let said = line_str(&plain, l);
+                (l.number, shown_line(printed.get(l.number).copied(), said, budget))
+            })
+            .collect()
     };
     Condensed {
         text: Cow::Owned(render(&shown, total_lines, &Represented::of(text))),

@@ -80,23 +80,24 @@ pub(super) const STREAM_PREFIX: &str = concat!(process_prefix!(), r"| {7}> ");
 /// stands where a code frame's pointed line may (`       > 4 | test(…)`).
 const PROCESS_PREFIX: &str = process_prefix!();
 
-/// The patterns of [`PROCESS_PREFIX`], for both constants.
+/// The patterns of [`PROCESS_PREFIX`], for both constants: ASCII
+/// classes, which compile to a smaller automaton than Unicode's `\w`.
 macro_rules! process_prefix {
     () => {
         concat!(
-            r"[\w.-]+[-_]\d+ +\| |[@A-Za-z_][@\w/-]*[:#][A-Za-z][\w-]*: |#\d+ \d+\.\d+ ",
-            r"|[@A-Za-z_][@\w-]*(?:/[@\w-]+)+ (?:test|build|lint|check|typecheck|type-check|compile|e2e|ci)(?::[\w-]+)?: ",
+            r"[0-9A-Za-z_.-]+[-_][0-9]+ +\| |[@A-Za-z_][@0-9A-Za-z_/-]*[:#][A-Za-z][0-9A-Za-z_-]*: |#[0-9]+ [0-9]+\.[0-9]+ ",
+            r"|[@A-Za-z_][@0-9A-Za-z_-]*(?:/[@0-9A-Za-z_-]+)+ (?:test|build|lint|check|typecheck|type-check|compile|e2e|ci)(?::[0-9A-Za-z_-]+)?: ",
             // Nix's builder (`hello> make: *** [Makefile:8: all] Error 2`
             // under `nix build -L`); the last lines of its log that Nix
             // repeats under a failed build (`       > make: *** …`) are
             // [`STREAM_PREFIX`]'s alone.
-            r"|[A-Za-z][\w.+-]*> ",
+            r"|[A-Za-z][0-9A-Za-z_.+-]*> ",
             // The time a log line was written at, as GitHub Actions,
             // `kubectl logs --timestamps` and `docker logs -t` put it
             // first (`2024-05-01T10:00:01.1234567Z `), and the job and
             // step `gh run view --log` puts before it (`test\tRun
             // tests\t2024-…Z `).
-            r"|(?:[^\t\n]+\t[^\t\n]+\t)?\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?Z ",
+            r"|(?:[^\t\n]+\t[^\t\n]+\t)?[0-9]{4}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9](?:\.[0-9]+)?Z ",
         )
     };
 }

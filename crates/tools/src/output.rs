@@ -238,54 +238,7 @@ impl ShellOutput {
     /// assert_eq!(form, r#"{"output":"x","metadata":{"exit_code":1}}"#);
     /// ```
     pub fn condensed(self, output: String) -> String {
-        match self.shape {
-            Shape::Json(mut object) => {
-                if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
-                    for key in MOMENT_KEYS {
-                        metadata.remove(*key);
-                    }
-                }
-                for key in MOMENT_KEYS {
-                    object.remove(*key);
-                }
-                output_first(object, output)
-            }
-            Shape::Headed { header, .. } => {
-                let mut kept: String = header
-                    .split_inclusive('\n')
-                    .filter(|line| !MOMENT_LINES.iter().any(|p| line.starts_with(p)))
-                    .collect();
-                kept.push_str(&output);
-                kept
-            }
-            Shape::Labelled {
-                command,
-                directory,
-                mut below,
-                ..
-            } => {
-                // A signal or background process that is not there
-                // (`Signal: (none)`) is said in every result; whether
-                // there was an error is kept either way.
-                below.retain(|(label, value)| {
-                    *label != PROCESS_GROUP && (*label == ERROR || value.trim() != NONE)
-                });
-                labelled_text(&short_command(&command), &directory, &output, &below)
-            }
-            // The tags and notes say how the command ended and where the
-            // shell is; the interpreter and the prompt OpenHands shows
-            // under every output say nothing of this one.
-            Shape::Wrapped { above, below, .. } => {
-                let below: String = below
-                    .split_inclusive('\n')
-                    .filter(|line| {
-                        let line = line.trim_end();
-                        !(is_prompt(line) || INTERPRETER_NOTES.iter().any(|n| line.starts_with(n)))
-                    })
-                    .collect();
-                wrapped_text(above, &output, &below)
-            }
-        }
+        self.around(&output)
     }
 
     /// How many bytes [`condensed`](Self::condensed) keeps besides the
@@ -298,51 +251,70 @@ impl ShellOutput {
     /// assert_eq!(ShellOutput::parse(text).unwrap().envelope_bytes(), "Process exited with code 1\nOutput:\n".len());
     /// ```
     pub fn envelope_bytes(&self) -> usize {
-        let empty = ShellOutput {
-            shape: match &self.shape {
-                Shape::Json(object) => Shape::Json(
-                    object
-                        .iter()
-                        .filter(|(key, _)| *key != "output")
-                        .map(|(key, value)| (key.clone(), value.clone()))
-                        .collect(),
-                ),
-                Shape::Headed {
-                    header,
-                    exit_code,
-                    script_failed,
-                    ..
-                } => Shape::Headed {
-                    header: header.clone(),
-                    output: String::new(),
-                    exit_code: *exit_code,
-                    script_failed: *script_failed,
-                },
-                Shape::Labelled {
-                    command,
-                    directory,
-                    below,
-                    ..
-                } => Shape::Labelled {
-                    command: command.clone(),
-                    directory: directory.clone(),
-                    output: String::new(),
-                    below: below.clone(),
-                },
-                Shape::Wrapped {
-                    above,
-                    below,
-                    exit_code,
-                    ..
-                } => Shape::Wrapped {
-                    above: above.clone(),
-                    output: String::new(),
-                    below: below.clone(),
-                    exit_code: *exit_code,
-                },
-            },
-        };
-        empty.condensed(String::new()).len()
+        self.around("").len()
+    }
+
+    /// What [`condensed`](Self::condensed) keeps of the envelope, around
+    /// `output`.
+    fn around(&self, output: &str) -> String {
+        match &self.shape {
+            Shape::Json(object) => {
+                // What the command printed is `output`'s: not copied.
+                let mut object: Map<String, Value> = object
+                    .iter()
+                    .filter(|(key, _)| *key != "output")
+                    .map(|(key, value)| (key.clone(), value.clone()))
+                    .collect();
+                if let Some(Value::Object(metadata)) = object.get_mut("metadata") {
+                    for key in MOMENT_KEYS {
+                        metadata.remove(*key);
+                    }
+                }
+                for key in MOMENT_KEYS {
+                    object.remove(*key);
+                }
+                output_first(object, output.to_owned())
+            }
+            Shape::Headed { header, .. } => {
+                let mut kept: String = header
+                    .split_inclusive('\n')
+                    .filter(|line| !MOMENT_LINES.iter().any(|p| line.starts_with(p)))
+                    .collect();
+                kept.push_str(output);
+                kept
+            }
+            Shape::Labelled {
+                command,
+                directory,
+                below,
+                ..
+            } => {
+                // A signal or background process that is not there
+                // (`Signal: (none)`) is said in every result; whether
+                // there was an error is kept either way.
+                let below: Vec<(&str, String)> = below
+                    .iter()
+                    .filter(|(label, value)| {
+                        *label != PROCESS_GROUP && (*label == ERROR || value.trim() != NONE)
+                    })
+                    .cloned()
+                    .collect();
+                labelled_text(&short_command(command), directory, output, &below)
+            }
+            // The tags and notes say how the command ended and where the
+            // shell is; the interpreter and the prompt OpenHands shows
+            // under every output say nothing of this one.
+            Shape::Wrapped { above, below, .. } => {
+                let below: String = below
+                    .split_inclusive('\n')
+                    .filter(|line| {
+                        let line = line.trim_end();
+                        !(is_prompt(line) || INTERPRETER_NOTES.iter().any(|n| line.starts_with(n)))
+                    })
+                    .collect();
+                wrapped_text(above.clone(), output, &below)
+            }
+        }
     }
 }
 

@@ -148,11 +148,8 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
                 // (Jest's `> 3 | throw new TypeError(…)`).
                 && !matches!(line_kind_in(text, printed), LineKind::Noise | LineKind::Context)
                 && !is_pointed_code(l);
-            failure.then_some(if printed.len() == line.len() {
-                l
-            } else {
-                line.trim()
-            })
+            // Kept with its process's name, when it has one.
+            failure.then_some(line.trim())
         })
     };
     // A failure by its own words before one only by its level tag (`npm

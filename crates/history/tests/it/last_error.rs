@@ -21,22 +21,9 @@ fn react_6_the_last_error_of_every_documented_toolchain_is_a_message() {
     assert!(cases.len() >= 180);
     for case in cases {
         let (name, failures) = (&case.name, &case.failures);
-        // A linter whose findings are all warnings (hadolint) prints no
-        // failure: the run's exit code says it failed, and the digest
-        // keeps its last warning then.
-        let Some(error) = last_error_line(&case.output, None) else {
-            assert!(
-                failures.iter().all(|f| line_kind(f) != LineKind::Failure),
-                "{name}: no error"
-            );
+        let Some(error) = last_error_among(name, &case.output, failures, "") else {
             continue;
         };
-        assert!(
-            failures
-                .iter()
-                .any(|f| error.starts_with(f.as_str()) || error.ends_with(f.trim())),
-            "{name}: {error:?} is not a failure line"
-        );
         let messages = failures.iter().filter(|f| !is_verdict(f)).count();
         // Joined under the count that announces it (`error: 1 error
         // occurred:` over `* creating S3 Bucket …`), a message stays one.
@@ -55,25 +42,34 @@ fn react_6_the_last_error_of_every_documented_toolchain_is_a_message() {
 /// output's failure lines, with its process's name.
 #[test]
 fn react_6_the_last_error_under_a_process_s_name_is_a_failure_line() {
+    let process = "api-1  | ";
     for case in captured_outputs() {
-        let output: String = case.output.lines().map(|l| format!("api-1  | {l}\n")).collect();
-        let Some(error) = last_error_line(&output, None) else {
-            assert!(
-                case.failures.iter().all(|f| line_kind(f) != LineKind::Failure),
-                "{}: no error",
-                case.name
-            );
-            continue;
-        };
-        let error = error.strip_prefix("api-1  | ").unwrap_or(&error);
-        assert!(
-            case.failures
-                .iter()
-                .any(|f| error.trim_start().starts_with(f.as_str()) || error.ends_with(f.trim())),
-            "{}: {error:?} is not a failure line",
-            case.name
-        );
+        let output: String = case.output.lines().map(|l| format!("{process}{l}\n")).collect();
+        last_error_among(&case.name, &output, &case.failures, process);
     }
+}
+
+/// The last error of `output`, asserted to be one of its `failures`, with
+/// `process`, the name before each of its lines; `None` when no failure
+/// line is an error by its words: a linter whose findings are all
+/// warnings (hadolint) prints no failure, the run's exit code says it
+/// failed, and the digest keeps its last warning then.
+fn last_error_among(name: &str, output: &str, failures: &[String], process: &str) -> Option<String> {
+    let Some(error) = last_error_line(output, None) else {
+        assert!(
+            failures.iter().all(|f| line_kind(f) != LineKind::Failure),
+            "{name}: no error"
+        );
+        return None;
+    };
+    let said = error.strip_prefix(process).unwrap_or(&error).trim_start();
+    assert!(
+        failures
+            .iter()
+            .any(|f| said.starts_with(f.as_str()) || said.ends_with(f.trim())),
+        "{name}: {error:?} is not a failure line"
+    );
+    Some(error.into_owned())
 }
 
 /// Which lines are verdicts, as each build or runner words them.

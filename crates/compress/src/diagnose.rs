@@ -42,15 +42,18 @@ pub(crate) mod prefix;
 mod shape;
 mod words;
 
-pub use announce::{announced_message, announces_message, is_announced_message, is_finding_field};
-pub(crate) use announce::{elaboration, message_continued, value_under, Elaborations};
+pub use announce::{
+    announced_message, announces_message, elaboration, is_announced_message, is_finding_field,
+    is_value_heading,
+};
+pub(crate) use announce::{message_continued, value_under, values_after, Elaborations};
 use counts::zero_failure_counts;
 pub use counts::{is_exit_status, reports_no_failures};
 pub(crate) use levels::is_tagged_marks;
 pub use levels::without_level_tag;
 use levels::{json_log_level, severity_tagged, warning_level};
 pub(crate) use likely::Likely;
-use located::{has_message, is_note, located_message};
+use located::{has_message, is_note, located_message, without_paths};
 pub(crate) use place::{
     exception_continued, file_heading_above, is_message_over_place, is_numbered_heading, kind_in_place,
     lines_above, section_title_above, span_in, HEADING_REACH,
@@ -550,24 +553,6 @@ pub fn line_kind(line: &str) -> LineKind {
         return LineKind::Context;
     }
     LineKind::Plain
-}
-
-/// `line` with its paths blanked: an absolute or dotted path (`/usr/…`,
-/// `./src/…`), or a path or file name with the extension of a source,
-/// build or data file (`errors.py`, `tests/test_failures.rs`,
-/// `deprecated.cfg`). Borrowed when there is none.
-fn without_paths(line: &str) -> std::borrow::Cow<'_, str> {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    let paths = compiled(
-        &RE,
-        concat!(
-            // An absolute or dotted path: `/usr/lib/…`, `./src/…`, `~/…`.
-            r#"(?:^|[\s"'(=])(?:\.{1,2}|~)?/[\w./@~+-]*"#,
-            // A relative path or a file name with a file's extension.
-            r"|\b[\w.@~+-]+(?:/[\w.@~+-]+)*\.(?:py|pyi|rs|go|ts|tsx|js|jsx|mjs|cjs|c|h|cc|cpp|hpp|java|kt|rb|php|cs|swift|scala|sh|cfg|ini|toml|ya?ml|json|lock|md|txt|xml|html|css|log|o|so|a|class|jar)\b",
-        ),
-    );
-    paths.replace_all(line, " ")
 }
 
 /// Whether a failure line is a verdict rather than a message: a test or

@@ -18,8 +18,10 @@ use super::{compiled, line_kind, LineKind};
 /// ruled heading of a failed expectation (`── Failure
 /// ('test-cart.R:5:3'): totals add up ────`) over the expectation's
 /// words, indented too, as `R CMD check` quotes the tests' output, and
-/// the same heading without its rules, as testthat 3.1 prints it.
-/// Asked of a line already known to be a failure; the history form keeps
+/// the same heading without its rules, as testthat 3.1 prints it, and
+/// GoogleTest's place of a failed assertion (`tests/a_test.cpp:4:
+/// Failure`) over what the assertion met (`Expected equality of these
+/// values:`). Asked of a line already known to be a failure; the history form keeps
 /// the line after it, and the digest's last error joins the two.
 ///
 /// ```
@@ -30,6 +32,8 @@ use super::{compiled, line_kind, LineKind};
 /// assert!(announces_message("── Failure ('test-cart.R:5:3'): totals add up ──────"));
 /// assert!(announces_message("  ── Failure ('test-cart.R:5:3'): totals add up ──────"));
 /// assert!(announces_message("Failure ('test-cart.R:2'): totals add up"));
+/// assert!(announces_message("/home/dev/tests/ledger_test.cpp:4: Failure"));
+/// assert!(announces_message("unknown file: Failure"));
 /// assert!(!announces_message("error[E0425]: cannot find value `x` in this scope"));
 /// ```
 pub fn announces_message(failure: &str) -> bool {
@@ -48,7 +52,7 @@ pub fn announces_message(failure: &str) -> bool {
         || (failure.trim_start().starts_with(RULE) && failure.ends_with(RULE))
         || compiled(
             &RE,
-            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S",
+            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$",
         )
         .is_match(failure)
 }
@@ -81,23 +85,88 @@ pub fn announced_message(after: &str) -> Option<&str> {
         .filter(|l| is_announced_message(l))
 }
 
-/// The most lines of an operand's value under its heading
-/// ([`value_under`]).
-const VALUE_LINES: usize = 3;
+/// The most lines of a value under its heading ([`value_under`]):
+/// GoogleTest's two operands, each with what it is.
+const VALUE_LINES: usize = 4;
 
-/// The value under an operand's heading that says nothing else, as
-/// doctest prints them under `Failed example:` (`Expected:` over `    y`,
-/// `Got:` over `    x`), given `after`, the text that follows the heading
-/// (from the end of its line): the indented lines with text right under
-/// it, at most [`VALUE_LINES`]. Empty for any other line.
+/// How many headed values may follow a failure's message, one under the
+/// other ([`values_after`]): Catch2's `with expansion:` over `with
+/// message:`.
+const HEADED_VALUES: usize = 3;
+
+/// Whether `line` heads a value printed under it, indented, that says
+/// what an assertion met: doctest's `Expected:` and `Got:` (under
+/// `Failed example:`), Catch2's `with expansion:`, `with message:` and
+/// `due to unexpected exception with message:` (under `CHECK( a == b )`),
+/// GoogleTest's `Expected equality of these values:` (over each operand
+/// and `Which is: 119999`).
+///
+/// ```
+/// # use strata_ctx_compress::is_value_heading;
+/// assert!(is_value_heading("with expansion:"));
+/// assert!(is_value_heading("Expected equality of these values:"));
+/// assert!(!is_value_heading("Caused by:"));
+/// assert!(!is_value_heading("  Expected: 3"));
+/// ```
+pub fn is_value_heading(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        r"^(?:Expected|Got|with expansions?|with messages?|due to unexpected exception with messages?|Expected (?:in)?equality of these (?:values|C strings|wide strings)(?: \(ignoring case\))?):$",
+    )
+    .is_match(line.trim_end())
+}
+
+/// The value under a heading that says nothing else ([`is_value_heading`]),
+/// given `after`, the text that follows the heading (from the end of its
+/// line): the indented lines with text right under it, at most
+/// [`VALUE_LINES`]. Empty for any other line.
 pub(crate) fn value_under<'a>(heading: &str, after: &'a str) -> impl Iterator<Item = &'a str> {
-    let heads = matches!(heading.trim_end(), "Expected:" | "Got:");
+    let heads = is_value_heading(heading);
     after
         .split('\n')
         .skip(1)
         .map(|l| l.trim_end_matches('\r'))
-        .take_while(move |l| heads && l.starts_with([' ', '\t']) && !l.trim().is_empty())
+        .take_while(move |l| heads && is_value_line(l))
         .take(VALUE_LINES)
+}
+
+/// Whether `line` can be a line of a value under its heading: indented,
+/// with text.
+fn is_value_line(line: &str) -> bool {
+    line.starts_with([' ', '\t']) && !line.trim().is_empty()
+}
+
+/// The headed values right under a failure's message, each heading with
+/// its value ([`value_under`]), given `after`, the text that follows the
+/// message's last line (from its end): Catch2 prints the assertion
+/// (`  CHECK( i < 18 )`) over `with expansion:` over `  18 < 18` over
+/// `with message:` over `  i = 18`. At most [`HEADED_VALUES`].
+pub(crate) fn values_after(after: &str) -> Vec<&str> {
+    let lines: Vec<&str> = after
+        .split('\n')
+        .skip(1)
+        .take(HEADED_VALUES * (1 + VALUE_LINES))
+        .map(|l| l.trim_end_matches('\r'))
+        .collect();
+    let mut found = Vec::new();
+    let mut next = 0;
+    for _ in 0..HEADED_VALUES {
+        let Some(&heading) = lines.get(next).filter(|l| is_value_heading(l)) else {
+            break;
+        };
+        let value = lines
+            .get(next + 1..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|l| is_value_line(l))
+            .take(VALUE_LINES);
+        let before = found.len();
+        found.push(heading);
+        found.extend(value);
+        next += found.len() - before;
+    }
+    found
 }
 
 /// The most lines an indented announced message may go on over
@@ -132,8 +201,20 @@ const ELABORATION_LINES: usize = 3;
 /// (number)` and `\twant (int, int)` under `not enough arguments in call
 /// to f`, javac's `  symbol:   variable total` say why it failed. Under
 /// a failure drawn in a box's gutter, the box's own words (Terraform's `│
-/// An argument named "ami_id" is not expected here.`, [`Elaborations`]).
-pub(crate) fn elaboration<'a>(failure: &str, after: &'a str) -> impl Iterator<Item = &'a str> {
+/// An argument named "ami_id" is not expected here.`); under a TAP test
+/// point, its diagnostic comments (bats' `# (in test file a.bats, line
+/// 5)`) ([`Elaborations`]).
+///
+/// ```
+/// use strata_ctx_compress::elaboration;
+/// let after = "\n# (in test file a.bats, line 14)\n#   `[ \"$status\" -eq 0 ]' failed\nok 4 b\n";
+/// assert_eq!(
+///     elaboration("not ok 3 ship succeeds", after).collect::<Vec<_>>(),
+///     ["# (in test file a.bats, line 14)", "#   `[ \"$status\" -eq 0 ]' failed"]
+/// );
+/// assert_eq!(elaboration("error: x", "\n# a comment\n").count(), 0);
+/// ```
+pub fn elaboration<'a>(failure: &str, after: &'a str) -> impl Iterator<Item = &'a str> {
     let mut followed = Elaborations::default();
     followed.elaborates(0, LineKind::Failure, failure);
     after
@@ -162,8 +243,14 @@ pub(crate) struct Elaborations {
 #[derive(Debug, Clone, Copy)]
 enum Under {
     /// The last line given, how deep the failure it may elaborate is
-    /// indented, and how many lines elaborate it so far.
-    Lines { last: usize, depth: usize, count: usize },
+    /// indented, how many lines elaborate it so far, and whether it is a
+    /// TAP test point, whose diagnostics are comments as deep as it.
+    Lines {
+        last: usize,
+        depth: usize,
+        count: usize,
+        commented: bool,
+    },
     /// A failure drawn in a box's gutter (Terraform's `│ Error: …`): its
     /// number, how deep its words stand after the gutter, and how many
     /// lines elaborate it so far.
@@ -178,7 +265,9 @@ impl Elaborations {
     /// Whether `line`, numbered `number`, of `kind`, elaborates the
     /// failure above it, among the first [`ELABORATION_LINES`]: a plain
     /// line with text, right under the failure or under a line that
-    /// elaborates it, indented deeper than the failure; or, under a
+    /// elaborates it, indented deeper than the failure (or a comment as
+    /// deep as a TAP test point, bats' `#   `[ "$status" -eq 0 ]' failed`
+    /// under `not ok 3 ship succeeds`); or, under a
     /// failure drawn in a box's gutter (Terraform's `│ Error: Unsupported
     /// argument`), a plain line of the same box within [`BOX_REACH`]
     /// lines whose words stand as deep as the failure's (`│ An argument
@@ -197,6 +286,7 @@ impl Elaborations {
                         last: number,
                         depth: indent(line),
                         count: 0,
+                        commented: is_tap_failure(line),
                     },
                 };
                 (Some(under), false)
@@ -226,17 +316,26 @@ impl Elaborations {
                 }
                 _ => (None, false),
             },
-            (LineKind::Plain, Some(Under::Lines { last, depth, count }))
-                if number == last + 1
-                    && count < ELABORATION_LINES
-                    && indent(line) > depth
-                    && !line.trim().is_empty() =>
+            (
+                LineKind::Plain,
+                Some(Under::Lines {
+                    last,
+                    depth,
+                    count,
+                    commented,
+                }),
+            ) if number == last + 1
+                && count < ELABORATION_LINES
+                && !line.trim().is_empty()
+                && (indent(line) > depth
+                    || (commented && indent(line) == depth && line.trim_start().starts_with('#'))) =>
             {
                 (
                     Some(Under::Lines {
                         last: number,
                         depth,
                         count: count + 1,
+                        commented,
                     }),
                     true,
                 )
@@ -246,6 +345,15 @@ impl Elaborations {
         self.under = under;
         elaborates
     }
+}
+
+/// Whether `line` is a TAP producer's failing test point (`not ok 3
+/// build needs a target`, as bats, prove and tape print it, nested or
+/// not): the comments right under it (`# (in test file a.bats, line 5)`)
+/// are its diagnostics.
+fn is_tap_failure(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s*not ok \d+\b").is_match(line)
 }
 
 /// How far under a failure drawn in a box's gutter the lines that
@@ -348,6 +456,60 @@ mod tests {
     /// lines of the box whose words stand as deep as the failure's
     /// elaborate it, past the box's blank and deeper lines; the box's end
     /// or its reach ends them.
+    /// TOOL-8: under a TAP test point that failed, the comments as deep
+    /// as it are its diagnostics (bats, prove); a comment under any other
+    /// failure, or deeper lines' cap, is not.
+    #[test]
+    fn tool_8_a_tap_point_s_comments_elaborate_it() {
+        use LineKind::{Failure, Noise, Plain};
+        let lines = [
+            (0, Failure, "not ok 1 build needs a target"),
+            (1, Plain, "# (in test file deploy.bats, line 5)"),
+            (
+                2,
+                Plain,
+                "#   `[ \"$output\" = \"error: missing target\" ]' failed",
+            ),
+            (3, Noise, "ok 2 build prints the target"),
+            (4, Plain, "# not under a failure"),
+            (5, Failure, "    not ok 1 - rejects words"),
+            (6, Plain, "    # at t/a.t line 3."),
+            (7, Plain, "# shallower than the point"),
+            (8, Failure, "error: x"),
+            (9, Plain, "# a comment under an error"),
+            (10, Failure, "not ok 3 ship"),
+            (11, Plain, "# a"),
+            (12, Plain, "# b"),
+            (13, Plain, "# c"),
+            (14, Plain, "# d"),
+        ];
+        assert_eq!(elaborating(&lines), [1, 2, 6, 11, 12, 13]);
+    }
+
+    /// TOOL-8: the headed values under a failure's message: Catch2's
+    /// `with expansion:` and `with message:` each over its indented value,
+    /// GoogleTest's operands under the message that heads them; nothing
+    /// under a line that heads no value.
+    #[test]
+    fn tool_8_headed_values_follow_a_message() {
+        let catch2 = "\nwith expansion:\n  18 < 18\nwith message:\n  i = 18\n\nt.cpp:21: FAILED:\n";
+        assert_eq!(
+            values_after(catch2),
+            ["with expansion:", "  18 < 18", "with message:", "  i = 18"]
+        );
+        assert!(values_after("\n  indented\nwith expansion:\n  1 == 2\n").is_empty());
+        assert!(values_after("\nCaused by:\n  x\n").is_empty());
+        let gtest =
+            "\n  balance(es, \"a\")\n    Which is: 119999\n  120000\n[  FAILED  ] Balance.Large (0 ms)\n";
+        assert_eq!(
+            value_under("Expected equality of these values:", gtest).collect::<Vec<_>>(),
+            ["  balance(es, \"a\")", "    Which is: 119999", "  120000"]
+        );
+        assert_eq!(value_under("Caused by:", gtest).count(), 0);
+        let long = "\n  a\n  b\n  c\n  d\n  e\n";
+        assert_eq!(value_under("Got:", long).count(), VALUE_LINES);
+    }
+
     #[test]
     fn tool_8_the_words_of_a_failure_s_box_elaborate_it() {
         let failure = "│ Error: Unsupported argument";

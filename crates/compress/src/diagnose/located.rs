@@ -75,3 +75,21 @@ fn is_function(message: &str) -> bool {
     )
     .is_match(message)
 }
+
+/// `line` with its paths blanked: an absolute or dotted path (`/usr/…`,
+/// `./src/…`), or a path or file name with the extension of a source,
+/// build or data file (`errors.py`, `tests/test_failures.rs`,
+/// `deprecated.cfg`). Borrowed when there is none.
+pub(super) fn without_paths(line: &str) -> std::borrow::Cow<'_, str> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let paths = compiled(
+        &RE,
+        concat!(
+            // An absolute or dotted path: `/usr/lib/…`, `./src/…`, `~/…`.
+            r#"(?:^|[\s"'(=])(?:\.{1,2}|~)?/[\w./@~+-]*"#,
+            // A relative path or a file name with a file's extension.
+            r"|\b[\w.@~+-]+(?:/[\w.@~+-]+)*\.(?:py|pyi|rs|go|ts|tsx|js|jsx|mjs|cjs|c|h|cc|cpp|hpp|java|kt|rb|php|cs|swift|scala|sh|cfg|ini|toml|ya?ml|json|lock|md|txt|xml|html|css|log|o|so|a|class|jar)\b",
+        ),
+    );
+    paths.replace_all(line, " ")
+}

@@ -11,6 +11,8 @@ pub(super) const NOISE: &str = concat!(
     // `Applying shop.0002_add_error_log... OK`).
     r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok(?: \(\d+(?:\.\d+)?\s?[µnm]?s\))?$|\.\.\. ?OK$|^test \S+ \.\.\. ok|^--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
     r"|^\s*(?:PASS|✓|✔|√)\s|^\s*\[?PASS\]?\s",
+    // GoogleTest's passing tests (`[       OK ] Balance.Sums (0 ms)`).
+    r"|^\[       OK \] ",
     // Pester's passing tests (`[+] Cart.adds an item 12ms (10ms|2ms)`).
     r"|^\s*\[\+\] \S.* \d+(?:\.\d+)?m?s(?: \(.*\))?$",
     // pre-commit's hooks that passed or had nothing to check.

@@ -12,7 +12,9 @@ use crate::diagnose::{self, LineKind};
 /// between a numbered heading and its failure, which name the test
 /// (Mocha's `1) Cart` over `#total()` over `applies no discount:`), and
 /// the value under an operand's heading (doctest's `Got:` over `    x`,
-/// [`diagnose::value_under`]), and the label a compiler prints under the
+/// [`diagnose::value_under`]), and the headed values under an announced
+/// message (Catch2's `with expansion:` over `  3 == 4`,
+/// [`diagnose::values_after`]), and the label a compiler prints under the
 /// code its error points at (rustc's `^^^ expected `u32`, found `&str``,
 /// [`diagnose::is_caret_label`]). The lines of `head` (the kept first
 /// lines, as spans) bring theirs too: a build's first error may be its
@@ -52,7 +54,22 @@ pub(super) fn with_announced_messages(
                 let span = diagnose::span_in(text, message);
                 added.push(span);
                 let rest = text.get(span.1..end).unwrap_or_default();
-                added.extend(diagnose::message_continued(message, rest).map(|m| diagnose::span_in(text, m)));
+                // The message goes on under it, or it heads a value
+                // (GoogleTest's `Expected equality of these values:`).
+                let mut last = span;
+                for line in
+                    diagnose::message_continued(message, rest).chain(diagnose::value_under(message, rest))
+                {
+                    last = diagnose::span_in(text, line);
+                    added.push(last);
+                }
+                // Headed values may follow (Catch2's `with expansion:`).
+                let rest = text.get(last.1..end).unwrap_or_default();
+                added.extend(
+                    diagnose::values_after(rest)
+                        .into_iter()
+                        .map(|m| diagnose::span_in(text, m)),
+                );
             }
         } else if elaboration.peek().is_some() && failure() {
             added.extend(elaboration.map(|m| diagnose::span_in(text, m)));

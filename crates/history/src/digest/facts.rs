@@ -7,9 +7,9 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::Value;
 use strata_ctx_compress::{
-    announced_message, announces_message, is_announced_message, is_exit_status, is_pointed_code, is_verdict,
-    line_kind, line_kind_in, reports_no_failures, without_colours, without_level_tag, without_process_name,
-    LineKind,
+    announced_message, announces_message, elaboration, is_announced_message, is_exit_status, is_pointed_code,
+    is_verdict, line_kind, line_kind_in, reports_no_failures, without_colours, without_level_tag,
+    without_process_name, LineKind,
 };
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
 use strata_ctx_tools::{classify, command, command_gist, program_of, ToolKind, INSPECTION_PROGRAMS};
@@ -168,6 +168,9 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     let start = line.as_ptr() as usize - text.as_ptr() as usize;
     if let Some(logged) = go_test_log_above(line, &text[..start]) {
         return Some(Cow::Owned(format!("{line} {logged}")));
+    }
+    if let Some(why) = verdict_with_diagnostics(text, line, start) {
+        return Some(Cow::Owned(why));
     }
     if let Some(section) = listed_test_section(line, &text[..start]) {
         if let Some(error) = last_error_line(section, None) {
@@ -394,6 +397,27 @@ pub(crate) fn output_text(message: &Message) -> Run {
         }
     }
     run
+}
+
+/// A verdict `line` (a slice of `text` from `start`) with the diagnostics
+/// printed under it, when it has some: a TAP test point says why it failed
+/// in the comments under it (bats' `not ok 3 ship succeeds` over `# (in
+/// test file a.bats, line 14)` over `#   `[ "$status" -eq 0 ]' failed`).
+/// All of them when they fit [`NOTE_ERROR_CHARS`], else the last.
+fn verdict_with_diagnostics(text: &str, line: &str, start: usize) -> Option<String> {
+    if !is_verdict(line) {
+        return None;
+    }
+    // As printed, indentation and all: how deep the diagnostics stand.
+    let printed = &text[text[..start].rfind('\n').map_or(0, |n| n + 1)..start + line.len()];
+    let why: Vec<&str> = elaboration(printed, &text[start + line.len()..])
+        .map(str::trim)
+        .collect();
+    let all = format!("{line} {}", why.join(" "));
+    let last = format!("{line} {}", why.last()?);
+    [all, last]
+        .into_iter()
+        .find(|joined| joined.chars().count() <= NOTE_ERROR_CHARS)
 }
 
 /// The longest outcome and error an [`outcome_note`] shows, in

@@ -201,6 +201,33 @@ fn react_6_a_message_comes_with_the_failure_that_announces_it() {
     );
 }
 
+/// REACT-6: a TAP test point that failed is a verdict; the comments under
+/// it say why (bats' assertion, prove's place), and come with it: all
+/// when they fit the shortest cut a last error gets, else the last.
+#[test]
+fn react_6_a_tap_point_comes_with_its_diagnostics() {
+    let bats = "1..3\nok 1 builds\nnot ok 2 ship succeeds\n# (in test file deploy.bats, line 14)\n#   `[ \"$status\" -eq 0 ]' failed\nok 3 lists\n";
+    assert_eq!(
+        last_error_line(bats, None).as_deref(),
+        Some(
+            "not ok 2 ship succeeds # (in test file deploy.bats, line 14) #   `[ \"$status\" -eq 0 ]' failed"
+        )
+    );
+    let long = format!(
+        "not ok 2 ship succeeds\n# (in test file {}deploy.bats, line 14)\n#   `false' failed\n",
+        "deep/".repeat(30)
+    );
+    assert_eq!(
+        last_error_line(&long, None).as_deref(),
+        Some("not ok 2 ship succeeds #   `false' failed")
+    );
+    // With nothing under it, the verdict alone.
+    assert_eq!(
+        last_error_line("not ok 2 ship succeeds\nok 3 lists\n", None).as_deref(),
+        Some("not ok 2 ship succeeds")
+    );
+}
+
 /// REACT-6: on real captures of test runners and builds, the last error is
 /// the message an agent acts on, not the runner's closing words, a list's
 /// heading, a field of a report or boilerplate under it.

@@ -24,8 +24,11 @@ pub(in crate::text) struct Message {
 /// above `Expected string: "Paid"`) or two after the previous such line;
 /// the first line with text among the two after a failure that ends with
 /// a colon (`… panicked at src/a.rs:3:5:`,
-/// [`diagnose::announced_message`]); and the lines between a numbered
-/// heading and its failure, which name the test; and the deeper-indented
+/// [`diagnose::announced_message`]), with the values it heads and those
+/// headed under it (GoogleTest's `Expected equality of these values:`,
+/// Catch2's `with expansion:`, [`diagnose::is_value_heading`]); and the
+/// lines between a numbered heading and its failure, which name the
+/// test; and the deeper-indented
 /// lines right under a failure that elaborate it
 /// ([`diagnose::elaboration`]).
 pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]) -> Vec<Message> {
@@ -116,6 +119,15 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
                     Anchor::Operand(l.number)
                 };
             }
+            // A value's heading (Catch2's `with expansion:`): its value
+            // follows it.
+            (LineKind::Plain | LineKind::Context, _)
+                if anchor.operand_reach().is_some_and(|(n, reach)| within(n, reach))
+                    && diagnose::is_value_heading(line) =>
+            {
+                attached.push(message);
+                anchor = Anchor::Value(l.number);
+            }
             // An operand's value under its heading; the next operand may
             // follow it.
             (LineKind::Plain, Anchor::Value(n))
@@ -128,7 +140,7 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
             // [`diagnose::message_continued`]).
             (LineKind::Plain, Anchor::Announces(n)) if within(*n, 2) && !line.trim().is_empty() => {
                 attached.push(message);
-                anchor = if line.starts_with([' ', '\t']) {
+                anchor = if line.starts_with([' ', '\t']) || diagnose::is_value_heading(line) {
                     Anchor::Value(l.number)
                 } else {
                     Anchor::Operand(l.number)

@@ -972,6 +972,10 @@ mod tests {
             "#   Failed test 'total applies the discount'",
             "# Looks like you failed 1 test of 6.",
             "Dubious, test returned 1 (wstat 256, 0x100)",
+            // behave's heading over the scenarios that raised; Robot
+            // Framework's failed test.
+            "Errored scenarios:",
+            "Discount TEN                                                          | FAIL |",
             // Biome, oxlint and Next.js marks; ShellCheck at every level;
             // PHPStan's rows; RuboCop's count; Django's checks.
             "  ✖ This let declares a variable that is only assigned once.",
@@ -1237,6 +1241,9 @@ mod tests {
             "zero plus 41 ... ok (82µs)",
             "zero plus 1 ... ok (16ms)",
             "(pass) sum > zero plus 41 [0.02ms]",
+            // GoogleTest's and Robot Framework's passing tests.
+            "[       OK ] Balance.SumsOneAccount (0 ms)",
+            "Totals Add Up                                                         | PASS |",
             "TestCalc#test_add_41 = 0.00 s = .",
             "  * test adds 23 (0.00ms) [L#4]",
             "Test 'CartTest::testAdd with data set \"p0\" (0)' started",

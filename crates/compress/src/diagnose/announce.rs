@@ -21,7 +21,8 @@ use super::{compiled, line_kind, LineKind};
 /// the same heading without its rules, as testthat 3.1 prints it, and
 /// GoogleTest's place of a failed assertion (`tests/a_test.cpp:4:
 /// Failure`) over what the assertion met (`Expected equality of these
-/// values:`). Asked of a line already known to be a failure; the history form keeps
+/// values:`), and Robot Framework's failed test (`Discount TEN   | FAIL
+/// |`) over its message. Asked of a line already known to be a failure; the history form keeps
 /// the line after it, and the digest's last error joins the two.
 ///
 /// ```
@@ -34,6 +35,7 @@ use super::{compiled, line_kind, LineKind};
 /// assert!(announces_message("Failure ('test-cart.R:2'): totals add up"));
 /// assert!(announces_message("/home/dev/tests/ledger_test.cpp:4: Failure"));
 /// assert!(announces_message("unknown file: Failure"));
+/// assert!(announces_message("Discount TEN                    | FAIL |"));
 /// assert!(!announces_message("error[E0425]: cannot find value `x` in this scope"));
 /// ```
 pub fn announces_message(failure: &str) -> bool {
@@ -52,7 +54,7 @@ pub fn announces_message(failure: &str) -> bool {
         || (failure.trim_start().starts_with(RULE) && failure.ends_with(RULE))
         || compiled(
             &RE,
-            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$",
+            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$|\S\s+\| FAIL \|$",
         )
         .is_match(failure)
 }

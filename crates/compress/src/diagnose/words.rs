@@ -11,8 +11,9 @@ pub(super) const NOISE: &str = concat!(
     // `Applying shop.0002_add_error_log... OK`).
     r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok(?: \(\d+(?:\.\d+)?\s?[µnm]?s\))?$|\.\.\. ?OK$|^test \S+ \.\.\. ok|^--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
     r"|^\s*(?:PASS|✓|✔|√)\s|^\s*\[?PASS\]?\s",
-    // GoogleTest's passing tests (`[       OK ] Balance.Sums (0 ms)`).
-    r"|^\[       OK \] ",
+    // GoogleTest's passing tests (`[       OK ] Balance.Sums (0 ms)`),
+    // Robot Framework's (`Totals Add Up     | PASS |`).
+    r"|^\[       OK \] |\S\s+\| PASS \|$",
     // Pester's passing tests (`[+] Cart.adds an item 12ms (10ms|2ms)`).
     r"|^\s*\[\+\] \S.* \d+(?:\.\d+)?m?s(?: \(.*\))?$",
     // pre-commit's hooks that passed or had nothing to check.
@@ -198,6 +199,9 @@ pub(super) const FAILURE: &str = concat!(
     // Node's heading of the modules that required one it could not find,
     // over the first of them (`- /app/server.js`).
     r"|^Require stack:$",
+    // behave's heading over the scenarios that raised (under `Failing
+    // scenarios:`, over each one's place: `  features/a.feature:13  Zero`).
+    r"|^Errored scenarios:$",
     // Erlang's runtime stopping on an error at boot (`erl -eval`,
     // escripts), the reason in the term it prints
     // (`{"init terminating in do_boot",{{badmatch,[1,2,3]},…}}`).

@@ -50,27 +50,10 @@ pub(super) fn with_announced_messages(
         let mut elaboration = diagnose::elaboration(line, after).peekable();
         let mut value = diagnose::value_under(line, after).peekable();
         if diagnose::announces_message(line) && failure() {
-            if let Some(message) = diagnose::announced_message(after) {
-                let span = diagnose::span_in(text, message);
-                added.push(span);
-                let rest = text.get(span.1..end).unwrap_or_default();
-                // The message goes on under it, or it heads a value
-                // (GoogleTest's `Expected equality of these values:`).
-                let mut last = span;
-                for line in
-                    diagnose::message_continued(message, rest).chain(diagnose::value_under(message, rest))
-                {
-                    last = diagnose::span_in(text, line);
-                    added.push(last);
-                }
-                // Headed values may follow (Catch2's `with expansion:`).
-                let rest = text.get(last.1..end).unwrap_or_default();
-                added.extend(
-                    diagnose::values_after(rest)
-                        .into_iter()
-                        .map(|m| diagnose::span_in(text, m)),
-                );
-            }
+            added.extend(announced(text, after, end));
+            // A list under its heading (behave's `Failing scenarios:` over
+            // each scenario's place).
+            added.extend(elaboration.map(|m| diagnose::span_in(text, m)));
         } else if elaboration.peek().is_some() && failure() {
             added.extend(elaboration.map(|m| diagnose::span_in(text, m)));
         } else if value.peek().is_some() {
@@ -91,6 +74,50 @@ pub(super) fn with_announced_messages(
     }
 }
 
+/// How many messages deep a failure's announced message may go: a
+/// message at the line's start that ends with a colon announces one more
+/// ([`announced`]).
+const ANNOUNCED_DEPTH: usize = 2;
+
+/// The spans in `text` of the message a failure line announces, given
+/// `after`, the text from the failure line's end up to `end`: the message
+/// ([`diagnose::announced_message`]), the lines that go on with it or the
+/// value it heads (GoogleTest's `Expected equality of these values:`), the
+/// headed values under it (Catch2's `with expansion:`,
+/// [`diagnose::values_after`]); and when the message, at the line's start,
+/// ends with a colon and nothing goes on under it (Robot Framework's
+/// `Lists are different:` over `Index 1: b != c`), the message it
+/// announces in turn.
+fn announced(text: &str, after: &str, end: usize) -> Vec<(usize, usize)> {
+    let mut spans = Vec::new();
+    let mut after = after;
+    for _ in 0..ANNOUNCED_DEPTH {
+        let Some(message) = diagnose::announced_message(after) else {
+            break;
+        };
+        let span = diagnose::span_in(text, message);
+        spans.push(span);
+        let rest = text.get(span.1..end).unwrap_or_default();
+        let mut last = span;
+        for line in diagnose::message_continued(message, rest).chain(diagnose::value_under(message, rest)) {
+            last = diagnose::span_in(text, line);
+            spans.push(last);
+        }
+        let rest = text.get(last.1..end).unwrap_or_default();
+        let values = diagnose::values_after(rest);
+        let announces = last == span
+            && values.is_empty()
+            && !message.starts_with([' ', '\t'])
+            && diagnose::announces_message(message);
+        spans.extend(values.into_iter().map(|m| diagnose::span_in(text, m)));
+        if !announces {
+            break;
+        }
+        after = rest;
+    }
+    spans
+}
+
 /// The spans in `text` of the lines among the `reach` under the one
 /// `after` goes on from, up to the next failure line, that `wanted`
 /// takes.
@@ -107,4 +134,52 @@ fn lines_under<'t>(
         .take_while(|l| diagnose::line_kind(l) != LineKind::Failure)
         .filter(move |l| wanted(l))
         .map(move |l| diagnose::span_in(text, l.trim_end_matches('\r')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines `announced` finds under the first line of `text`.
+    fn announced_lines(text: &str) -> Vec<&str> {
+        let first = text.find('\n').unwrap_or(text.len());
+        announced(text, &text[first..], text.len())
+            .into_iter()
+            .map(|(start, stop)| &text[start..stop])
+            .collect()
+    }
+
+    /// TOOL-8: a failure's announced message comes with what goes on under
+    /// it: the value it heads (GoogleTest), the headed values under it
+    /// (Catch2), the message it announces in turn when it ends with a
+    /// colon at the line's start (Robot Framework), and no more.
+    #[test]
+    fn tool_8_an_announced_message_comes_with_what_it_announces() {
+        let robot = "Lists Are Equal          | FAIL |\nLists are different:\nIndex 1: b != c\n-----\n";
+        assert_eq!(
+            announced_lines(robot),
+            ["Lists are different:", "Index 1: b != c"]
+        );
+        let robot = "Discount TEN          | FAIL |\nTotal 90.0 != 90.5\nnext line\n";
+        assert_eq!(announced_lines(robot), ["Total 90.0 != 90.5"]);
+        let gtest = "a_test.cpp:4: Failure\nExpected equality of these values:\n  total\n    Which is: 9\n  10\n[  FAILED  ] T.A (0 ms)\n";
+        assert_eq!(
+            announced_lines(gtest),
+            [
+                "Expected equality of these values:",
+                "  total",
+                "    Which is: 9",
+                "  10"
+            ]
+        );
+        let catch2 =
+            "t.cpp:20: FAILED:\n  CHECK( i < 18 )\nwith expansion:\n  18 < 18\n\nt.cpp:21: FAILED:\n";
+        assert_eq!(
+            announced_lines(catch2),
+            ["  CHECK( i < 18 )", "with expansion:", "  18 < 18"]
+        );
+        // Two levels at most: a third colon announces nothing more.
+        let deep = "error: a:\nb:\nc:\nd\n";
+        assert_eq!(announced_lines(deep), ["b:", "c:"]);
+    }
 }

@@ -142,6 +142,10 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
                 attached.push(message);
                 anchor = if line.starts_with([' ', '\t']) || diagnose::is_value_heading(line) {
                     Anchor::Value(l.number)
+                } else if diagnose::announces_message(line) {
+                    // A message that announces one more (Robot
+                    // Framework's `Lists are different:`).
+                    Anchor::Announces(l.number)
                 } else {
                     Anchor::Operand(l.number)
                 };

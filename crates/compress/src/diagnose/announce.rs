@@ -171,6 +171,100 @@ pub(crate) fn values_after(after: &str) -> Vec<&str> {
     found
 }
 
+/// How many messages deep a failure's announced message may go: a
+/// message at the line's start that ends with a colon announces one more
+/// ([`announced_lines`]).
+const ANNOUNCED_DEPTH: usize = 2;
+
+/// How far under its failure an assertion's first operand may stand, and
+/// each next one under the one before ([`message_lines`]; the history
+/// form's messages of failures too).
+pub(crate) const OPERAND_REACH: usize = 3;
+/// See [`OPERAND_REACH`].
+pub(crate) const NEXT_OPERAND_REACH: usize = 2;
+
+/// What `text` holds after `line`, a slice of it.
+fn after_line<'a>(text: &'a str, line: &str) -> &'a str {
+    let end = (line.as_ptr() as usize + line.len()).saturating_sub(text.as_ptr() as usize);
+    text.get(end..).unwrap_or_default()
+}
+
+/// The lines of the message a failure line announces
+/// ([`announces_message`]), given `after`, the text that follows it (from
+/// the end of its line): the message ([`announced_message`]), the lines
+/// that go on with it or the value it heads (GoogleTest's `Expected
+/// equality of these values:`), the headed values under it (Catch2's `with
+/// expansion:`, [`values_after`]); and when the message, at the line's
+/// start, ends with a colon and nothing goes on under it (Robot
+/// Framework's `Lists are different:` over `Index 1: b != c`), the message
+/// it announces in turn.
+pub(crate) fn announced_lines(after: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut rest = after;
+    for _ in 0..ANNOUNCED_DEPTH {
+        let Some(message) = announced_message(rest) else {
+            break;
+        };
+        lines.push(message);
+        let under = after_line(after, message);
+        let mut last = message;
+        for line in message_continued(message, under).chain(value_under(message, under)) {
+            lines.push(line);
+            last = line;
+        }
+        rest = after_line(after, last);
+        let values = values_after(rest);
+        let announces = std::ptr::eq(last, message)
+            && values.is_empty()
+            && !message.starts_with([' ', '\t'])
+            && announces_message(message);
+        lines.extend(values);
+        if !announces {
+            break;
+        }
+    }
+    lines
+}
+
+/// The lines under `failure` that carry its message, given `after`, the
+/// text that follows it (from the end of its line), in their order: the
+/// message it announces ([`announced_lines`]), the deeper lines that
+/// elaborate it ([`elaboration`]), and an assertion's operands (`  left:
+/// 1`, ` right: 2`, `Expected: 3`) within [`OPERAND_REACH`] lines under it
+/// and [`NEXT_OPERAND_REACH`] under each other, up to the next failure.
+/// What the model sees of a long output shows them with their failure.
+pub(crate) fn message_lines<'a>(failure: &str, after: &'a str) -> Vec<&'a str> {
+    let mut lines = if announces_message(failure) {
+        announced_lines(after)
+    } else {
+        Vec::new()
+    };
+    lines.extend(elaboration(failure, after));
+    let (mut anchor, mut reach) = (0, OPERAND_REACH);
+    for (n, line) in after
+        .split('\n')
+        .skip(1)
+        .map(|l| l.trim_end_matches('\r'))
+        .enumerate()
+    {
+        let number = n + 1;
+        if number > anchor + reach {
+            break;
+        }
+        let kind = line_kind(line);
+        if kind == LineKind::Failure {
+            break;
+        }
+        if kind == LineKind::Context && super::is_operand(line) {
+            lines.push(line);
+            (anchor, reach) = (number, NEXT_OPERAND_REACH);
+        }
+    }
+    lines.sort_by_key(|l| l.as_ptr() as usize);
+    lines.dedup_by_key(|l| l.as_ptr() as usize);
+    lines
+}
+
 /// The most lines an indented announced message may go on over
 /// ([`message_continued`]).
 const CONTINUED_LINES: usize = 2;

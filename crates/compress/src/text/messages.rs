@@ -50,7 +50,7 @@ pub(super) fn with_announced_messages(
         let mut elaboration = diagnose::elaboration(line, after).peekable();
         let mut value = diagnose::value_under(line, after).peekable();
         if diagnose::announces_message(line) && failure() {
-            added.extend(announced(text, after, end));
+            added.extend(announced(text, after));
             // A list under its heading (behave's `Failing scenarios:` over
             // each scenario's place).
             added.extend(elaboration.map(|m| diagnose::span_in(text, m)));
@@ -74,48 +74,14 @@ pub(super) fn with_announced_messages(
     }
 }
 
-/// How many messages deep a failure's announced message may go: a
-/// message at the line's start that ends with a colon announces one more
-/// ([`announced`]).
-const ANNOUNCED_DEPTH: usize = 2;
-
 /// The spans in `text` of the message a failure line announces, given
-/// `after`, the text from the failure line's end up to `end`: the message
-/// ([`diagnose::announced_message`]), the lines that go on with it or the
-/// value it heads (GoogleTest's `Expected equality of these values:`), the
-/// headed values under it (Catch2's `with expansion:`,
-/// [`diagnose::values_after`]); and when the message, at the line's start,
-/// ends with a colon and nothing goes on under it (Robot Framework's
-/// `Lists are different:` over `Index 1: b != c`), the message it
-/// announces in turn.
-fn announced(text: &str, after: &str, end: usize) -> Vec<(usize, usize)> {
-    let mut spans = Vec::new();
-    let mut after = after;
-    for _ in 0..ANNOUNCED_DEPTH {
-        let Some(message) = diagnose::announced_message(after) else {
-            break;
-        };
-        let span = diagnose::span_in(text, message);
-        spans.push(span);
-        let rest = text.get(span.1..end).unwrap_or_default();
-        let mut last = span;
-        for line in diagnose::message_continued(message, rest).chain(diagnose::value_under(message, rest)) {
-            last = diagnose::span_in(text, line);
-            spans.push(last);
-        }
-        let rest = text.get(last.1..end).unwrap_or_default();
-        let values = diagnose::values_after(rest);
-        let announces = last == span
-            && values.is_empty()
-            && !message.starts_with([' ', '\t'])
-            && diagnose::announces_message(message);
-        spans.extend(values.into_iter().map(|m| diagnose::span_in(text, m)));
-        if !announces {
-            break;
-        }
-        after = rest;
-    }
-    spans
+/// `after`, the text from the failure line's end
+/// ([`diagnose::announced_lines`]).
+fn announced(text: &str, after: &str) -> Vec<(usize, usize)> {
+    diagnose::announced_lines(after)
+        .into_iter()
+        .map(|m| diagnose::span_in(text, m))
+        .collect()
 }
 
 /// The spans in `text` of the lines among the `reach` under the one
@@ -143,7 +109,7 @@ mod tests {
     /// The lines `announced` finds under the first line of `text`.
     fn announced_lines(text: &str) -> Vec<&str> {
         let first = text.find('\n').unwrap_or(text.len());
-        announced(text, &text[first..], text.len())
+        announced(text, &text[first..])
             .into_iter()
             .map(|(start, stop)| &text[start..stop])
             .collect()

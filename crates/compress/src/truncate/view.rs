@@ -299,6 +299,9 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         return Vec::new();
     }
     let mut found: Vec<(usize, String, LineKind)> = Vec::new();
+    // The lines that carry a found failure's message: its index in
+    // `found`, and each line's start.
+    let mut messages: Vec<(usize, usize, String)> = Vec::new();
     // Each found line as met in its block ([`diagnose::Repeats`]).
     let mut met: Vec<diagnose::Met> = Vec::new();
     let (mut repeats, mut after) = (diagnose::Repeats::default(), None);
@@ -323,6 +326,13 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
             }
         }
         if kind.is_diagnostic() {
+            if kind == LineKind::Failure {
+                messages.extend(
+                    messages_under(region, line, end)
+                        .into_iter()
+                        .map(|(at, message)| (found.len(), at, message)),
+                );
+            }
             found.push((start, line.to_owned(), kind));
             met.push(line_met);
         }
@@ -348,8 +358,12 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
     let mut kept: Vec<usize> = Vec::new();
     // The files kept findings are in, by their headings' starts.
     let mut files: Vec<(usize, String)> = Vec::new();
+    // The messages shown, each once, with their failures.
+    let mut told: Vec<(usize, String)> = Vec::new();
+    // How many failures kept so far, the last first.
+    let mut messaged = 0;
     for i in order {
-        if kept.len() + files.len() >= max {
+        if kept.len() + files.len() + told.len() >= max {
             break;
         }
         let (start, line, kind) = &found[i];
@@ -367,15 +381,65 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
             used += cost;
             kept.push(i);
             files.extend(file);
+            // The last failure's message, line by line while there is
+            // room: what it says nothing without (` right: 137`).
+            messaged += usize::from(found[i].2 == LineKind::Failure);
+            let messages = messages
+                .iter()
+                .filter(|(of, ..)| *of == i && messaged <= MESSAGED_FAILURES);
+            for (_, at, message) in messages {
+                let shown =
+                    found.binary_search_by_key(at, |(s, ..)| *s).is_ok() || told.iter().any(|(s, _)| s == at);
+                let cost = diagnostic_cost(message);
+                if shown || used + cost > bytes || kept.len() + files.len() + told.len() >= max {
+                    continue;
+                }
+                used += cost;
+                told.push((*at, message.clone()));
+            }
         }
     }
     let mut shown: Vec<(usize, String)> = kept
         .into_iter()
         .map(|i| (found[i].0, std::mem::take(&mut found[i].1)))
         .chain(files)
+        .chain(told)
         .collect();
     shown.sort_unstable_by_key(|(start, _)| *start);
     shown
+}
+
+/// How many of the last failures shown come with their messages: the
+/// one the agent acts on; further up, another failure tells more than a
+/// message in the same room.
+const MESSAGED_FAILURES: usize = 1;
+
+/// How many bytes under a failure its message is looked for in
+/// ([`messages_under`]).
+const MESSAGE_WINDOW: usize = 4096;
+
+/// The lines under the failure `line`, which ends at `end` in `region`,
+/// that carry its message ([`diagnose::message_lines`]), with their
+/// starts, within the region's first [`MESSAGE_WINDOW`] bytes after it.
+fn messages_under(region: &[u8], line: &str, end: usize) -> Vec<(usize, String)> {
+    let window = region
+        .get(end..(end + MESSAGE_WINDOW).min(region.len()))
+        .unwrap_or_default();
+    let after = match std::str::from_utf8(window) {
+        Ok(text) => text,
+        // Up to the first byte that is not UTF-8, or a character cut at
+        // the window's end.
+        Err(e) => std::str::from_utf8(&window[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    diagnose::message_lines(line, after)
+        .into_iter()
+        .map(|m| {
+            (
+                end + (m.as_ptr() as usize - after.as_ptr() as usize),
+                m.to_owned(),
+            )
+        })
+        .collect()
 }
 
 /// The line naming the file an indented finding starting at `start` in
@@ -496,22 +560,60 @@ mod tests {
 
     #[test]
     fn a_numbered_heading_comes_with_the_failure_below_it() {
-        // RSpec: the test's name is on a line no failure word marks.
+        // RSpec: the test's name is on a line no failure word marks; the
+        // matcher's operands under the failure are its message.
         let mut log = String::new();
         for i in 0..3_000 {
             match i {
                 2_000 => log.push_str(
-                    "  1) Calc adds negative numbers\n     Failure/Error: expect(add(-1, -2)).to eq(-3)\n",
+                    "  1) Calc adds negative numbers\n     Failure/Error: expect(add(-1, -2)).to eq(-3)\n\n       expected: -3\n            got: 3\n",
                 ),
                 _ => log.push_str(&format!("Calc works for case {i}\n")),
             }
         }
-        let view = compose(log.as_bytes(), log.as_bytes(), 0, 3_001, Limits::default()).unwrap();
-        assert_eq!(view.diagnostics, 2, "{}", view.text);
+        let view = compose(log.as_bytes(), log.as_bytes(), 0, 3_005, Limits::default()).unwrap();
+        assert_eq!(view.diagnostics, 4, "{}", view.text);
         assert!(
             view.text.contains(
-                "]\n  1) Calc adds negative numbers\n     Failure/Error: expect(add(-1, -2)).to eq(-3)\n[…"
+                "]\n  1) Calc adds negative numbers\n     Failure/Error: expect(add(-1, -2)).to eq(-3)\n\n       expected: -3\n            got: 3\n[…"
             ),
+            "{}",
+            view.text
+        );
+    }
+
+    /// TRUNC-1, TOOL-8: far down a log, the last failure comes with the
+    /// lines that carry its message (an assertion's operands, a TAP
+    /// point's comments); a failure above it does not, so that more
+    /// failures fit.
+    #[test]
+    fn the_last_failure_comes_with_its_message() {
+        let mut log = String::new();
+        for i in 0..3_000 {
+            match i {
+                1_000 => log.push_str("thread 'tests::a' panicked at src/lib.rs:9:5:\nassertion `left == right` failed\n  left: 136\n right: 137\n"),
+                2_000 => log.push_str("not ok 38 config key 33 round-trips\n# (in test file many.bats, line 187)\n#   `[ \"$output\" = \"building k0\" ]' failed\n"),
+                _ => log.push_str(&format!("ok {i} case {i}\n")),
+            }
+        }
+        let view = compose(log.as_bytes(), log.as_bytes(), 0, 3_005, Limits::default()).unwrap();
+        assert!(
+            view.text.contains("]\nnot ok 38 config key 33 round-trips\n# (in test file many.bats, line 187)\n#   `[ \"$output\" = \"building k0\" ]' failed\n[…"),
+            "{}",
+            view.text
+        );
+        assert!(
+            view.text.contains("assertion `left == right` failed\n"),
+            "{}",
+            view.text
+        );
+        assert!(!view.text.contains(" right: 137"), "{}", view.text);
+        // Alone, the assertion is the last failure: its operands come.
+        let alone = log.replace("not ok 38", "ok 38");
+        let view = compose(alone.as_bytes(), alone.as_bytes(), 0, 3_005, Limits::default()).unwrap();
+        assert!(
+            view.text
+                .contains("assertion `left == right` failed\n  left: 136\n right: 137\n[…"),
             "{}",
             view.text
         );

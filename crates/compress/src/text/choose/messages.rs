@@ -1,12 +1,7 @@
 //! The lines that carry each failure's message (TOOL-8).
 
 use super::{line_str, Line};
-use crate::diagnose::{self, LineKind};
-
-/// How far under its failure an assertion's first operand may stand, and
-/// each next one under the one before ([`messages_of_failures`]).
-const OPERAND_REACH: usize = 3;
-const NEXT_OPERAND_REACH: usize = 2;
+use crate::diagnose::{self, LineKind, NEXT_OPERAND_REACH, OPERAND_REACH};
 
 /// A line that carries a failure's message, and the failure's.
 #[derive(Debug, Clone, Copy)]

@@ -974,6 +974,8 @@ mod tests {
             "#   Failed test 'total applies the discount'",
             "# Looks like you failed 1 test of 6.",
             "Dubious, test returned 1 (wstat 256, 0x100)",
+            // The JUnit Platform console's failed test in its tree.
+            "│     ├─ appliesTen() ✘ TEN takes a tenth off ==> expected: <91> but was: <90>",
             // behave's heading over the scenarios that raised; Robot
             // Framework's failed test.
             "Errored scenarios:",
@@ -1243,6 +1245,11 @@ mod tests {
             "zero plus 41 ... ok (82µs)",
             "zero plus 1 ... ok (16ms)",
             "(pass) sum > zero plus 41 [0.02ms]",
+            // The JUnit Platform console's tree of passing tests, and the
+            // frames of JUnit and the JDK it prints with no `at`.
+            "│     ├─ sums() ✔",
+            "       org.junit.jupiter.api.AssertEquals.failNotEqual(AssertEquals.java:197)",
+            "       java.base/jdk.internal.reflect.NativeMethodAccessorImpl.invoke0(Native Method)",
             // GoogleTest's and Robot Framework's passing tests.
             "[       OK ] Balance.SumsOneAccount (0 ms)",
             "Totals Add Up                                                         | PASS |",

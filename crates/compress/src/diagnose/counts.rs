@@ -22,6 +22,8 @@ use super::{compiled, line_kind, without_colours, LineKind};
 /// assert!(!reports_no_failures("psql:a.sql:6: ERROR:  null value in column \"name\" violates not-null constraint"));
 /// assert!(!reports_no_failures("Errors Found: ['L031']"));
 /// assert!(!reports_no_failures("5 passed in 0.1s"));
+/// assert!(reports_no_failures("[         0 containers failed     ]"));
+/// assert!(!reports_no_failures("[         6 tests failed          ]"));
 /// ```
 pub fn reports_no_failures(line: &str) -> bool {
     line_kind(line) == LineKind::Summary && zero_failure_counts(&without_colours(line))
@@ -40,6 +42,9 @@ pub(super) fn zero_failure_counts(line: &str) -> bool {
         &RE,
         concat!(
             r"(?i)(\d+) (?:failed|failures?|errors?|failing|aborted)\b",
+            // A count of what failed (the JUnit Platform console's `[
+            // 0 containers failed ]`, `0 scenarios failed`).
+            r"|(\d+) (?:[a-z]+ ){1,2}(?:failed|errored|aborted)\b",
             r"|\b(?:failed|failures?|errors?|unreachable|aborted)(?: found| count)?(?::?\s+|=)(\d+(?:\.\d+)?)",
             r"|^# fail (\d+)$",
             r"|\b(?:failures?|errors?)(?: found| count)?(?::\s*|\s*=\s*)(?:\[\]|\{\}|\(\)|\(none\)|(?:none|null|nil)\s*(?:$|[,;.)\]}|]))",

@@ -11,6 +11,9 @@ pub(super) const NOISE: &str = concat!(
     // `Applying shop.0002_add_error_log... OK`).
     r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok(?: \(\d+(?:\.\d+)?\s?[µnm]?s\))?$|\.\.\. ?OK$|^test \S+ \.\.\. ok|^--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
     r"|^\s*(?:PASS|✓|✔|√)\s|^\s*\[?PASS\]?\s",
+    // The JUnit Platform console's tree of passing tests and containers
+    // (`│     ├─ sums() ✔`).
+    r"|^[│ ]*[├└]─ .* ✔$",
     // GoogleTest's passing tests (`[       OK ] Balance.Sums (0 ms)`),
     // Robot Framework's (`Totals Add Up     | PASS |`).
     r"|^\[       OK \] |\S\s+\| PASS \|$",
@@ -88,7 +91,10 @@ pub(super) const NOISE: &str = concat!(
     // The same frames as node:test's TAP report prints them, with
     // no `at` (`Test.run (node:internal/test_runner/test:796:25)`).
     r"|^\s+(?:async )?[\w$.<>]+ \((?:node:|internal/)[^()\s]+\)$",
-    r"|^\s*at (?:[\w.-]+//)?(?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.apache\.maven\.|org\.gradle\.|kotlin\.|scala\.|clojure\.)",
+    r"|^\s*at (?:[\w.-]+//)?(?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.opentest4j\.|org\.apache\.maven\.|org\.gradle\.|kotlin\.|scala\.|clojure\.)",
+    // The same frames as the JUnit Platform console prints them, with no
+    // `at` (`java.base/java.lang.reflect.Method.invoke(Method.java:569)`).
+    r"|^\s+(?:[\w.-]+/)?(?:java\.|javax\.|jdk\.|sun\.|org\.junit\.|org\.opentest4j\.)[\w$.<>]+\((?:[\w$]+\.java:\d+|Native Method|Unknown Source)\)$",
     // Julia's own frames (`@ Base ./array.jl:861`).
     r"|^\s+@ (?:Base|Core|Test|Pkg|Distributed) \S+:\d+$",
     // Ruby's gems and standard library, PHP's Composer packages,
@@ -130,6 +136,9 @@ pub(super) const FAILURE: &str = concat!(
     // and in miette's ASCII theme, which it draws without a terminal, as
     // under an agent (`  x eslint(eqeqeq): Expected === …`).
     r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|✖|×|⨯|❌|●)\s|^\s*│ +(?:✖|✗|✘|×)\s|^  x (?:[\w@/.-]+\([\w@/.-]+\): |[A-Z`])",
+    // The JUnit Platform console's failed test in its tree, with its
+    // message (`│     ├─ appliesTen() ✘ expected: <91> but was: <90>`).
+    r"|^[│ ]*[├└]─ .* ✘(?: |$)",
     // AVA's failed assertion, over the diff of its values.
     r"|^\s*Difference(?: \(- actual, \+ expected\))?:$",
     // A security finding: an advisory's id (npm's and pip-audit's

@@ -1200,6 +1200,8 @@ mod tests {
             "tests/test_a.py::test_one PASSED                                   [ 50%]",
             "test tests::parses ... ok",
             "--- PASS: TestParse (0.00s)",
+            // A subtest that passed, under its parent.
+            "    --- PASS: TestGet/present (0.00s)",
             "=== RUN   TestParse",
             "ok  \tgithub.com/acme/app\t0.004s",
             " ✓ src/sum.test.ts (1 test) 2ms",

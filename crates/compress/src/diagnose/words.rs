@@ -9,7 +9,7 @@ pub(super) const NOISE: &str = concat!(
     // steps and checks that went through, whatever they are named (`R CMD
     // check`'s `* checking R files for syntax errors ... OK`, Django's
     // `Applying shop.0002_add_error_log... OK`).
-    r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok(?: \(\d+(?:\.\d+)?\s?[µnm]?s\))?$|\.\.\. ?OK$|^test \S+ \.\.\. ok|^--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
+    r"(?:^|\s)PASSED(?:\s|$)|\.\.\. ok(?: \(\d+(?:\.\d+)?\s?[µnm]?s\))?$|\.\.\. ?OK$|^test \S+ \.\.\. ok|^\s*--- PASS:|^=== (?:RUN|PAUSE|CONT)\s|^ok\s+\S+\s",
     r"|^\s*(?:PASS|✓|✔|√)\s|^\s*\[?PASS\]?\s",
     // The JUnit Platform console's tree of passing tests and containers
     // (`│     ├─ sums() ✔`).

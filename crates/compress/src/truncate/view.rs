@@ -299,9 +299,6 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         return Vec::new();
     }
     let mut found: Vec<(usize, String, LineKind)> = Vec::new();
-    // The lines that carry a found failure's message: its index in
-    // `found`, and each line's start.
-    let mut messages: Vec<(usize, usize, String)> = Vec::new();
     // Each found line as met in its block ([`diagnose::Repeats`]).
     let mut met: Vec<diagnose::Met> = Vec::new();
     let (mut repeats, mut after) = (diagnose::Repeats::default(), None);
@@ -326,13 +323,6 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
             }
         }
         if kind.is_diagnostic() {
-            if kind == LineKind::Failure {
-                messages.extend(
-                    messages_under(region, line, end)
-                        .into_iter()
-                        .map(|(at, message)| (found.len(), at, message)),
-                );
-            }
             found.push((start, line.to_owned(), kind));
             met.push(line_met);
         }
@@ -383,11 +373,13 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
             files.extend(file);
             // The last failure's message, line by line while there is
             // room: what it says nothing without (` right: 137`).
-            messaged += usize::from(found[i].2 == LineKind::Failure);
-            let messages = messages
-                .iter()
-                .filter(|(of, ..)| *of == i && messaged <= MESSAGED_FAILURES);
-            for (_, at, message) in messages {
+            messaged += usize::from(*kind == LineKind::Failure);
+            let messages = if *kind == LineKind::Failure && messaged <= MESSAGED_FAILURES {
+                messages_under(region, line, *start)
+            } else {
+                Vec::new()
+            };
+            for (at, message) in &messages {
                 let shown =
                     found.binary_search_by_key(at, |(s, ..)| *s).is_ok() || told.iter().any(|(s, _)| s == at);
                 let cost = diagnostic_cost(message);
@@ -418,10 +410,13 @@ const MESSAGED_FAILURES: usize = 1;
 /// ([`messages_under`]).
 const MESSAGE_WINDOW: usize = 4096;
 
-/// The lines under the failure `line`, which ends at `end` in `region`,
-/// that carry its message ([`diagnose::message_lines`]), with their
-/// starts, within the region's first [`MESSAGE_WINDOW`] bytes after it.
-fn messages_under(region: &[u8], line: &str, end: usize) -> Vec<(usize, String)> {
+/// The lines under the failure `line`, which starts at `start` in
+/// `region`, that carry its message ([`diagnose::message_lines`]), with
+/// their starts, within the region's first [`MESSAGE_WINDOW`] bytes after
+/// it.
+fn messages_under(region: &[u8], line: &str, start: usize) -> Vec<(usize, String)> {
+    let end =
+        memchr::memchr(b'\n', region.get(start..).unwrap_or_default()).map_or(region.len(), |i| start + i);
     let window = region
         .get(end..(end + MESSAGE_WINDOW).min(region.len()))
         .unwrap_or_default();

@@ -582,6 +582,39 @@ mod tests {
         assert_eq!(elaborating(&lines), [1, 2, 6, 11, 12, 13]);
     }
 
+    /// TRUNC-1, TOOL-8: the lines that carry a failure's message, for what
+    /// the model sees of a long output: an assertion's operands within
+    /// reach (three lines under the failure, two under each other), not a
+    /// frame among them, not past the next failure; the lines that
+    /// elaborate it; the message it announces.
+    #[test]
+    fn tool_8_the_lines_of_a_failure_s_message() {
+        let jest = "    expect(received).toBe(expected) // Object.is equality";
+        let after =
+            "\n\n    Expected: 3\n    Received: 4\n\n      at Object.<anonymous> (src/a.test.js:3:17)\n";
+        assert_eq!(message_lines(jest, after), ["    Expected: 3", "    Received: 4"]);
+        // Two lines apart, then out of reach.
+        let apart = "\nx\ny\n    Expected: 3\nz\n    Received: 4\nu\nv\n    Expected: 5\n";
+        assert_eq!(message_lines(jest, apart), ["    Expected: 3", "    Received: 4"]);
+        let far = "\nx\ny\nz\n    Expected: 3\n";
+        assert!(message_lines(jest, far).is_empty());
+        let failed = "\nFAIL src/b.test.js\n    Expected: 3\n";
+        assert!(message_lines(jest, failed).is_empty());
+        let rust = "thread 'main' panicked at src/a.rs:3:5:";
+        assert_eq!(
+            message_lines(
+                rust,
+                "\nattempt to subtract with overflow\nnote: run with `RUST_BACKTRACE=1`\n"
+            ),
+            ["attempt to subtract with overflow"]
+        );
+        let tsc = "src/a.ts(14,5): error TS2322: Type 'Item | undefined' is not assignable to type 'Item'.";
+        assert_eq!(
+            message_lines(tsc, "\n  Type 'undefined' is not assignable to type 'Item'.\n"),
+            ["  Type 'undefined' is not assignable to type 'Item'."]
+        );
+    }
+
     /// TOOL-8: the headed values under a failure's message: Catch2's
     /// `with expansion:` and `with message:` each over its indented value,
     /// GoogleTest's operands under the message that heads them; nothing
@@ -594,6 +627,16 @@ mod tests {
             ["with expansion:", "  18 < 18", "with message:", "  i = 18"]
         );
         assert!(values_after("\n  indented\nwith expansion:\n  1 == 2\n").is_empty());
+        // Three headings at most, each with its whole value.
+        let block = "with message:\n  a\n  b\n  c\n  d\n";
+        let many = format!("\nwith expansion:\n  1\n  2\n  3\n  4\n{}", block.repeat(3));
+        let found = values_after(&many);
+        assert_eq!(found.len(), HEADED_VALUES * (1 + VALUE_LINES), "{found:?}");
+        assert_eq!(
+            found.iter().filter(|l| is_value_heading(l)).count(),
+            HEADED_VALUES
+        );
+        assert_eq!(found.last(), Some(&"  d"));
         assert!(values_after("\nCaused by:\n  x\n").is_empty());
         let gtest =
             "\n  balance(es, \"a\")\n    Which is: 119999\n  120000\n[  FAILED  ] Balance.Large (0 ms)\n";

@@ -9,8 +9,10 @@ use super::never_bytes;
 /// holds (`rror` for `error`, `TypeError`, `ERROR`; `ail` for `failed`;
 /// `egmentation` for `Segmentation fault`; `RUSTSEC-`, `[E]`), as ASCII
 /// literals, and the marks test runners and linters put before a failure
-/// (`✖`, `×`, `●`), and the words of an agent's marker where it cut an
-/// output (`truncated`, `omitted`, `elided`), searched apart: a search for
+/// (`✖`, `×`, `●`), the words of an agent's marker where it cut an
+/// output (`truncated`, `omitted`, `elided`), and the level a klog or glog
+/// record opens with at the error or fatal level (`E1127 10:04:10`),
+/// searched apart: a search for
 /// a few dozen ASCII literals, or for a few multi-byte ones, runs at several GB/s (SIMD
 /// multi-literal search), where one for both together, or [`super::candidates`],
 /// which also matches locations, runs ten times slower or more (measured
@@ -22,7 +24,7 @@ pub(crate) struct Likely<'a> {
     text: &'a [u8],
     /// The next match of each search at or after where it was last asked
     /// from, with that place.
-    next: [(usize, Option<usize>); 2],
+    next: [(usize, Option<usize>); 3],
 }
 
 impl<'a> Likely<'a> {
@@ -30,7 +32,7 @@ impl<'a> Likely<'a> {
     pub(crate) fn new(text: &'a [u8]) -> Self {
         Likely {
             text,
-            next: [(usize::MAX, None); 2],
+            next: [(usize::MAX, None); 3],
         }
     }
 
@@ -101,12 +103,18 @@ impl<'a> Likely<'a> {
             "Preview (first ",
         ];
         const MARKS: &[&str] = &["✖", "×", "✘", "✗", "✕", "⨯", "❌", "●", "⚠"];
-        static SEARCHES: OnceLock<[regex::bytes::Regex; 2]> = OnceLock::new();
+        // A record a klog or glog logger wrote at the error or fatal level
+        // (`E1127 10:04:10.000250   12345 cart.go:44] lookup price: no
+        // rows`): its level is a letter, its message may hold no word above.
+        const LEVELS: &str = r"(?m)^[EF]\d{4} \d\d:\d\d:\d\d";
+        static SEARCHES: OnceLock<[regex::bytes::Regex; 3]> = OnceLock::new();
         let searches = SEARCHES.get_or_init(|| {
-            [WORDS, MARKS].map(|literals| {
+            let [words, marks] = [WORDS, MARKS].map(|literals| {
                 let alternation: Vec<String> = literals.iter().map(|w| regex::escape(w)).collect();
-                regex::bytes::Regex::new(&alternation.join("|")).unwrap_or_else(|_| never_bytes())
-            })
+                alternation.join("|")
+            });
+            [words, marks, LEVELS.to_owned()]
+                .map(|pattern| regex::bytes::Regex::new(&pattern).unwrap_or_else(|_| never_bytes()))
         });
         for (search, next) in searches.iter().zip(self.next.iter_mut()) {
             // A match found from an earlier place stands while it is not
@@ -136,5 +144,8 @@ mod tests {
         // Asked again from an earlier place, it searches again.
         assert_eq!(likely.find_at(0), mark("✖"));
         assert_eq!(Likely::new(b"all fine\n").find_at(0), None);
+        // A klog record at the error level, in no word of its own.
+        let klog = b"I1127 10:00:59.000059   1 server.go:45] handled GET\nE1127 10:04:10.000250   1 cart.go:44] lookup price: no rows\n";
+        assert_eq!(Likely::new(klog).find_at(0), Some(52));
     }
 }

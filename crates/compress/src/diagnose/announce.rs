@@ -291,15 +291,15 @@ const ELABORATION_LINES: usize = 3;
 
 /// The lines that elaborate a failure line, given `after`, the text that
 /// follows it (from the end of the line): the plain lines with text right
-/// under it, each indented deeper than `failure`, up to
-/// [`ELABORATION_LINES`]. TypeScript's `  Type 'undefined' is not
+/// under it, each indented deeper than `failure`, up to three.
+/// TypeScript's `  Type 'undefined' is not
 /// assignable to type 'Item'.` under `error TS2322: …`, Go's `\thave
 /// (number)` and `\twant (int, int)` under `not enough arguments in call
 /// to f`, javac's `  symbol:   variable total` say why it failed. Under
 /// a failure drawn in a box's gutter, the box's own words (Terraform's `│
 /// An argument named "ami_id" is not expected here.`); under a TAP test
-/// point, its diagnostic comments (bats' `# (in test file a.bats, line
-/// 5)`) ([`Elaborations`]).
+/// point, its diagnostic comments as deep as it (bats' `# (in test file
+/// a.bats, line 5)`).
 ///
 /// ```
 /// use strata_ctx_compress::elaboration;

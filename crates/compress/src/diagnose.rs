@@ -42,13 +42,11 @@ pub(crate) mod prefix;
 mod shape;
 mod words;
 
-pub(crate) use announce::{
-    announced_lines, message_lines, value_under, Elaborations, NEXT_OPERAND_REACH, OPERAND_REACH,
-};
 pub use announce::{
     announced_message, announces_message, elaboration, is_announced_message, is_finding_field,
     is_value_heading,
 };
+pub(crate) use announce::{message_lines, value_under, Elaborations, NEXT_OPERAND_REACH, OPERAND_REACH};
 use counts::zero_failure_counts;
 pub use counts::{is_exit_status, reports_no_failures};
 pub(crate) use levels::is_tagged_marks;

@@ -145,28 +145,16 @@ fn is_value_line(line: &str) -> bool {
 /// (`  CHECK( i < 18 )`) over `with expansion:` over `  18 < 18` over
 /// `with message:` over `  i = 18`. At most [`HEADED_VALUES`].
 pub(crate) fn values_after(after: &str) -> Vec<&str> {
-    let lines: Vec<&str> = after
-        .split('\n')
-        .skip(1)
-        .take(HEADED_VALUES * (1 + VALUE_LINES))
-        .map(|l| l.trim_end_matches('\r'))
-        .collect();
     let mut found = Vec::new();
-    let mut next = 0;
+    let mut rest = after;
     for _ in 0..HEADED_VALUES {
-        let Some(&heading) = lines.get(next).filter(|l| is_value_heading(l)) else {
+        let next = rest.split('\n').nth(1).map(|l| l.trim_end_matches('\r'));
+        let Some(heading) = next.filter(|l| is_value_heading(l)) else {
             break;
         };
-        let value = lines
-            .get(next + 1..)
-            .unwrap_or_default()
-            .iter()
-            .take_while(|l| is_value_line(l))
-            .take(VALUE_LINES);
-        let before = found.len();
         found.push(heading);
-        found.extend(value);
-        next += found.len() - before;
+        found.extend(value_under(heading, after_line(after, heading)));
+        rest = found.last().map_or("", |last| after_line(after, last));
     }
     found
 }
@@ -580,6 +568,45 @@ mod tests {
             (14, Plain, "# d"),
         ];
         assert_eq!(elaborating(&lines), [1, 2, 6, 11, 12, 13]);
+    }
+
+    /// The lines [`announced_lines`] finds under the first line of `text`.
+    fn announced_under(text: &str) -> Vec<&str> {
+        announced_lines(&text[text.find('\n').unwrap_or(text.len())..])
+    }
+
+    /// TOOL-8: a failure's announced message comes with what goes on under
+    /// it: the value it heads (GoogleTest), the headed values under it
+    /// (Catch2), the message it announces in turn when it ends with a
+    /// colon at the line's start (Robot Framework), and no more.
+    #[test]
+    fn tool_8_an_announced_message_comes_with_what_it_announces() {
+        let robot = "Lists Are Equal          | FAIL |\nLists are different:\nIndex 1: b != c\n-----\n";
+        assert_eq!(
+            announced_under(robot),
+            ["Lists are different:", "Index 1: b != c"]
+        );
+        let robot = "Discount TEN          | FAIL |\nTotal 90.0 != 90.5\nnext line\n";
+        assert_eq!(announced_under(robot), ["Total 90.0 != 90.5"]);
+        let gtest = "a_test.cpp:4: Failure\nExpected equality of these values:\n  total\n    Which is: 9\n  10\n[  FAILED  ] T.A (0 ms)\n";
+        assert_eq!(
+            announced_under(gtest),
+            [
+                "Expected equality of these values:",
+                "  total",
+                "    Which is: 9",
+                "  10"
+            ]
+        );
+        let catch2 =
+            "t.cpp:20: FAILED:\n  CHECK( i < 18 )\nwith expansion:\n  18 < 18\n\nt.cpp:21: FAILED:\n";
+        assert_eq!(
+            announced_under(catch2),
+            ["  CHECK( i < 18 )", "with expansion:", "  18 < 18"]
+        );
+        // Two levels at most: a third colon announces nothing more.
+        let deep = "error: a:\nb:\nc:\nd\n";
+        assert_eq!(announced_under(deep), ["b:", "c:"]);
     }
 
     /// TRUNC-1, TOOL-8: the lines that carry a failure's message, for what

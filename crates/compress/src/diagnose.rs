@@ -53,6 +53,7 @@ pub(crate) use levels::is_tagged_marks;
 pub use levels::without_level_tag;
 use levels::{json_log_level, severity_tagged, warning_level};
 pub(crate) use likely::Likely;
+pub(crate) use located::frame_place;
 use located::{has_message, is_note, located_message, without_paths};
 pub(crate) use place::{
     exception_continued, file_heading_above, is_message_over_place, is_numbered_heading, kind_in_place,

@@ -76,6 +76,24 @@ fn is_function(message: &str) -> bool {
     .is_match(message)
 }
 
+/// The place a frame names, without what differs between two calls made
+/// from one line of code: the offset Go prints after a frame's file and
+/// line (`/src/queue.go:21 +0x45` and `… +0x58` are one place), and the
+/// addresses a native backtrace gives, and the number of the goroutine or
+/// thread (`goroutine 12 [chan receive]:`). Two goroutines or threads
+/// stopped in the same code print the same places; each is worth one
+/// line.
+pub(crate) fn frame_place(line: &str) -> std::borrow::Cow<'_, str> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        r"(?i)\s*\+0x[0-9a-f]+\b|\b0x[0-9a-f]{6,}\b|\b(goroutine|thread) \d+\b",
+    )
+    .replace_all(line.trim(), |c: &regex::Captures<'_>| {
+        c.get(1).map_or_else(String::new, |name| name.as_str().to_owned())
+    })
+}
+
 /// `line` with its paths blanked: an absolute or dotted path (`/usr/…`,
 /// `./src/…`), or a path or file name with the extension of a source,
 /// build or data file (`errors.py`, `tests/test_failures.rs`,

@@ -12,7 +12,7 @@ mod messages;
 mod room;
 
 use frames::{
-    code_under_frame, finding_above_fields, frame_above, function_above_frame, is_arrow_place,
+    code_under_frame, finding_above_fields, frame_above, frame_below, function_above_frame, is_arrow_place,
     messages_over_places, place_under, FAILING_FRAMES,
 };
 use headings::{file_heading, numbered_heading_above, section_titles};
@@ -171,15 +171,20 @@ pub(super) fn choose(
         diagnostic.into_iter().partition(|l| !repeats.contains(&l.number));
     repeated.extend(said_again);
     // The frame each failure happened in, when its code line stands
-    // between them (pytest's `--tb=short`), the latest first, a repeated
-    // failure's too: it may use what is left of the room the diagnostic
+    // between them (pytest's `--tb=short`), or the first of the project's
+    // in the stack under it (Jest's, past its code frame), the latest
+    // first, a repeated failure's too: it may use what is left of the room the diagnostic
     // lines grew, once the other lines are in, and grows none.
     let mut framed = HashSet::new();
     let failing_frames: Vec<Line> = all
         .iter()
         .rev()
         .filter(|(_, k)| *k == LineKind::Failure)
-        .filter_map(|(l, _)| frame_above(text, l))
+        .flat_map(|(l, _)| {
+            frame_above(text, l)
+                .into_iter()
+                .chain(frame_below(text, l, &kinds))
+        })
         .filter(|f| !seen.contains(said(f)) && framed.insert(said(f)))
         .take(FAILING_FRAMES)
         .collect();
@@ -222,7 +227,20 @@ pub(super) fn choose(
             .filter(|l| diagnose::is_pointed_code(line_str(text, l)))
             .take(INNERMOST_FRAMES),
     );
-    for frame in frames.iter().rev().take(INNERMOST_FRAMES) {
+    // Each place once, and none a diagnostic line names: goroutines or
+    // threads stopped in the same code (the workers of a Go test that
+    // timed out) print the same frames, and the place of another one,
+    // further up, is worth more.
+    let mut places: HashSet<_> = diagnostic
+        .iter()
+        .map(|l| diagnose::frame_place(line_str(text, l)))
+        .collect();
+    let innermost = frames
+        .iter()
+        .rev()
+        .filter(|l| places.insert(diagnose::frame_place(line_str(text, l))))
+        .take(INNERMOST_FRAMES);
+    for frame in innermost {
         rest.push(*frame);
         rest.extend(function_above_frame(text, frame));
         if let Some(code) = code_under_frame(text, frame) {
@@ -527,7 +545,7 @@ const LISTING_PREFIX: usize = 5;
 
 #[cfg(test)]
 mod tests {
-    use super::frames::{is_node_place, is_python_frame};
+    use super::frames::{frame_below, is_node_place, is_python_frame};
     use super::*;
 
     /// The `n`th line of `text` (CRLF endings trimmed).
@@ -872,6 +890,62 @@ mod tests {
         let other = "a.py:1: in f\nE   KeyError: k\n    x\nE   ValueError: v\n";
         assert!(frame_above(other, &nth(other, 3)).is_none());
         assert!(frame_above(text, &nth(text, 0)).is_none());
+    }
+
+    /// The kind of each line of `text`, read in its place.
+    fn kinds_in_place(text: &str) -> HashMap<usize, LineKind> {
+        text.lines()
+            .enumerate()
+            .map(|(n, l)| (n, diagnose::line_kind_in(text, l)))
+            .collect()
+    }
+
+    #[test]
+    fn a_failure_brings_the_first_project_frame_of_the_stack_under_it() {
+        // Jest: the message, its code frame, then the stack, whose first
+        // frame in the project names the file the code frame shows.
+        let text = "  ● badge\n\n    TypeError: Cannot read properties of undefined (reading 'toString')\n\n      26 | export function Badge({ count }) {\n    > 27 |   return <span>{count.toString()}</span>;\n         |                 ^\n      28 | }\n\n      at toString (src/Cart.jsx:27:41)\n      at renderWithHooks (node_modules/react-dom/cjs/react-dom.development.js:15486:18)\n      at Object.<anonymous> (src/Cart.test.jsx:19:9)\n";
+        let kinds = kinds_in_place(text);
+        let frame = frame_below(text, &nth(text, 2), &kinds).unwrap();
+        assert_eq!(
+            (frame.number, line_str(text, &frame)),
+            (9, "      at toString (src/Cart.jsx:27:41)")
+        );
+        // The test's heading has its message first, another diagnostic.
+        assert!(frame_below(text, &nth(text, 0), &kinds).is_none());
+        // A code frame's lines are places, not frames of the stack; past
+        // the reach there is none.
+        let far = format!("Error: e\n{}  at f (src/a.js:1:1)\n", "x\n".repeat(14));
+        assert!(frame_below(&far, &nth(&far, 0), &kinds_in_place(&far)).is_none());
+        let near = far.replacen("x\n", "", 1);
+        let frame = frame_below(&near, &nth(&near, 0), &kinds_in_place(&near));
+        assert_eq!(frame.map(|l| l.number), Some(14));
+    }
+
+    #[test]
+    fn the_same_place_in_two_goroutines_is_one_place() {
+        let place = |l: &str| diagnose::frame_place(l).into_owned();
+        assert_eq!(
+            place("\t/src/queue.go:21 +0x45"),
+            place("\t/src/queue.go:21 +0x58")
+        );
+        assert_eq!(
+            place("goroutine 9 [chan receive]:"),
+            place("goroutine 12 [chan receive]:")
+        );
+        assert_eq!(place("Thread 3 (LWP 77):"), place("Thread 4 (LWP 77):"));
+        assert_eq!(
+            place("#1  0x00005555555551a9 in load (p=0x0) at cart.c:9"),
+            "#1   in load (p=0x0) at cart.c:9"
+        );
+        assert_ne!(
+            place("\t/src/queue.go:21 +0x45"),
+            place("\t/src/queue.go:31 +0x45")
+        );
+        assert_ne!(
+            place("goroutine 9 [chan receive]:"),
+            place("goroutine 9 [running]:")
+        );
     }
 
     #[test]

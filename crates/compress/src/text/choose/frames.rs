@@ -2,7 +2,7 @@
 //! happened in, the code line printed under a frame, the function a Rust
 //! backtrace names above its location (TOOL-8).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use super::{line_after, line_before};
 use crate::diagnose::{self, LineKind};
@@ -110,7 +110,42 @@ pub(super) fn frame_above(text: &str, failure: &Line) -> Option<Line> {
     nearest
 }
 
-/// The most frames of failures a form keeps ([`frame_above`]), the
+/// The first frame of the project's code in the stack a failure prints
+/// under its message (JavaScript, Java, .NET, Ruby: Jest's `TypeError:
+/// Cannot read properties of undefined` over its code frame, then `at
+/// toString (src/Cart.jsx:27:41)`): where it was thrown, which the code
+/// frame shows but does not name. Within [`FRAME_BELOW_REACH`] lines, past
+/// the code frame and the library's frames (noise); none once another
+/// diagnostic comes first. `kinds` holds each candidate line's kind, read
+/// in its place; the others are plain.
+pub(super) fn frame_below(text: &str, failure: &Line, kinds: &HashMap<usize, LineKind>) -> Option<Line> {
+    let mut line = *failure;
+    for _ in 0..FRAME_BELOW_REACH {
+        line = line_after(text, &line)?;
+        match kinds.get(&line.number) {
+            Some(LineKind::Context) if is_stack_frame(line_str(text, &line)) => return Some(line),
+            Some(LineKind::Failure | LineKind::Summary | LineKind::Warning) => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// How far under a failure the first frame of its stack may stand
+/// ([`frame_below`]): a blank line, a code frame of six lines, a blank
+/// line, a few of the library's frames.
+const FRAME_BELOW_REACH: usize = 14;
+
+/// Whether `line`, a place, is a frame of a stack printed under a
+/// failure: `at …` (JavaScript, Java, .NET), Ruby's `from …` and RSpec's
+/// `# ./spec/…`.
+fn is_stack_frame(line: &str) -> bool {
+    let line = line.trim_start();
+    ["at ", "from ", "# "].iter().any(|p| line.starts_with(p))
+}
+
+/// The most frames of failures a form keeps ([`frame_above`],
+/// [`frame_below`]), the
 /// latest first: enough for a short run's failures, never a listing of
 /// every frame of a long one.
 pub(super) const FAILING_FRAMES: usize = 8;

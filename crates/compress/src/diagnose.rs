@@ -819,6 +819,7 @@ mod tests {
             // A file's name before a match is no package's task prefix.
             "pydicom/encoders/base.py:ENCODING_PROFILES: Dict[UID, List[ProfileType]] = {",
             "HTTP/1.1 200 OK",
+            "127.0.0.1 - - [04/Dec/2026:10:22:36 +0000] \"GET /health HTTP/1.1\" 200 2 \"-\" \"curl/7.88.1\"",
             // A klog record at the info level is no ruff finding.
             "I1127 10:00:00.123456   12345 server.go:42] Starting server on :8080",
         ] {
@@ -1023,6 +1024,10 @@ mod tests {
             "grep: Unmatched ( or \\(",
             "HTTP/2 404 ",
             "HTTP/1.1 503 Service Unavailable",
+            // An access log's record of a request that failed on the
+            // server's side (gunicorn, nginx, Apache).
+            "127.0.0.1 - - [04/Dec/2026:10:22:37 +0000] \"POST /orders HTTP/1.1\" 500 265 \"-\" \"curl/7.88.1\"",
+            "10.0.0.2 - - [04/Dec/2026:10:22:37 +0000] \"GET / HTTP/2.0\" 502 157",
             "Terminated",
             "KeyboardInterrupt",
             "SystemExit: 2",
@@ -1151,6 +1156,9 @@ mod tests {
             "  9:1  ⚠  Expected empty line before rule     rule-empty-line-before",
             "W1127 10:00:00.123456   12345 cart.go:42] stock low",
             "W: GPG error: http://deb.example.org stable InRelease: The following signatures could not be verified",
+            // An access log's record of a request refused as the client's
+            // error.
+            "127.0.0.1 - - [04/Dec/2026:10:22:37 +0000] \"GET /orders/7 HTTP/1.1\" 404 207 \"-\" \"curl/7.88.1\"",
         ] {
             assert_eq!(line_kind(line), LineKind::Warning, "{line}");
         }

@@ -9,7 +9,7 @@ use super::never_bytes;
 /// holds (`rror` for `error`, `TypeError`, `ERROR`; `ail` for `failed`;
 /// `egmentation` for `Segmentation fault`; `RUSTSEC-`, `[E]`), as ASCII
 /// literals, and the marks test runners and linters put before a failure
-/// (`✖`, `×`, `●`), the words of an agent's marker where it cut an
+/// (`✖`, `×`, `●`), an access log's 5xx status, the words of an agent's marker where it cut an
 /// output (`truncated`, `omitted`, `elided`), and the level a klog or glog
 /// record opens with at the error or fatal level (`E1127 10:04:10`),
 /// searched apart: a search for
@@ -89,6 +89,11 @@ impl<'a> Likely<'a> {
             // bandit's findings (`>> Issue: [B324:hashlib] Use of weak MD5
             // hash …`), in none of the words above.
             ">> Issue: [",
+            // A server's access log record of a request that failed on
+            // its side (`"POST /orders HTTP/1.1" 500 265`).
+            "HTTP/1.1\" 5",
+            "HTTP/1.0\" 5",
+            "HTTP/2.0\" 5",
             // An agent's marker of what it left out of an output (Codex
             // CLI's `[... omitted 764 of 1020 lines ...]`, OpenHands'
             // `<response clipped>`, mini-SWE-agent's `characters elided`,
@@ -147,5 +152,9 @@ mod tests {
         // A klog record at the error level, in no word of its own.
         let klog = b"I1127 10:00:59.000059   1 server.go:45] handled GET\nE1127 10:04:10.000250   1 cart.go:44] lookup price: no rows\n";
         assert_eq!(Likely::new(klog).find_at(0), Some(52));
+        // An access log's 5xx status, in no word either; a 200 is none.
+        let access =
+            b"1.2.3.4 - - [x] \"GET /a HTTP/1.1\" 200 2\n1.2.3.4 - - [x] \"POST /b HTTP/1.1\" 500 9\n";
+        assert_eq!(Likely::new(access).find_at(0), Some(65));
     }
 }

@@ -246,6 +246,10 @@ pub(super) const FAILURE: &str = concat!(
     r"|No space left on device|Is a directory|Not a directory|Directory not empty|Argument list too long|Too many open files|Device or resource busy|Text file busy",
     r"|Cannot allocate memory|Bad file descriptor|\[Errno \d+\]|Disk quota exceeded|Name or service not known|Temporary failure in name resolution",
     r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$",
+    // A server's access log record of a request that failed on its side,
+    // in the Common Log Format of gunicorn, nginx and Apache (`127.0.0.1 -
+    // - [04/Dec/2026:10:22:37 +0000] "POST /orders HTTP/1.1" 500 265`).
+    r#"|\bHTTP/[\d.]+" 5\d\d\b"#,
     // An agent's shell tool that ended a run (opencode's `bash tool
     // terminated command after exceeding timeout 60000 ms`, a watchdog's
     // `Process was terminated by watchdog`).
@@ -314,6 +318,9 @@ pub(super) const WARNING: &str = concat!(
     // A check `R CMD check` notes (`* checking R code for possible problems
     // ... NOTE`).
     r"|^\* checking .+ \.\.\. NOTE$",
+    // An access log record of a request refused as the client's error
+    // (`"GET /orders/7 HTTP/1.1" 404 207`).
+    r#"|\bHTTP/[\d.]+" 4\d\d\b"#,
 );
 pub(super) const SUMMARY: &str = concat!(
     r"(?i:\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo|vulnerabilit(?:y|ies)|findings?|violations?)\b)",

@@ -819,6 +819,9 @@ mod tests {
             // A file's name before a match is no package's task prefix.
             "pydicom/encoders/base.py:ENCODING_PROFILES: Dict[UID, List[ProfileType]] = {",
             "HTTP/1.1 200 OK",
+            // `npm ls`: an optional dependency left out is as asked.
+            "│ ├── UNMET OPTIONAL DEPENDENCY canvas@^2.5.0",
+            "│ │ │   ├── es-errors@1.3.0 deduped",
             "127.0.0.1 - - [04/Dec/2026:10:22:36 +0000] \"GET /health HTTP/1.1\" 200 2 \"-\" \"curl/7.88.1\"",
             // A klog record at the info level is no ruff finding.
             "I1127 10:00:00.123456   12345 server.go:42] Starting server on :8080",
@@ -1029,6 +1032,11 @@ mod tests {
             "127.0.0.1 - - [04/Dec/2026:10:22:37 +0000] \"POST /orders HTTP/1.1\" 500 265 \"-\" \"curl/7.88.1\"",
             "10.0.0.2 - - [04/Dec/2026:10:22:37 +0000] \"GET / HTTP/2.0\" 502 157",
             "Terminated",
+            // `npm ls`: a package outside the range asked for, one missing.
+            "└─┬ react@17.0.2 invalid: \"^18.3.1\" from the root project",
+            "│ ├── react@17.0.2 deduped invalid: \"^18.3.1\" from node_modules/react-dom",
+            "├── UNMET DEPENDENCY left-pad@^1.3.0",
+            "npm error missing: left-pad@^1.3.0, required by app@1.0.0",
             "KeyboardInterrupt",
             "SystemExit: 2",
             "foo 1.0 has requirement bar>=2, but you have bar 1.0.",

@@ -1032,6 +1032,10 @@ mod tests {
             "127.0.0.1 - - [04/Dec/2026:10:22:37 +0000] \"POST /orders HTTP/1.1\" 500 265 \"-\" \"curl/7.88.1\"",
             "10.0.0.2 - - [04/Dec/2026:10:22:37 +0000] \"GET / HTTP/2.0\" 502 157",
             "Terminated",
+            // node-gyp's verdicts, under npm's prefix.
+            "npm error gyp ERR! build error ",
+            "npm error gyp ERR! stack Error: `make` failed with exit code: 2",
+            "npm error gyp ERR! not ok",
             // `npm ls`: a package outside the range asked for, one missing.
             "└─┬ react@17.0.2 invalid: \"^18.3.1\" from the root project",
             "│ ├── react@17.0.2 deduped invalid: \"^18.3.1\" from node_modules/react-dom",
@@ -1209,6 +1213,13 @@ mod tests {
             // clang-tidy's closing boilerplate.
             "Suppressed 3275 warnings (3275 in non-user code).",
             "Use -header-filter=.* to display errors from all non-system headers. Use -system-headers to display errors from system headers as well.",
+            // node-gyp's steps and environment, under npm's prefix too.
+            "npm error gyp info spawn args '-Dvisibility=default',",
+            "gyp info it worked if it ends with ok",
+            "npm error gyp ERR! node -v v20.20.2",
+            "npm error gyp ERR! $npm_package_version 1.0.0",
+            "npm error make: Entering directory '/app/native/build'",
+            "  CXX(target) Release/obj.target/sum/src/sum.o",
             // A frame of code SQLAlchemy generated at run time.
             "  File \"<sqlalchemy generated _go() wrapper for sqlalchemy.orm.session.SessionTransaction.commit>\", line 2, in commit",
             "   Compiling serde v1.0.210",

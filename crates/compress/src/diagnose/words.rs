@@ -62,6 +62,12 @@ pub(super) const NOISE: &str = concat!(
     r"|^\[INFO\] Download(?:ing|ed) from |^Download https?://|^\s+Passed \S+ \[[\d.]+ m?s\]$|^Test Case '.*' (?:started\.|passed \([\d.]+ seconds\)\.)$",
     // Valgrind's banner and boilerplate around its findings.
     r"|^==\d+== (?:Memcheck, a memory error detector|Copyright \(C\)|Using Valgrind-|Command: |For (?:lists|counts) of detected and suppressed errors|All heap blocks were freed)",
+    // node-gyp's steps and the environment it reports under a failed
+    // build (`gyp info spawn args [`, `  CXX(target)
+    // Release/obj.target/sum/src/sum.o`, `gyp ERR! node -v v20.20.2`), as
+    // npm repeats them under its own prefix when an install script fails
+    // (`npm error gyp info it worked if it ends with ok`).
+    r"|^(?:npm (?:ERR!|error) )?(?:gyp info |gyp ERR! (?:System|command|cwd|node -v|node-gyp -v|\$npm_package_\w+) |make: (?:Entering|Leaving) directory |  (?:CXX|CC|LINK|SOLINK_MODULE|SOLINK|COPY|ACTION|TOUCH|AR)\(target\) )",
     // npm's closing pointer to its debug log, its blank error lines
     // and the help text under a 404.
     r"|^npm (?:ERR!|error) +(?:A complete log of this run can be found in|\S*/_logs/\S+\.log$)",

@@ -1005,6 +1005,16 @@ mod tests {
             error.starts_with("ERROR: Cannot install requests==2.31.0 and urllib3<1.21"),
             "{error}"
         );
+        // An error about an address is no pointer to help (a Celery
+        // task's last retry, under the traceback it ends).
+        let (_, error) = fact(
+            "celery -A tasks worker",
+            "Traceback (most recent call last):\n  File \"/app/tasks.py\", line 15, in fetch\nConnectionError: cannot reach http://inventory.local/items\n\nworker: Warm shutdown (MainProcess)\n",
+        );
+        assert_eq!(
+            error,
+            "ConnectionError: cannot reach http://inventory.local/items"
+        );
         // Go's `ok` names a package that passed, not the run's outcome.
         let (outcome, error) = fact(
             "go test ./...",

@@ -3,7 +3,7 @@
 //! mypy, ty, ruff, pylint, flake8, pyright, bandit, pip, pre-commit, tox, tsc, ESLint, oxlint, Biome, Prettier, Jest,
 //! Mocha, AVA, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
 //! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, clang-tidy, psql, R's testthat, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
-//! ShellCheck, erlc, AddressSanitizer, Valgrind, pnpm, Turborepo, GoogleTest, CTest, Catch2, bats, uv, Jasmine, cucumber-js, behave, Robot Framework, bun, busted, ninja, uvicorn, Alembic and the JUnit Platform console on sample projects with
+//! ShellCheck, erlc, AddressSanitizer, Valgrind, pnpm, Turborepo, GoogleTest, CTest, Catch2, bats, uv, Jasmine, cucumber-js, behave, Robot Framework, bun, busted, ninja, uvicorn, Alembic, the JUnit Platform console, pandas, gunicorn, Celery, React Testing Library, npm ls and node-gyp on sample projects with
 //! planted failures, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none
 //! was written by hand: they hold what each tool really prints around its

@@ -80,11 +80,22 @@ pub(crate) fn never() -> Regex {
 /// Whether a failure line ends on a link to where help is (pip's `ERROR:
 /// ResolutionImpossible: for help visit https://pip.pypa.io/…`, Maven's
 /// `[ERROR] [Help 1] http://cwiki.apache.org/…`): it points at the error
-/// above it, which says what failed.
+/// above it, which says what failed. Not when the words right before the
+/// address say the tool acted on it (`ConnectionError: cannot reach
+/// http://inventory.local/items`, `Failed to fetch from https://…`): the
+/// address is what the error is about.
 fn points_to_help(line: &str) -> bool {
-    line.rsplit(char::is_whitespace)
-        .next()
-        .is_some_and(|last| last.starts_with("https://") || last.starts_with("http://"))
+    static ACTS: OnceLock<Regex> = OnceLock::new();
+    let Some((before, link)) = line.trim_end().rsplit_once(char::is_whitespace) else {
+        return false;
+    };
+    let acts = ACTS.get_or_init(|| {
+        Regex::new(
+            r"(?i)\b(?:reach|connect(?:ing)?(?: to)?|fetch(?:ing)?|GET|POST|PUT|PATCH|DELETE|HEAD|request(?:ing)?(?: to)?|download(?:ing)?|load(?:ing)?|open(?:ing)?|resolve|access(?:ing)?|from)\s*$",
+        )
+        .unwrap_or_else(|_| never())
+    });
+    (link.starts_with("https://") || link.starts_with("http://")) && !acts.is_match(before)
 }
 
 /// The fewest characters of a line taken for a failure or a verdict: a
@@ -592,5 +603,32 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
         failing_summary: summary
             .filter(|s| line_kind(s) == LineKind::Failure)
             .map(|s| cut(s, MAX_LINE_CHARS)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::points_to_help;
+
+    #[test]
+    fn a_link_to_help_is_told_from_an_address_an_error_is_about() {
+        for line in [
+            "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/",
+            "[ERROR] [Help 1] http://cwiki.apache.org/confluence/display/MAVEN/MojoFailureException",
+            "npm ERR! https://docs.npmjs.com/cli/registry",
+            "For more information see https://example.org/errors/E42",
+            "(Background on this error at: https://sqlalche.me/e/21/f405)",
+        ] {
+            assert!(points_to_help(line), "{line}");
+        }
+        for line in [
+            "ConnectionError: cannot reach http://inventory.local/items",
+            "Error: failed to fetch from https://registry.example.org/index.json",
+            "GET http://127.0.0.1:8000/orders/7",
+            "ERROR: ResolutionImpossible: for help visit the docs",
+            "https://pip.pypa.io",
+        ] {
+            assert!(!points_to_help(line), "{line}");
+        }
     }
 }

@@ -36,10 +36,12 @@ const PLAIN_HEADING: &str = "Exit 0 and no error (newest first): ";
 
 mod check;
 mod facts;
+mod last_error;
 
 pub(crate) use facts::cut;
-pub use facts::{command_argument, last_error_line, outcome_note, path_argument};
+pub use facts::{command_argument, outcome_note, path_argument};
 use facts::{command_fact, read_run, shell_writes};
+pub use last_error::last_error_line;
 use strata_ctx_tools::{changed_files, program_of, INSPECTION_PROGRAMS};
 
 /// One command the agent ran, with what came of it.

@@ -173,8 +173,9 @@ pub(super) fn choose(
     // The frame each failure happened in, when its code line stands
     // between them (pytest's `--tb=short`), or the first of the project's
     // in the stack under it (Jest's, past its code frame), the latest
-    // first, a repeated failure's too: it may use what is left of the room the diagnostic
-    // lines grew, once the other lines are in, and grows none.
+    // first, a repeated failure's too: it may use what is left of the
+    // room the diagnostic lines grew, once the other lines are in, and
+    // grows none.
     let mut framed = HashSet::new();
     let failing_frames: Vec<Line> = all
         .iter()

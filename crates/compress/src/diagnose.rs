@@ -1213,6 +1213,10 @@ mod tests {
             // clang-tidy's closing boilerplate.
             "Suppressed 3275 warnings (3275 in non-user code).",
             "Use -header-filter=.* to display errors from all non-system headers. Use -system-headers to display errors from system headers as well.",
+            // The development server's banner of Django and Flask.
+            "WARNING: This is a development server. Do not use it in a production setting. Use a production WSGI or ASGI server instead.",
+            "\x1b[31m\x1b[1mWARNING: This is a development server. Do not use it in a production deployment. Use a production WSGI server instead.\x1b[0m",
+            "For more information on production servers see: https://docs.djangoproject.com/en/5.2/howto/deployment/",
             // node-gyp's steps and environment, under npm's prefix too.
             "npm error gyp info spawn args '-Dvisibility=default',",
             "gyp info it worked if it ends with ok",

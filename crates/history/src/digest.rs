@@ -1007,6 +1007,16 @@ mod tests {
             error.starts_with("ERROR: Cannot install requests==2.31.0 and urllib3<1.21"),
             "{error}"
         );
+        // A server's log: the exception logged, not the access record of
+        // the request it failed (Django's development server).
+        let (_, error) = fact(
+            "python manage.py runserver",
+            "Internal Server Error: /orders/summary/\nTraceback (most recent call last):\n  File \"/app/orders/views.py\", line 9, in summary\nAttributeError: 'Manager' object has no attribute 'aggregate_total'\n[04/Dec/2026 11:35:23] \"GET /orders/summary/ HTTP/1.1\" 500 56964\n[04/Dec/2026 11:35:23] \"GET /orders/1/ HTTP/1.1\" 200 34\n",
+        );
+        assert_eq!(
+            error,
+            "AttributeError: 'Manager' object has no attribute 'aggregate_total'"
+        );
         // An error about an address is no pointer to help (a Celery
         // task's last retry, under the traceback it ends).
         let (_, error) = fact(

@@ -68,6 +68,10 @@ pub(super) const NOISE: &str = concat!(
     // npm repeats them under its own prefix when an install script fails
     // (`npm error gyp info it worked if it ends with ok`).
     r"|^(?:npm (?:ERR!|error) )?(?:gyp info |gyp ERR! (?:System|command|cwd|node -v|node-gyp -v|\$npm_package_\w+) |make: (?:Entering|Leaving) directory |  (?:CXX|CC|LINK|SOLINK_MODULE|SOLINK|COPY|ACTION|TOUCH|AR)\(target\) )",
+    // The banner Django's and Flask's development servers print on every
+    // start (`WARNING: This is a development server. Do not use it in a
+    // production deployment.`), and Django's pointer under it.
+    r"|^WARNING: This is a development server\. Do not use it in a production|^For more information on production servers see: ",
     // npm's closing pointer to its debug log, its blank error lines
     // and the help text under a 404.
     r"|^npm (?:ERR!|error) +(?:A complete log of this run can be found in|\S*/_logs/\S+\.log$)",
@@ -386,6 +390,10 @@ pub(super) const VERDICT: &str = concat!(
     // failures`, `Maximum number of failures exceeded; quitting at end of
     // file.`).
     r"|^Execution halted$|^Error: Test failures$|^Maximum number of failures exceeded; quitting",
+    // A server's access log record of a request that failed on its side:
+    // the exception logged above it says why (`"POST /orders HTTP/1.1"
+    // 500 265` under Django's `AttributeError: …`).
+    r#"|\bHTTP/[\d.]+" 5\d\d\b"#,
     // tsc's table of errors per file,
     // pnpm's and Deno's closing lines and Deno's headings, make's; pnpm's
     // word under a package's failed script in a recursive run, and its

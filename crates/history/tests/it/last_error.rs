@@ -77,6 +77,9 @@ fn last_error_among(name: &str, output: &str, failures: &[String], process: &str
 fn react_6_builds_and_runners_stopping_are_verdicts() {
     for verdict in [
         "> Compilation failed; see the compiler error output for details.",
+        // A server's access log record of a request that failed: the
+        // exception logged above it says why.
+        "[04/Dec/2026 11:35:23] \"GET /orders/summary/ HTTP/1.1\" 500 56964",
         "> There were failing tests. See the report at: file:///a/index.html",
         "Build FAILED.",
         "ninja: build stopped: subcommand failed.",

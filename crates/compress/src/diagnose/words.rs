@@ -276,7 +276,7 @@ pub(super) const FAILURE: &str = concat!(
     // react@17.0.2 invalid: "^18.3.1" from the root project`) or missing
     // (`├── UNMET DEPENDENCY left-pad@^1.3.0`, `missing: left-pad@^1.3.0,
     // required by app@1.0.0`).
-    r"|^[│├└─┬|`+\\ -]*(?:\S+@\S+ (?:deduped )?invalid: |UNMET DEPENDENCY \S)|^npm (?:ERR!|error) missing: \S",
+    r"|^[│| ]*(?:[├└]─[─┬]|[+`]-[-┬]) (?:\S+@\S+ (?:deduped )?invalid: |UNMET DEPENDENCY \S)|^npm (?:ERR!|error) missing: \S",
     // C++'s uncaught exception (`terminate called after throwing an
     // instance of 'std::out_of_range'` above `  what():  …`).
     r"|^terminate called (?:after throwing an instance of|without an active exception)|^\s+what\(\):\s",

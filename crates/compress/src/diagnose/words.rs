@@ -2,6 +2,17 @@
 //! print them: the sources of [`super::line_kind`]'s patterns, apart from
 //! the decisions that use them.
 
+/// A server's access log record of a request that failed on its side, in
+/// the Common Log Format of gunicorn, nginx, Apache and Django (`"POST
+/// /orders HTTP/1.1" 500 265`): a failure, and a verdict whose reason is
+/// logged above it. A macro, so that [`FAILURE`] and [`VERDICT`] can hold
+/// it.
+macro_rules! server_error_record {
+    () => {
+        r#"\bHTTP/[\d.]+" 5\d\d\b"#
+    };
+}
+
 /// Noise: passing tests, downloads, installs and dependency builds, build
 /// steps that went through, library stack frames.
 pub(super) const NOISE: &str = concat!(
@@ -256,10 +267,9 @@ pub(super) const FAILURE: &str = concat!(
     r"|No space left on device|Is a directory|Not a directory|Directory not empty|Argument list too long|Too many open files|Device or resource busy|Text file busy",
     r"|Cannot allocate memory|Bad file descriptor|\[Errno \d+\]|Disk quota exceeded|Name or service not known|Temporary failure in name resolution",
     r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$",
-    // A server's access log record of a request that failed on its side,
-    // in the Common Log Format of gunicorn, nginx and Apache (`127.0.0.1 -
-    // - [04/Dec/2026:10:22:37 +0000] "POST /orders HTTP/1.1" 500 265`).
-    r#"|\bHTTP/[\d.]+" 5\d\d\b"#,
+    // A server's access log record of a request that failed on its side.
+    "|",
+    server_error_record!(),
     // An agent's shell tool that ended a run (opencode's `bash tool
     // terminated command after exceeding timeout 60000 ms`, a watchdog's
     // `Process was terminated by watchdog`).
@@ -391,9 +401,9 @@ pub(super) const VERDICT: &str = concat!(
     // file.`).
     r"|^Execution halted$|^Error: Test failures$|^Maximum number of failures exceeded; quitting",
     // A server's access log record of a request that failed on its side:
-    // the exception logged above it says why (`"POST /orders HTTP/1.1"
-    // 500 265` under Django's `AttributeError: …`).
-    r#"|\bHTTP/[\d.]+" 5\d\d\b"#,
+    // the exception logged above it says why.
+    "|",
+    server_error_record!(),
     // tsc's table of errors per file,
     // pnpm's and Deno's closing lines and Deno's headings, make's; pnpm's
     // word under a package's failed script in a recursive run, and its

@@ -37,6 +37,7 @@ mod levels;
 mod likely;
 mod listing;
 mod located;
+mod payload;
 mod place;
 pub(crate) mod prefix;
 mod shape;
@@ -55,6 +56,7 @@ use levels::{json_log_level, severity_tagged, warning_level};
 pub(crate) use likely::Likely;
 pub(crate) use located::frame_place;
 use located::{has_message, is_note, located_message, without_paths};
+pub(crate) use payload::{payload_lines, payload_messages};
 pub(crate) use place::{
     exception_continued, file_heading_above, is_message_over_place, is_numbered_heading, kind_in_place,
     lines_above, section_title_above, span_in, HEADING_REACH,

@@ -228,6 +228,7 @@ pub(crate) fn message_lines<'a>(failure: &str, after: &'a str) -> Vec<&'a str> {
         Vec::new()
     };
     lines.extend(elaboration(failure, after));
+    lines.extend(super::payload_messages(failure, after));
     let (mut anchor, mut reach) = (0, OPERAND_REACH);
     for (n, line) in after
         .split('\n')

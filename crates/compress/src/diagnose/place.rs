@@ -63,7 +63,11 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
         {
             LineKind::Plain
         }
-        LineKind::Failure if go_test_log().is_match(line) && run_passed(text, line) => LineKind::Noise,
+        LineKind::Failure
+            if go_test_log().is_match(without_stream_prefix(line)) && run_passed(text, line) =>
+        {
+            LineKind::Noise
+        }
         LineKind::Plain if arrow_message().is_match(line) && failure_above(text, line) => LineKind::Failure,
         LineKind::Plain | LineKind::Context
             if is_numbered_heading(line) && in_failure_section(text, line) =>
@@ -211,8 +215,9 @@ fn arrow_message() -> &'static Regex {
 }
 
 /// How many log lines a `go test -v` run may print under its `=== RUN`
-/// line ([`run_passed`]).
-const RUN_LOG_REACH: usize = 64;
+/// line ([`run_passed`]): a table test logging five lines for each of
+/// fifty cases.
+const RUN_LOG_REACH: usize = 256;
 
 /// How far below a test's log its verdict is looked for ([`run_passed`]):
 /// a subtest's comes after all its parent's subtests have run.
@@ -225,9 +230,13 @@ const VERDICT_SEARCH_BYTES: usize = 256 * 1024;
 /// parent's subtests have all run, within [`VERDICT_SEARCH_BYTES`].
 fn run_passed(text: &str, line: &str) -> bool {
     let (start, end) = span_in(text, line);
+    // From the start of its line: `line` may be what a process printed,
+    // after its name.
+    let start = memchr::memrchr(b'\n', &text.as_bytes()[..start.min(text.len())]).map_or(0, |i| i + 1);
     let Some(name) = lines_above(text.as_bytes(), start)
         .take(RUN_LOG_REACH)
         .filter_map(|(s, e)| text.get(s..e))
+        .map(without_stream_prefix)
         .find(|l| !go_test_log().is_match(l))
         .and_then(|l| {
             l.strip_prefix("=== RUN   ")
@@ -697,6 +706,36 @@ mod tests {
         let cut = log.replace("    --- PASS: TestTotal/case_0 (0.00s)\n", "");
         let line = cut.lines().find(|l| l.contains("checked 0")).unwrap_or_default();
         assert_eq!(line_kind_in(&cut, line), LineKind::Failure);
+    }
+
+    /// TOOL-8: a passed test's log is noise however long (a table test
+    /// logging each of its cases) and under a process's name
+    /// (Compose's `api-1  | `) as well.
+    #[test]
+    fn tool_8_a_passed_test_s_long_log_is_noise_under_a_process_s_name() {
+        let mut log = String::from("=== RUN   TestS2S\n");
+        for n in 0..50 {
+            log.push_str(&format!(
+                "    s2s_test.go:127: === TEST {n} ===\n    s2s_test.go:130:     Expected:      map[a:{n}]\n    s2s_test.go:144:     Actual:        map[a:{n}]\n"
+            ));
+        }
+        log.push_str("--- PASS: TestS2S (0.00s)\n=== RUN   TestCSV\n    csv_test.go:9: got 2 values, want 4\n--- FAIL: TestCSV (0.00s)\nFAIL\n");
+        for process in ["", "api-1  | "] {
+            let log: String = log.lines().map(|l| format!("{process}{l}\n")).collect();
+            let kind = |needle: &str| {
+                let line = log.lines().find(|l| l.contains(needle)).unwrap_or_default();
+                line_kind_in(&log, line)
+            };
+            assert_eq!(kind("Actual:        map[a:49]"), LineKind::Noise, "{process:?}");
+            // What the process printed, read without its name.
+            let line = log.lines().find(|l| l.contains("map[a:48]")).unwrap_or_default();
+            assert_eq!(
+                line_kind_in(&log, &line[process.len()..]),
+                LineKind::Noise,
+                "{process:?}"
+            );
+            assert_eq!(kind("want 4"), LineKind::Failure, "{process:?}");
+        }
     }
 
     /// TOOL-8: a title between two rules heads a failed test's report

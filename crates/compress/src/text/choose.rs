@@ -645,6 +645,36 @@ mod tests {
             .collect()
     }
 
+    /// TOOL-8: the message fields of the payload an error opens are its
+    /// message, past a failure's word among the payload's keys (a union's
+    /// `"errors": [`), which opens no failure of its own.
+    #[test]
+    fn tool_8_a_payload_s_messages_are_its_error_s() {
+        use LineKind::{Context, Failure, Plain};
+        let text = concat!(
+            "ZodError: [\n",
+            "  {\n",
+            "    \"errors\": [\n",
+            "      { \"code\": \"too_small\" },\n",
+            "      \"message\": \"Too small: expected string to have >=5 characters\"\n",
+            "    ],\n",
+            "    \"message\": \"Invalid input\"\n",
+            "  }\n",
+            "]\n",
+            " ❯ src/a.test.ts:8:17\n",
+            "  \"message\": \"not in a payload\"\n",
+        );
+        let kinds = [
+            Failure, Plain, Failure, Plain, Plain, Plain, Plain, Plain, Plain, Context, Plain,
+        ];
+        assert_eq!(attached(text, &kinds), [4, 6]);
+        // Without the payload's end in reach, its fields are read as any
+        // other lines: no message field is the error's by its name.
+        let open = text.replace("]\n ❯", "x\n ❯");
+        let fields = attached(&open, &kinds);
+        assert!(!fields.contains(&6), "{fields:?}");
+    }
+
     #[test]
     fn a_failure_s_message_is_found_within_its_reach() {
         use LineKind::{Context, Failure, Plain};

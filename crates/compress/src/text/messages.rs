@@ -45,6 +45,12 @@ pub(super) fn with_announced_messages(
         if failure() {
             added
                 .extend(diagnose::exception_continued(text, line, after).map(|m| diagnose::span_in(text, m)));
+            // The message fields of the payload an error opens (`ZodError: [`).
+            added.extend(
+                diagnose::payload_messages(line, after)
+                    .into_iter()
+                    .map(|m| diagnose::span_in(text, m)),
+            );
         }
         let mut elaboration = diagnose::elaboration(line, after).peekable();
         let mut value = diagnose::value_under(line, after).peekable();

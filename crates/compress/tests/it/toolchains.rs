@@ -410,8 +410,17 @@ fn tool_8_coloured_failures_are_found_and_kept_as_printed() {
     let failures = failure_lines(vitest, &regex::Regex::new(r"^FAIL |Tests .* failed").unwrap());
     assert_eq!(failures.len(), 5, "{failures:?}");
     assert_all_kept(&plain, &failures, &form);
+    // Each failed assertion's place (` ❯ vt/cart.test.mjs:7:86`) stays
+    // under it: where to look.
+    for place in [
+        "❯ vt/cart.test.mjs:7:86",
+        "❯ vt/cart.test.mjs:8:68",
+        "❯ vt/cart.test.mjs:10:69",
+    ] {
+        assert!(plain.contains(place), "{place}\n{form}");
+    }
     assert!(
-        form.len() * 6 < vitest.len(),
+        form.len() * 5 < vitest.len(),
         "{} of {} bytes",
         form.len(),
         vitest.len()

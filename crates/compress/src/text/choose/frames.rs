@@ -120,6 +120,12 @@ pub(super) fn frame_above(text: &str, failure: &Line) -> Option<Line> {
 /// in its place; the others are plain.
 pub(super) fn frame_below(text: &str, failure: &Line, kinds: &HashMap<usize, LineKind>) -> Option<Line> {
     let mut line = *failure;
+    // Past the payload the failure opens (`ZodError: [`): the reach counts
+    // from where it ends.
+    let after = text.get(failure.end..).unwrap_or_default();
+    for _ in 0..diagnose::payload_lines(line_str(text, failure), after) {
+        line = line_after(text, &line)?;
+    }
     for _ in 0..FRAME_BELOW_REACH {
         line = line_after(text, &line)?;
         match kinds.get(&line.number) {
@@ -137,11 +143,12 @@ pub(super) fn frame_below(text: &str, failure: &Line, kinds: &HashMap<usize, Lin
 const FRAME_BELOW_REACH: usize = 14;
 
 /// Whether `line`, a place, is a frame of a stack printed under a
-/// failure: `at …` (JavaScript, Java, .NET), Ruby's `from …` and RSpec's
-/// `# ./spec/…`.
+/// failure: `at …` (JavaScript, Java, .NET), Ruby's `from …`, RSpec's
+/// `# ./spec/…` and Vitest's `❯ src/a.test.ts:14:19`, in colour or not.
 fn is_stack_frame(line: &str) -> bool {
+    let line = diagnose::without_colours(line);
     let line = line.trim_start();
-    ["at ", "from ", "# "].iter().any(|p| line.starts_with(p))
+    ["at ", "from ", "# ", "❯ "].iter().any(|p| line.starts_with(p))
 }
 
 /// The most frames of failures a form keeps ([`frame_above`],

@@ -58,6 +58,8 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
     let mut failure: Option<usize> = None;
     // Where each line that goes on with an exception's message starts.
     let mut continued: Vec<usize> = Vec::new();
+    // Where the payload the last failure opened ends ([`diagnose::payload_lines`]).
+    let mut payload_end = 0;
     for (l, k) in all {
         let line = line_str(text, l);
         if *k == LineKind::Plain && continued.contains(&l.start) {
@@ -65,6 +67,11 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
                 line: *l,
                 failure: failure.unwrap_or(l.number),
             });
+            continue;
+        }
+        // The rest of the payload an error opens is its shape (a failure's
+        // word among its keys, `"errors": [`, too): no message, no failure.
+        if l.start < payload_end {
             continue;
         }
         let within = |n: usize, reach: usize| l.number > n && l.number <= n + reach;
@@ -88,7 +95,13 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
         if *k == LineKind::Failure {
             failure = Some(l.number);
             let after = text.get(l.end..).unwrap_or_default();
+            let payload = diagnose::payload_lines(line, after);
+            payload_end = after
+                .split_inclusive('\n')
+                .take(payload + 1)
+                .fold(l.end, |end, line| end + line.len());
             continued = diagnose::exception_continued(text, line, after)
+                .chain(diagnose::payload_messages(line, after))
                 .map(|m| diagnose::span_in(text, m).0)
                 .collect();
         }

@@ -31,6 +31,18 @@ macro_rules! powershell_field {
     };
 }
 
+/// An error of a Pydantic `ValidationError`, indented under the field it
+/// is about (`  Input should be a valid integer, unable to parse string
+/// as an integer [type=int_parsing, input_value='x', input_type=str]`;
+/// `  Field required [type=missing]` when the input is hidden; Pydantic
+/// 1's `  field required (type=value_error.missing)`). A macro, so that
+/// [`words::FAILURE`] and [`payload`]'s check can hold it.
+macro_rules! field_error {
+    () => {
+        r"^\s+\S.* (?:\[type=[a-z_]+(?:, .*input_type=\w+)?\]|\(type=[a-z_.]+(?:; [^)]*)?\))$"
+    };
+}
+
 mod announce;
 mod counts;
 mod levels;
@@ -56,7 +68,7 @@ use levels::{json_log_level, severity_tagged, warning_level};
 pub(crate) use likely::Likely;
 pub(crate) use located::frame_place;
 use located::{has_message, is_note, located_message, without_paths};
-pub(crate) use payload::{payload_lines, payload_messages};
+pub(crate) use payload::{field_above, payload_lines, payload_messages};
 pub(crate) use place::{
     exception_continued, file_heading_above, is_message_over_place, is_numbered_heading, kind_in_place,
     lines_above, section_title_above, span_in, HEADING_REACH,

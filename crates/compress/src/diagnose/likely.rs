@@ -89,6 +89,9 @@ impl<'a> Likely<'a> {
             // bandit's findings (`>> Issue: [B324:hashlib] Use of weak MD5
             // hash …`), in none of the words above.
             ">> Issue: [",
+            // An error of a Pydantic `ValidationError` (`  Field required
+            // [type=missing, …]`), in none of the words above.
+            " [type=",
             // A server's access log record of a request that failed on
             // its side (`"POST /orders HTTP/1.1" 500 265`).
             "HTTP/1.1\" 5",

@@ -1,10 +1,12 @@
-//! An error whose message is a structured payload it opens on its own
-//! line: Zod's `ZodError: [` over the issues as JSON, each with its
-//! `"message": "Too small: expected string to have >=2 characters"`, as
-//! Vitest and Jest print a thrown `ZodError`; an `AggregateError: [` or
-//! `Error: {` over an object util.inspect draws (`message: 'No user'`).
-//! The payload's message fields say what failed; the rest (codes, paths,
-//! bounds) is its shape.
+//! Errors that print what failed as structured data. An error whose
+//! message is a payload it opens on its own line: Zod's `ZodError: [`
+//! over the issues as JSON, each with its `"message": "Too small:
+//! expected string to have >=2 characters"`, as Vitest and Jest print a
+//! thrown `ZodError`; an `AggregateError: [` or `Error: {` over an object
+//! util.inspect draws (`message: 'No user'`). The payload's message
+//! fields say what failed; the rest (codes, paths, bounds) is its shape.
+//! And a Pydantic `ValidationError`'s errors, each under the field it is
+//! about (`email` over `  Field required [type=missing, …]`).
 
 use std::sync::OnceLock;
 
@@ -35,6 +37,29 @@ fn message_field() -> &'static Regex {
         &RE,
         r#"^\s*(?:"(?:message|msg)"|'(?:message|msg)'|message|msg)\s*:\s*\S"#,
     )
+}
+
+/// A Pydantic error line ([`field_error!`]).
+fn field_error() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, field_error!())
+}
+
+/// A field's location as Pydantic prints it over its errors, at the
+/// line's start: `email`, `items.0.sku`, `body.user.name`,
+/// `function-after[check(), str]`.
+fn field_location() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^[\w$][\w$.\[\]()<>,:-]*(?:, \w+\])?$")
+}
+
+/// Whether `above`, the line right above `failure`, is the field a
+/// Pydantic error is about (`email` over `  Field required
+/// [type=missing, …]`): the error says what is wrong, only the line
+/// above says with which field.
+pub(crate) fn field_above(failure: &str, above: &str) -> bool {
+    let above = without_colours(above);
+    field_error().is_match(&without_colours(failure)) && field_location().is_match(above.trim_end())
 }
 
 /// The payload `failure` opens, from `after`, the text that follows it
@@ -121,6 +146,32 @@ mod tests {
             payload_messages(failure, after),
             ["  \"msg\": \"Field required\""]
         );
+    }
+
+    /// TOOL-8: a Pydantic error's field is the line above it, Pydantic 1's
+    /// and 2's, with its input shown or hidden; not a sentence, an
+    /// indented line, or the line above another failure.
+    #[test]
+    fn tool_8_a_pydantic_error_s_field_is_above_it() {
+        let v2 =
+            "  Field required [type=missing, input_value={'id': 'x31', 'items': [{...}]}, input_type=dict]";
+        for (failure, field) in [
+            (v2, "email"),
+            (
+                "  Input should be a valid integer [type=int_parsing]",
+                "items.0.qty",
+            ),
+            ("  field required (type=value_error.missing)", "body.user.name"),
+            (
+                "  Value error, bad sku [type=value_error, input_value='ab', input_type=str]",
+                "function-after[check(), str]",
+            ),
+        ] {
+            assert!(field_above(failure, field), "{field} over {failure}");
+        }
+        assert!(!field_above(v2, "Traceback (most recent call last):"));
+        assert!(!field_above(v2, "  email"));
+        assert!(!field_above("  email is required", "email"));
     }
 
     /// TOOL-8: no payload: an error with a message, a bracket that is not

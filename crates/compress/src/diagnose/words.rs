@@ -25,6 +25,11 @@ pub(super) const NOISE: &str = concat!(
     // The JUnit Platform console's tree of passing tests and containers
     // (`│     ├─ sums() ✔`).
     r"|^[│ ]*[├└]─ .* ✔$",
+    // The link Pydantic prints under each error of a `ValidationError`
+    // (`    For further information visit
+    // https://errors.pydantic.dev/2.14/v/missing`): the same page for
+    // each error of a type.
+    r"|^\s+For further information visit https://errors\.pydantic\.dev/",
     // GoogleTest's passing tests (`[       OK ] Balance.Sums (0 ms)`),
     // Robot Framework's (`Totals Add Up     | PASS |`).
     r"|^\[       OK \] |\S\s+\| PASS \|$",
@@ -160,6 +165,10 @@ pub(super) const FAILURE: &str = concat!(
     // The JUnit Platform console's failed test in its tree, with its
     // message (`│     ├─ appliesTen() ✘ expected: <91> but was: <90>`).
     r"|^[│ ]*[├└]─ .* ✘(?: |$)",
+    // Each error of a Pydantic `ValidationError`, under the field it is
+    // about.
+    r"|",
+    field_error!(),
     // AVA's failed assertion, over the diff of its values.
     r"|^\s*Difference(?: \(- actual, \+ expected\))?:$",
     // A security finding: an advisory's id (npm's and pip-audit's

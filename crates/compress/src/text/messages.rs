@@ -51,6 +51,15 @@ pub(super) fn with_announced_messages(
                     .into_iter()
                     .map(|m| diagnose::span_in(text, m)),
             );
+            // The field a Pydantic error is about, above it.
+            added.extend(
+                diagnose::lines_above(text.as_bytes(), start)
+                    .next()
+                    .filter(|&(s, e)| {
+                        text.get(s..e)
+                            .is_some_and(|above| diagnose::field_above(line, above))
+                    }),
+            );
         }
         let mut elaboration = diagnose::elaboration(line, after).peekable();
         let mut value = diagnose::value_under(line, after).peekable();

@@ -60,8 +60,19 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
     let mut continued: Vec<usize> = Vec::new();
     // Where the payload the last failure opened ends ([`diagnose::payload_lines`]).
     let mut payload_end = 0;
+    let mut previous: Option<&Line> = None;
     for (l, k) in all {
         let line = line_str(text, l);
+        // The field a Pydantic error is about, right above it.
+        let above = previous.replace(l);
+        if let Some(field) = above.filter(|a| a.number + 1 == l.number) {
+            if *k == LineKind::Failure && diagnose::field_above(line, line_str(text, field)) {
+                attached.push(Message {
+                    line: *field,
+                    failure: l.number,
+                });
+            }
+        }
         if *k == LineKind::Plain && continued.contains(&l.start) {
             attached.push(Message {
                 line: *l,

@@ -57,8 +57,9 @@ pub struct RuleLimits {
     /// Generic rule: bytes kept. By default, 2,000.
     pub generic_bytes: usize,
     /// The most bytes of one kept line. By default, 400. A command's
-    /// history form keeps this many of a failure line, at most 240 of
-    /// any other.
+    /// history form keeps twice this many of a failure line (a type
+    /// checker's error with its types spelled out), at most 240 of any
+    /// other.
     pub line_bytes: usize,
     /// TodoWrite: open items listed (TOOL-9). By default, 10.
     pub todo_items: usize,
@@ -112,7 +113,15 @@ impl RuleLimits {
             max_bytes: self.bash_bytes.max(256),
             // A kept line shows its first 150 characters or so.
             max_line_bytes: self.line_bytes.clamp(64, 240),
-            max_failure_line_bytes: self.line_bytes.max(64),
+            // A type checker's error with its types spelled out (tsc's
+            // `Argument of type '{ … }' is not assignable to parameter of
+            // type '{ … }'.`, 500 to 700 bytes) stays whole, within the
+            // form's room.
+            max_failure_line_bytes: self
+                .line_bytes
+                .saturating_mul(2)
+                .min(self.bash_bytes.max(256).saturating_add(self.bash_grow))
+                .max(64),
             grow: self.bash_grow,
         }
     }
@@ -474,6 +483,55 @@ mod tests {
 
     fn bash_form(text: &str) -> String {
         text_rule(Some(ToolKind::Bash), text, &RuleLimits::default())
+    }
+
+    /// TOOL-8: a type checker's errors with their types spelled out (tsc's,
+    /// 500 to 700 bytes each) stay whole, up to twice `line_bytes`; a longer
+    /// one is cut there, and a line that is no failure at 240 bytes.
+    #[test]
+    fn tool_8_a_long_error_line_stays_whole() {
+        let ty = |n: usize| {
+            format!(
+                "'{{ code: \"invalid_type\"; input: unknown; {} }}'",
+                "readonly x: number; ".repeat(n)
+            )
+        };
+        let error = |i: usize, n: usize| {
+            format!("src/core/checks.ts({i},27): error TS2345: Argument of type {} is not assignable to parameter of type {}.", ty(n), ty(n))
+        };
+        let mut log = String::new();
+        for i in 0..40 {
+            log.push_str(&format!(
+                "note: checking module {i} of the project with the strictest settings on, {}\n",
+                "x".repeat(300)
+            ));
+        }
+        let (long, longer) = (error(96, 14), error(147, 30));
+        assert!(
+            (600..800).contains(&long.len()) && longer.len() > 800,
+            "{} {}",
+            long.len(),
+            longer.len()
+        );
+        log.push_str(&format!("{long}\n{longer}\n"));
+        let form = bash_form(&log);
+        assert!(form.lines().any(|l| l == long), "{form}");
+        let cut = form
+            .lines()
+            .find(|l| l.starts_with("src/core/checks.ts(147,27)"))
+            .unwrap_or_default();
+        assert!(cut.len() < longer.len() && cut.contains("[… "), "{cut}");
+        assert!(
+            form.lines().all(|l| l.starts_with("src/") || l.len() <= 280),
+            "{form}"
+        );
+        // Within a small budget, no line is longer than the text's room.
+        let small = RuleLimits::default().with_text_bytes(300).bash();
+        assert!(
+            small.max_failure_line_bytes <= 300,
+            "{}",
+            small.max_failure_line_bytes
+        );
     }
 
     #[test]

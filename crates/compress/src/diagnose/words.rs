@@ -25,6 +25,10 @@ pub(super) const NOISE: &str = concat!(
     // The JUnit Platform console's tree of passing tests and containers
     // (`│     ├─ sums() ✔`).
     r"|^[│ ]*[├└]─ .* ✔$",
+    // A TAP producer's passing test point, nested or not (node:test,
+    // tape, prove, bats: `    ok 5 - when argument not last then
+    // error`), whatever its title says.
+    r"|^\s*ok \d+ - ",
     // The link Pydantic prints under each error of a `ValidationError`
     // (`    For further information visit
     // https://errors.pydantic.dev/2.14/v/missing`): the same page for

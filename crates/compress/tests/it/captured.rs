@@ -563,3 +563,56 @@ fn tool_8_bandit_s_last_finding_is_seen_mid_round() {
     let view = cut.result.data["output"].as_str().unwrap_or_default();
     assert!(view.contains(&case.last), "{view}");
 }
+
+/// TOOL-8: a TAP producer's passing test points are noise whatever their
+/// titles say (commander's `    ok 5 - when program variadic argument not
+/// last then error`): node:test's report of 1,300 tests keeps its failing
+/// points and their messages, and none of the passing ones.
+#[test]
+fn tool_8_tap_s_passing_points_are_noise_whatever_they_say() {
+    let (case, form) = captured_form("node-test-commander");
+    assert_keeps_every_failure(&case, &form);
+    let passing: Vec<&str> = form
+        .lines()
+        .filter(|l| l.trim_start().starts_with("ok "))
+        .collect();
+    assert!(passing.is_empty(), "{passing:?}");
+    assert!(
+        form.len() * 20 < case.output.len(),
+        "{} of {}",
+        form.len(),
+        case.output.len()
+    );
+}
+
+/// TOOL-8: a Pydantic `ValidationError` keeps each error with the field
+/// it is about, the last one's too, and none of the links under them.
+#[test]
+fn tool_8_pydantic_s_errors_keep_their_fields() {
+    let (case, form) = captured_form("pydantic-many");
+    assert_keeps_every_failure(&case, &form);
+    assert!(
+        form.contains("\nemail\n  Field required [type=missing, input_value={'id': 'x31'"),
+        "{form}"
+    );
+    assert!(
+        form.matches("For further information visit").count() <= 1,
+        "{form}"
+    );
+}
+
+/// TOOL-8: a thrown `ZodError`, as Vitest prints it, keeps the message of
+/// each issue in its JSON payload, a union's nested ones too, and the
+/// place under it of the latest failed tests.
+#[test]
+fn tool_8_a_zod_error_keeps_each_issue_s_message() {
+    let (case, form) = captured_form("vitest-zod");
+    assert_keeps_every_failure(&case, &form);
+    let plain = strata_ctx_compress::without_colours(&form);
+    for line in [
+        "          \"message\": \"Invalid string: must match pattern /^a/\"",
+        " ❯ src/v4/classic/tests/string.test.ts:952:35",
+    ] {
+        assert!(plain.contains(line), "{line}\n{plain}");
+    }
+}

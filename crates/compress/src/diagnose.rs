@@ -207,11 +207,12 @@ fn noise() -> &'static Regex {
 /// …` over `left:` and `right:`), javac's `symbol:` and `location:`
 /// under `cannot find symbol`, the quoted code between, and the types of
 /// a mismatch as scalac and javac print them (` found   : Int(0)` over `
-/// required: String`). A macro, so that
-/// [`CONTEXT`] can hold it.
+/// required: String`), and Jest 22's headings over each operand's value
+/// (`    Expected value to be:` over `      28`, `    Received:` over
+/// `      29`). A macro, so that [`CONTEXT`] can hold it.
 macro_rules! operand {
     () => {
-        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right|code|symbol|location|found|required|Found|Required)(?: [a-z]+){0,2} *:\s|^(?:Expected|Got):$|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$"
+        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right|code|symbol|location|found|required|Found|Required)(?: [a-z]+){0,2} *:\s|^(?:Expected|Got):$|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$|^\s*(?:Expected value to [a-z ]+|Received|received\.length):$"
     };
 }
 const OPERAND: &str = operand!();
@@ -1229,6 +1230,8 @@ mod tests {
     #[test]
     fn noise_of_each_toolchain() {
         let lines = [
+            // Jest 24's heading over what tests logged.
+            "  ● Console",
             // A TAP producer's passing test point, whatever its title says.
             "    ok 5 - when program variadic argument not last then error",
             "ok 12 - fails on a missing file # SKIP no fixtures",
@@ -1357,6 +1360,9 @@ mod tests {
     #[test]
     fn context_lines() {
         for line in [
+            // Jest 22's headings over an assertion's operands.
+            "    Expected value to be:",
+            "    Received:",
             "  --> src/main.rs:4:13",
             "  File \"/work/app/models.py\", line 12, in save",
             "    at parse (/work/app/src/parse.js:10:11)",

@@ -22,7 +22,9 @@ use super::{compiled, line_kind, LineKind};
 /// GoogleTest's place of a failed assertion (`tests/a_test.cpp:4:
 /// Failure`) over what the assertion met (`Expected equality of these
 /// values:`), and Robot Framework's failed test (`Discount TEN   | FAIL
-/// |`) over its message. Asked of a line already known to be a failure; the history form keeps
+/// |`) over its message, and the `error: |-` field of a TAP producer's
+/// YAML block over the message it holds (node:test's `Expected values to
+/// be strictly equal:`). Asked of a line already known to be a failure; the history form keeps
 /// the line after it, and the digest's last error joins the two.
 ///
 /// ```
@@ -36,6 +38,7 @@ use super::{compiled, line_kind, LineKind};
 /// assert!(announces_message("/home/dev/tests/ledger_test.cpp:4: Failure"));
 /// assert!(announces_message("unknown file: Failure"));
 /// assert!(announces_message("Discount TEN                    | FAIL |"));
+/// assert!(announces_message("      error: |-"));
 /// assert!(!announces_message("error[E0425]: cannot find value `x` in this scope"));
 /// ```
 pub fn announces_message(failure: &str) -> bool {
@@ -54,7 +57,7 @@ pub fn announces_message(failure: &str) -> bool {
         || (failure.trim_start().starts_with(RULE) && failure.ends_with(RULE))
         || compiled(
             &RE,
-            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$|\S\s+\| FAIL \|$",
+            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$|\S\s+\| FAIL \|$|^\s+error: [|>][-+]?$",
         )
         .is_match(failure)
 }
@@ -101,11 +104,13 @@ const HEADED_VALUES: usize = 3;
 /// `Failed example:`), Catch2's `with expansion:`, `with message:` and
 /// `due to unexpected exception with message:` (under `CHECK( a == b )`),
 /// GoogleTest's `Expected equality of these values:` (over each operand
-/// and `Which is: 119999`).
+/// and `Which is: 119999`), Jest 22's `Expected value to be:` and
+/// `Received:`, indented under a failed test.
 ///
 /// ```
 /// # use strata_ctx_compress::is_value_heading;
 /// assert!(is_value_heading("with expansion:"));
+/// assert!(is_value_heading("    Expected value to equal:"));
 /// assert!(is_value_heading("Expected equality of these values:"));
 /// assert!(!is_value_heading("Caused by:"));
 /// assert!(!is_value_heading("  Expected: 3"));
@@ -114,7 +119,7 @@ pub fn is_value_heading(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(
         &RE,
-        r"^(?:Expected|Got|with expansions?|with messages?|due to unexpected exception with messages?|Expected (?:in)?equality of these (?:values|C strings|wide strings)(?: \(ignoring case\))?):$",
+        r"^(?:Expected|Got|with expansions?|with messages?|due to unexpected exception with messages?|Expected (?:in)?equality of these (?:values|C strings|wide strings)(?: \(ignoring case\))?):$|^\s*(?:Expected value to [a-z ]+|Received|received\.length):$",
     )
     .is_match(line.trim_end())
 }

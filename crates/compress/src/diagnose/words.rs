@@ -25,6 +25,9 @@ pub(super) const NOISE: &str = concat!(
     // The JUnit Platform console's tree of passing tests and containers
     // (`│     ├─ sums() ✔`).
     r"|^[│ ]*[├└]─ .* ✔$",
+    // The heading Jest 24 and earlier put over what the tests logged (`  ●
+    // Console`): the mark of a failed test over no test.
+    r"|^\s*● Console$",
     // A TAP producer's passing test point, nested or not (node:test,
     // tape, prove, bats: `    ok 5 - when argument not last then
     // error`), whatever its title says.
@@ -255,8 +258,10 @@ pub(super) const FAILURE: &str = concat!(
     // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
     r"|^CONFLICT \(|(?i:out of memory|OOMKilled)",
     // Minitest's verbose verdicts (`T#test_a = 0.00 s = F`), Jasmine's
-    // failed expectations (`Expected 3 to equal 4.`).
-    r"|^\S+#\S+ = [\d.]+ s = [EF]$|^\s*Expected .+ (?:not )?to (?:be|equal|have|contain|match|throw)",
+    // failed expectations (`Expected 3 to equal 4.`); not Jest 22's
+    // heading over a value (`Expected value to be:`), which ends on a
+    // colon.
+    r"|^\S+#\S+ = [\d.]+ s = [EF]$|^\s*Expected .+ (?:not )?to (?:be|equal|have|contain|match|throw)\b.*[^:\s]\s*$",
     // Django's system checks (`polls.Choice.question: (fields.E300) …`),
     // TAP::Harness's verdict on a test file that exited non-zero,
     // Test::More's on a test that died or ran short.

@@ -616,3 +616,21 @@ fn tool_8_a_zod_error_keeps_each_issue_s_message() {
         assert!(plain.contains(line), "{line}\n{plain}");
     }
 }
+
+/// TOOL-8: Jest 22 heads each operand's value on a line of its own
+/// (`    Expected value to be:` over `      "2012-11-04T01:00:00-04:00"`,
+/// `    Received:` over the other): the form keeps both values, and no
+/// `● Console` heading over what the tests logged is taken for a failed
+/// test.
+#[test]
+fn tool_8_jest_22_keeps_each_headed_value() {
+    let (case, form) = captured_form("jest22-dayjs");
+    assert_keeps_every_failure(&case, &form);
+    for value in [
+        "\n      \"2012-11-04T01:00:00-04:00\"\n",
+        "\n    Received:\n      \"2012-11-04T01:00:00-05:00\"\n",
+    ] {
+        assert!(form.contains(value), "{value}\n{form}");
+    }
+    assert!(!form.contains("● Console"), "{form}");
+}

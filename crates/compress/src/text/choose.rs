@@ -668,11 +668,42 @@ mod tests {
             Failure, Plain, Failure, Plain, Plain, Plain, Plain, Plain, Plain, Context, Plain,
         ];
         assert_eq!(attached(text, &kinds), [4, 6]);
+        // A failure right after the payload is read as any: its operand is
+        // its message.
+        let next = format!("{text}AssertionError: values differ\n  Expected: 2\n");
+        let mut more = kinds.to_vec();
+        more.extend([Failure, Context]);
+        assert_eq!(attached(&next, &more), [4, 6, 12]);
         // Without the payload's end in reach, its fields are read as any
         // other lines: no message field is the error's by its name.
         let open = text.replace("]\n ❯", "x\n ❯");
         let fields = attached(&open, &kinds);
         assert!(!fields.contains(&6), "{fields:?}");
+    }
+
+    /// TOOL-8: each error of a Pydantic `ValidationError` has the field
+    /// right above it for its message; a line above anything else, or two
+    /// lines above, is none.
+    #[test]
+    fn tool_8_a_pydantic_error_s_field_is_its_message() {
+        use LineKind::{Failure, Plain};
+        let text = concat!(
+            "pydantic_core._pydantic_core.ValidationError: 2 validation errors for Order\n",
+            "id\n",
+            "  Input should be a valid integer [type=int_parsing, input_value='x', input_type=str]\n",
+            "email\n",
+            "\n",
+            "  Field required [type=missing]\n",
+            "name\n",
+            "  total is too low\n",
+        );
+        let kinds = [Failure, Plain, Failure, Plain, Plain, Failure, Plain, Failure];
+        let fields = attached(text, &kinds);
+        assert!(fields.contains(&1), "{fields:?}");
+        assert!(!fields.contains(&3) && !fields.contains(&6), "{fields:?}");
+        // Only over a failure.
+        let plain = [Failure, Plain, Plain, Plain, Plain, Failure, Plain, Failure];
+        assert!(!attached(text, &plain).contains(&1));
     }
 
     #[test]

@@ -31,14 +31,10 @@ macro_rules! powershell_field {
     };
 }
 
-/// An error of a Pydantic `ValidationError`, indented under the field it
-/// is about (`  Input should be a valid integer, unable to parse string
-/// as an integer [type=int_parsing, input_value='x', input_type=str]`;
-/// `  Field required [type=missing]` when the input is hidden; Pydantic
-/// 1's `  field required (type=value_error.missing)`), found by its end:
-/// a pattern that opened on the indentation and any text cost the search
-/// for candidate lines 4 % of its instructions. A macro, so that
-/// [`words::FAILURE`] and [`payload`]'s check can hold it.
+/// A Pydantic error under its field (`  Field required [type=missing,
+/// input_value={}, input_type=dict]`, Pydantic 1's `(type=value_error.missing)`),
+/// found by its end: opening on the indentation cost the search 4 %. A
+/// macro, so that [`words::FAILURE`] and [`payload`] can hold it.
 macro_rules! field_error {
     () => {
         r" \[type=[a-z_]+(?:, .*input_type=\w+)?\]$| \(type=[a-z_.]+(?:; [^)]*)?\)$"

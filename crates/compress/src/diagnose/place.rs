@@ -435,12 +435,51 @@ const TITLE_REACH: usize = 60;
 /// failed test's report (pytest's `____ test_total[2-3] ____`, cargo's
 /// `---- tests::adds stdout ----`); its span, and how many lines above the
 /// failure it is. What failed is said under it; which test, only there.
+///
+/// A bare rule ends the search: sympy's runner heads a report with one and
+/// the test's id under it (`sympy/core/tests/test_a.py:test_b`, centred
+/// between underscores when it fits), which is then the title; a rule
+/// with no such id under it (unittest's under `FAIL: test_b (…)`) closes
+/// the section, so a title above it belongs to another test.
 pub(crate) fn section_title_above(text: &[u8], start: usize) -> Option<(usize, usize, usize)> {
-    lines_above(text, start)
-        .take(TITLE_REACH)
-        .enumerate()
-        .find(|(_, (s, e))| is_ruled_title(&String::from_utf8_lossy(&text[*s..*e])))
-        .map(|(up, (s, e))| (s, e, up + 1))
+    let mut below = None;
+    for (up, (s, e)) in lines_above(text, start).take(TITLE_REACH).enumerate() {
+        let line = String::from_utf8_lossy(&text[s..e]);
+        if is_ruled_title(&line) {
+            return Some((s, e, up + 1));
+        }
+        if is_bare_rule(&line) {
+            return below.filter(|&(s, e, _)| names_a_test(&String::from_utf8_lossy(&text[s..e])));
+        }
+        below = Some((s, e, up + 1));
+    }
+    None
+}
+
+/// Whether `line` is a rule alone: one of the characters rules are drawn
+/// with, at least ten times and nothing else.
+fn is_bare_rule(line: &str) -> bool {
+    let line = line.trim_end();
+    let mut chars = line.chars();
+    chars
+        .next()
+        .filter(|c| "_=-─━⎯".contains(*c))
+        .is_some_and(|rule| line.chars().count() >= 10 && chars.all(|c| c == rule))
+}
+
+/// Whether `line` is a test's id alone, as a runner titles its report: a
+/// file and the test's name after one or two colons
+/// (`sympy/core/tests/test_a.py:test_b`, `tests/test_a.py::test_b[1]`),
+/// between underscores or spaces.
+fn names_a_test(line: &str) -> bool {
+    let id = line.trim_matches(|c: char| c == '_' || c.is_whitespace());
+    let Some((file, name)) = id.split_once(':') else {
+        return false;
+    };
+    let name = name.trim_start_matches(':');
+    !id.contains(char::is_whitespace)
+        && is_path(file)
+        && name.starts_with(|c: char| c.is_alphabetic() || c == '_')
 }
 
 /// Whether `line` is a title between two rules of the same character
@@ -767,5 +806,42 @@ mod tests {
         let far = format!("____ test_a ____\n{}E   boom\n", "  x = 1\n".repeat(TITLE_REACH));
         let failure = far.find("E ").unwrap_or_default();
         assert_eq!(section_title_above(far.as_bytes(), failure), None);
+    }
+
+    /// TOOL-8: under a bare rule, a test's id alone is the title (sympy's
+    /// runner heads a report so when the id is too long to centre between
+    /// underscores); a bare rule with anything else under it closes the
+    /// section, so the title of an earlier test above it is not this one's.
+    #[test]
+    fn tool_8_a_bare_rule_closes_a_section() {
+        let rule = "_".repeat(80);
+        fn failure_in(log: &str) -> Option<(&str, usize)> {
+            let failure = log.find("AssertionError").unwrap_or_default();
+            section_title_above(log.as_bytes(), failure).map(|(s, e, up)| (&log[s..e], up))
+        }
+        let sympy = format!(
+            "{rule}\n sympy/core/tests/test_basic_long_name.py::test_subs \nTraceback (most recent call last):\n  File \"t.py\", line 3, in test_subs\n    assert a\nAssertionError\n"
+        );
+        assert_eq!(
+            failure_in(&sympy),
+            Some((" sympy/core/tests/test_basic_long_name.py::test_subs ", 4))
+        );
+        let single = format!("{rule}\n sympy/core/tests/test_a.py:test_b \nAssertionError\n");
+        assert_eq!(
+            failure_in(&single),
+            Some((" sympy/core/tests/test_a.py:test_b ", 1))
+        );
+        let unittest = format!(
+            "____ test_earlier ____\nE   x\n{}\nFAIL: test_b (t.T.test_b)\n{}\nTraceback (most recent call last):\nAssertionError: 1 != 2\n",
+            "=".repeat(70),
+            "-".repeat(70)
+        );
+        assert_eq!(failure_in(&unittest), None);
+        for other in ["tests/test_a.py:12", "src/a.rs:3:5", "see tests/a.py::t", "x::y"] {
+            assert!(!names_a_test(other), "{other}");
+        }
+        assert!(!is_bare_rule("_ _ _ _ _ _ _ _ _ _ _ _"));
+        assert!(!is_bare_rule("-----"));
+        assert!(is_bare_rule(&"-".repeat(70)));
     }
 }

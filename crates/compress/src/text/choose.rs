@@ -935,6 +935,29 @@ mod tests {
         assert!(code_under_frame(text, &nth(text, 0)).is_none());
     }
 
+    /// TOOL-8: an exception raised without a message (a bare `assert`'s
+    /// `AssertionError`) has the code line of the traceback's last frame
+    /// for its message, above Python 3.11's position markers or not; an
+    /// exception with a message, or a name under anything but a frame's
+    /// code, has none.
+    #[test]
+    fn tool_8_a_bare_exception_s_message_is_the_code_over_it() {
+        use super::frames::code_over_bare_exception;
+        let code_over = |text: &str, n: usize| {
+            code_over_bare_exception(text, &nth(text, n)).map(|l| line_str(text, &l).to_owned())
+        };
+        let py311 = "Traceback (most recent call last):\n  File \"t.py\", line 3, in test_a\n    assert total(2) == 5\n           ^^^^^^^^^^^^^\nAssertionError\n";
+        assert_eq!(code_over(py311, 4).as_deref(), Some("    assert total(2) == 5"));
+        let py310 = "Traceback (most recent call last):\n  File \"t.py\", line 3, in test_a\n    assert total(2) == 5\nAssertionError\n";
+        assert_eq!(code_over(py310, 3).as_deref(), Some("    assert total(2) == 5"));
+        // An exception with a message says what failed itself.
+        let said = "  File \"t.py\", line 3, in f\n    raise KeyError(k)\nKeyError: 'sku'\n";
+        assert_eq!(code_over(said, 2), None);
+        // A name alone under anything but a frame's code is no exception's.
+        let other = "running\n    step 2\nDONE\n";
+        assert_eq!(code_over(other, 2), None);
+    }
+
     #[test]
     fn a_failure_brings_the_frame_above_its_code_line() {
         let text = "____ test_div ____\ntests/t.py:4: in test_div\n    assert div(1, 0) == 0\npkg/calc.py:8: in div\n    return a / b\n           ^^^^^\nE   ZeroDivisionError: division by zero\n";

@@ -6,7 +6,9 @@
 //! ShellCheck, erlc, AddressSanitizer, Valgrind, pnpm, Turborepo, GoogleTest, CTest, Catch2, bats, uv, Jasmine, cucumber-js, behave, Robot Framework, bun, busted, ninja, uvicorn, Alembic, the JUnit Platform console, pandas, gunicorn, Celery, React Testing Library, npm ls, node-gyp, JUnit 4, Mono, OCaml, the linker, UBSan and
 //! Pydantic on sample projects with planted failures, and the test suites of Zod (Vitest),
 //! marshmallow, more-itertools, pflag, semver, validator.js (Mocha), commander (node:test) and
-//! Day.js (Jest 22) with a bug planted in each, their failure lines marked
+//! Day.js (Jest 22), and of sympy (its own runner), scikit-learn (numpy's
+//! assertions), xarray, Sphinx and Django (its own `runtests.py`) with a
+//! bug planted in each, and Deno's test runner and type checker, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none
 //! was written by hand: they hold what each tool really prints around its
 //! failures (colours, backtraces, template instantiations, TAP blocks).
@@ -635,4 +637,24 @@ fn tool_8_jest_22_keeps_each_headed_value() {
         assert!(form.contains(value), "{value}\n{form}");
     }
     assert!(!form.contains("● Console"), "{form}");
+}
+
+/// TOOL-8: sympy's own runner heads a failed test's report with a bare
+/// rule and the test's id under it, between underscores when it fits
+/// and alone when it does not; a bare `assert` ends on `AssertionError`
+/// with the code line above it. The form names each failed test under
+/// its own heading (no earlier test's title over a later failure) and
+/// keeps the code each bare `AssertionError` failed on.
+#[test]
+fn tool_8_sympy_s_runner_names_each_test_and_its_bare_assertion() {
+    let (case, form) = captured_form("sympy-runtests");
+    assert_keeps_every_failure(&case, &form);
+    for line in [
+        " sympy/functions/combinatorial/tests/test_comb_numbers.py::test_nD_derangements \n",
+        "    assert c1 == nD(ms) == nD(ms, 0) == nD(ms, 1)\n",
+        "    assert all(subfactorial(i) == ans for i, ans in enumerate(\n",
+        "______ sympy/functions/combinatorial/tests/test_comb_numbers.py:test_bell ______\n",
+    ] {
+        assert!(form.contains(line), "{line}\n{form}");
+    }
 }

@@ -178,6 +178,43 @@ pub(super) fn is_python_frame(line: &str) -> bool {
         })
 }
 
+/// The code line a Python traceback shows over an exception raised
+/// without a message (a bare `assert` ends on `AssertionError`): what
+/// failed, which the exception's name alone does not say. The line under
+/// the traceback's last frame, right above the exception or above the
+/// position markers Python 3.11 prints under it.
+pub(in crate::text) fn code_over_bare_exception(text: &str, failure: &Line) -> Option<Line> {
+    if !is_bare_exception(line_str(text, failure)) {
+        return None;
+    }
+    let mut code = line_before(text, failure)?;
+    if is_position_markers(line_str(text, &code)) {
+        code = line_before(text, &code)?;
+    }
+    let frame = line_before(text, &code)?;
+    code_under_frame(text, &frame).filter(|c| c.number == code.number)
+}
+
+/// Whether `line` is an exception's name alone, at the line's start
+/// (`AssertionError`, `StopIteration`, `pkg.errors.Timeout`).
+fn is_bare_exception(line: &str) -> bool {
+    let line = line.trim_end();
+    let name = line.rsplit('.').next().unwrap_or_default();
+    !line.is_empty()
+        && name.starts_with(|c: char| c.is_ascii_uppercase())
+        && line.split('.').all(|part| {
+            part.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+}
+
+/// Whether `line` is the position markers Python 3.11 prints under a
+/// frame's code line (`    ~~~~^^^^^^`).
+fn is_position_markers(line: &str) -> bool {
+    let marks = line.trim();
+    !marks.is_empty() && marks.chars().all(|c| c == '^' || c == '~')
+}
+
 /// Whether `line` is the place Node.js names above the code of an
 /// uncaught exception (`/app/server.js:12`, then the code line, a caret
 /// under it, a blank line and `TypeError: …`).

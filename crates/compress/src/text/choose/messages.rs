@@ -104,6 +104,13 @@ pub(in crate::text) fn messages_of_failures(text: &str, all: &[(Line, LineKind)]
             continue;
         }
         if *k == LineKind::Failure {
+            // The code a bare `assert` ran, over its `AssertionError`.
+            attached.extend(
+                super::frames::code_over_bare_exception(text, l).map(|code| Message {
+                    line: code,
+                    failure: l.number,
+                }),
+            );
             failure = Some(l.number);
             let after = text.get(l.end..).unwrap_or_default();
             let payload = diagnose::payload_lines(line, after);

@@ -1112,6 +1112,42 @@ mod tests {
         }
     }
 
+    /// TOOL-8: Zig's test runner: a test's line that goes on with what
+    /// std.testing printed (`expected 9, found 6`), a panic or its `FAIL
+    /// (…)`, and the line over where two strings differ, are failures;
+    /// a passing test's line is none; the standard library's and the
+    /// runner's frames are noise, the project's a place.
+    #[test]
+    fn tool_8_zig_s_test_runner_and_its_frames() {
+        for line in [
+            "9/65 big.test.discount tier 3...expected 9, found 6",
+            "3/6 cart.test.find of a missing sku...FAIL (NotFound)",
+            "5/6 cart.test.average of one...thread 11718 panic: division by zero",
+            "2/4 main.test.parse...index 2 incorrect. expected 1, found 0",
+            "1/2 root.test.ratio...actual 0.5, not within absolute tolerance 0.01 of expected 0.25",
+            "First difference occurs on line 1:",
+            "FAIL (TestExpectedEqual)",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Failure, "{line}");
+        }
+        for line in [
+            "2/6 cart.test.find returns the item...OK",
+            "4/6 cart.test.label...",
+        ] {
+            assert_ne!(line_kind(line), LineKind::Failure, "{line}");
+        }
+        for line in [
+            "/opt/zig/lib/std/testing.zig:57:5: 0x125402f in expectEqual (cart.zig)",
+            "/usr/lib/zig/compiler/test_runner.zig:295:25: 0x1202e61 in mainTerminal (test_runner.zig)",
+            "???:?:?: 0x7f3e2c0 in ??? (???)",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Noise, "{line}");
+        }
+        let project =
+            "/home/dev/zt/src/cart.zig:28:5: 0x1254076 in test.total adds quantity times price (cart.zig)";
+        assert_eq!(line_kind(project), LineKind::Context);
+    }
+
     /// TOOL-8: a finding's message over the bare place it was found at is
     /// a failure though no failure word says so (ansible-lint, Credo); a
     /// frame's function or code line over a place, or a message over a

@@ -92,6 +92,16 @@ impl<'a> Likely<'a> {
             // An error of a Pydantic `ValidationError` (`  Field required
             // [type=missing, …]`), in none of the words above.
             " [type=",
+            // What a Zig test printed on its runner's line (`9/65
+            // cart.test.tier...expected 9, found 6`), std.testing's
+            // messages, in none of the words above.
+            "...expected ",
+            "...actual ",
+            "...index ",
+            "...Field ",
+            "...slices differ",
+            " len not the same",
+            "First difference occurs",
             // A server's access log record of a request that failed on
             // its side (`"POST /orders HTTP/1.1" 500 265`).
             "HTTP/1.1\" 5",
@@ -159,5 +169,10 @@ mod tests {
         let access =
             b"1.2.3.4 - - [x] \"GET /a HTTP/1.1\" 200 2\n1.2.3.4 - - [x] \"POST /b HTTP/1.1\" 500 9\n";
         assert_eq!(Likely::new(access).find_at(0), Some(65));
+        // What a Zig test printed on its runner's line, in no word either.
+        let zig = b"1/3 t.test.a...OK\n2/3 t.test.b...expected 9, found 6\n";
+        assert_eq!(Likely::new(zig).find_at(0), Some(30));
+        let strings = b"A1 x 2\nFirst difference occurs on line 1:\n";
+        assert_eq!(Likely::new(strings).find_at(0), Some(7));
     }
 }

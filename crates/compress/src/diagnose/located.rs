@@ -63,13 +63,16 @@ pub(super) fn is_note(line: &str) -> bool {
 /// Whether what follows a location names a function rather than saying
 /// something: ExUnit's frames (`lib/app.ex:3: App.fetch!/2`, `test/a_test.exs:9:
 /// (test)`), and Lua's under `stack traceback:` (`cart.lua:3: in local
-/// 'total'`, `cart.lua:8: in main chunk`, `in function <cart.lua:12>`).
+/// 'total'`, `cart.lua:8: in main chunk`, `in function <cart.lua:12>`),
+/// and Zig's, an address and a function in a unit (`src/cart.zig:28:5:
+/// 0x1254076 in test.total adds quantity times price (cart.zig)`).
 fn is_function(message: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(
         &RE,
         concat!(
             r"^(?:\(\w+\)|[\w.]+[!?]?/\d+)$",
+            r"|^0x[0-9a-f]+ in \S.* \([^()\s]+\)$",
             r"|^in (?:(?:local|function|upvalue|field|method|metamethod|global|for iterator) '[^']*'|main chunk|function <[^>]+>|\?)$",
         ),
     )

@@ -8,7 +8,7 @@
 //! marshmallow, more-itertools, pflag, semver, validator.js (Mocha), commander (node:test) and
 //! Day.js (Jest 22), and of sympy (its own runner), scikit-learn (numpy's
 //! assertions), xarray, Sphinx and Django (its own `runtests.py`) with a
-//! bug planted in each, and Deno's test runner and type checker, their failure lines marked
+//! bug planted in each, and Deno's and Zig's test runners and compilers, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none
 //! was written by hand: they hold what each tool really prints around its
 //! failures (colours, backtraces, template instantiations, TAP blocks).
@@ -657,4 +657,21 @@ fn tool_8_sympy_s_runner_names_each_test_and_its_bare_assertion() {
     ] {
         assert!(form.contains(line), "{line}\n{form}");
     }
+}
+
+/// TOOL-8: Zig's test runner prints what a failing test printed on the
+/// test's own line (`9/65 big.test.discount tier 3...expected 9, found
+/// 6`) and a stack under it through the standard library: the form keeps
+/// each test's line and the project's frames, not std.testing's, in
+/// under a third of the output.
+#[test]
+fn tool_8_zig_s_failed_tests_keep_their_messages_not_the_standard_library() {
+    let (case, form) = captured_form("zig-test-many");
+    assert_keeps_every_failure(&case, &form);
+    assert!(!form.contains("/lib/std/testing.zig:"), "{form}");
+    assert!(
+        form.contains("/home/dev/zt/src/big.zig:37:43: 0x1257356 in test.find of a missing sku (big.zig)"),
+        "{form}"
+    );
+    assert!(form.len() * 3 < case.output.len(), "{}", form.len());
 }

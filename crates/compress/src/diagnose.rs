@@ -1126,6 +1126,8 @@ mod tests {
             "2/4 main.test.parse...index 2 incorrect. expected 1, found 0",
             "1/2 root.test.ratio...actual 0.5, not within absolute tolerance 0.01 of expected 0.25",
             "First difference occurs on line 1:",
+            // `zig build test` indents what a test printed under its error.
+            "       First difference occurs on line 1:",
             "FAIL (TestExpectedEqual)",
         ] {
             assert_eq!(line_kind(line), LineKind::Failure, "{line}");
@@ -1140,6 +1142,7 @@ mod tests {
             "/opt/zig/lib/std/testing.zig:57:5: 0x125402f in expectEqual (cart.zig)",
             "/usr/lib/zig/compiler/test_runner.zig:295:25: 0x1202e61 in mainTerminal (test_runner.zig)",
             "???:?:?: 0x7f3e2c0 in ??? (???)",
+            "       /opt/zig/lib/std/start.zig:248:5: 0x11fe7c1 in _start (std.zig)",
         ] {
             assert_eq!(line_kind(line), LineKind::Noise, "{line}");
         }

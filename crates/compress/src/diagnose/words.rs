@@ -137,7 +137,7 @@ pub(super) const NOISE: &str = concat!(
     // Zig's standard library and test runner in a stack (`/opt/zig/lib/
     // std/testing.zig:57:5: 0x125762f in expectEqual (cart.zig)`), and
     // frames it cannot name (`???:?:?: 0x7f… in ??? (???)`).
-    r"|^\S*/(?:std|compiler|compiler_rt)/\S+\.zig:\d+:\d+: 0x[0-9a-f]+ in |^\?\?\?:\?:\?: 0x[0-9a-f]+ in ",
+    r"|^\s*\S*/(?:std|compiler|compiler_rt)/\S+\.zig:\d+:\d+: 0x[0-9a-f]+ in |^\s*\?\?\?:\?:\?: 0x[0-9a-f]+ in ",
     // CMake's own modules in its call stack.
     r"|^\s*/\S*/share/cmake[-\d.]*/Modules/\S+:\d+ \(",
     // Go's runtime and testing frames above a project's: the runtime's
@@ -218,7 +218,7 @@ pub(super) const FAILURE: &str = concat!(
     // 9, found 6`, `index 2 incorrect. expected 1, found 0`) or a panic,
     // then `FAIL (TestExpectedEqual)` or `OK`; where two strings differ,
     // the line over where (`First difference occurs on line 1:`).
-    r"|^First difference occurs on line \d+:$",
+    r"|^\s*First difference occurs on line \d+:$",
     r"|^\d+/\d+ \S.*?\.\.\.(?:FAIL \(\w+\)$|expected |actual \S+, not within |index \d+ incorrect\. |(?:Slice|Array|Vector) len not the same|Field \S+ incorrect\. |slices differ\. |thread \d+ panic: )",
     // `flutter test`'s and `dart test`'s failed test (`00:02 +2 -1: Cart
     // applies a discount [E]`), Composer's unsatisfiable requirements.

@@ -57,6 +57,9 @@ fn go_test_log() -> &'static Regex {
 /// assert_eq!(line_kind_in(&log, log.lines().nth(1).unwrap()), LineKind::Failure);
 /// ```
 pub fn line_kind_in(text: &str, line: &str) -> LineKind {
+    if let Some(kind) = listed_under_count(text, line) {
+        return kind;
+    }
     match kind_in_place(line, after_line(text, line)) {
         LineKind::Failure | LineKind::Warning | LineKind::Summary
             if super::listing::is_listed(text, line) =>
@@ -78,6 +81,41 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
         LineKind::Plain if exception_name().is_match(line) && ends_traceback(text, line) => LineKind::Failure,
         LineKind::Plain if is_message_over_place(text, line) => LineKind::Failure,
         kind => kind,
+    }
+}
+
+/// How many entries above a test listed under a count the count may be
+/// ([`listed_under_count`]).
+const LIST_REACH: usize = 500;
+
+/// What a test listed under a count says, as Playwright closes a run (`
+/// 4 failed` over `    [chromium] › cart.spec.ts:7:1 › lists the items
+/// ───`, then `  1 flaky` over its own): a failure under the count of
+/// failed tests, a warning under the flaky ones, what it reads as alone
+/// under any other; `None` for a line that is no such entry.
+fn listed_under_count(text: &str, line: &str) -> Option<LineKind> {
+    static ENTRY: OnceLock<Regex> = OnceLock::new();
+    let entry = |l: &str| {
+        l.contains(" › ")
+            && compiled(&ENTRY, r"^\s+(?:\[[\w .-]+\] › )?\S+:\d+:\d+ › \S").is_match(&without_colours(l))
+    };
+    if !entry(line) {
+        return None;
+    }
+    let (start, _) = span_in(text, line);
+    let count = lines_above(text.as_bytes(), start)
+        .take(LIST_REACH)
+        .filter_map(|(s, e)| text.get(s..e))
+        .find(|above| !entry(above))?;
+    let count = without_colours(count);
+    let (number, what) = count.trim().split_once(' ')?;
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    match what {
+        "failed" => Some(LineKind::Failure),
+        "flaky" => Some(LineKind::Warning),
+        _ => None,
     }
 }
 
@@ -806,6 +844,40 @@ mod tests {
         let far = format!("____ test_a ____\n{}E   boom\n", "  x = 1\n".repeat(TITLE_REACH));
         let failure = far.find("E ").unwrap_or_default();
         assert_eq!(section_title_above(far.as_bytes(), failure), None);
+    }
+
+    /// TOOL-8: Playwright's closing lists: a test under the count of
+    /// failed ones is a failure, under the flaky ones a warning; the same
+    /// line elsewhere (its report's heading) reads as it does alone.
+    #[test]
+    fn tool_8_a_test_listed_under_a_count_is_what_the_count_says() {
+        let log = "  1) [chromium] › a.spec.ts:7:1 › lists ───\n\n    Error: boom\n\n  2 failed\n    [chromium] › a.spec.ts:7:1 › lists ───\n    [chromium] › a.spec.ts:11:1 › totals ───\n  1 flaky\n    [firefox] › a.spec.ts:15:1 › pays ───\n  3 passed (2.0s)\n";
+        let kind = |line: &str| {
+            let at = log.find(line).unwrap_or_default();
+            line_kind_in(log, &log[at..at + line.len()])
+        };
+        assert_eq!(
+            kind("    [chromium] › a.spec.ts:7:1 › lists ───"),
+            LineKind::Failure
+        );
+        assert_eq!(
+            kind("    [chromium] › a.spec.ts:11:1 › totals ───"),
+            LineKind::Failure
+        );
+        assert_eq!(
+            kind("    [firefox] › a.spec.ts:15:1 › pays ───"),
+            LineKind::Warning
+        );
+        assert_eq!(
+            listed_under_count(log, &log[..log.find('\n').unwrap_or_default()]),
+            None
+        );
+        let alone = "    [chromium] › a.spec.ts:7:1 › lists ───\n";
+        assert_eq!(listed_under_count(alone, alone.trim_end_matches('\n')), None);
+        // Without a project: the title after the place alone.
+        let plain = "  1 failed\n    a.spec.ts:7:1 › lists ───\n";
+        let entry = &plain[plain.find("    a.spec").unwrap_or_default()..plain.len() - 1];
+        assert_eq!(line_kind_in(plain, entry), LineKind::Failure);
     }
 
     /// TOOL-8: under a bare rule, a test's id alone is the title (sympy's

@@ -37,6 +37,10 @@ pub(super) const NOISE: &str = concat!(
     // https://errors.pydantic.dev/2.14/v/missing`): the same page for
     // each error of a type.
     r"|^\s+For further information visit https://errors\.pydantic\.dev/",
+    // Where Playwright saved the page under a failed test (`    Error
+    // Context: test-results/cart-pays-chromium/error-context.md`): a
+    // pointer to a file, under the failure it belongs to.
+    r"|^\s+Error Context: \S+\.md$",
     // GoogleTest's passing tests (`[       OK ] Balance.Sums (0 ms)`),
     // Robot Framework's (`Totals Add Up     | PASS |`).
     r"|^\[       OK \] |\S\s+\| PASS \|$",

@@ -675,3 +675,23 @@ fn tool_8_zig_s_failed_tests_keep_their_messages_not_the_standard_library() {
     );
     assert!(form.len() * 3 < case.output.len(), "{}", form.len());
 }
+
+/// TOOL-8: Playwright closes a run by listing the failed tests under
+/// their count (`  4 failed` over `    [chromium] › tests/cart.spec.ts:24:1
+/// › checkout link ───`): each is a failure, the last one the output's
+/// last, kept with every report above it; where it saved each page
+/// (`Error Context: test-results/…/error-context.md`) is no failure.
+#[test]
+fn tool_8_playwright_s_list_of_failed_tests_is_kept_whole() {
+    let (case, form) = captured_form("playwright-test");
+    assert_keeps_every_failure(&case, &form);
+    assert!(
+        form.contains("  4 failed\n    [chromium] › tests/cart.spec.ts:7:1 › lists the items"),
+        "{form}"
+    );
+    assert!(!form.contains("error-context.md"), "{form}");
+    assert_eq!(
+        strata_ctx_compress::last_failure(&case.output).map(str::trim_end),
+        Some(case.last.trim())
+    );
+}

@@ -62,7 +62,7 @@ use counts::zero_failure_counts;
 pub use counts::{is_exit_status, reports_no_failures};
 pub(crate) use levels::is_tagged_marks;
 pub use levels::without_level_tag;
-use levels::{json_log_level, severity_tagged, warning_level};
+use levels::{json_log_level, offense_level, severity_tagged, warning_level};
 pub(crate) use likely::Likely;
 pub(crate) use located::frame_place;
 use located::{has_message, is_note, located_message, without_paths};
@@ -510,6 +510,14 @@ pub fn line_kind(line: &str) -> LineKind {
     // failed:` under the error it explains).
     if is_note(line) && context().is_match(line) {
         return LineKind::Context;
+    }
+    // A RuboCop offense is what its severity letter says.
+    if let Some(failure) = offense_level(line) {
+        return if failure {
+            LineKind::Failure
+        } else {
+            LineKind::Warning
+        };
     }
     // A structured log line is what its level field says (pino's
     // `{"level":50,…,"msg":"failed to parse order payload"}`, slog's
@@ -1735,7 +1743,26 @@ bash tool terminated command after exceeding timeout 60000 ms
             ),
             (
                 "Gemfile:4:1: C: Layout/EmptyLines: Extra blank line detected.",
+                LineKind::Warning,
+            ),
+            // RuboCop's severities: a Lint cop's warning and an error are
+            // failures, a style cop's convention a warning whatever its
+            // words.
+            (
+                "lib/cart.rb:21:5: W: Lint/UselessAssignment: Useless assignment to variable - unused.",
                 LineKind::Failure,
+            ),
+            (
+                "lib/cart.rb:24:21: E: Lint/Syntax: unexpected token tEQL",
+                LineKind::Failure,
+            ),
+            (
+                "lib/cart.rb:8:7: C: [Correctable] Style/RaiseArgs: Provide an exception class and message as arguments to raise.",
+                LineKind::Warning,
+            ),
+            (
+                "lib/cart.rb:12:3: R: Metrics/AbcSize: Assignment Branch Condition size for total is too high. [<1, 7, 2> 7.35/5]",
+                LineKind::Warning,
             ),
             (
                 "config/deploy.yml:12:3: [error] wrong indentation: expected 2 but found 4 (indentation)",

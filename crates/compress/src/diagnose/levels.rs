@@ -7,6 +7,24 @@ use regex::Regex;
 
 use super::compiled;
 
+/// What a RuboCop offense is by the severity letter after its place
+/// (`lib/cart.rb:21:5: W: Lint/UselessAssignment: …`): an error or fatal
+/// one (`E`, `F`) and a warning (`W`, the Lint cops' probable bugs) are
+/// failures; a convention or refactoring one (`C`, `R`, the style cops')
+/// is a warning, whatever words its message holds (`C:
+/// Style/RaiseArgs: Provide an exception class …`). `None` for any other
+/// line.
+pub(super) fn offense_level(line: &str) -> Option<bool> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let level = compiled(
+        &RE,
+        r"^\s*\S+:\d+:\d+: ([CRWEF]): (?:\[(?:Correctable|Corrected|Todo)\] )?[A-Z][A-Za-z]+/[A-Za-z0-9]+: ",
+    )
+    .captures(line)?
+    .get(1)?;
+    Some(matches!(level.as_str(), "W" | "E" | "F"))
+}
+
 /// A location followed by a linter's bracketed severity (haml-lint's
 /// `app/a.html.haml:33 [W] ImplicitDiv: …`, `[E]`): a finding, where a
 /// bare line number alone would read as `grep -n`'s match. The first group

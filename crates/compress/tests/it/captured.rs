@@ -8,7 +8,8 @@
 //! marshmallow, more-itertools, pflag, semver, validator.js (Mocha), commander (node:test) and
 //! Day.js (Jest 22), and of sympy (its own runner), scikit-learn (numpy's
 //! assertions), xarray, Sphinx and Django (its own `runtests.py`) with a
-//! bug planted in each, and Deno's and Zig's test runners and compilers, their failure lines marked
+//! bug planted in each, Deno's and Zig's test runners and compilers, Playwright,
+//! Next.js and RuboCop, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none
 //! was written by hand: they hold what each tool really prints around its
 //! failures (colours, backtraces, template instantiations, TAP blocks).
@@ -694,4 +695,16 @@ fn tool_8_playwright_s_list_of_failed_tests_is_kept_whole() {
         strata_ctx_compress::last_failure(&case.output).map(str::trim_end),
         Some(case.last.trim())
     );
+}
+
+/// TOOL-8: RuboCop's 147 offenses over seven files, 140 of them style
+/// conventions (`C:`): the seven Lint warnings (`W: Lint/UselessAssignment`)
+/// are failures and all kept, the conventions warnings, whatever their
+/// words (`C: … Style/RaiseArgs: Provide an exception class …`).
+#[test]
+fn tool_8_rubocop_s_lint_warnings_come_before_its_conventions() {
+    let (case, form) = captured_form("rubocop");
+    assert_keeps_every_failure(&case, &form);
+    assert_eq!(form.matches(": W: Lint/UselessAssignment: ").count(), 7, "{form}");
+    assert!(form.len() * 2 < case.output.len(), "{}", form.len());
 }

@@ -59,7 +59,7 @@ pub use announce::{
 };
 pub(crate) use announce::{message_lines, value_under, Elaborations, NEXT_OPERAND_REACH, OPERAND_REACH};
 use counts::zero_failure_counts;
-pub use counts::{is_exit_status, reports_no_failures};
+pub use counts::{is_exit_status, is_verdict, reports_no_failures};
 pub(crate) use levels::is_tagged_marks;
 pub use levels::without_level_tag;
 use levels::{json_log_level, offense_level, severity_tagged, warning_level};
@@ -75,7 +75,7 @@ pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};
 use prefix::{without_stream_prefix, STREAM_PREFIX, TEST_EVENT};
 pub(crate) use shape::{Met, Repeats};
-use words::{FAILURE, FIXABLE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, VERDICT, WARNING};
+use words::{FAILURE, FIXABLE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, WARNING};
 
 /// What a line of a command's output is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -575,34 +575,6 @@ pub fn line_kind(line: &str) -> LineKind {
         return LineKind::Context;
     }
     LineKind::Plain
-}
-
-/// Whether a failure line is a verdict rather than a message: a test or
-/// build summary (`1 failed, 2 passed`, `BUILD FAILED in 2s`), Go's
-/// package line (`FAIL\tpkg\t0.01s`), a bare `FAIL` or an exit status;
-/// a `go test -json` event of a verdict, or of a test's or package's end.
-///
-/// ```
-/// use strata_ctx_compress::is_verdict;
-/// assert!(is_verdict("FAIL\texample.com/api\t0.012s"));
-/// assert!(is_verdict("Tests:       1 failed, 3 passed, 4 total"));
-/// assert!(!is_verdict("--- FAIL: TestPrice (0.00s)"));
-/// // pytest's banner when it stops early: the failure above it says more.
-/// assert!(is_verdict("!!!!!!!!!!!!! stopping after 1 failures !!!!!!!!!!!!!"));
-/// // A build that stops points at the errors above it.
-/// assert!(is_verdict("ninja: build stopped: subcommand failed."));
-/// assert!(is_verdict("> Compilation failed; see the compiler error output for details."));
-/// ```
-pub fn is_verdict(line: &str) -> bool {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    match prefix::test_event(line) {
-        Some(prefix::TestEvent::Printed(text)) => return is_verdict(&text),
-        Some(_) => return true,
-        None => {}
-    }
-    let plain = without_colours(line);
-    let t = without_stream_prefix(plain.trim()).trim();
-    summary().is_match(t) || compiled(&RE, VERDICT).is_match(t)
 }
 
 #[cfg(test)]

@@ -1,11 +1,14 @@
-//! Whether a summary line's failure counts say that nothing failed, and
-//! whether a line states an exit status alone.
+//! Whether a summary line's failure counts say that nothing failed,
+//! whether a failure line is a verdict, and whether a line states an exit
+//! status alone.
 
 use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::{compiled, line_kind, without_colours, LineKind};
+use super::prefix::{self, without_stream_prefix};
+use super::words::VERDICT;
+use super::{compiled, line_kind, summary, without_colours, LineKind};
 
 /// Whether `line` reports that nothing failed: a summary whose every
 /// failure count is zero (`Tests run: 5, Failures: 0, Errors: 0`,
@@ -83,4 +86,31 @@ pub fn is_exit_status(line: &str) -> bool {
         r"(?i)^\W*(?:\w+\s+){0,4}(?:exit(?:ed)?(?: with)?(?: (?:code|status))?|returncode)[\s:=>]*-?\d+(?:</\w+>)?\W*$",
     )
     .is_match(line.trim())
+}
+/// Whether a failure line is a verdict rather than a message: a test or
+/// build summary (`1 failed, 2 passed`, `BUILD FAILED in 2s`), Go's
+/// package line (`FAIL\tpkg\t0.01s`), a bare `FAIL` or an exit status;
+/// a `go test -json` event of a verdict, or of a test's or package's end.
+///
+/// ```
+/// use strata_ctx_compress::is_verdict;
+/// assert!(is_verdict("FAIL\texample.com/api\t0.012s"));
+/// assert!(is_verdict("Tests:       1 failed, 3 passed, 4 total"));
+/// assert!(!is_verdict("--- FAIL: TestPrice (0.00s)"));
+/// // pytest's banner when it stops early: the failure above it says more.
+/// assert!(is_verdict("!!!!!!!!!!!!! stopping after 1 failures !!!!!!!!!!!!!"));
+/// // A build that stops points at the errors above it.
+/// assert!(is_verdict("ninja: build stopped: subcommand failed."));
+/// assert!(is_verdict("> Compilation failed; see the compiler error output for details."));
+/// ```
+pub fn is_verdict(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    match prefix::test_event(line) {
+        Some(prefix::TestEvent::Printed(text)) => return is_verdict(&text),
+        Some(_) => return true,
+        None => {}
+    }
+    let plain = without_colours(line);
+    let t = without_stream_prefix(plain.trim()).trim();
+    summary().is_match(t) || compiled(&RE, VERDICT).is_match(t)
 }

@@ -874,6 +874,13 @@ mod tests {
         );
         let alone = "    [chromium] › a.spec.ts:7:1 › lists ───\n";
         assert_eq!(listed_under_count(alone, alone.trim_end_matches('\n')), None);
+        // A count is a number: under words, or under a title that is no
+        // entry though it holds the mark, the line reads as it does alone.
+        for above in ["  tests failed", "    cart › adds"] {
+            let log = format!("  2 failed\n{above}\n    [chromium] › a.spec.ts:7:1 › lists ───\n");
+            let entry = &log[log.find("    [chromium]").unwrap_or_default()..log.len() - 1];
+            assert_eq!(listed_under_count(&log, entry), None, "{above}");
+        }
         // Without a project: the title after the place alone.
         let plain = "  1 failed\n    a.spec.ts:7:1 › lists ───\n";
         let entry = &plain[plain.find("    a.spec").unwrap_or_default()..plain.len() - 1];
@@ -911,6 +918,9 @@ mod tests {
         assert_eq!(failure_in(&unittest), None);
         for other in ["tests/test_a.py:12", "src/a.rs:3:5", "see tests/a.py::t", "x::y"] {
             assert!(!names_a_test(other), "{other}");
+        }
+        for id in ["____ sympy/a.py:test_b ____", " tests/test_a.py::test_b[1] "] {
+            assert!(names_a_test(id), "{id}");
         }
         assert!(!is_bare_rule("_ _ _ _ _ _ _ _ _ _ _ _"));
         assert!(!is_bare_rule("-----"));

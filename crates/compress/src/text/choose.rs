@@ -956,6 +956,17 @@ mod tests {
         // A name alone under anything but a frame's code is no exception's.
         let other = "running\n    step 2\nDONE\n";
         assert_eq!(code_over(other, 2), None);
+        // An exception's name is a dotted identifier ending on a capital.
+        for (line, bare) in [
+            ("pkg.errors.Timeout", true),
+            ("_private.CheckError", true),
+            ("2.Error", false),
+            ("Error: x", false),
+            ("error", false),
+        ] {
+            let text = format!("  File \"t.py\", line 3, in f\n    assert x\n{line}\n");
+            assert_eq!(code_over(&text, 2).is_some(), bare, "{line}");
+        }
     }
 
     #[test]

@@ -41,6 +41,15 @@ macro_rules! field_error {
     };
 }
 
+/// Python's position markers under a frame's code line (PEP 657: `^^^^`,
+/// `~~~^^^`). A macro, so that [`words::NOISE`] and
+/// [`is_position_markers`] can hold it.
+macro_rules! position_markers {
+    () => {
+        r"^\s*~*\^[\^~]*\s*$"
+    };
+}
+
 mod announce;
 mod counts;
 mod levels;
@@ -340,6 +349,13 @@ pub(crate) fn is_compiler_heading(line: &str) -> bool {
     compiled(&RE, r"^error(?:\[[\w-]+\])?: \S").is_match(&without_colours(line))
 }
 
+/// Whether `line` is the position markers Python 3.11 prints under a
+/// frame's code line (`    ~~~~^^^^^^`, [`position_markers!`]).
+pub(crate) fn is_position_markers(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, position_markers!()).is_match(line)
+}
+
 /// Whether `line` is a code frame's primary label: the carets under the
 /// code a compiler's diagnostic points at, and what it says there
 /// (rustc's `  |            ---   ^^^ expected `u32`, found `&str``,
@@ -511,18 +527,11 @@ pub fn line_kind(line: &str) -> LineKind {
     if is_note(line) && context().is_match(line) {
         return LineKind::Context;
     }
-    // A RuboCop offense is what its severity letter says.
-    if let Some(failure) = offense_level(line) {
-        return if failure {
-            LineKind::Failure
-        } else {
-            LineKind::Warning
-        };
-    }
-    // A structured log line is what its level field says (pino's
-    // `{"level":50,…,"msg":"failed to parse order payload"}`, slog's
-    // `{"level":"WARN",…}`), whatever its message's words.
-    match json_log_level(line) {
+    // A RuboCop offense is what its severity letter says, a structured log
+    // line what its level field says (pino's `{"level":50,…,"msg":"failed
+    // to parse order payload"}`, slog's `{"level":"WARN",…}`), whatever
+    // their messages' words.
+    match offense_level(line).or_else(|| json_log_level(line)) {
         Some(true) => return LineKind::Failure,
         Some(false) => return LineKind::Warning,
         None => {}

@@ -114,7 +114,8 @@ pub(super) const NOISE: &str = concat!(
     r"|^Suppressed \d+ warnings \(\d+ in non-user code(?:, \d+ NOLINT)?\)\.$|^Use -header-filter=\.\* to display errors from all non-system headers\.",
     // Python's position markers under a frame's code line (PEP
     // 657: `^^^^`, `~~~^^^`): the code line says what ran.
-    r"|^\s*~*\^[\^~]*\s*$",
+    r"|",
+    position_markers!(),
     // Library frames: Python site-packages and the standard library,
     // node_modules and node internals, the JDK and test runners, Go's
     // runtime, CMake's modules, Rust's standard library; code a library

@@ -188,7 +188,7 @@ pub(in crate::text) fn code_over_bare_exception(text: &str, failure: &Line) -> O
         return None;
     }
     let mut code = line_before(text, failure)?;
-    if is_position_markers(line_str(text, &code)) {
+    if diagnose::is_position_markers(line_str(text, &code)) {
         code = line_before(text, &code)?;
     }
     let frame = line_before(text, &code)?;
@@ -206,13 +206,6 @@ fn is_bare_exception(line: &str) -> bool {
             part.starts_with(|c: char| c.is_alphabetic() || c == '_')
                 && part.chars().all(|c| c.is_alphanumeric() || c == '_')
         })
-}
-
-/// Whether `line` is the position markers Python 3.11 prints under a
-/// frame's code line (`    ~~~~^^^^^^`).
-fn is_position_markers(line: &str) -> bool {
-    let marks = line.trim();
-    !marks.is_empty() && marks.chars().all(|c| c == '^' || c == '~')
 }
 
 /// Whether `line` is the place Node.js names above the code of an

@@ -856,6 +856,9 @@ mod tests {
             LineKind::Summary
         );
         assert_eq!(line_kind("3 examples, 0 failures"), LineKind::Summary);
+        // node-tap's counts, with no failure or none counted.
+        assert_eq!(line_kind("# { total: 44, pass: 44 }"), LineKind::Summary);
+        assert_eq!(line_kind("# { total: 3, pass: 3, fail: 0 }"), LineKind::Summary);
         // Ansible's recap, Django's and golangci-lint's counts of issues.
         assert_eq!(
             line_kind("web1 : ok=2    changed=0    unreachable=0    failed=0    skipped=0"),
@@ -980,6 +983,10 @@ mod tests {
             "not ok 42 - discount TENOFF never below zero",
             "    not ok 1 - rejects words",
             "# fail 2",
+            // node-tap's closing counts when a test failed.
+            "# { total: 44, pass: 40, fail: 4 }",
+            // trybuild's compile-fail test whose compiler output changed.
+            "test tests/ui/wrong_type.rs ... mismatch",
             // Test::More's diagnostics and TAP::Harness's verdict (prove).
             "#   Failed test 'total applies the discount'",
             "# Looks like you failed 1 test of 6.",
@@ -1281,6 +1288,9 @@ mod tests {
             "  File \"<sqlalchemy generated _go() wrapper for sqlalchemy.orm.session.SessionTransaction.commit>\", line 2, in commit",
             "   Compiling serde v1.0.210",
             "tests/test_a.py::test_one PASSED                                   [ 50%]",
+            // pytest's progress, a failed test's `F` among the others.
+            "........................................................................ [ 20%]",
+            ".......................................F..........s........x..... [ 13%]",
             "test tests::parses ... ok",
             "--- PASS: TestParse (0.00s)",
             // A subtest that passed, under its parent.

@@ -32,6 +32,10 @@ pub(super) const NOISE: &str = concat!(
     // tape, prove, bats: `    ok 5 - when argument not last then
     // error`), whatever its title says.
     r"|^\s*ok \d+ - ",
+    // pytest's progress, a character per test and the share run so far
+    // (`.....F..s.. [ 20%]`): which tests failed, the report under it
+    // says.
+    r"|^[.sxXFE]+ +\[ *\d{1,3}%\]$",
     // The link Pydantic prints under each error of a `ValidationError`
     // (`    For further information visit
     // https://errors.pydantic.dev/2.14/v/missing`): the same page for
@@ -231,6 +235,9 @@ pub(super) const FAILURE: &str = concat!(
     // A test runner's failing test, go's FAIL, a TAP producer's failing
     // test point (node:test, tape, prove, bats: `not ok 3 - adds`).
     r"|^(?:FAIL|FAILED|ERROR)\b|--- FAIL|\bFAIL:|\bFAILED\b|\b\d+ (?:failing|failed|errors?)\b|^\s*not ok \d+\b",
+    // trybuild's compile-fail test whose compiler output is not the one
+    // expected (`test tests/ui/wrong_type.rs ... mismatch`).
+    r"|^test .*\.\.\. mismatch$",
     // A linter's finding under its rule code, as ruff prints it above the
     // location (`F401 [*] `os` imported but unused`, `UP035 `typing.Dict`
     // is deprecated`).
@@ -389,6 +396,8 @@ pub(super) const SUMMARY: &str = concat!(
     // The counts a TAP producer prints last (node:test's `# tests 44`,
     // `# fail 2`), and testthat's (`[ FAIL 3 | WARN 2 | SKIP 0 | PASS 21 ]`).
     r"|^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$|^\[ FAIL \d+ \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$",
+    // node-tap's (`# { total: 44, pass: 40, fail: 4 }`).
+    r"|^# \{ total: \d+, ",
     // What an agent printed where it left part of an output out, so that
     // the form still says the output was cut there: Codex CLI's `[...
     // omitted 764 of 1020 lines ...]`, `[... output truncated to fit 10240
@@ -480,7 +489,7 @@ pub(super) const VERDICT: &str = concat!(
 /// Report lines that open like a comment or a diff's line (see
 /// `report_like_code`).
 pub(super) const REPORT_LIKE_CODE: &str = concat!(
-    r"^\s*# \S+:\d+:in |^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$",
+    r"^\s*# \S+:\d+:in |^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$|^# \{ total: \d+, ",
     // Test::More's diagnostics (`#   Failed test 'adds'`, `#   at
     // t/a.t line 3.`, `#     expected: '3'`, `# Looks like you
     // failed 1 test of 3.`).

@@ -708,3 +708,40 @@ fn tool_8_rubocop_s_lint_warnings_come_before_its_conventions() {
     assert_eq!(form.matches(": W: Lint/UselessAssignment: ").count(), 7, "{form}");
     assert!(form.len() * 2 < case.output.len(), "{}", form.len());
 }
+
+/// TOOL-8: `cargo test` over a crate whose tests assert with
+/// `pretty_assertions` and check compile errors with trybuild: each
+/// assertion keeps the changed lines of its `Diff < left / right >`
+/// (the values, which `assertion failed: (left == right)` leaves out),
+/// and trybuild's `test tests/ui/wrong_type.rs ... mismatch` is a failed
+/// test.
+#[test]
+fn tool_8_rust_diffs_in_angles_and_trybuild_s_mismatch_are_kept() {
+    let (case, form) = captured_form("cargo-test-trybuild");
+    assert_keeps_every_failure(&case, &form);
+    let plain = uncoloured(&form);
+    assert!(plain.contains("Diff < left / right > :\n<27\n>25\n"), "{plain}");
+    assert!(plain.contains("<C3 x4\n>C3 x3\n"), "{plain}");
+    assert!(
+        plain.contains("test tests/ui/wrong_type.rs ... mismatch\n"),
+        "{plain}"
+    );
+}
+
+/// TOOL-8: node-tap writes a failed assertion's values as a unified
+/// diff in the YAML block under its test point, below the test's source
+/// (`--- expected`, `+++ actual`, `-25`, `+27`): the changed lines stay,
+/// and so does its closing count of failures (`# { total: 44, pass: 40,
+/// fail: 4 }`), which it prints as a comment.
+#[test]
+fn tool_8_node_tap_keeps_each_diff_and_its_count() {
+    let (case, form) = captured_form("node-tap");
+    assert_keeps_every_failure(&case, &form);
+    assert!(form.contains("            -25\n            +27\n"), "{form}");
+    assert!(
+        form.contains("            -/B2 x2/\n            +\"A1 x2, B2 x1\"\n"),
+        "{form}"
+    );
+    assert!(form.contains("# { total: 44, pass: 40, fail: 4 }\n"), "{form}");
+    assert!(form.len() * 5 < case.output.len(), "{}", form.len());
+}

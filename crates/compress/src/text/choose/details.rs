@@ -74,7 +74,7 @@ pub(super) fn assertion_diffs(text: &str, failures: &[Line]) -> Vec<Line> {
             let mut line = end;
             // A failure that is its diff's legend (AVA's `Difference (-
             // actual, + expected):`), else a legend under the failure.
-            let legend_itself = is_one_line_legend(line_str(text, &end)).then_some(end);
+            let legend_itself = one_line_legend(line_str(text, &end)).map(|_| end);
             legend_itself
                 .or_else(|| {
                     (0..DETAIL_REACH).find_map(|_| {
@@ -82,12 +82,13 @@ pub(super) fn assertion_diffs(text: &str, failures: &[Line]) -> Vec<Line> {
                         let shown = line_str(text, &line);
                         (legend_of(shown, '-', "Expected")
                             || legend_of(shown, '-', "Snapshot")
-                            || is_one_line_legend(shown))
+                            || one_line_legend(shown).is_some())
                         .then_some(line)
                     })
                 })
                 .map(|legend| diff_under(text, legend))
                 .or_else(|| ndiff_under(text, end))
+                .or_else(|| tap_diff_under(text, end))
         })
         .take(DIFFED_RUNS)
         .flatten()
@@ -136,6 +137,46 @@ fn ndiff_under(text: &str, assertion: Line) -> Option<Vec<Line>> {
     (!kept.is_empty()).then_some(kept)
 }
 
+/// The changed lines of the unified diff a TAP producer writes in the
+/// YAML block under a failing test point (node-tap's `not ok 1 - should
+/// be equal` over `  ---`, its fields, and `diff: |` over `--- expected`,
+/// `+++ actual`, `@@ -1,1 +1,1 @@`, `-25`, `+27`), up to [`DIFF_LINES`]:
+/// the values, wherever the field stands in the block (after the test's
+/// source, often); `None` under any other line, or when the block, up to
+/// its `...` within [`TAP_BLOCK_REACH`] lines, holds no such diff.
+fn tap_diff_under(text: &str, failure: Line) -> Option<Vec<Line>> {
+    if !diagnose::without_colours(line_str(text, &failure))
+        .trim_start()
+        .starts_with("not ok ")
+    {
+        return None;
+    }
+    let mut block = lines_under(text, failure).take(TAP_BLOCK_REACH);
+    let (header, shown) = block.find(|(_, shown)| {
+        let field = shown.trim();
+        field == "..." || field.starts_with("--- ") && field.len() > 4
+    })?;
+    if shown.trim() == "..." {
+        return None;
+    }
+    let indent = shown.len() - shown.trim_start().len();
+    let mut kept = Vec::new();
+    for (line, shown) in lines_under(text, header).take(DIFF_REACH) {
+        let change = shown.trim_start();
+        if change.is_empty() || shown.len() - change.len() < indent {
+            break;
+        }
+        let header = change.starts_with("+++ ") || change.starts_with("@@");
+        if !header && change.starts_with(['-', '+']) && !change[1..].trim().is_empty() {
+            kept.push(line);
+            if kept.len() == DIFF_LINES {
+                break;
+            }
+        }
+    }
+    (!kept.is_empty()).then_some(kept)
+}
+
 /// Whether `line` is the half of a diff's legend that starts with `sign`
 /// and names `side` (`- Expected`, `+ Received  + 0`, `- Expected:`).
 fn legend_of(line: &str, sign: char, side: &str) -> bool {
@@ -154,8 +195,8 @@ fn legend_of(line: &str, sign: char, side: &str) -> bool {
 /// lines under the legend, up to [`DIFF_LINES`].
 fn diff_under(text: &str, expected: Line) -> Vec<Line> {
     let mut kept = vec![expected];
-    if is_one_line_legend(line_str(text, &expected)) {
-        changed_under(text, expected, &mut kept);
+    if let Some(signs) = one_line_legend(line_str(text, &expected)) {
+        changed_under(text, expected, signs, &mut kept);
         return kept;
     }
     let with_value = |kept: &mut Vec<Line>, half: Line| -> Line {
@@ -187,16 +228,28 @@ fn diff_under(text: &str, expected: Line) -> Vec<Line> {
     };
     kept.push(received);
     let line = with_value(&mut kept, received);
-    changed_under(text, line, &mut kept);
+    changed_under(text, line, ['-', '+'], &mut kept);
     kept
 }
 
-/// Whether `line` is a diff's legend in one line, both sides named: Deno's
+/// The signs of a diff's legend in one line, both sides named: Deno's
 /// `    [Diff] Actual / Expected`, Node's `+ actual - expected`, Mocha's
-/// `+ expected - actual`, AVA's `  Difference (- actual, + expected):`.
-fn is_one_line_legend(line: &str) -> bool {
+/// `+ expected - actual`, AVA's `  Difference (- actual, + expected):`
+/// mark changed lines with `-` and `+`; Rust's `pretty_assertions` and
+/// `similar-asserts` (`Diff < left / right > :`, or with the names the
+/// assertion gave its sides) with `<` and `>`.
+fn one_line_legend(line: &str) -> Option<[char; 2]> {
+    let legend = diagnose::without_colours(line);
+    let legend = legend.trim();
+    let angled = legend
+        .strip_prefix("Diff < ")
+        .and_then(|sides| sides.strip_suffix(" > :"))
+        .is_some_and(|sides| sides.split_once(" / ").is_some());
+    if angled {
+        return Some(['<', '>']);
+    }
     matches!(
-        diagnose::without_colours(line).trim(),
+        legend,
         "[Diff] Actual / Expected"
             | "[Diff] Expected / Actual"
             | "+ actual - expected"
@@ -205,12 +258,15 @@ fn is_one_line_legend(line: &str) -> bool {
             | "Difference (- actual, + expected):"
             | "Difference:"
     )
+    .then_some(['-', '+'])
 }
 
-/// The lines that start with `-` or `+` (and hold more) in the block of lines under
-/// `line` (blank lines may stand before it), up to [`DIFF_LINES`], pushed
-/// on `kept`.
-fn changed_under(text: &str, line: Line, kept: &mut Vec<Line>) {
+/// The lines that start with one of `signs` (and hold more) in the block
+/// of lines under `line` (blank lines may stand before it), up to
+/// [`DIFF_LINES`], pushed on `kept`. A `-` or `+` may stand after the
+/// indent a runner gives its diff; `<` and `>` stand first, where an
+/// unchanged line has a space.
+fn changed_under(text: &str, line: Line, signs: [char; 2], kept: &mut Vec<Line>) {
     let (mut changed, mut in_block) = (0, false);
     for (line, shown) in lines_under(text, line).take(DIFF_REACH) {
         if shown.trim().is_empty() {
@@ -223,8 +279,12 @@ fn changed_under(text: &str, line: Line, kept: &mut Vec<Line>) {
         // A changed line: its sign, then what changed, after a space or
         // right after it (Mocha's `-50` over `+45`).
         let change = diagnose::without_colours(shown);
-        let change = change.trim_start();
-        let sign = change.starts_with('-') || change.starts_with('+');
+        let change: &str = if signs[0] == '-' {
+            change.trim_start()
+        } else {
+            &change
+        };
+        let sign = change.starts_with(signs);
         if sign && !change[1..].trim().is_empty() {
             kept.push(line);
             changed += 1;
@@ -275,6 +335,10 @@ const DIFF_LINES: usize = 4;
 /// How many lines of the block under a diff's legend are looked through
 /// ([`assertion_diffs`]).
 const DIFF_REACH: usize = 24;
+
+/// How far under a failing TAP test point its YAML block's diff may stand
+/// ([`tap_diff_under`]).
+const TAP_BLOCK_REACH: usize = 64;
 
 #[cfg(test)]
 mod tests {
@@ -409,6 +473,55 @@ mod tests {
                 "    +   \"total\": 7,"
             ]
         );
+    }
+
+    /// TOOL-8: Rust's `pretty_assertions` and `similar-asserts` mark
+    /// the sides of their diff with `<` and `>` under a legend that names
+    /// them: the changed lines are the values; an unchanged line (a space
+    /// first) is none, whatever it holds, and so is a bare `>` (the
+    /// newline one side ends on).
+    #[test]
+    fn tool_8_a_rust_diff_in_angles_gives_the_values() {
+        let pretty = "thread 'label_multiline' panicked at tests/cart.rs:33:5:\nassertion failed: `(left == right)`\n\n\x1b[1mDiff\x1b[0m \x1b[31m< left\x1b[0m / \x1b[32mright >\x1b[0m :\n A1 x2\n <html>\n\x1b[31m<C3 x4\x1b[0m\n\x1b[32m>C3 x3\x1b[0m\n\x1b[32m>\x1b[0m\n\n\nnote: run with `RUST_BACKTRACE=1`\n";
+        assert_eq!(
+            diffed(pretty),
+            [
+                "\x1b[1mDiff\x1b[0m \x1b[31m< left\x1b[0m / \x1b[32mright >\x1b[0m :",
+                "\x1b[31m<C3 x4\x1b[0m",
+                "\x1b[32m>C3 x3\x1b[0m"
+            ]
+        );
+        let named = "assertion failed: `(expected == actual)`\n\nDiff < expected / actual > :\n<7\n>5\n";
+        assert_eq!(diffed(named), ["Diff < expected / actual > :", "<7", ">5"]);
+        // Angles under a legend of signs, or a legend of one side, are
+        // no values.
+        assert_eq!(
+            diffed("AssertionError: differ\n+ actual - expected\n<a\n- b\n"),
+            ["+ actual - expected", "- b"]
+        );
+        assert!(diffed("assertion failed: `(left == right)`\nDiff < left > :\n<a\n>b\n").is_empty());
+    }
+
+    /// TOOL-8: node-tap's unified diff in the YAML block under a failing
+    /// test point, however far down the block (after the test's source):
+    /// its changed lines, not its `--- expected`/`+++ actual` header, its
+    /// hunk's `@@`, nor the source's pointer (`----^`) further down; none
+    /// past the block's `...`, under another failure, or past the diff's
+    /// indent.
+    #[test]
+    fn tool_8_a_tap_block_s_diff_gives_the_values() {
+        let source =
+            "          source: |\n            t.equal(total(sample()), 25)\n            ---------------^\n"
+                .repeat(6);
+        let tap = format!("    not ok 1 - should be equal\n      ---\n      compare: ===\n{source}      diff: |\n        --- expected\n        +++ actual\n        @@ -1,1 +1,1 @@\n        -25\n        +27\n      at:\n        line: 4\n      ...\n");
+        assert_eq!(diffed(&tap), ["        -25", "        +27"]);
+        let ended = "not ok 2 - items\n  ---\n  at:\n    line: 5\n  ...\nlater:\n  --- expected\n  -a\n";
+        assert!(diffed(ended).is_empty());
+        let elsewhere = "error: boom\n  ---\n  diff: |\n    --- expected\n    +++ actual\n    -a\n    +b\n";
+        assert!(diffed(elsewhere).is_empty());
+        let many = "not ok 3 - same\n  ---\n  diff: |\n    --- expected\n    +++ actual\n".to_owned()
+            + &"    -a\n    +b\n".repeat(4);
+        assert_eq!(diffed(&many).len(), DIFF_LINES);
     }
 
     /// TOOL-8: unittest's ndiff under `AssertionError: a != b`: its

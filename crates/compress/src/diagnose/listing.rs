@@ -1,4 +1,5 @@
-//! The source pytest lists in a traceback: code, not what went wrong.
+//! The source pytest lists in a traceback, and the lines of a diff's
+//! hunk: code, not what went wrong.
 //!
 //! Under its default `--tb=auto` (and `long`, `short`), pytest prints each
 //! entry of a traceback with the code around the failing line, indented by
@@ -91,6 +92,57 @@ pub(crate) fn is_listed(text: &str, line: &str) -> bool {
     false
 }
 
+/// How many lines above a line of a diff's hunk the hunk's header may
+/// be ([`in_diff_hunk`]).
+const HUNK_REACH: usize = 400;
+
+/// A hunk's header: a unified diff's (`@@ -12,7 +12,9 @@ fn main() {`, as
+/// `git diff`, `diff -u`, Black's and isort's `--diff` print it) or
+/// rustfmt's (`Diff in /src/lib.rs:19:`, `Diff in src/lib.rs at line
+/// 19:` before rustfmt 1.5).
+fn hunk_header() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        r"^(?:@@ -\d+(?:,\d+)? \+\d+(?:,\d+)? @@|Diff in \S.*(?::\d+| at line \d+):$)",
+    )
+}
+
+/// Whether `line`, a line of `text` as [`str::lines`] yields it, is a
+/// line of a diff's hunk: an unchanged line (a space first), an added or
+/// removed one, under the hunk's header ([`hunk_header`]) with only the
+/// hunk's own lines between. Such a line is code, whatever its words
+/// (`         Err(error) => println!("failed to parse TOML: {error}"),`
+/// in `cargo fmt --check`'s diff, a `git diff` of a test's assertions).
+///
+/// ```text
+/// Diff in /src/main.rs:19:
+///      match input.parse() {                                      ← in the hunk
+/// -        Err(error) => println!("failed: {error}"),                ← in the hunk
+/// +        Err(error) => {                                           ← in the hunk
+/// ```
+pub(crate) fn in_diff_hunk(text: &str, line: &str) -> bool {
+    let in_hunk = |l: &str| l.is_empty() || l.starts_with([' ', '+', '-', '\\']);
+    if !in_hunk(&without_colours(line)) {
+        return false;
+    }
+    let (start, _) = span_in(text, line);
+    for (s, e) in lines_above(text.as_bytes(), start).take(HUNK_REACH) {
+        let Some(above) = text.get(s..e) else {
+            return false;
+        };
+        let above = without_colours(above);
+        let above = above.trim_end_matches('\r');
+        if hunk_header().is_match(above) {
+            return true;
+        }
+        if !in_hunk(above) {
+            return false;
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,5 +222,62 @@ build failed:
         // The lines within reach of the rule are listed, the one past it not.
         assert_eq!(listed(&far).len(), LISTING_REACH);
         assert!(!is_listed(&far, far.lines().last().unwrap_or_default()));
+    }
+
+    fn in_hunks(text: &str) -> Vec<&str> {
+        text.lines().filter(|l| in_diff_hunk(text, l)).collect()
+    }
+
+    /// TOOL-8: the lines of a diff's hunk, under rustfmt's header or a
+    /// unified diff's, are code whatever their words; the header, the
+    /// lines after the hunk and a hunk with no header are not; and a
+    /// line of such a hunk reads as code in its place.
+    #[test]
+    fn tool_8_a_diff_s_hunk_is_code() {
+        let rustfmt = "\
+Diff in /src/main.rs:19:
+     match input.parse() {
+\x1b[31m-        Err(error) => println!(\"failed: {error}\"),
+\x1b(B\x1b[m\x1b[32m+        Err(error) => {
+\x1b(B\x1b[m
+         }
+Diff in /src/lib.rs at line 4:
+ fn fail() -> Result<(), Error> {
+error: could not format
+";
+        assert_eq!(
+            in_hunks(rustfmt),
+            [
+                "     match input.parse() {",
+                "\x1b[31m-        Err(error) => println!(\"failed: {error}\"),",
+                "\x1b(B\x1b[m\x1b[32m+        Err(error) => {",
+                "\x1b(B\x1b[m",
+                "         }",
+                " fn fail() -> Result<(), Error> {",
+            ]
+        );
+        let git = "diff --git a/t.py b/t.py\n--- a/t.py\n+++ b/t.py\n@@ -3,4 +3,4 @@ def test_total():\n     with pytest.raises(ValueError, match=\"failed\"):\n-        total(-1)\n+        total(-2)\n\\ No newline at end of file\n";
+        assert_eq!(
+            in_hunks(git),
+            [
+                "     with pytest.raises(ValueError, match=\"failed\"):",
+                "-        total(-1)",
+                "+        total(-2)",
+                "\\ No newline at end of file",
+            ]
+        );
+        let context = " with pytest.raises(ValueError, match=\"failed\"):";
+        assert_eq!(super::super::line_kind(context), super::super::LineKind::Failure);
+        let diffed = format!("@@ -1 +1 @@\n{context}\n");
+        let in_place = diffed.lines().nth(1).unwrap_or_default();
+        assert_eq!(
+            super::super::line_kind_in(&diffed, in_place),
+            super::super::LineKind::Plain
+        );
+        // No header, a header too far above, or another line between.
+        assert!(in_hunks(" error: a\n-error: b\n").is_empty());
+        let far = format!("@@ -1 +1 @@\n{}", " x\n".repeat(HUNK_REACH + 1));
+        assert_eq!(in_hunks(&far).len(), HUNK_REACH);
+        assert!(in_hunks("@@ -1 +1 @@\nFAILED: t.py\n error: a\n").is_empty());
     }
 }

@@ -62,7 +62,7 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
     }
     match kind_in_place(line, after_line(text, line)) {
         LineKind::Failure | LineKind::Warning | LineKind::Summary
-            if super::listing::is_listed(text, line) =>
+            if super::listing::is_listed(text, line) || super::listing::in_diff_hunk(text, line) =>
         {
             LineKind::Plain
         }

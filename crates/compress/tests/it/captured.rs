@@ -745,3 +745,16 @@ fn tool_8_node_tap_keeps_each_diff_and_its_count() {
     assert!(form.contains("# { total: 44, pass: 40, fail: 4 }\n"), "{form}");
     assert!(form.len() * 5 < case.output.len(), "{}", form.len());
 }
+
+/// TOOL-8: `cargo fmt --check` prints each hunk rustfmt would change
+/// under `Diff in /…/src/de.rs:139:`: every header stays, and the code of
+/// the hunks is code, not failures, whatever its words (`
+/// inner.deserialize_any(visitor).map_err(Error::new)`).
+#[test]
+fn tool_8_rustfmt_s_hunks_are_code_under_their_headers() {
+    let (case, form) = captured_form("cargo-fmt-check");
+    assert_keeps_every_failure(&case, &form);
+    assert_eq!(form.matches("Diff in /home/dev/").count(), 29, "{form}");
+    assert!(!form.contains("map_err(Error::new)"), "{form}");
+    assert!(form.len() * 3 < case.output.len(), "{}", form.len());
+}

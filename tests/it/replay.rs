@@ -72,12 +72,19 @@ fn check_window(window: &Window, user: &str, name: &str, figures: &mut Figures) 
         .iter()
         .flat_map(|m| m.tool_calls.iter())
         .collect();
+    // A call whose arguments were cut (`"{\"command\":\"cd /testbed && cat
+    // > /tmp/a.py ……"`) is a cleared step's: its command is no longer
+    // there to say what came of it, so whether its result would clear
+    // cannot be told from the window; the engine told it from the whole
+    // call.
     let would_clear = |m: &Message| {
         let call = calls
             .iter()
             .find(|c| Some(c.id.as_str()) == m.tool_call_id.as_deref())
             .copied();
-        strata_ctx::history::clear_result(&mut m.clone(), call)
+        let cut =
+            call.is_some_and(|c| matches!(&*c.arguments, serde_json::Value::String(s) if s.ends_with('…')));
+        !cut && strata_ctx::history::clear_result(&mut m.clone(), call)
     };
     let ordered: Vec<bool> = tools
         .iter()

@@ -978,6 +978,10 @@ mod tests {
             "bash: pytset: command not found",
             "Segmentation fault (core dumped)",
             "Process exited with code 2",
+            "patch: **** malformed patch at line 5: @@ -1 +1 @@",
+            "/usr/bin/python3: No module named pytest",
+            "go: no such tool \"vet2\"",
+            "No tests found, exiting with code 1",
             // TAP producers (node:test, tape, prove, bats): a failing test
             // point, nested or not, and the closing count of failures.
             "not ok 42 - discount TENOFF never below zero",

@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::place::{lines_above, span_in};
+use super::prefix::without_process_name;
 use super::{compiled, without_colours};
 
 /// How many lines above a listed line the start of its entry may be: a
@@ -123,16 +124,21 @@ fn hunk_header() -> &'static Regex {
 /// ```
 pub(crate) fn in_diff_hunk(text: &str, line: &str) -> bool {
     let in_hunk = |l: &str| l.is_empty() || l.starts_with([' ', '+', '-', '\\']);
-    if !in_hunk(&without_colours(line)) {
+    if !in_hunk(without_process_name(&without_colours(line))) {
         return false;
     }
+    // From the start of the line as printed: `line` may be what a
+    // process printed after its name.
     let (start, _) = span_in(text, line);
+    let start = memchr::memrchr(b'\n', &text.as_bytes()[..start.min(text.len())]).map_or(0, |i| i + 1);
     for (s, e) in lines_above(text.as_bytes(), start).take(HUNK_REACH) {
         let Some(above) = text.get(s..e) else {
             return false;
         };
+        // What the process printed, under a tool that runs several
+        // (Compose's `api-1  | `).
         let above = without_colours(above);
-        let above = above.trim_end_matches('\r');
+        let above = without_process_name(above.trim_end_matches('\r'));
         if hunk_header().is_match(above) {
             return true;
         }
@@ -274,6 +280,15 @@ error: could not format
             super::super::line_kind_in(&diffed, in_place),
             super::super::LineKind::Plain
         );
+        // Under a process's name, line for line.
+        let named = "api-1  | @@ -11,2 +11,2 @@\napi-1  | -from a import Error\n";
+        let printed = named
+            .lines()
+            .nth(1)
+            .and_then(|l| l.strip_prefix("api-1  | "))
+            .unwrap_or_default();
+        assert!(in_diff_hunk(named, printed));
+        assert_eq!(in_hunks(named), ["api-1  | -from a import Error"]);
         // No header, a header too far above, or another line between.
         assert!(in_hunks(" error: a\n-error: b\n").is_empty());
         let far = format!("@@ -1 +1 @@\n{}", " x\n".repeat(HUNK_REACH + 1));

@@ -256,6 +256,11 @@ pub(super) const FAILURE: &str = concat!(
     r"|^e: (?:file:)?\S*\s*:\d+:\d+ |^e: \S*: \(\d+, \d+\): |^rspec\s+\S*?(?:\s*:\d+|\[[\d:]+\]) # |^Died at \S+ line \d+\.$",
     // make, linkers, shells, the kernel.
     r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\b[Cc]ouldn't (?:compile|find|open|load|resolve|connect|read|write|create|parse|start)\b|\b[Cc]an't (?:locate|call|use|find|open|load|resolve|connect|read|write|create|access|modify|exec|stat|remove|import|allocate|bind)\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
+    // GNU patch giving up (`patch: **** malformed patch at line 5`), a
+    // module `python -m` cannot find (`/usr/bin/python3: No module named
+    // pytest`), a tool the go command does not have, Jest finding no test
+    // to run (it exits 1).
+    r"|^patch: \*{4} |: No module named \S+$|^go: no such tool |^No tests found, exiting with code [1-9]",
     // A formatter's check, file by file: black's and ruff's `would
     // reformat`, ruff's `unformatted:` above the file's location, rustfmt's
     // `Diff in src/a.rs:3:`, Prettier's `[warn] src/a.ts` (read with its

@@ -33,6 +33,19 @@ fn points_to_help(line: &str) -> bool {
     (link.starts_with("https://") || link.starts_with("http://")) && !acts.is_match(before)
 }
 
+/// Whether a failure line is advice about the error, not the error: uv's
+/// and git's `hint: …` (`hint: While the active Python version is 3.11,
+/// the resolution failed for other Python versions …` under the
+/// conclusion that the requirements are unsatisfiable), rustc's and
+/// Clippy's `help: …` and `= help: …`, a `note: …`.
+fn is_advice(line: &str) -> bool {
+    let plain = without_colours(without_process_name(line));
+    let said = plain.trim_start().trim_start_matches("= ");
+    ["hint:", "help:", "note:"]
+        .iter()
+        .any(|tag| said.starts_with(tag))
+}
+
 /// The last failure line of an output, as its toolchain prints it
 /// ([`strata_ctx_compress::line_kind`]), trimmed, other than `besides`
 /// (a summary shown elsewhere) and other than a bare status (at least
@@ -43,7 +56,8 @@ fn points_to_help(line: &str) -> bool {
 /// one that is a failure by its own words before one that is only by the
 /// level tag its tool puts on every line (`npm ERR! `,
 /// [`strata_ctx_compress::without_level_tag`]) and does not end on a link
-/// to help about the error above it. A failure line that ends with a
+/// to help about the error above it, nor is advice about it
+/// (`hint: …`, `help: …`, `note: …`). A failure line that ends with a
 /// colon and announces its message on the next line (Rust's `thread 'x'
 /// panicked at src/a.rs:3:5:`) comes with that line, be it a failure line
 /// itself (`Error: Unable to load file a.py:` above `[Errno 21] Is a
@@ -87,8 +101,13 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
                 // Read in its place: a passing test's `go test -v` log is
                 // noise, the code sbt echoes under an error is context;
                 // the code a frame points at is code, though it throws
-                // (Jest's `> 3 | throw new TypeError(…)`).
-                && !matches!(line_kind_in(text, printed), LineKind::Noise | LineKind::Context)
+                // (Jest's `> 3 | throw new TypeError(…)`); so are the
+                // code pytest lists in a traceback and a diff's hunk
+                // (isort's `-from urllib3.exceptions import …Error`).
+                && !matches!(
+                    line_kind_in(text, printed),
+                    LineKind::Noise | LineKind::Context | LineKind::Plain
+                )
                 && !is_pointed_code(l);
             // Kept with its process's name, when it has one.
             failure.then_some(line.trim())
@@ -103,7 +122,7 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
         message.len() == plain.len() || line_kind(message) == LineKind::Failure
     };
     let line = failures()
-        .find(|l| !is_verdict(l) && own_words(l) && !points_to_help(l))
+        .find(|l| !is_verdict(l) && own_words(l) && !points_to_help(l) && !is_advice(l))
         .or_else(|| failures().find(|l| !is_verdict(l)))
         .or_else(|| failures().next())?;
     // `line` is a slice of `text`: what stands before it may announce it.
@@ -276,7 +295,39 @@ fn verdict_with_diagnostics(text: &str, line: &str, start: usize) -> Option<Stri
 
 #[cfg(test)]
 mod tests {
-    use super::points_to_help;
+    use super::{is_advice, last_error_line, points_to_help};
+
+    /// REACT-6: advice under an error is not the last error, though its
+    /// words fail (uv's `hint: … the resolution failed …` under its
+    /// conclusion); alone, it is what there is.
+    #[test]
+    fn advice_is_not_the_last_error() {
+        let uv = "  × No solution found when resolving dependencies:\n  ╰─▶ Because your project depends on numpy<1.20 and pandas>=2.2, we can conclude that your project's requirements are unsatisfiable.\n\n      hint: While the active Python version is 3.11, the resolution failed for other Python versions supported by your project.\n";
+        assert_eq!(
+            last_error_line(uv, None).as_deref(),
+            Some("× No solution found when resolving dependencies: ╰─▶ Because your project depends on numpy<1.20 and pandas>=2.2, we can conclude that your project's requirements are unsatisfiable.")
+        );
+        let alone = "hint: the build failed, see above\n";
+        assert_eq!(
+            last_error_line(alone, None).as_deref(),
+            Some("hint: the build failed, see above")
+        );
+        for line in [
+            "hint: x failed",
+            "   = help: the trait `Error` is not implemented",
+            "note: failed",
+            "\x1b[1mhelp:\x1b[0m failed",
+        ] {
+            assert!(is_advice(line), "{line}");
+        }
+        for line in [
+            "error: hint: failed",
+            "hinted: failed",
+            "FAILED tests/a.py::test_note",
+        ] {
+            assert!(!is_advice(line), "{line}");
+        }
+    }
 
     #[test]
     fn a_link_to_help_is_told_from_an_address_an_error_is_about() {

@@ -216,10 +216,11 @@ fn noise() -> &'static Regex {
 /// a mismatch as scalac and javac print them (` found   : Int(0)` over `
 /// required: String`), and Jest 22's headings over each operand's value
 /// (`    Expected value to be:` over `      28`, `    Received:` over
-/// `      29`). A macro, so that [`CONTEXT`] can hold it.
+/// `      29`), and Hspec's `expected: 25` over ` but got: 27`. A macro,
+/// so that [`CONTEXT`] can hold it.
 macro_rules! operand {
     () => {
-        r"^\s*(?:Expected|Received|Actual|expected|received|actual|got|left|right|code|symbol|location|found|required|Found|Required)(?: [a-z]+){0,2} *:\s|^(?:Expected|Got):$|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$|^\s*(?:Expected value to [a-z ]+|Received|received\.length):$"
+        r"^\s*(?:Expected|Received|Actual|expected|received|actual|(?:but )?got|left|right|code|symbol|location|found|required|Found|Required)(?: [a-z]+){0,2} *:\s|^(?:Expected|Got):$|^\s*expect\(received\)|^\s*Received (?:promise (?:rejected|resolved) instead of (?:resolved|rejected)|function did not throw)$|^\s*(?:Expected value to [a-z ]+|Received|received\.length):$"
     };
 }
 const OPERAND: &str = operand!();
@@ -414,11 +415,12 @@ fn context() -> &'static Regex {
 }
 
 /// A line of a code frame under its gutter, as rustc, gcc, Jest and ruff
-/// print them (`  14 |   return totl;`, `   |          ^^^^`), and
+/// print them (`  14 |   return totl;`, `   |          ^^^^`), Vitest
+/// with no space before its bar (`     15|   throw new Error("x")`), and
 /// Semgrep (`     17┆ subprocess.run(cmd, shell=True)`).
 fn code_frame() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^\s*\d*\s+\|(?:\s|$)|^\s+(?:\d+|▶▶)┆")
+    compiled(&RE, r"^\s*\d*\s+\|(?:\s|$)|^\s+\d+\|(?:\s|$)|^\s+(?:\d+|▶▶)┆")
 }
 
 /// A sentence in a code frame's gutter, where no line number stands
@@ -709,6 +711,29 @@ mod tests {
             .filter(|(k, _)| *k == LineKind::Failure)
             .map(|(_, l)| l)
             .collect()
+    }
+
+    #[test]
+    fn tool_8_vitest_s_code_frame_and_boilerplate() {
+        // Vitest draws its frame's bar right after the line number: code,
+        // though it throws; a line that draws no bar is what it says.
+        for frame in [
+            "     15|   it(\"leaks\", () => { Promise.reject(new Error(\"refund ser…",
+            "     16|",
+        ] {
+            assert_eq!(line_kind(frame), LineKind::Context, "{frame}");
+        }
+        assert_eq!(line_kind("15|throw new Error(\"x\")"), LineKind::Failure);
+        for boilerplate in [
+            "This error originated in \"test/cart.test.js\" test file. It doesn't mean the error was thrown inside the file itself, but while it was running.",
+            "This might cause false positive tests. Resolve unhandled errors to make sure your tests are not affected.",
+        ] {
+            assert_eq!(line_kind(boilerplate), LineKind::Noise, "{boilerplate}");
+        }
+        assert_eq!(
+            line_kind("Vitest caught 2 unhandled errors during the test run."),
+            LineKind::Failure
+        );
     }
 
     #[test]

@@ -24,7 +24,8 @@ use super::{compiled, line_kind, LineKind};
 /// values:`), and Robot Framework's failed test (`Discount TEN   | FAIL
 /// |`) over its message, and the `error: |-` field of a TAP producer's
 /// YAML block over the message it holds (node:test's `Expected values to
-/// be strictly equal:`). Asked of a line already known to be a failure; the history form keeps
+/// be strictly equal:`), Hspec's `uncaught exception: ErrorCall` over the
+/// exception's message (`Prelude.head: empty list`). Asked of a line already known to be a failure; the history form keeps
 /// the line after it, and the digest's last error joins the two.
 ///
 /// ```
@@ -39,6 +40,7 @@ use super::{compiled, line_kind, LineKind};
 /// assert!(announces_message("unknown file: Failure"));
 /// assert!(announces_message("Discount TEN                    | FAIL |"));
 /// assert!(announces_message("      error: |-"));
+/// assert!(announces_message("       uncaught exception: ErrorCall"));
 /// assert!(!announces_message("error[E0425]: cannot find value `x` in this scope"));
 /// ```
 pub fn announces_message(failure: &str) -> bool {
@@ -57,7 +59,7 @@ pub fn announces_message(failure: &str) -> bool {
         || (failure.trim_start().starts_with(RULE) && failure.ends_with(RULE))
         || compiled(
             &RE,
-            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$|\S\s+\| FAIL \|$|^\s+error: [|>][-+]?$",
+            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$|\S\s+\| FAIL \|$|^\s+error: [|>][-+]?$|^\s*uncaught exception: [\w.]+$",
         )
         .is_match(failure)
 }

@@ -32,6 +32,10 @@ pub(super) const NOISE: &str = concat!(
     // tape, prove, bats: `    ok 5 - when argument not last then
     // error`), whatever its title says.
     r"|^\s*ok \d+ - ",
+    // What Vitest says under every unhandled error, and over them all:
+    // where it was caught, not what went wrong.
+    r#"|^This error originated in "[^"]+" test file\. It doesn't mean the error was thrown inside the file itself, but while it was running\.$"#,
+    r"|^This might cause false positive tests\. Resolve unhandled errors to make sure your tests are not affected\.$",
     // pytest's progress, a character per test and the share run so far
     // (`.....F..s.. [ 20%]`): which tests failed, the report under it
     // says.

@@ -758,3 +758,21 @@ fn tool_8_rustfmt_s_hunks_are_code_under_their_headers() {
     assert!(!form.contains("map_err(Error::new)"), "{form}");
     assert!(form.len() * 3 < case.output.len(), "{}", form.len());
 }
+
+/// TOOL-8: Hspec prints each failure's values as `expected: 25` over `
+/// but got: 27`, and an exception's message on the line under `uncaught
+/// exception: ErrorCall` at the same depth (`Prelude.head: empty
+/// list`): both are the failure's, and stay.
+#[test]
+fn tool_8_hspec_keeps_what_it_got_and_the_exception_s_message() {
+    let (case, form) = captured_form("hspec");
+    assert_keeps_every_failure(&case, &form);
+    assert!(
+        form.contains("       expected: 25\n        but got: 27\n"),
+        "{form}"
+    );
+    assert!(
+        form.contains("       uncaught exception: ErrorCall\n       Prelude.head: empty list\n"),
+        "{form}"
+    );
+}

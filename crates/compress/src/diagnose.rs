@@ -1073,6 +1073,13 @@ mod tests {
             // An access log's record of a request that failed on the
             // server's side (gunicorn, nginx, Apache).
             "127.0.0.1 - - [04/Dec/2026:10:22:37 +0000] \"POST /orders HTTP/1.1\" 500 265 \"-\" \"curl/7.88.1\"",
+            // Next.js's and morgan's development logs of a request that
+            // failed on the server's side; a watcher's crashed app; webpack's
+            // heading over a broken build.
+            " GET /api/orders 500 in 23ms",
+            "GET /orders 500 12.345 ms - 21",
+            "[nodemon] app crashed - waiting for file changes before starting...",
+            "Compiled with problems:",
             "10.0.0.2 - - [04/Dec/2026:10:22:37 +0000] \"GET / HTTP/2.0\" 502 157",
             "Terminated",
             // node-gyp's verdicts, under npm's prefix.
@@ -1253,6 +1260,8 @@ mod tests {
             // An access log's record of a request refused as the client's
             // error.
             "127.0.0.1 - - [04/Dec/2026:10:22:37 +0000] \"GET /orders/7 HTTP/1.1\" 404 207 \"-\" \"curl/7.88.1\"",
+            " GET /api/orders/7 404 in 12ms",
+            "POST /orders 422 3.1 ms - 40",
         ] {
             assert_eq!(line_kind(line), LineKind::Warning, "{line}");
         }

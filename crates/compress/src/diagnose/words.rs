@@ -4,12 +4,14 @@
 
 /// A server's access log record of a request that failed on its side, in
 /// the Common Log Format of gunicorn, nginx, Apache and Django (`"POST
-/// /orders HTTP/1.1" 500 265`): a failure, and a verdict whose reason is
+/// /orders HTTP/1.1" 500 265`), and as the development servers of Next.js
+/// (` GET /api/orders 500 in 23ms`) and Express's morgan (`GET /orders 500
+/// 12.345 ms - 21`) log it: a failure, and a verdict whose reason is
 /// logged above it. A macro, so that [`FAILURE`] and [`VERDICT`] can hold
 /// it.
 macro_rules! server_error_record {
     () => {
-        r#"\bHTTP/[\d.]+" 5\d\d\b"#
+        r#"\bHTTP/[\d.]+" 5\d\d\b|^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(?:/\S* +)?5\d\d (?:in \d+(?:\.\d+)?m?s$|\d+(?:\.\d+)? ms\b)"#
     };
 }
 
@@ -265,6 +267,10 @@ pub(super) const FAILURE: &str = concat!(
     // pytest`), a tool the go command does not have, Jest finding no test
     // to run (it exits 1).
     r"|^patch: \*{4} |: No module named \S+$|^go: no such tool |^No tests found, exiting with code [1-9]",
+    // A watcher's app that died (`[nodemon] app crashed - waiting for file
+    // changes before starting...`), webpack's dev server's heading over
+    // what broke the build (`Compiled with problems:`).
+    r"|^\[nodemon\] app crashed\b|^Compiled with problems:?$",
     // A formatter's check, file by file: black's and ruff's `would
     // reformat`, ruff's `unformatted:` above the file's location, rustfmt's
     // `Diff in src/a.rs:3:`, Prettier's `[warn] src/a.ts` (read with its
@@ -395,7 +401,7 @@ pub(super) const WARNING: &str = concat!(
     r"|^\* checking .+ \.\.\. NOTE$",
     // An access log record of a request refused as the client's error
     // (`"GET /orders/7 HTTP/1.1" 404 207`).
-    r#"|\bHTTP/[\d.]+" 4\d\d\b"#,
+    r#"|\bHTTP/[\d.]+" 4\d\d\b|^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(?:/\S* +)?4\d\d (?:in \d+(?:\.\d+)?m?s$|\d+(?:\.\d+)? ms\b)"#,
 );
 pub(super) const SUMMARY: &str = concat!(
     r"(?i:\b\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo|vulnerabilit(?:y|ies)|findings?|violations?)\b)",

@@ -102,6 +102,19 @@ impl<'a> Likely<'a> {
             "...slices differ",
             " len not the same",
             "First difference occurs",
+            // trybuild's changed compiler output (`test tests/ui/a.rs ...
+            // mismatch`), GNU patch giving up (`patch: **** malformed
+            // patch`), a module or tool not there (`No module named
+            // pytest`, `go: no such tool`), Jest with no test to run, a
+            // watcher's crashed app, webpack's broken build: in none of
+            // the words above.
+            "... mismatch",
+            "patch: ****",
+            "No module named",
+            "no such tool",
+            "No tests found",
+            "app crashed",
+            "with problems",
             // A server's access log record of a request that failed on
             // its side (`"POST /orders HTTP/1.1" 500 265`).
             "HTTP/1.1\" 5",
@@ -124,7 +137,11 @@ impl<'a> Likely<'a> {
         // A record a klog or glog logger wrote at the error or fatal level
         // (`E1127 10:04:10.000250   12345 cart.go:44] lookup price: no
         // rows`): its level is a letter, its message may hold no word above.
-        const LEVELS: &str = r"(?m)^[EF]\d{4} \d\d:\d\d:\d\d";
+        // So may a development server's log of a request that failed on its
+        // side (Next.js's ` GET /api/orders 500 in 23ms`, morgan's `GET
+        // /orders 500 12.345 ms - 21`).
+        const LEVELS: &str =
+            r"(?m)^[EF]\d{4} \d\d:\d\d:\d\d|^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +/\S* +5\d\d ";
         static SEARCHES: OnceLock<[regex::bytes::Regex; 3]> = OnceLock::new();
         let searches = SEARCHES.get_or_init(|| {
             let [words, marks] = [WORDS, MARKS].map(|literals| {
@@ -174,5 +191,13 @@ mod tests {
         assert_eq!(Likely::new(zig).find_at(0), Some(30));
         let strings = b"A1 x 2\nFirst difference occurs on line 1:\n";
         assert_eq!(Likely::new(strings).find_at(0), Some(7));
+        // A development server's failed request, in no word either; a
+        // request served is none.
+        let next = b" GET /api/orders 200 in 4ms\n GET /api/orders 500 in 23ms\n";
+        assert_eq!(Likely::new(next).find_at(0), Some(28));
+        assert_eq!(
+            Likely::new(b"trybuild\ntest tests/ui/a.rs ... mismatch\n").find_at(0),
+            Some(28)
+        );
     }
 }

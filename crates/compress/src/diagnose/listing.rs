@@ -70,27 +70,22 @@ pub(crate) fn is_listed(text: &str, line: &str) -> bool {
     if !plain.starts_with("    ") && !argument().is_match(&plain) {
         return false;
     }
-    let (start, _) = span_in(text, line);
-    for (s, e) in lines_above(text.as_bytes(), start).take(LISTING_REACH) {
-        let Some(above) = text.get(s..e) else {
-            return false;
-        };
-        let above = without_colours(above);
-        if entry_start().is_match(&above) {
-            return true;
-        }
-        let in_entry = above.trim().is_empty()
+    let in_entry = |above: &str| {
+        above.trim().is_empty()
             || above.starts_with("    ")
             || above.starts_with('>')
-            || argument().is_match(&above)
+            || argument().is_match(above)
             // The worker pytest-xdist ran the test on, under its title
             // (`[gw1] linux -- Python 3.11.7 /usr/bin/python`).
-            || above.starts_with("[gw");
-        if !in_entry {
-            return false;
-        }
-    }
-    false
+            || above.starts_with("[gw")
+    };
+    opened_above(
+        text,
+        line,
+        LISTING_REACH,
+        |above| entry_start().is_match(above),
+        in_entry,
+    )
 }
 
 /// How many lines above a line of a diff's hunk the hunk's header may
@@ -124,25 +119,40 @@ fn hunk_header() -> &'static Regex {
 /// ```
 pub(crate) fn in_diff_hunk(text: &str, line: &str) -> bool {
     let in_hunk = |l: &str| l.is_empty() || l.starts_with([' ', '+', '-', '\\']);
-    if !in_hunk(without_process_name(&without_colours(line))) {
-        return false;
-    }
-    // From the start of the line as printed: `line` may be what a
-    // process printed after its name.
+    in_hunk(without_process_name(&without_colours(line)))
+        && opened_above(
+            text,
+            line,
+            HUNK_REACH,
+            |above| hunk_header().is_match(above),
+            in_hunk,
+        )
+}
+
+/// Whether a line that opens a block (`opens`: pytest's entry, a diff's
+/// hunk) stands within `reach` lines above `line`, a line of `text`, with
+/// only lines of the block (`within`) between; each line above read as
+/// its process printed it, without colours (Compose's `api-1  | ` left
+/// out: `line` may be what follows it).
+fn opened_above(
+    text: &str,
+    line: &str,
+    reach: usize,
+    opens: impl Fn(&str) -> bool,
+    within: impl Fn(&str) -> bool,
+) -> bool {
     let (start, _) = span_in(text, line);
     let start = memchr::memrchr(b'\n', &text.as_bytes()[..start.min(text.len())]).map_or(0, |i| i + 1);
-    for (s, e) in lines_above(text.as_bytes(), start).take(HUNK_REACH) {
+    for (s, e) in lines_above(text.as_bytes(), start).take(reach) {
         let Some(above) = text.get(s..e) else {
             return false;
         };
-        // What the process printed, under a tool that runs several
-        // (Compose's `api-1  | `).
         let above = without_colours(above);
         let above = without_process_name(above.trim_end_matches('\r'));
-        if hunk_header().is_match(above) {
+        if opens(above) {
             return true;
         }
-        if !in_hunk(above) {
+        if !within(above) {
             return false;
         }
     }

@@ -154,7 +154,7 @@ fn tap_diff_under(text: &str, failure: Line) -> Option<Vec<Line>> {
     let mut block = lines_under(text, failure).take(TAP_BLOCK_REACH);
     let (header, shown) = block.find(|(_, shown)| {
         let field = shown.trim();
-        field == "..." || field.starts_with("--- ") && field.len() > 4
+        field == "..." || field.starts_with("--- ")
     })?;
     if shown.trim() == "..." {
         return None;
@@ -522,6 +522,13 @@ mod tests {
         let many = "not ok 3 - same\n  ---\n  diff: |\n    --- expected\n    +++ actual\n".to_owned()
             + &"    -a\n    +b\n".repeat(4);
         assert_eq!(diffed(&many).len(), DIFF_LINES);
+        // The diff ends at a blank line or where the block goes back out
+        // of its field (a YAML list's `- item` further out is no change).
+        let out = "not ok 4 - out\n  ---\n  diff: |\n    --- expected\n    +++ actual\n    -a\n  list:\n  - b\n   -c\n";
+        assert_eq!(diffed(out), ["    -a"]);
+        let blank =
+            "not ok 5 - blank\n  ---\n  diff: |\n    --- expected\n    +++ actual\n    -a\n\n    +b\n";
+        assert_eq!(diffed(blank), ["    -a"]);
     }
 
     /// TOOL-8: unittest's ndiff under `AssertionError: a != b`: its

@@ -1049,6 +1049,8 @@ mod tests {
             "==4242== Invalid read of size 4",
             "==4242== 40 bytes in 1 blocks are definitely lost in loss record 1 of 1",
             "SUMMARY: AddressSanitizer: heap-buffer-overflow /home/dev/cart.c:14 in main",
+            "WARNING: ThreadSanitizer: data race (pid=20251)",
+            "WARNING: DATA RACE",
             ">> Issue: [B101:assert_used] Use of assert detected.",
             // A klog record at the error level.
             "E1127 10:00:00.123456   12345 cart.go:44] lookup price: no rows",

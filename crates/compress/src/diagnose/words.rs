@@ -347,10 +347,11 @@ pub(super) const FAILURE: &str = concat!(
     // instance of 'std::out_of_range'` above `  what():  …`).
     r"|^terminate called (?:after throwing an instance of|without an active exception)|^\s+what\(\):\s",
     // Stylelint's findings (`  3:5  ✖  Unexpected unknown property`),
-    // Valgrind's, the sanitizers' closing line, bandit's findings, the
-    // states of a Kubernetes pod that does not run.
+    // Valgrind's, the sanitizers' closing line, a data race ThreadSanitizer
+    // or Go's race detector reports under `WARNING:` (the run fails on it),
+    // bandit's findings, the states of a Kubernetes pod that does not run.
     r"|^\s*\d+:\d+\s+✖\s|^==\d+== (?:Invalid (?:read|write|free)|Conditional jump or move depends on uninitialised|Use of uninitialised|Mismatched free|Syscall param|[\d,]+ bytes in [\d,]+ blocks are (?:definitely|indirectly|possibly) lost)",
-    r"|^SUMMARY: \w+Sanitizer: |^>> Issue: \[|\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerConfigError)\b",
+    r"|^SUMMARY: \w+Sanitizer: |^WARNING: ThreadSanitizer: |^WARNING: DATA RACE$|^>> Issue: \[|\b(?:CrashLoopBackOff|ImagePullBackOff|ErrImagePull|CreateContainerConfigError)\b",
     // markdownlint's findings (`README.md:12:81 MD013/line-length Line
     // length [Expected: 80; Actual: 95]`, markdownlint-cli2's with `error`
     // before the rule), Apple's linker's missing symbols (`Undefined

@@ -881,6 +881,10 @@ mod tests {
             LineKind::Summary
         );
         assert_eq!(line_kind("3 examples, 0 failures"), LineKind::Summary);
+        // node:test's spec reporter's counts: none failed, or some.
+        assert_eq!(line_kind("ℹ fail 0"), LineKind::Summary);
+        assert_eq!(line_kind("ℹ tests 25"), LineKind::Summary);
+        assert_eq!(line_kind("ℹ fail 4"), LineKind::Failure);
         // node-tap's counts, with no failure or none counted.
         assert_eq!(line_kind("# { total: 44, pass: 44 }"), LineKind::Summary);
         assert_eq!(line_kind("# { total: 3, pass: 3, fail: 0 }"), LineKind::Summary);

@@ -410,8 +410,9 @@ pub(super) const SUMMARY: &str = concat!(
     r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed|^Your code has been rated at",
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?\d+|returncode)|^\s*Finished .* target\(s\) in",
     // The counts a TAP producer prints last (node:test's `# tests 44`,
-    // `# fail 2`), and testthat's (`[ FAIL 3 | WARN 2 | SKIP 0 | PASS 21 ]`).
-    r"|^# (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$|^\[ FAIL \d+ \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$",
+    // `# fail 2`, and its spec reporter's `ℹ fail 2`, the default from
+    // Node 23 on), and testthat's (`[ FAIL 3 | WARN 2 | SKIP 0 | PASS 21 ]`).
+    r"|^[#ℹ] (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$|^\[ FAIL \d+ \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$",
     // node-tap's (`# { total: 44, pass: 40, fail: 4 }`).
     r"|^# \{ total: \d+, ",
     // What an agent printed where it left part of an output out, so that

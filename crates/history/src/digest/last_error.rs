@@ -297,6 +297,16 @@ fn verdict_with_diagnostics(text: &str, line: &str, start: usize) -> Option<Stri
 mod tests {
     use super::{is_advice, last_error_line, points_to_help};
 
+    /// REACT-6: node:test's spec reporter closes every run with its
+    /// counts (`ℹ fail 0`): a run that passed has no last error.
+    #[test]
+    fn a_passing_node_test_run_has_no_last_error() {
+        let passed = "▶ cart\n  ✔ totals (0.5ms)\n✔ cart (1.2ms)\nℹ tests 1\nℹ suites 1\nℹ pass 1\nℹ fail 0\nℹ cancelled 0\n";
+        assert_eq!(last_error_line(passed, None), None);
+        let failed = passed.replace("ℹ fail 0", "ℹ fail 1");
+        assert_eq!(last_error_line(&failed, None).as_deref(), Some("ℹ fail 1"));
+    }
+
     /// REACT-6: advice under an error is not the last error, though its
     /// words fail (uv's `hint: … the resolution failed …` under its
     /// conclusion); alone, it is what there is.

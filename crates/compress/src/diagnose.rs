@@ -1267,6 +1267,8 @@ mod tests {
             // error.
             "127.0.0.1 - - [04/Dec/2026:10:22:37 +0000] \"GET /orders/7 HTTP/1.1\" 404 207 \"-\" \"curl/7.88.1\"",
             " GET /api/orders/7 404 in 12ms",
+            "XPASS test_ok.py::test_x - known failure",
+            "test_ok.py::test_x XPASS                                   [ 50%]",
             "POST /orders 422 3.1 ms - 40",
         ] {
             assert_eq!(line_kind(line), LineKind::Warning, "{line}");
@@ -1332,6 +1334,15 @@ mod tests {
             "  File \"<sqlalchemy generated _go() wrapper for sqlalchemy.orm.session.SessionTransaction.commit>\", line 2, in commit",
             "   Compiling serde v1.0.210",
             "tests/test_a.py::test_one PASSED                                   [ 50%]",
+            // Tests expected to fail that did, and skipped ones, whatever
+            // their reasons say.
+            "test_ok.py::test_known XFAIL (known failure)                             [100%]",
+            "XFAIL test_ok.py::test_known - known failure",
+            "SKIPPED [1] tests/test_net.py:5: connection failed, no network",
+            "tests/test_net.py::test_fetch SKIPPED (could not import 'requests': No module named 'requests')",
+            "test_x (m.T.test_x) ... expected failure",
+            "test_y (m.T.test_y) ... skipped 'error handling not on windows'",
+            "  ↓ test/cart.test.js > skips the failing path",
             // pytest's progress, a failed test's `F` among the others.
             "........................................................................ [ 20%]",
             ".......................................F..........s........x..... [ 13%]",

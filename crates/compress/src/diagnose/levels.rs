@@ -64,10 +64,13 @@ pub fn without_level_tag(line: &str) -> &str {
 }
 
 /// The level tag of a line a build tool logged as a warning: sbt's
-/// `[warn]`, Maven's `[WARNING]`, `[WARN]`, apt's `W:`.
+/// `[warn]`, Maven's `[WARNING]`, `[WARN]`, apt's `W:`; and pytest's mark
+/// of a test expected to fail that passed (`XPASS test_a.py::test_b -
+/// known failure`, `test_a.py::test_b XPASS`; under `strict` it is also
+/// listed as failed).
 pub(super) fn warning_level() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^(?:\[(?:warn|WARN|WARNING)\]|W:) ")
+    compiled(&RE, r"^(?:\[(?:warn|WARN|WARNING)\]|W:|XPASS) |::\S* XPASS\b")
 }
 
 /// Whether `line` is the marks a build that tags each line with its level

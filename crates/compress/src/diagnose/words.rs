@@ -38,6 +38,12 @@ pub(super) const NOISE: &str = concat!(
     // where it was caught, not what went wrong.
     r#"|^This error originated in "[^"]+" test file\. It doesn't mean the error was thrown inside the file itself, but while it was running\.$"#,
     r"|^This might cause false positive tests\. Resolve unhandled errors to make sure your tests are not affected\.$",
+    // Tests expected to fail that did, and skipped ones, whatever their
+    // reasons say: pytest's (`test_a.py::test_b XFAIL (known failure)`,
+    // `XFAIL test_a.py::test_b - known failure`, `SKIPPED [1] a.py:5:
+    // connection failed`), unittest's (`... expected failure`, `...
+    // skipped 'error paths differ on Windows'`), Vitest's `↓`.
+    r"|^(?:XFAIL|SKIPPED) |::\S* (?:XFAIL|SKIPPED)\b|\.\.\. (?:expected failure|skipped\b.*)$|^\s*↓ \S",
     // pytest's progress, a character per test and the share run so far
     // (`.....F..s.. [ 20%]`): which tests failed, the report under it
     // says.
@@ -400,6 +406,8 @@ pub(super) const WARNING: &str = concat!(
     // A check `R CMD check` notes (`* checking R code for possible problems
     // ... NOTE`).
     r"|^\* checking .+ \.\.\. NOTE$",
+    // A test expected to fail that passed (pytest's `XPASS test_a.py::test_b`).
+    r"|^XPASS |::\S* XPASS\b",
     // An access log record of a request refused as the client's error
     // (`"GET /orders/7 HTTP/1.1" 404 207`).
     r#"|\bHTTP/[\d.]+" 4\d\d\b|^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(?:/\S* +)?4\d\d (?:in \d+(?:\.\d+)?m?s$|\d+(?:\.\d+)? ms\b)"#,

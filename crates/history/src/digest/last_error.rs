@@ -307,6 +307,14 @@ mod tests {
         assert_eq!(last_error_line(&failed, None).as_deref(), Some("ℹ fail 1"));
     }
 
+    /// REACT-6: tests expected to fail that did, and skipped ones, are no
+    /// error, whatever their reasons say.
+    #[test]
+    fn expected_failures_and_skips_are_no_error() {
+        let passed = "test_ok.py::test_parse PASSED [ 33%]\ntest_ok.py::test_known XFAIL (known failure) [ 66%]\ntest_ok.py::test_net SKIPPED (connection failed) [100%]\n=== 1 passed, 1 skipped, 1 xfailed in 0.1s ===\n";
+        assert_eq!(last_error_line(passed, None), None);
+    }
+
     /// REACT-6: advice under an error is not the last error, though its
     /// words fail (uv's `hint: … the resolution failed …` under its
     /// conclusion); alone, it is what there is.

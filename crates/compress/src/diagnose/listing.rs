@@ -1,5 +1,5 @@
-//! The source pytest lists in a traceback, and the lines of a diff's
-//! hunk: code, not what went wrong.
+//! The source pytest lists in a traceback, the lines of a diff's hunk,
+//! and the titles of examples that passed: not what went wrong.
 //!
 //! Under its default `--tb=auto` (and `long`, `short`), pytest prints each
 //! entry of a traceback with the code around the failing line, indented by
@@ -127,6 +127,46 @@ pub(crate) fn in_diff_hunk(text: &str, line: &str) -> bool {
             |above| hunk_header().is_match(above),
             in_hunk,
         )
+}
+
+/// How many bytes at the end of an output its closing count of examples
+/// is looked for in ([`is_passed_example`]).
+const EXAMPLES_COUNT_BYTES: usize = 4096;
+
+/// Whether `line`, a line of `text` as [`str::lines`] yields it, is the
+/// title of an example that passed, as RSpec's documentation format and
+/// Hspec print each example under its group (`  raises an error on a
+/// missing sku`), and the group's title over them: words with no mark of
+/// their own, in an output
+/// that closes with their count of examples (`28 examples, 4 failures`),
+/// above its `Failures:` heading. A failed example's title carries its
+/// mark (`(FAILED - 1)`, `FAILED [1]`); one that passed is what it is
+/// whatever its words.
+pub(crate) fn is_passed_example(text: &str, line: &str) -> bool {
+    static COUNT: OnceLock<Regex> = OnceLock::new();
+    static TITLE: OnceLock<Regex> = OnceLock::new();
+    let plain = without_colours(line);
+    let title = compiled(&TITLE, r"^(?: {2})*[A-Za-z][^:()\[\]{}<>=|]*$");
+    let is_title = |l: &str| title.is_match(l.trim_end()) && !l.contains("FAILED");
+    if !is_title(&plain) {
+        return false;
+    }
+    let (start, end) = span_in(text, line);
+    // A group's title stands at the left, over its examples' titles.
+    if !plain.starts_with(' ') {
+        let next = text
+            .get(end..)
+            .and_then(|after| after.lines().nth(1))
+            .unwrap_or_default();
+        let next = without_colours(next);
+        if !(next.starts_with("  ") && is_title(&next)) {
+            return false;
+        }
+    }
+    let from = text.len().saturating_sub(EXAMPLES_COUNT_BYTES);
+    let tail = (from..text.len()).find_map(|i| text.get(i..)).unwrap_or_default();
+    compiled(&COUNT, r"(?m)^\d+ examples?, \d+ failures?").is_match(tail)
+        && !text.get(..start).unwrap_or(text).contains("\nFailures:\n")
 }
 
 /// Whether a line that opens a block (`opens`: pytest's entry, a diff's
@@ -304,5 +344,35 @@ error: could not format
         let far = format!("@@ -1 +1 @@\n{}", " x\n".repeat(HUNK_REACH + 1));
         assert_eq!(in_hunks(&far).len(), HUNK_REACH);
         assert!(in_hunks("@@ -1 +1 @@\nFAILED: t.py\n error: a\n").is_empty());
+    }
+
+    fn passed_examples(text: &str) -> Vec<&str> {
+        text.lines().filter(|l| is_passed_example(text, l)).collect()
+    }
+
+    /// TOOL-8: RSpec's documentation format and Hspec title each example
+    /// under its group; those that passed carry no mark and are what they
+    /// are whatever their words, above the `Failures:` heading of an
+    /// output that closes with its count of examples. Failed ones, the
+    /// details under the heading, and lines elsewhere are not.
+    #[test]
+    fn tool_8_a_passed_example_s_title_is_no_failure() {
+        let hspec = "\nerrors\n  fails on bad input\n  reports an error FAILED [1]\n\nFailures:\n\n  Spec.hs:5:3: \n  1) errors reports an error\n       expected: 1\n\nerror handling\n\n2 examples, 1 failure\n";
+        assert_eq!(passed_examples(hspec), ["errors", "  fails on bad input"]);
+        let rspec = "Cart\n  raises an error on a missing sku\n  applies a discount (FAILED - 1)\n\nFinished in 0.01 seconds\n2 examples, 1 failure\n";
+        assert_eq!(
+            passed_examples(rspec),
+            ["Cart", "  raises an error on a missing sku"]
+        );
+        let in_place = rspec.lines().nth(1).unwrap_or_default();
+        assert_eq!(
+            super::super::line_kind_in(rspec, in_place),
+            super::super::LineKind::Noise
+        );
+        // No count of examples, a line with a mark or a field, or a line
+        // at the left over no example: as they say.
+        assert!(passed_examples("Cart\n  raises an error\n2 tests, 0 failures\n").is_empty());
+        assert!(passed_examples("  error: boom\n  failed (x)\n1 example, 0 failures\n").is_empty());
+        assert!(passed_examples("error connecting\nretrying\n1 example, 0 failures\n").is_empty());
     }
 }

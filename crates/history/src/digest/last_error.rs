@@ -313,6 +313,10 @@ mod tests {
     fn expected_failures_and_skips_are_no_error() {
         let passed = "test_ok.py::test_parse PASSED [ 33%]\ntest_ok.py::test_known XFAIL (known failure) [ 66%]\ntest_ok.py::test_net SKIPPED (connection failed) [100%]\n=== 1 passed, 1 skipped, 1 xfailed in 0.1s ===\n";
         assert_eq!(last_error_line(passed, None), None);
+        // Nor are the titles of examples that passed (Hspec, RSpec's
+        // documentation format).
+        let hspec = "errors\n  fails on bad input\n  reports an error\n\nFinished in 0.0001 seconds\n2 examples, 0 failures\n";
+        assert_eq!(last_error_line(hspec, None), None);
     }
 
     /// REACT-6: advice under an error is not the last error, though its

@@ -133,13 +133,18 @@ pub(crate) fn in_diff_hunk(text: &str, line: &str) -> bool {
 /// is looked for in ([`is_passed_example`]).
 const EXAMPLES_COUNT_BYTES: usize = 4096;
 
+/// How far above an example's title the `Failures:` heading is looked
+/// for ([`is_passed_example`]).
+const HEADING_SEARCH_BYTES: usize = 256 * 1024;
+
 /// Whether `line`, a line of `text` as [`str::lines`] yields it, is the
 /// title of an example that passed, as RSpec's documentation format and
 /// Hspec print each example under its group (`  raises an error on a
 /// missing sku`), and the group's title over them: words with no mark of
 /// their own, in an output
-/// that closes with their count of examples (`28 examples, 4 failures`),
-/// above its `Failures:` heading. A failed example's title carries its
+/// that closes with their count of examples (`28 examples, 4 failures`,
+/// within its last [`EXAMPLES_COUNT_BYTES`]), above its `Failures:`
+/// heading (none within [`HEADING_SEARCH_BYTES`] above). A failed example's title carries its
 /// mark (`(FAILED - 1)`, `FAILED [1]`); one that passed is what it is
 /// whatever its words.
 pub(crate) fn is_passed_example(text: &str, line: &str) -> bool {
@@ -163,10 +168,11 @@ pub(crate) fn is_passed_example(text: &str, line: &str) -> bool {
             return false;
         }
     }
-    let from = text.len().saturating_sub(EXAMPLES_COUNT_BYTES);
-    let tail = (from..text.len()).find_map(|i| text.get(i..)).unwrap_or_default();
+    let tail = &text[crate::text::ceil_boundary(text, text.len().saturating_sub(EXAMPLES_COUNT_BYTES))..];
+    let above =
+        &text.as_bytes()[start.min(text.len()).saturating_sub(HEADING_SEARCH_BYTES)..start.min(text.len())];
     compiled(&COUNT, r"(?m)^\d+ examples?, \d+ failures?").is_match(tail)
-        && !text.get(..start).unwrap_or(text).contains("\nFailures:\n")
+        && memchr::memmem::find(above, b"\nFailures:\n").is_none()
 }
 
 /// Whether a line that opens a block (`opens`: pytest's entry, a diff's

@@ -109,6 +109,12 @@ impl<'a> Likely<'a> {
             // watcher's crashed app, webpack's broken build: in none of
             // the words above.
             "... mismatch",
+            // A formatter's check, file by file (rustfmt's `Diff in
+            // src/a.rs:3:`, Black's `would reformat a.py`, ruff's
+            // `unformatted: File would be reformatted`).
+            "Diff in ",
+            "ould reformat",
+            "unformatted: ",
             "patch: ****",
             "No module named",
             "no such tool",

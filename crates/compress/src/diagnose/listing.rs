@@ -79,9 +79,10 @@ pub(crate) fn is_listed(text: &str, line: &str) -> bool {
             // (`[gw1] linux -- Python 3.11.7 /usr/bin/python`).
             || above.starts_with("[gw")
     };
+    let (start, _) = span_in(text, line);
     opened_above(
-        text,
-        line,
+        text.as_bytes(),
+        start,
         LISTING_REACH,
         |above| entry_start().is_match(above),
         in_entry,
@@ -118,11 +119,18 @@ fn hunk_header() -> &'static Regex {
 /// +        Err(error) => {                                           ← in the hunk
 /// ```
 pub(crate) fn in_diff_hunk(text: &str, line: &str) -> bool {
+    in_diff_hunk_at(text.as_bytes(), span_in(text, line).0, line)
+}
+
+/// [`in_diff_hunk`] for `line`, which starts at byte `start` of `text`,
+/// bytes that need not all be UTF-8 (the end of an output the model's
+/// view is cut from).
+pub(crate) fn in_diff_hunk_at(text: &[u8], start: usize, line: &str) -> bool {
     let in_hunk = |l: &str| l.is_empty() || l.starts_with([' ', '+', '-', '\\']);
     in_hunk(without_process_name(&without_colours(line)))
         && opened_above(
             text,
-            line,
+            start,
             HUNK_REACH,
             |above| hunk_header().is_match(above),
             in_hunk,
@@ -176,24 +184,21 @@ pub(crate) fn is_passed_example(text: &str, line: &str) -> bool {
 }
 
 /// Whether a line that opens a block (`opens`: pytest's entry, a diff's
-/// hunk) stands within `reach` lines above `line`, a line of `text`, with
-/// only lines of the block (`within`) between; each line above read as
-/// its process printed it, without colours (Compose's `api-1  | ` left
-/// out: `line` may be what follows it).
+/// hunk) stands within `reach` lines above the line of `text` that holds
+/// byte `start`, with only lines of the block (`within`) between; each
+/// line above read as its process printed it, without colours (Compose's
+/// `api-1  | ` left out: `start` may be where what follows it starts).
 fn opened_above(
-    text: &str,
-    line: &str,
+    text: &[u8],
+    start: usize,
     reach: usize,
     opens: impl Fn(&str) -> bool,
     within: impl Fn(&str) -> bool,
 ) -> bool {
-    let (start, _) = span_in(text, line);
-    let start = memchr::memrchr(b'\n', &text.as_bytes()[..start.min(text.len())]).map_or(0, |i| i + 1);
-    for (s, e) in lines_above(text.as_bytes(), start).take(reach) {
-        let Some(above) = text.get(s..e) else {
-            return false;
-        };
-        let above = without_colours(above);
+    let start = memchr::memrchr(b'\n', &text[..start.min(text.len())]).map_or(0, |i| i + 1);
+    for (s, e) in lines_above(text, start).take(reach) {
+        let above = String::from_utf8_lossy(&text[s..e]);
+        let above = without_colours(&above);
         let above = without_process_name(above.trim_end_matches('\r'));
         if opens(above) {
             return true;

@@ -309,7 +309,11 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         let end = memchr::memchr(b'\n', &region[m..]).map_or(region.len(), |i| m + i);
         let line = String::from_utf8_lossy(&region[start..end]);
         let line = line.trim_end_matches('\r');
-        let kind = diagnose::kind_in_place(line, &region[end..]);
+        let kind = match diagnose::kind_in_place(line, &region[end..]) {
+            // The code of a diff's hunk, whatever its words.
+            kind if kind.is_diagnostic() && diagnose::in_diff_hunk_at(region, start, line) => LineKind::Plain,
+            kind => kind,
+        };
         let line_met = repeats.meet(line, after == Some(start));
         after = Some(end + 1);
         if kind == LineKind::Failure {
@@ -581,6 +585,27 @@ mod tests {
     /// lines that carry its message (an assertion's operands, a TAP
     /// point's comments); a failure above it does not, so that more
     /// failures fit.
+    #[test]
+    fn a_diff_s_hunks_are_code_and_their_headers_are_shown() {
+        // `cargo fmt --check` over 60 hunks whose code says `Error` and
+        // `failed`: the headers are the diagnostics, the code none.
+        let mut log = String::new();
+        for i in 0..60 {
+            log.push_str(&format!(
+                "Diff in /src/m{i}.rs:{i}:\n     type Error = Error;\n-    let x = parse(input)\n-        .map_err(Error::failed)?;\n+    let x = parse(input).map_err(Error::failed)?;\n     Ok(x)\n"
+            ));
+        }
+        let lines = log.lines().count();
+        let view = compose(log.as_bytes(), log.as_bytes(), 0, lines, Limits::new(60, 4_000)).unwrap();
+        let shown = |s: &str| view.text.matches(s).count();
+        assert!(shown("Diff in /src/m") > 6, "{}", view.text);
+        assert!(view.text.contains("Diff in /src/m58.rs:58:\n"), "{}", view.text);
+        // No code picked from between head and tail.
+        for code in ["     type Error = Error;", "-        .map_err(Error::failed)?;"] {
+            assert!(!view.text.contains(&format!("lines …]\n{code}")), "{}", view.text);
+        }
+    }
+
     #[test]
     fn the_last_failure_comes_with_its_message() {
         let mut log = String::new();

@@ -177,10 +177,14 @@ pub(crate) fn is_passed_example(text: &str, line: &str) -> bool {
         }
     }
     let tail = &text[crate::text::ceil_boundary(text, text.len().saturating_sub(EXAMPLES_COUNT_BYTES))..];
-    let above =
-        &text.as_bytes()[start.min(text.len()).saturating_sub(HEADING_SEARCH_BYTES)..start.min(text.len())];
-    compiled(&COUNT, r"(?m)^\d+ examples?, \d+ failures?").is_match(tail)
-        && memchr::memmem::find(above, b"\nFailures:\n").is_none()
+    let from = start.min(text.len()).saturating_sub(HEADING_SEARCH_BYTES);
+    let above = &text.as_bytes()[from..start.min(text.len())];
+    // The heading, at the start of its line.
+    let heading = memchr::memmem::find_iter(above, b"Failures:\n").any(|at| {
+        at.checked_sub(1)
+            .map_or(from == 0, |before| above[before] == b'\n')
+    });
+    compiled(&COUNT, r"(?m)^\d+ examples?, \d+ failures?").is_match(tail) && !heading
 }
 
 /// Whether a line that opens a block (`opens`: pytest's entry, a diff's
@@ -197,9 +201,15 @@ fn opened_above(
 ) -> bool {
     let start = memchr::memrchr(b'\n', &text[..start.min(text.len())]).map_or(0, |i| i + 1);
     for (s, e) in lines_above(text, start).take(reach) {
-        let above = String::from_utf8_lossy(&text[s..e]);
-        let above = without_colours(&above);
-        let above = without_process_name(above.trim_end_matches('\r'));
+        let printed = String::from_utf8_lossy(&text[s..e]);
+        let printed = printed.trim_end_matches('\r');
+        // Most lines of a block say so as printed: no need to read them
+        // apart from their colours and process names.
+        if within(printed) && !opens(printed) {
+            continue;
+        }
+        let above = without_colours(printed);
+        let above = without_process_name(&above);
         if opens(above) {
             return true;
         }
@@ -385,5 +395,15 @@ error: could not format
         assert!(passed_examples("Cart\n  raises an error\n2 tests, 0 failures\n").is_empty());
         assert!(passed_examples("  error: boom\n  failed (x)\n1 example, 0 failures\n").is_empty());
         assert!(passed_examples("error connecting\nretrying\n1 example, 0 failures\n").is_empty());
+        // The heading is looked for far above: a message deep in the
+        // failures' details is no title of an example that passed.
+        let details = format!(
+            "Failures:\n\n  1) cart totals\n{}\n  negative discount\n\n1 example, 1 failure\n",
+            "       detail line of the failure\n".repeat(100)
+        );
+        assert!(passed_examples(&details).is_empty());
+        // Only a heading of its own line counts.
+        let mid_line = "Summary of Failures:\nCart\n  raises an error\n\n1 example, 0 failures\n";
+        assert_eq!(passed_examples(mid_line), ["Cart", "  raises an error"]);
     }
 }

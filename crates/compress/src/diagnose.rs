@@ -73,7 +73,7 @@ pub(crate) use levels::is_tagged_marks;
 pub use levels::without_level_tag;
 use levels::{json_log_level, offense_level, severity_tagged, warning_level};
 pub(crate) use likely::Likely;
-pub(crate) use listing::in_diff_hunk_at;
+pub(crate) use listing::{holds_hunk_header, in_diff_hunk_at};
 pub(crate) use located::frame_place;
 use located::{has_message, is_note, located_message, without_paths};
 pub(crate) use payload::{field_above, payload_lines, payload_messages};

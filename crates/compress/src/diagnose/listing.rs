@@ -105,6 +105,14 @@ fn hunk_header() -> &'static Regex {
     )
 }
 
+/// Whether `text` holds what may be a hunk's header ([`hunk_header`]) at
+/// all: most outputs hold none, and their lines need no walk up to one.
+pub(crate) fn holds_hunk_header(text: &[u8]) -> bool {
+    [&b"@@ -"[..], b"Diff in "]
+        .iter()
+        .any(|header| memchr::memmem::find(text, header).is_some())
+}
+
 /// Whether `line`, a line of `text` as [`str::lines`] yields it, is a
 /// line of a diff's hunk: an unchanged line (a space first), an added or
 /// removed one, under the hunk's header ([`hunk_header`]) with only the
@@ -177,14 +185,16 @@ pub(crate) fn is_passed_example(text: &str, line: &str) -> bool {
         }
     }
     let tail = &text[crate::text::ceil_boundary(text, text.len().saturating_sub(EXAMPLES_COUNT_BYTES))..];
+    if !compiled(&COUNT, r"(?m)^\d+ examples?, \d+ failures?").is_match(tail) {
+        return false;
+    }
     let from = start.min(text.len()).saturating_sub(HEADING_SEARCH_BYTES);
     let above = &text.as_bytes()[from..start.min(text.len())];
-    // The heading, at the start of its line.
-    let heading = memchr::memmem::find_iter(above, b"Failures:\n").any(|at| {
+    // No heading above, at the start of its line.
+    !memchr::memmem::find_iter(above, b"Failures:\n").any(|at| {
         at.checked_sub(1)
             .map_or(from == 0, |before| above[before] == b'\n')
-    });
-    compiled(&COUNT, r"(?m)^\d+ examples?, \d+ failures?").is_match(tail) && !heading
+    })
 }
 
 /// Whether a line that opens a block (`opens`: pytest's entry, a diff's

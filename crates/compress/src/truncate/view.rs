@@ -304,11 +304,7 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
     let (mut repeats, mut after) = (diagnose::Repeats::default(), None);
     let mut at = 0;
     let mut likely = diagnose::Likely::new(region);
-    // Whether the region holds a diff's hunk at all: most outputs have
-    // none, and their lines need no walk up to a hunk's header.
-    let hunks = [&b"@@ -"[..], b"Diff in "]
-        .iter()
-        .any(|header| memchr::memmem::find(region, header).is_some());
+    let hunks = diagnose::holds_hunk_header(region);
     while let Some(m) = likely.find_at(at) {
         let start = memrchr(b'\n', &region[..m]).map_or(0, |i| i + 1);
         let end = memchr::memchr(b'\n', &region[m..]).map_or(region.len(), |i| m + i);

@@ -83,31 +83,30 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
             let l = printed.trim();
             // Colour codes say nothing: a coloured `[ERROR] ` alone is as
             // bare as a plain one.
-            let failure = without_colours(l).trim().chars().count() >= MIN_FAILURE_CHARS
-                && Some(line.trim()) != besides
-                && !is_exit_status(l)
-                && match line_kind(l) {
-                    LineKind::Failure => true,
-                    kind => {
-                        (printed.len() != l.len() && line_kind(printed) == LineKind::Failure)
-                            // A warning raised as an exception, at the end
-                            // of its traceback; a finding's message over
-                            // its place (ansible-lint's `name[missing]: All
-                            // tasks should be named.` over `site.yml:12`).
-                            || (matches!(kind, LineKind::Warning | LineKind::Plain)
-                                && line_kind_in(text, printed) == LineKind::Failure)
-                    }
-                }
-                // Read in its place: a passing test's `go test -v` log is
-                // noise, the code sbt echoes under an error is context;
-                // the code a frame points at is code, though it throws
-                // (Jest's `> 3 | throw new TypeError(…)`); so are the
-                // code pytest lists in a traceback and a diff's hunk
-                // (isort's `-from urllib3.exceptions import …Error`).
-                && !matches!(
-                    line_kind_in(text, printed),
-                    LineKind::Noise | LineKind::Context | LineKind::Plain
-                )
+            if without_colours(l).trim().chars().count() < MIN_FAILURE_CHARS
+                || Some(line.trim()) == besides
+                || is_exit_status(l)
+            {
+                return None;
+            }
+            let kind = line_kind(l);
+            let by_words = kind == LineKind::Failure
+                || (printed.len() != l.len() && line_kind(printed) == LineKind::Failure);
+            if !by_words && !matches!(kind, LineKind::Warning | LineKind::Plain) {
+                return None;
+            }
+            // Read in its place, once: a warning raised as an exception, at
+            // the end of its traceback, and a finding's message over its
+            // place (ansible-lint's `name[missing]: All tasks should be
+            // named.` over `site.yml:12`) are failures; a passing test's
+            // `go test -v` log is noise, the code sbt echoes under an error
+            // is context; the code a frame points at is code, though it
+            // throws (Jest's `> 3 | throw new TypeError(…)`); so are the
+            // code pytest lists in a traceback and a diff's hunk (isort's
+            // `-from urllib3.exceptions import …Error`).
+            let in_place = line_kind_in(text, printed);
+            let failure = (by_words || in_place == LineKind::Failure)
+                && !matches!(in_place, LineKind::Noise | LineKind::Context | LineKind::Plain)
                 && !is_pointed_code(l);
             // Kept with its process's name, when it has one.
             failure.then_some(line.trim())

@@ -167,7 +167,7 @@ fn tap_diff_under(text: &str, failure: Line) -> Option<Vec<Line>> {
             break;
         }
         let header = change.starts_with("+++ ") || change.starts_with("@@");
-        if !header && change.starts_with(['-', '+']) && !change[1..].trim().is_empty() {
+        if !header && is_change(change, ['-', '+']) {
             kept.push(line);
             if kept.len() == DIFF_LINES {
                 break;
@@ -284,8 +284,7 @@ fn changed_under(text: &str, line: Line, signs: [char; 2], kept: &mut Vec<Line>)
         } else {
             &change
         };
-        let sign = change.starts_with(signs);
-        if sign && !change[1..].trim().is_empty() {
+        if is_change(change, signs) {
             kept.push(line);
             changed += 1;
             if changed == DIFF_LINES {
@@ -293,6 +292,14 @@ fn changed_under(text: &str, line: Line, signs: [char; 2], kept: &mut Vec<Line>)
             }
         }
     }
+}
+
+/// Whether `change`, a diff's line from its sign on, changes something:
+/// one of `signs`, then more than blanks.
+fn is_change(change: &str, signs: [char; 2]) -> bool {
+    change
+        .strip_prefix(signs)
+        .is_some_and(|rest| !rest.trim().is_empty())
 }
 
 /// The lines under `line` in `text`, each with what it says, nearest

@@ -78,8 +78,8 @@ pub(crate) use located::frame_place;
 use located::{has_message, is_note, located_message, without_paths};
 pub(crate) use payload::{field_above, payload_lines, payload_messages};
 pub(crate) use place::{
-    exception_continued, file_heading_above, is_message_over_place, is_numbered_heading, kind_in_place,
-    lines_above, section_title_above, span_in, HEADING_REACH,
+    causes_under, exception_continued, file_heading_above, is_message_over_place, is_numbered_heading,
+    kind_in_place, lines_above, section_title_above, span_in, HEADING_REACH,
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};
@@ -185,6 +185,21 @@ pub fn without_colours(text: &str) -> std::borrow::Cow<'_, str> {
     } else {
         std::borrow::Cow::Borrowed(text)
     }
+}
+
+/// Whether `line` is a frame of a Rust backtrace, as a panic under
+/// `RUST_BACKTRACE=1` and anyhow's `Stack backtrace:` print them: its
+/// number, then the function's path (`  2: cfgtool::parse`, `  8: <&dyn
+/// core::ops::function::Fn<()> as …>::call_once`), with no message after
+/// it, unlike the numbered causes of an error (`    0: config is not
+/// valid JSON`).
+fn is_rust_frame(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let Some((_, symbol)) = line.split_once(": ") else {
+        return false;
+    };
+    !symbol.contains(": ")
+        && compiled(&RE, r"^\s*\d{1,4}: (?:<|[A-Za-z_]\w*(?:<[^<>\s]*>)?::\S)").is_match(line)
 }
 
 /// Lines that look like code or a diff rather than output: a diff's `+`
@@ -524,6 +539,11 @@ pub fn line_kind(line: &str) -> LineKind {
     if code().is_match(line) && !report_like_code().is_match(line) {
         return LineKind::Plain;
     }
+    // A frame of a Rust backtrace names a function, whatever its words
+    // (anyhow's `0: <E as anyhow::context::ext::StdError>::ext_context`).
+    if is_rust_frame(line) {
+        return LineKind::Plain;
+    }
     // A compiler's located note says where, whatever its words (g++'s
     // `a.h:219:5: note:   template argument deduction/substitution
     // failed:` under the error it explains).
@@ -592,6 +612,42 @@ pub fn line_kind(line: &str) -> LineKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// TOOL-8: a Rust backtrace's frames name functions, whatever their
+    /// words: the standard library's and the C runtime's, and where the
+    /// crates of Cargo's registry stand, are noise; the program's own are
+    /// plain; an error's numbered causes are not frames.
+    #[test]
+    fn tool_8_a_rust_frame_is_no_failure() {
+        for line in [
+            "   0: <E as anyhow::context::ext::StdError>::ext_context",
+            "   1: anyhow::context::<impl anyhow::Context<T,E> for core::result::Result<T,E>>::context",
+            "   2: cfgtool::parse",
+            "  12: app::errors::Error::new",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Plain, "{line}");
+        }
+        for line in [
+            "   8: <&dyn core::ops::function::Fn<(), Output = i32> + core::marker::Sync as core::ops::function::FnOnce<()>>::call_once",
+            "  19: __libc_start_call_main",
+            "  21: _start",
+            "             at ./csu/../csu/libc-start.c:360:3",
+            "             at /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/anyhow-1.0.105/src/context.rs:54:37",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Noise, "{line}");
+        }
+        assert_eq!(line_kind("             at ./src/main.rs:7:59"), LineKind::Context);
+        for line in [
+            "    0: failed to read /etc/app.toml: permission denied",
+            "    1: std::io::Error: No such file",
+        ] {
+            assert!(!is_rust_frame(line), "{line}");
+        }
+        assert_eq!(
+            line_kind("    0: failed to read /etc/app.toml: permission denied"),
+            LineKind::Failure
+        );
+    }
 
     #[test]
     fn a_lua_traceback_is_frames_under_its_error() {

@@ -167,6 +167,13 @@ pub(super) const NOISE: &str = concat!(
     // testing.(*T).Run`.
     r"|^panic\(\{?0x[0-9a-f]+|^\s*runtime\.\w[\w.]*\(|^\s*(?:created by )?testing\.\(\*[TBMF]\)\.",
     r"|^\s*(?:at )?/rustc/[0-9a-f]+/|^\s*\d+: (?:std::|core::|alloc::|rust_begin_unwind|__rust|<unknown>$)",
+    // The same frames named through a reference or a trait object (`8:
+    // <&dyn core::ops::function::Fn<()> as …>::call_once`), the C
+    // runtime's under them (`19: __libc_start_call_main`, `21: _start`,
+    // `at ./csu/../csu/libc-start.c:360:3`), and where a crate's own
+    // frames stand in Cargo's registry (`at /root/.cargo/registry/src/
+    // index.crates.io-…/anyhow-1.0.105/src/context.rs:54:37`).
+    r"|^\s*\d+: <(?:&(?:mut )?)?(?:dyn )?(?:std|core|alloc)::|^\s*\d+: (?:__libc_start\w*|_start)$|^\s+at \S*/(?:csu|sysdeps)/|^\s+at \S*/\.cargo/(?:registry|git)/",
     // The C runtime's and the sanitizers' own frames under a native
     // crash, as AddressSanitizer, gdb and Valgrind print them
     // (`#3 0x7f… in __libc_start_main csu/../csu/libc-start.c:360:3`,

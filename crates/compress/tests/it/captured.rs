@@ -776,3 +776,31 @@ fn tool_8_hspec_keeps_what_it_got_and_the_exception_s_message() {
         "{form}"
     );
 }
+
+/// TOOL-8: anyhow lists an error's causes under `Caused by:`, the deepest
+/// last (`    1: trailing comma at line 1 column 13`): they say why, and
+/// stay; the backtrace under them keeps the program's own frames and
+/// their places, not the frames of the crates in Cargo's registry nor of
+/// the standard library, whatever their names say (`0: <E as
+/// anyhow::context::ext::StdError>::ext_context`).
+#[test]
+fn tool_8_anyhow_s_causes_stay_and_its_crates_frames_go() {
+    let (case, form) = captured_form("rust-anyhow-backtrace");
+    assert_keeps_every_failure(&case, &form);
+    assert!(
+        form.contains(
+            "Caused by:\n    0: config is not valid JSON\n    1: trailing comma at line 1 column 13\n"
+        ),
+        "{form}"
+    );
+    assert!(
+        form.contains("   2: cfgtool::parse\n             at ./src/main.rs:7:59\n"),
+        "{form}"
+    );
+    assert!(!form.contains(".cargo/registry"), "{form}");
+    assert!(!form.contains("RefUnwindSafe"), "{form}");
+    assert_eq!(
+        strata_ctx_compress::last_failure(&case.output),
+        Some("1: trailing comma at line 1 column 13")
+    );
+}

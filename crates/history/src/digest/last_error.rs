@@ -46,6 +46,14 @@ fn is_advice(line: &str) -> bool {
         .any(|tag| said.starts_with(tag))
 }
 
+/// Whether a failure line heads a list that goes on with the error above
+/// it, not an error of its own: Node's `Require stack:` over the modules
+/// that required one it could not find, under `Error: Cannot find module
+/// './db'`.
+fn heads_its_error_s_list(line: &str) -> bool {
+    without_colours(without_process_name(line)).trim() == "Require stack:"
+}
+
 /// The last failure line of an output, as its toolchain prints it
 /// ([`strata_ctx_compress::line_kind`]), trimmed, other than `besides`
 /// (a summary shown elsewhere) and other than a bare status (at least
@@ -121,7 +129,13 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
         message.len() == plain.len() || line_kind(message) == LineKind::Failure
     };
     let line = failures()
-        .find(|l| !is_verdict(l) && own_words(l) && !points_to_help(l) && !is_advice(l))
+        .find(|l| {
+            !is_verdict(l)
+                && own_words(l)
+                && !points_to_help(l)
+                && !is_advice(l)
+                && !heads_its_error_s_list(l)
+        })
         .or_else(|| failures().find(|l| !is_verdict(l)))
         .or_else(|| failures().next())?;
     // `line` is a slice of `text`: what stands before it may announce it.
@@ -294,7 +308,7 @@ fn verdict_with_diagnostics(text: &str, line: &str, start: usize) -> Option<Stri
 
 #[cfg(test)]
 mod tests {
-    use super::{is_advice, last_error_line, points_to_help};
+    use super::{heads_its_error_s_list, is_advice, last_error_line, points_to_help};
 
     /// REACT-6: node:test's spec reporter closes every run with its
     /// counts (`ℹ fail 0`): a run that passed has no last error.
@@ -348,6 +362,19 @@ mod tests {
         ] {
             assert!(!is_advice(line), "{line}");
         }
+    }
+
+    /// REACT-6: Node's missing module is the error, not the heading of
+    /// the modules that required it (`Require stack:`) under it.
+    #[test]
+    fn a_missing_module_is_the_last_error_over_its_require_stack() {
+        let node = "node:internal/modules/cjs/loader:1210\n  throw err;\n  ^\n\nError: Cannot find module './db'\nRequire stack:\n- /home/dev/app/index.js\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n    at Object.<anonymous> (/home/dev/app/index.js:1:1) {\n  code: 'MODULE_NOT_FOUND',\n  requireStack: [ '/home/dev/app/index.js' ]\n}\n\nNode.js v20.20.2\n";
+        assert_eq!(
+            last_error_line(node, None).as_deref(),
+            Some("Error: Cannot find module './db'")
+        );
+        assert!(heads_its_error_s_list("\x1b[31mRequire stack:\x1b[0m"));
+        assert!(!heads_its_error_s_list("Error: Require stack: missing"));
     }
 
     #[test]

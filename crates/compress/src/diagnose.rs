@@ -613,6 +613,21 @@ pub fn line_kind(line: &str) -> LineKind {
 mod tests {
     use super::*;
 
+    /// TOOL-8: the system's messages as Go words them, in lower case
+    /// (`failures_of_each_toolchain`), are failures after what failed,
+    /// not in a sentence.
+    #[test]
+    fn tool_8_lower_case_system_messages_are_failures_only_after_what_failed() {
+        for line in [
+            "Skipping a.txt: file exists",
+            "If the file exists, it is replaced.",
+            "The path is a directory, or not a directory.",
+            "Pipes: broken pipe handling is described below",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Plain, "{line}");
+        }
+    }
+
     /// TOOL-8: a Rust backtrace's frames name functions, whatever their
     /// words: the standard library's and the C runtime's, and where the
     /// crates of Cargo's registry stand, are noise; the program's own are
@@ -1129,6 +1144,14 @@ mod tests {
             "chmod: changing permissions of '/etc/hosts': Operation not permitted",
             "cat: src: Is a directory",
             "[Errno 21] Is a directory: '/tmp/src/project'",
+            // The same messages as Go words them, after what failed.
+            "2026/12/04 23:45:26 listen tcp :8080: bind: address already in use",
+            "dial tcp 127.0.0.1:5432: connect: connection refused",
+            "read tcp 10.0.0.1:5000->10.0.0.2:80: i/o timeout",
+            "read /home/dev/shop/data: is a directory",
+            "mkdir /home/dev/shop/data: file exists",
+            "write |1: broken pipe",
+            "Get \"http://127.0.0.1:9000/stock\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
             "sed: -e expression #1, char 5: unterminated `s' command",
             "grep: Unmatched ( or \\(",
             "HTTP/2 404 ",

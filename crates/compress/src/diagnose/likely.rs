@@ -116,6 +116,20 @@ impl<'a> Likely<'a> {
             "ould reformat",
             "unformatted: ",
             "patch: ****",
+            // The system's error messages as C and Go word them
+            // (`bind: address already in use`, `connect: connection
+            // reset by peer`, `i/o timeout`).
+            "lready in use",
+            "by peer",
+            "on device",
+            "nreachable",
+            "o route to",
+            "ead-only file",
+            "roken pipe",
+            "i/o timeout",
+            "deadline exceeded",
+            "open files",
+            "not permitted",
             "No module named",
             "no such tool",
             "No tests found",

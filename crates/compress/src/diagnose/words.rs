@@ -328,13 +328,17 @@ pub(super) const FAILURE: &str = concat!(
     r"|\battempt to (?:call|index|perform arithmetic on|compare|concatenate) ",
     // What the shell says of a script (`line 3: APP_DIR: unbound
     // variable`), the system's error messages (`Connection refused`, `No
-    // space left on device`), GNU sed's and grep's, an HTTP error status
-    // (`HTTP/2 404`), a run the shell or `timeout` ended (`Terminated`),
-    // Python's exceptions without `Error` in their names, pip's check.
+    // space left on device`), as C's `strerror` words them and as Go
+    // does, in lower case after what failed (`listen tcp :8080: bind:
+    // address already in use`, `dial tcp 127.0.0.1:5432: connect:
+    // connection refused`, `read /data: is a directory`), Go's deadline,
+    // GNU sed's and grep's, an HTTP error status (`HTTP/2 404`), a run
+    // the shell or `timeout` ended (`Terminated`), Python's exceptions
+    // without `Error` in their names, pip's check.
     r"|\b(?:unbound variable|bad substitution|ambiguous redirect|integer expression expected|unary operator expected|binary operator expected|too many arguments|bad interpreter)\b",
-    r"|Connection refused|Connection reset by peer|Connection timed out|Network is unreachable|No route to host|Address already in use|Operation not permitted|Read-only file system",
-    r"|No space left on device|Is a directory|Not a directory|Directory not empty|Argument list too long|Too many open files|Device or resource busy|Text file busy",
-    r"|Cannot allocate memory|Bad file descriptor|\[Errno \d+\]|Disk quota exceeded|Name or service not known|Temporary failure in name resolution",
+    r"|[Cc]onnection refused|[Cc]onnection reset by peer|[Cc]onnection timed out|[Nn]etwork is unreachable|[Nn]o route to host|[Aa]ddress already in use|[Oo]peration not permitted|[Rr]ead-only file system",
+    r"|[Nn]o space left on device|Is a directory|Not a directory|Directory not empty|: (?:is a directory|not a directory|directory not empty)$|^(?:[a-z]+ )?\S*: file exists$|[Aa]rgument list too long|[Tt]oo many open files|[Dd]evice or resource busy|[Tt]ext file busy",
+    r"|[Cc]annot allocate memory|[Bb]ad file descriptor|: [Bb]roken pipe$|: i/o timeout$|\bcontext deadline exceeded\b|\[Errno \d+\]|[Dd]isk quota exceeded|Name or service not known|Temporary failure in name resolution",
     r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$",
     // A server's access log record of a request that failed on its side.
     "|",

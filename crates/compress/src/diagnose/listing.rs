@@ -197,6 +197,36 @@ pub(crate) fn is_passed_example(text: &str, line: &str) -> bool {
     })
 }
 
+/// How far below a panic the verdicts of its tests are looked at
+/// ([`is_expected_panic`]).
+const VERDICT_SEARCH_BYTES: usize = 256 * 1024;
+
+/// Whether `line`, a line of `text` as [`str::lines`] yields it, is a
+/// thread's panic that failed no test, as `cargo test -- --nocapture`
+/// prints a `#[should_panic]` test's panic and one a test caught (`thread
+/// 'tests::rejects_zero' (13882) panicked at src/lib.rs:3:9:`): the run
+/// closes with Rust's `test result: ok.` (within its last
+/// [`EXAMPLES_COUNT_BYTES`]), and no test failed below the panic (no
+/// `test result: FAILED` nor `error: test failed` within
+/// [`VERDICT_SEARCH_BYTES`]).
+pub(crate) fn is_expected_panic(text: &str, line: &str) -> bool {
+    let plain = without_colours(without_process_name(line));
+    let said = plain.trim_start();
+    if !(said.starts_with("thread '") && said.contains(" panicked at ")) {
+        return false;
+    }
+    let tail = &text.as_bytes()[text.len().saturating_sub(EXAMPLES_COUNT_BYTES)..];
+    if memchr::memmem::find(tail, b"test result: ok.").is_none() {
+        return false;
+    }
+    let (_, end) = span_in(text, line);
+    let end = end.min(text.len());
+    let below = &text.as_bytes()[end..text.len().min(end.saturating_add(VERDICT_SEARCH_BYTES))];
+    [&b"test result: FAILED"[..], b"error: test failed", b"FAILED."]
+        .iter()
+        .all(|verdict| memchr::memmem::find(below, verdict).is_none())
+}
+
 /// Whether a line that opens a block (`opens`: pytest's entry, a diff's
 /// hunk) stands within `reach` lines above the line of `text` that holds
 /// byte `start`, with only lines of the block (`within`) between; each
@@ -375,6 +405,43 @@ error: could not format
         let far = format!("@@ -1 +1 @@\n{}", " x\n".repeat(HUNK_REACH + 1));
         assert_eq!(in_hunks(&far).len(), HUNK_REACH);
         assert!(in_hunks("@@ -1 +1 @@\nFAILED: t.py\n error: a\n").is_empty());
+    }
+
+    /// TOOL-8, REACT-6: under `cargo test -- --nocapture`, the panic of
+    /// a `#[should_panic]` test, or one a test caught, fails nothing when
+    /// no test failed below it and the run closes with `test result: ok.`.
+    #[test]
+    fn tool_8_a_panic_that_failed_no_test_is_expected() {
+        let panic = "thread 'tests::rejects_zero' (13882) panicked at src/lib.rs:3:9:";
+        let run = |verdicts: &str| {
+            format!("running 2 tests\n\n{panic}\ndivision by zero: 1 / 0\n{verdicts}\n   Doc-tests ledger\n\nrunning 0 tests\n\ntest result: ok. 0 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.00s\n")
+        };
+        let passed = run("test tests::rejects_zero - should panic ... ok\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.08s\n");
+        assert!(is_expected_panic(
+            &passed,
+            passed.lines().nth(2).unwrap_or_default()
+        ));
+        let failed = run("test tests::rejects_zero ... FAILED\n\nfailures:\n    tests::rejects_zero\n\ntest result: FAILED. 1 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.08s\n");
+        assert!(!is_expected_panic(
+            &failed,
+            failed.lines().nth(2).unwrap_or_default()
+        ));
+        // Not a panic; not a run of Rust's tests.
+        assert!(!is_expected_panic(
+            &passed,
+            passed.lines().nth(3).unwrap_or_default()
+        ));
+        let alone = format!("{panic}\ndivision by zero\n");
+        assert!(!is_expected_panic(
+            &alone,
+            alone.lines().next().unwrap_or_default()
+        ));
+        // Without a name for its thread, too.
+        let unnamed = passed.replace("'tests::rejects_zero' (13882)", "'<unnamed>'");
+        assert!(is_expected_panic(
+            &unnamed,
+            unnamed.lines().nth(2).unwrap_or_default()
+        ));
     }
 
     fn passed_examples(text: &str) -> Vec<&str> {

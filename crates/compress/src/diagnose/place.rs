@@ -72,6 +72,7 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
             LineKind::Noise
         }
         LineKind::Failure if super::listing::is_passed_example(text, line) => LineKind::Noise,
+        LineKind::Failure if super::listing::is_expected_panic(text, line) => LineKind::Plain,
         LineKind::Plain if arrow_message().is_match(line) && failure_above(text, line) => LineKind::Failure,
         LineKind::Plain | LineKind::Context
             if is_numbered_heading(line) && in_failure_section(text, line) =>

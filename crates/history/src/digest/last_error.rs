@@ -320,6 +320,30 @@ mod tests {
         assert_eq!(last_error_line(&failed, None).as_deref(), Some("ℹ fail 1"));
     }
 
+    /// REACT-6: `cargo test -- --nocapture` prints the panic of a
+    /// `#[should_panic]` test that passed: a run that passed has no last
+    /// error; one whose test failed below the panic has it.
+    #[test]
+    fn an_expected_panic_of_a_passing_cargo_test_run_is_no_error() {
+        let passed = "running 2 tests\nchecking 6 / 3\n\nthread 'tests::rejects_zero' (13882) panicked at src/lib.rs:3:9:\ndivision by zero: 1 / 0\nnote: run with `RUST_BACKTRACE=1` environment variable to display a backtrace\ntest tests::divides ... ok\ntest tests::rejects_zero - should panic ... ok\n\ntest result: ok. 2 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.08s\n\n";
+        assert_eq!(last_error_line(passed, None), None);
+        let failed = passed
+            .replace("rejects_zero - should panic ... ok", "rejects_zero ... FAILED")
+            .replace(
+                "test result: ok. 2 passed; 0 failed",
+                "test result: FAILED. 1 passed; 1 failed",
+            );
+        assert_eq!(
+            last_error_line(&failed, None).as_deref(),
+            Some("test tests::rejects_zero ... FAILED")
+        );
+        let panicked_alone = failed.replace("test tests::rejects_zero ... FAILED\n", "");
+        assert_eq!(
+            last_error_line(&panicked_alone, None).as_deref(),
+            Some("thread 'tests::rejects_zero' (13882) panicked at src/lib.rs:3:9: division by zero: 1 / 0")
+        );
+    }
+
     /// REACT-6: tests expected to fail that did, and skipped ones, are no
     /// error, whatever their reasons say.
     #[test]

@@ -244,16 +244,20 @@ const OPERAND: &str = operand!();
 /// The line a code frame points at (`> 14 |   expect(total).toBe(90)`,
 /// Biome's `> 3 │ let total = 0;`, BuildKit's `   8 | >>> RUN npm ci` in
 /// the Dockerfile excerpt under a failed step, Semgrep's `  17┆ eval(x)`
-/// under its finding). A macro, so that [`CONTEXT`] can hold it.
+/// under its finding, IPython's `----> 3 items = prices.load(rows)` in a
+/// frame of its traceback). A macro, so that [`CONTEXT`] can hold it.
 macro_rules! pointed_code {
     () => {
-        r"^\s*>\s*\d+\s*[|│]|^\s*\d+ \| >>> |^\s+\d+┆ "
+        r"^\s*>\s*\d+\s*[|│]|^\s*\d+ \| >>> |^\s+\d+┆ |^-+> \d+ "
     };
 }
 
 const CONTEXT: &str = concat!(
     r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at (?:[A-Za-z0-9_.@-]+//?)?[\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
     r"|^\s*\S+\.(?:go|rs|py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|kts|scala|groovy|gradle|rb|rake|php|cs|fs|vb|swift|dart|ex|exs|erl|hs|ml|jl|lua|zig|nim|pl|pm|sh|bash|sql|proto|tf|hcl|vue|svelte|html|haml|erb|slim|css|scss|sass|less|ya?ml|toml):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
+    // IPython's and Jupyter's frames (`Cell In[1], line 3`, `File
+    // /home/dev/prices.py:6, in load(lines)`).
+    r"|^Cell In ?\[\d+\], line \d+|^File \S+:\d+, in \S",
     // The files named for what they hold rather than by an extension
     // (`Gemfile:4:1: C: Extra blank line detected.`, `Dockerfile:3 DL3008 …`).
     r"|^\s*(?:\S+/)?(?:Gem|Rake|Make|Docker|Jenkins|Vagrant|Pod|Brew|Proc|Guard|Cap|Berks|Just)file:\d+",

@@ -67,6 +67,9 @@ fn entry_start() -> &'static Regex {
 /// ```
 pub(crate) fn is_listed(text: &str, line: &str) -> bool {
     let plain = without_colours(line);
+    if ipython_code(false).is_match(&plain) && is_listed_by_ipython(text, line) {
+        return true;
+    }
     if !plain.starts_with("    ") && !argument().is_match(&plain) {
         return false;
     }
@@ -86,6 +89,37 @@ pub(crate) fn is_listed(text: &str, line: &str) -> bool {
         LISTING_REACH,
         |above| entry_start().is_match(above),
         in_entry,
+    )
+}
+
+/// A line of the code IPython lists in a frame of its traceback, by its
+/// number (`   2998     raise ValueError(`); with `arrow`, the one the
+/// frame points at too (`--> 241         raise KeyError(…)`), which is
+/// the code that ran, not listed around it.
+fn ipython_code(arrow: bool) -> &'static Regex {
+    static NUMBERED: OnceLock<Regex> = OnceLock::new();
+    static ANY: OnceLock<Regex> = OnceLock::new();
+    if arrow {
+        compiled(&ANY, r"^(?:\s+|-+> )\d+(?: |$)")
+    } else {
+        compiled(&NUMBERED, r"^\s+\d+(?: |$)")
+    }
+}
+
+/// Whether `line`, a line of `text` numbered as IPython's code
+/// ([`ipython_code`]), stands in a frame of its traceback, under the
+/// frame's heading (`Cell In[1], line 9`, `File /home/dev/a.py:6, in
+/// load(lines)`) with only the frame's code between.
+fn is_listed_by_ipython(text: &str, line: &str) -> bool {
+    static FRAME: OnceLock<Regex> = OnceLock::new();
+    let frame = compiled(&FRAME, r"^(?:Cell In ?\[\d+\], line \d+|File \S+:\d+, in \S)");
+    let (start, _) = span_in(text, line);
+    opened_above(
+        text.as_bytes(),
+        start,
+        LISTING_REACH,
+        |above| frame.is_match(above),
+        |above| ipython_code(true).is_match(above),
     )
 }
 
@@ -405,6 +439,35 @@ error: could not format
         let far = format!("@@ -1 +1 @@\n{}", " x\n".repeat(HUNK_REACH + 1));
         assert_eq!(in_hunks(&far).len(), HUNK_REACH);
         assert!(in_hunks("@@ -1 +1 @@\nFAILED: t.py\n error: a\n").is_empty());
+    }
+
+    /// TOOL-8: the code IPython lists in a frame of its traceback is
+    /// listed, under the frame's heading, whatever its words; the line
+    /// the frame points at is not, nor a numbered line elsewhere.
+    #[test]
+    fn tool_8_ipython_lists_code_under_its_frames() {
+        let log = "\
+KeyError                                  Traceback (most recent call last)
+Cell In[1], line 9
+      8 print(df.describe())
+----> 9 summary = df.groupby(\"name\")[\"totl\"].sum()
+
+File /home/dev/.venv/lib/python3.11/site-packages/pandas/core/base.py:241, in SelectionMixin.__getitem__(self, key)
+    238     raise ValueError(\"bad key\")
+--> 241         raise KeyError(f\"Column not found: {key}\")
+    242     ndim = self.obj[key].ndim
+
+KeyError: 'Column not found: totl'
+   12 failed, 3 passed
+";
+        assert_eq!(
+            listed(log),
+            [
+                "      8 print(df.describe())",
+                "    238     raise ValueError(\"bad key\")",
+                "    242     ndim = self.obj[key].ndim"
+            ]
+        );
     }
 
     /// TOOL-8, REACT-6: under `cargo test -- --nocapture`, the panic of

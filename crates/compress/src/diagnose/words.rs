@@ -138,6 +138,10 @@ pub(super) const NOISE: &str = concat!(
     // generated at run time (SQLAlchemy's `File "<sqlalchemy generated
     // _go() wrapper for …>"`, `<decorator-gen-12>`).
     r#"|^\s*File "[^"]*(?:site-packages|dist-packages|/lib/python\d|<frozen |<[^">]* generated |<decorator-gen-)"#,
+    // The same frames as IPython and Jupyter print them (`File
+    // /usr/lib/python3.11/site-packages/pandas/core/frame.py:3761, in
+    // DataFrame.__getitem__(self, key)`).
+    r"|^File \S*(?:site-packages|dist-packages|/lib/python\d[\d.]*/)\S*:\d+, in ",
     // The same frames as pytest places its traceback's entries
     // (`/usr/lib/python3.11/http/client.py:986: in send`).
     r"|^\S*(?:site-packages|dist-packages|/lib/python\d[\d.]*)/\S+\.py:\d+: (?:in \S+)?\s*$",

@@ -804,3 +804,18 @@ fn tool_8_anyhow_s_causes_stay_and_its_crates_frames_go() {
         Some("1: trailing comma at line 1 column 13")
     );
 }
+
+/// TOOL-8: IPython's traceback names its frames `Cell In[1], line 9` and
+/// `File /…/pandas/core/base.py:241, in …` and points at the code that
+/// ran with `---->`: the cell's line that failed stays, the code listed
+/// around it in pandas' frames (`raise ValueError(`) is no failure.
+#[test]
+fn tool_8_ipython_keeps_the_cell_s_line_that_failed() {
+    let (case, form) = captured_form("ipython-pandas");
+    assert_keeps_every_failure(&case, &form);
+    assert!(
+        form.contains("----> 9 summary = df.groupby(\"name\")[\"totl\"].sum()"),
+        "{form}"
+    );
+    assert!(!form.contains("raise ValueError("), "{form}");
+}

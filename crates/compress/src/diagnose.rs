@@ -74,7 +74,7 @@ pub use levels::without_level_tag;
 use levels::{json_log_level, offense_level, severity_tagged, warning_level};
 pub(crate) use likely::Likely;
 pub(crate) use listing::{holds_hunk_header, in_diff_hunk_at};
-pub(crate) use located::frame_place;
+pub(crate) use located::{frame_place, opens_value};
 use located::{has_message, is_note, located_message, without_paths};
 pub(crate) use payload::{field_above, payload_lines, payload_messages};
 pub(crate) use place::{
@@ -629,6 +629,23 @@ mod tests {
             "Pipes: broken pipe handling is described below",
         ] {
             assert_eq!(line_kind(line), LineKind::Plain, "{line}");
+        }
+    }
+
+    /// TOOL-8: a field's name that opens a value printed under it says
+    /// nothing alone; a field with its value, or a frame, does.
+    #[test]
+    fn tool_8_a_field_that_opens_a_value_is_told_apart() {
+        for line in ["  actual: {", "  expected: [  ", "    $args: {"] {
+            assert!(opens_value(line), "{line}");
+        }
+        for line in [
+            "  code: 'ENOENT',",
+            "    at file:///home/dev/orders/big.mjs:5:8",
+            "  actual: { count: 2 },",
+            "Error: failed to load {",
+        ] {
+            assert!(!opens_value(line), "{line}");
         }
     }
 

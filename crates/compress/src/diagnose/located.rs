@@ -79,6 +79,15 @@ fn is_function(message: &str) -> bool {
     .is_match(message)
 }
 
+/// Whether `line` only opens a value printed over the lines under it, as
+/// Node prints an error's fields (`  actual: {`, `  expected: [`): a
+/// field's name, which says nothing alone, unlike a frame or a field with
+/// its value (`  code: 'ENOENT',`).
+pub(crate) fn opens_value(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s*[\w$]+: [{\[]$").is_match(line.trim_end())
+}
+
 /// The place a frame names, without what differs between two calls made
 /// from one line of code: the offset Go prints after a frame's file and
 /// line (`/src/queue.go:21 +0x45` and `… +0x58` are one place), and the

@@ -204,7 +204,10 @@ pub(super) fn choose(
     // traceback, repeat the locations above their failures).
     let frames: Vec<Line> = all
         .iter()
-        .filter(|(l, k)| *k == LineKind::Context && !seen.contains(line_str(text, l)))
+        .filter(|(l, k)| {
+            let line = line_str(text, l);
+            *k == LineKind::Context && !seen.contains(line) && !diagnose::opens_value(line)
+        })
         .map(|(l, _)| *l)
         .collect();
     // Each with the code line a Python frame prints under it: what ran;

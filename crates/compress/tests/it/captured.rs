@@ -819,3 +819,19 @@ fn tool_8_ipython_keeps_the_cell_s_line_that_failed() {
     );
     assert!(!form.contains("raise ValueError("), "{form}");
 }
+
+/// TOOL-8: Node's `assert.deepStrictEqual` over two objects of thirty
+/// entries: the changed lines of its diff (`+     price: 25.5,` over `-
+/// price: 26,`, under `+ actual - expected ... Lines skipped`) and the
+/// script's frame stay; the names of the fields it dumps the whole values
+/// under (`  actual: {`) say nothing alone.
+#[test]
+fn tool_8_node_s_assertion_diff_keeps_its_values_and_frame() {
+    let (case, form) = captured_form("node-assert-diff");
+    assert_keeps_every_failure(&case, &form);
+    assert!(
+        form.contains("    at file:///home/dev/orders/big.mjs:5:8\n"),
+        "{form}"
+    );
+    assert!(!form.contains("  actual: {\n"), "{form}");
+}

@@ -233,14 +233,17 @@ fn diff_under(text: &str, expected: Line) -> Vec<Line> {
 }
 
 /// The signs of a diff's legend in one line, both sides named: Deno's
-/// `    [Diff] Actual / Expected`, Node's `+ actual - expected`, Mocha's
+/// `    [Diff] Actual / Expected`, Node's `+ actual - expected` (with `...
+/// Lines skipped` after it where it left unchanged lines out), Mocha's
 /// `+ expected - actual`, AVA's `  Difference (- actual, + expected):`
 /// mark changed lines with `-` and `+`; Rust's `pretty_assertions` and
 /// `similar-asserts` (`Diff < left / right > :`, or with the names the
 /// assertion gave its sides) with `<` and `>`.
 fn one_line_legend(line: &str) -> Option<[char; 2]> {
     let legend = diagnose::without_colours(line);
-    let legend = legend.trim();
+    // Node's, where it left unchanged lines out (`+ actual - expected ...
+    // Lines skipped`).
+    let legend = legend.trim().trim_end_matches(" ... Lines skipped");
     let angled = legend
         .strip_prefix("Diff < ")
         .and_then(|sides| sides.strip_suffix(" > :"))
@@ -507,6 +510,22 @@ mod tests {
             ["+ actual - expected", "- b"]
         );
         assert!(diffed("assertion failed: `(left == right)`\nDiff < left > :\n<a\n>b\n").is_empty());
+    }
+
+    /// TOOL-8: Node's assertion diff where it left unchanged lines out
+    /// (`+ actual - expected ... Lines skipped`, its `...` lines): the
+    /// changed lines are the values, under the legend's marker of skips.
+    #[test]
+    fn tool_8_node_s_diff_with_lines_skipped_gives_the_values() {
+        let node = "AssertionError [ERR_ASSERTION]: Expected values to be strictly deep-equal:\n+ actual - expected ... Lines skipped\n\n  {\n    sku0: {\n...\n    sku17: {\n+     price: 25.5,\n-     price: 26,\n    },\n...\n  }\n    at file:///home/dev/orders/big.mjs:5:8\n";
+        assert_eq!(
+            diffed(node),
+            [
+                "+ actual - expected ... Lines skipped",
+                "+     price: 25.5,",
+                "-     price: 26,"
+            ]
+        );
     }
 
     /// TOOL-8: node-tap's unified diff in the YAML block under a failing

@@ -50,6 +50,15 @@ macro_rules! position_markers {
     };
 }
 
+/// The heading of a frame of IPython's and Jupyter's tracebacks (`Cell
+/// In[1], line 9`, `File /home/dev/prices.py:6, in load(lines)`). A
+/// macro, so that [`CONTEXT`] and [`listing`]'s frames can hold it.
+macro_rules! ipython_frame {
+    () => {
+        r"^Cell In ?\[\d+\], line \d+|^File \S+:\d+, in \S"
+    };
+}
+
 mod announce;
 mod counts;
 mod levels;
@@ -253,11 +262,12 @@ macro_rules! pointed_code {
 }
 
 const CONTEXT: &str = concat!(
-    r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at \S+ \(?[^()\s]+:\d+(?::\d+)?\)?$|^\s*at (?:[A-Za-z0-9_.@-]+//?)?[\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
+    r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at (?:async )?\S+ \(?[^()\s]+:\d+(?::\d+)?\)?(?: \{)?$|^\s*at (?:[A-Za-z0-9_.@-]+//?)?[\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
     r"|^\s*\S+\.(?:go|rs|py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|kts|scala|groovy|gradle|rb|rake|php|cs|fs|vb|swift|dart|ex|exs|erl|hs|ml|jl|lua|zig|nim|pl|pm|sh|bash|sql|proto|tf|hcl|vue|svelte|html|haml|erb|slim|css|scss|sass|less|ya?ml|toml):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
     // IPython's and Jupyter's frames (`Cell In[1], line 3`, `File
     // /home/dev/prices.py:6, in load(lines)`).
-    r"|^Cell In ?\[\d+\], line \d+|^File \S+:\d+, in \S",
+    r"|",
+    ipython_frame!(),
     // The files named for what they hold rather than by an extension
     // (`Gemfile:4:1: C: Extra blank line detected.`, `Dockerfile:3 DL3008 …`).
     r"|^\s*(?:\S+/)?(?:Gem|Rake|Make|Docker|Jenkins|Vagrant|Pod|Brew|Proc|Guard|Cap|Berks|Just)file:\d+",
@@ -630,6 +640,28 @@ mod tests {
         ] {
             assert_eq!(line_kind(line), LineKind::Plain, "{line}");
         }
+    }
+
+    /// TOOL-8: a frame of an `async` function is a frame, as Node and
+    /// Deno print it (`at async loadConfig (file:///a/cause.mjs:3:27)`,
+    /// with the brace that opens the error's fields after the last);
+    /// Deno's runtime's are noise.
+    #[test]
+    fn tool_8_an_async_frame_is_context_and_deno_s_runtime_noise() {
+        for line in [
+            "        at async loadConfig (file:///home/dev/orders/cause.mjs:3:27)",
+            "    at async file:///home/dev/orders/cause.mjs:11:1 {",
+            "    at load (/home/dev/misc/rej.js:2:36) {",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Context, "{line}");
+        }
+        for line in [
+            "    at async Object.readTextFile (ext:deno_fs/30_fs.js:1:10042)",
+            "    at ext:core/01_core.js:178:7",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Noise, "{line}");
+        }
+        assert_eq!(line_kind("    at async Promise.all (index 0)"), LineKind::Plain);
     }
 
     /// TOOL-8: a field's name that opens a value printed under it says

@@ -112,7 +112,7 @@ fn ipython_code(arrow: bool) -> &'static Regex {
 /// load(lines)`) with only the frame's code between.
 fn is_listed_by_ipython(text: &str, line: &str) -> bool {
     static FRAME: OnceLock<Regex> = OnceLock::new();
-    let frame = compiled(&FRAME, r"^(?:Cell In ?\[\d+\], line \d+|File \S+:\d+, in \S)");
+    let frame = compiled(&FRAME, ipython_frame!());
     let (start, _) = span_in(text, line);
     opened_above(
         text.as_bytes(),

@@ -145,7 +145,9 @@ pub(super) const NOISE: &str = concat!(
     // The same frames as pytest places its traceback's entries
     // (`/usr/lib/python3.11/http/client.py:986: in send`).
     r"|^\S*(?:site-packages|dist-packages|/lib/python\d[\d.]*)/\S+\.py:\d+: (?:in \S+)?\s*$",
-    r"|^\s*at .*(?:node_modules|node:internal|\(internal/|\(node:)",
+    // Deno's runtime too (`at async Object.readTextFile
+    // (ext:deno_fs/30_fs.js:1:10042)`).
+    r"|^\s*at .*(?:node_modules|node:internal|\(internal/|\(node:|\(ext:)|^\s*at (?:async )?ext:",
     // The same frames as node:test's TAP report prints them, with
     // no `at` (`Test.run (node:internal/test_runner/test:796:25)`).
     r"|^\s+(?:async )?[\w$.<>]+ \((?:node:|internal/)[^()\s]+\)$",

@@ -835,3 +835,22 @@ fn tool_8_node_s_assertion_diff_keeps_its_values_and_frame() {
     );
     assert!(!form.contains("  actual: {\n"), "{form}");
 }
+
+/// TOOL-8: Node prints an error's causes inside its inspected fields
+/// (`  [cause]: Error: …`, deeper each time): each cause stays, the
+/// deepest last, with the script's frames, `async` ones too (`at async
+/// loadConfig (file:///…/cause.mjs:3:27)`), not Node's own.
+#[test]
+fn tool_8_node_s_error_causes_stay_with_their_async_frames() {
+    let (case, form) = captured_form("node-error-cause");
+    assert_keeps_every_failure(&case, &form);
+    assert!(
+        form.contains("        at async loadConfig (file:///home/dev/orders/cause.mjs:3:27)\n"),
+        "{form}"
+    );
+    assert!(!form.contains("node:internal/fs/promises"), "{form}");
+    assert_eq!(
+        strata_ctx_compress::last_failure(&case.output),
+        Some("[cause]: Error: ENOENT: no such file or directory, open '/home/dev/orders/config.json'")
+    );
+}

@@ -50,6 +50,16 @@ macro_rules! position_markers {
     };
 }
 
+/// A heading that goes on with the error above it, over a list: Node's
+/// `Require stack:` over the modules that required one it could not find
+/// (`- /app/server.js`). A macro, so that [`words::FAILURE`] and
+/// [`heads_error_list`] can hold it.
+macro_rules! error_list_heading {
+    () => {
+        r"^Require stack:$"
+    };
+}
+
 /// The heading of a frame of IPython's and Jupyter's tracebacks (`Cell
 /// In[1], line 9`, `File /home/dev/prices.py:6, in load(lines)`). A
 /// macro, so that [`CONTEXT`] and [`listing`]'s frames can hold it.
@@ -194,6 +204,23 @@ pub fn without_colours(text: &str) -> std::borrow::Cow<'_, str> {
     } else {
         std::borrow::Cow::Borrowed(text)
     }
+}
+
+/// Whether `line` heads a list that goes on with the error above it, as
+/// Node's `Require stack:` heads the modules that required one it could
+/// not find: a failure line, so that the list stays with its error, but
+/// not the error itself, which the line above says (`Error: Cannot find
+/// module './db'`).
+///
+/// ```
+/// use strata_ctx_compress::heads_error_list;
+/// assert!(heads_error_list("Require stack:"));
+/// assert!(heads_error_list("\x1b[31mRequire stack:\x1b[0m"));
+/// assert!(!heads_error_list("Error: Cannot find module './db'"));
+/// ```
+pub fn heads_error_list(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, error_list_heading!()).is_match(without_colours(prefix::without_process_name(line)).trim())
 }
 
 /// Whether `line` is a frame of a Rust backtrace, as a panic under

@@ -301,7 +301,8 @@ pub(super) const FAILURE: &str = concat!(
     r"|^Oh no! 💥 💔 💥$|^Execution halted$",
     // Node's heading of the modules that required one it could not find,
     // over the first of them (`- /app/server.js`).
-    r"|^Require stack:$",
+    r"|",
+    error_list_heading!(),
     // behave's heading over the scenarios that raised (under `Failing
     // scenarios:`, over each one's place: `  features/a.feature:13  Zero`).
     r"|^Errored scenarios:$",

@@ -6,8 +6,9 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use strata_ctx_compress::{
-    announced_message, announces_message, elaboration, is_announced_message, is_exit_status, is_pointed_code,
-    is_verdict, line_kind, line_kind_in, without_colours, without_level_tag, without_process_name, LineKind,
+    announced_message, announces_message, elaboration, heads_error_list, is_announced_message,
+    is_exit_status, is_pointed_code, is_verdict, line_kind, line_kind_in, without_colours, without_level_tag,
+    without_process_name, LineKind,
 };
 
 use super::facts::{never, MIN_FAILURE_CHARS, NOTE_ERROR_CHARS};
@@ -44,14 +45,6 @@ fn is_advice(line: &str) -> bool {
     ["hint:", "help:", "note:"]
         .iter()
         .any(|tag| said.starts_with(tag))
-}
-
-/// Whether a failure line heads a list that goes on with the error above
-/// it, not an error of its own: Node's `Require stack:` over the modules
-/// that required one it could not find, under `Error: Cannot find module
-/// './db'`.
-fn heads_its_error_s_list(line: &str) -> bool {
-    without_colours(without_process_name(line)).trim() == "Require stack:"
 }
 
 /// The last failure line of an output, as its toolchain prints it
@@ -130,11 +123,7 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     };
     let line = failures()
         .find(|l| {
-            !is_verdict(l)
-                && own_words(l)
-                && !points_to_help(l)
-                && !is_advice(l)
-                && !heads_its_error_s_list(l)
+            !is_verdict(l) && own_words(l) && !points_to_help(l) && !is_advice(l) && !heads_error_list(l)
         })
         .or_else(|| failures().find(|l| !is_verdict(l)))
         .or_else(|| failures().next())?;
@@ -308,7 +297,7 @@ fn verdict_with_diagnostics(text: &str, line: &str, start: usize) -> Option<Stri
 
 #[cfg(test)]
 mod tests {
-    use super::{heads_its_error_s_list, is_advice, last_error_line, points_to_help};
+    use super::{is_advice, last_error_line, points_to_help};
 
     /// REACT-6: node:test's spec reporter closes every run with its
     /// counts (`ℹ fail 0`): a run that passed has no last error.
@@ -397,8 +386,6 @@ mod tests {
             last_error_line(node, None).as_deref(),
             Some("Error: Cannot find module './db'")
         );
-        assert!(heads_its_error_s_list("\x1b[31mRequire stack:\x1b[0m"));
-        assert!(!heads_its_error_s_list("Error: Require stack: missing"));
     }
 
     #[test]

@@ -669,6 +669,17 @@ mod tests {
         }
     }
 
+    /// TOOL-8: Node's `Require stack:` heads the list under its error, a
+    /// failure line that is not the error.
+    #[test]
+    fn tool_8_require_stack_heads_its_error_s_list() {
+        assert!(heads_error_list("Require stack:"));
+        assert!(heads_error_list("api-1  | Require stack:"));
+        assert!(!heads_error_list("Error: Cannot find module './db'"));
+        assert!(!heads_error_list("Require stack: none"));
+        assert_eq!(line_kind("Require stack:"), LineKind::Failure);
+    }
+
     /// TOOL-8: a frame of an `async` function is a frame, as Node and
     /// Deno print it (`at async loadConfig (file:///a/cause.mjs:3:27)`,
     /// with the brace that opens the error's fields after the last);

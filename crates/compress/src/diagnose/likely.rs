@@ -118,7 +118,8 @@ impl<'a> Likely<'a> {
             "patch: ****",
             // The system's error messages as C and Go word them
             // (`bind: address already in use`, `connect: connection
-            // reset by peer`, `i/o timeout`).
+            // reset by peer`, `i/o timeout`, `read /data: is a
+            // directory`).
             "lready in use",
             "by peer",
             "on device",
@@ -130,6 +131,9 @@ impl<'a> Likely<'a> {
             "deadline exceeded",
             "open files",
             "not permitted",
+            "s a directory",
+            "ot a directory",
+            "ile exists",
             "No module named",
             "no such tool",
             "No tests found",

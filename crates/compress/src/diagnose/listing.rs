@@ -505,6 +505,22 @@ KeyError: 'Column not found: totl'
             &unnamed,
             unnamed.lines().nth(2).unwrap_or_default()
         ));
+        // A thread's other end is no panic; a panic is a thread's.
+        for other in [
+            "thread 'tests::rejects_zero' has overflowed its stack",
+            "note: the test panicked at src/lib.rs:3:9:",
+        ] {
+            let text = passed.replace(panic, other);
+            assert!(
+                !is_expected_panic(&text, text.lines().nth(2).unwrap_or_default()),
+                "{other}"
+            );
+        }
+        // Read in its place, the panic is plain in the run that passed, a
+        // failure in the one that failed.
+        let kind = |t: &str| super::super::line_kind_in(t, t.lines().nth(2).unwrap_or_default());
+        assert_eq!(kind(&passed), super::super::LineKind::Plain);
+        assert_eq!(kind(&failed), super::super::LineKind::Failure);
     }
 
     fn passed_examples(text: &str) -> Vec<&str> {

@@ -70,6 +70,7 @@ macro_rules! ipython_frame {
 }
 
 mod announce;
+mod causes;
 mod counts;
 mod levels;
 mod likely;
@@ -86,6 +87,7 @@ pub use announce::{
     is_value_heading,
 };
 pub(crate) use announce::{message_lines, value_under, Elaborations, NEXT_OPERAND_REACH, OPERAND_REACH};
+pub(crate) use causes::causes_under;
 use counts::zero_failure_counts;
 pub use counts::{is_exit_status, is_verdict, reports_no_failures};
 pub(crate) use levels::is_tagged_marks;
@@ -97,8 +99,8 @@ pub(crate) use located::{frame_place, opens_value};
 use located::{has_message, is_note, located_message, without_paths};
 pub(crate) use payload::{field_above, payload_lines, payload_messages};
 pub(crate) use place::{
-    causes_under, exception_continued, file_heading_above, is_message_over_place, is_numbered_heading,
-    kind_in_place, lines_above, section_title_above, span_in, HEADING_REACH,
+    exception_continued, file_heading_above, is_message_over_place, is_numbered_heading, kind_in_place,
+    lines_above, section_title_above, span_in, HEADING_REACH,
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};
@@ -288,85 +290,8 @@ macro_rules! pointed_code {
     };
 }
 
-const CONTEXT: &str = concat!(
-    r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at (?:async )?\S+ \(?[^()\s]+:\d+(?::\d+)?\)?(?: \{)?$|^\s*at (?:[A-Za-z0-9_.@-]+//?)?[\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
-    r"|^\s*\S+\.(?:go|rs|py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|kts|scala|groovy|gradle|rb|rake|php|cs|fs|vb|swift|dart|ex|exs|erl|hs|ml|jl|lua|zig|nim|pl|pm|sh|bash|sql|proto|tf|hcl|vue|svelte|html|haml|erb|slim|css|scss|sass|less|ya?ml|toml):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
-    // IPython's and Jupyter's frames (`Cell In[1], line 3`, `File
-    // /home/dev/prices.py:6, in load(lines)`).
-    r"|",
-    ipython_frame!(),
-    // The files named for what they hold rather than by an extension
-    // (`Gemfile:4:1: C: Extra blank line detected.`, `Dockerfile:3 DL3008 …`).
-    r"|^\s*(?:\S+/)?(?:Gem|Rake|Make|Docker|Jenkins|Vagrant|Pod|Brew|Proc|Guard|Cap|Berks|Just)file:\d+",
-    // CMake's call stack under its error (`  CMakeLists.txt:3 (find_package)`).
-    r"|^\s*\S*(?:CMakeLists\.txt|\.cmake):\d+ \([\w-]+\)\s*$",
-    // The vulnerable package and versions over npm audit's advisories
-    // (`lodash  <=4.17.20`, `semver  7.0.0 - 7.5.1`).
-    r"|^[@\w./-]+  (?:[<>]=?\d\S*|\d\S* - \d\S*)$",
-    // An assertion's operands and matcher ([`OPERAND`]).
-    r"|",
-    operand!(),
-    // A `file:line:col:` location with a message (Go, gcc, ruff).
-    r"|^\S+:\d+:\d+:\s",
-    // The frames of Ruby (`from app.rb:3:in 'f'`), PHP (`#0 /a/B.php(12):
-    // f()`), .NET (`at A.B() in /a/B.cs:line 42`) and Rust's backtraces
-    // (`at ./src/main.rs:5:5`).
-    r"|^\s*from \S+:\d+:in |^#\d+ \S+\(\d+\): |^\s+at .+ in \S+:line \d+$|^\s+at \S+\.rs:\d+:\d+$",
-    // RSpec's frames (`# ./lib/calc.rb:4:in 'div'`), ExUnit's (`(app 0.1.0)
-    // lib/app.ex:3: App.f/2`), Deno's test locations (`adds =>
-    // ./a_test.ts:4:6`), the signal under Go's panic (`[signal SIGSEGV:
-    // segmentation violation …]`).
-    r"|^\s*# \S+:\d+:in |^\s*\(\S+ [\d.]+\S*\) \S+:\d+: | => \S+:\d+:\d+$|^\[signal SIG",
-    // node:test's report under a failing TAP test point: the test's
-    // `location: '/a/b.test.js:13:1'`, and its stack's frames in the
-    // project (`parseQty (file:///a/src/cart.js:11:30)`).
-    r"|^\s+location: '\S+:\d+:\d+'$|^\s+(?:async )?[\w$.<>]+ \((?:file://)?/[^()\s]+:\d+:\d+\)$",
-    // Test::More's diagnostics under a failed test, as prove prints them:
-    // where it failed (`#   at t/basic.t line 3.`) and its operands
-    // (`#          got: '2'`).
-    r"|^#\s+at \S+ line \d+\.$|^#\s+(?:got|expected):",
-    // A JavaScript frame of an anonymous function, a path alone (`at
-    // /app/src/cart.js:12:5`, Deno's `at file:///app/cart_test.ts:6:3`).
-    r"|^\s*at (?:file://)?(?:/|[A-Za-z]:[\\/])[^()\s]+:\d+:\d+$",
-    // testify's fields under a failed assertion in `go test`: the test
-    // and the messages given, and the lines of its gutter that go on with
-    // the error (`\t            \tactual  : 100`, `\t            \tsql: no
-    // rows in result set` under `Received unexpected error:`).
-    r"|^\s+(?:Test|Messages):\s*\t|^[ \t]*\t {8,}\t\S",
-    // ShellCheck's place of a finding (`In deploy.sh line 3:`), Vitest's
-    // under a failed assertion (`❯ src/a.test.ts:5:17`, or with the
-    // function it ran in: `❯ parse src/lib.ts:2:42`).
-    r"|^In \S+ line \d+:$|^\s*❯ (?:[\w$.<>]+ )?\S+:\d+:\d+$",
-    // Terraform's place of a diagnostic, in its box (`│   on main.tf line
-    // 12, in resource "aws_instance" "web":`), and PostgreSQL's line of
-    // the statement an error points into (`LINE 1: select * from users;`).
-    r"|^(?:│ )?\s*on \S+ line \d+[,:]|^LINE \d+: ",
-    // The frames of Erlang (`in function  cart:load/1 (src/cart.erl, line
-    // 12)`), OCaml (`Called from Main in file "bin/main.ml", line 5, …`),
-    // Julia (`@ Shop ~/dev/Shop/src/cart.jl:14`) and R's rlang (` 1.
-    // └─shop::total(cart) at R/cart.R:14:3`).
-    r#"|^\s+in (?:function|call from)\s+\S+ \(\S+, line \d+\)$|^(?:Raised at|Re-raised at|Called from) .* in file "[^"]+", line \d+"#,
-    r"|^\s+@ \S+ \S+:\d+$|^\s*\d+\. [│├└─\s]*\S.* at \S+:\d+:\d+$",
-    // Valgrind's frames in the project's files (`==42==    at 0x10915E:
-    // main (cart.c:14)`), bandit's place of a finding.
-    r"|^==\d+==\s+(?:at|by) 0x[0-9A-Fa-f]+: .*\(\S+:\d+\)$|^\s+Location: \S+:\d+",
-    // The sanitizers' and gdb's frames in the project's files (`#0
-    // 0x55d5c1 in main /src/cart.c:14:5`, `#1  0x… in load (p=0x0) at
-    // cart.c:9`).
-    r"|^\s*#\d+\s+0x[0-9A-Fa-f]+ in .*\S+\.\w+:\d+(?::\d+)?$",
-    // Where PowerShell's error happened (`At line:1 char:1`, `At
-    // C:\scripts\a.ps1:3 char:5`, Pester's `at <ScriptBlock>,
-    // C:\tests\Cart.Tests.ps1:12`) and what it was ([`powershell_field`]).
-    r"|^At (?:line:\d+|\S.*:\d+) char:\d+$|^\s*at .+, \S+\.ps[md]?1:\d+$|",
-    powershell_field!(),
-    // The line a code frame points at (`> 14 |   expect(total).toBe(90)`:
-    // Babel's frames, as Jest, Vitest, Playwright and ESLint print them),
-    // and a test's title after its project and location, as Playwright
-    // lists a failed or flaky one (`[chromium] › cart.spec.ts:12:5 › adds`).
-    r"|",
-    pointed_code!(),
-    r"|\[[\w .-]+\] › \S+:\d+:\d+ › ",
-);
+mod context;
+use context::CONTEXT;
 
 /// Whether `line` names a place in a file ([`CONTEXT`]): a frame, a
 /// location, a finding's `a.c:3:5:`; or a finding's line and column at

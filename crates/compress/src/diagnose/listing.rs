@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::place::{lines_above, span_in};
+use super::place::{closing, lines_above, span_in};
 use super::prefix::without_process_name;
 use super::{compiled, without_colours};
 
@@ -67,7 +67,7 @@ fn entry_start() -> &'static Regex {
 /// ```
 pub(crate) fn is_listed(text: &str, line: &str) -> bool {
     let plain = without_colours(line);
-    if ipython_code(false).is_match(&plain) && is_listed_by_ipython(text, line) {
+    if ipython_code().is_match(&plain) && is_listed_by_ipython(text, line) {
         return true;
     }
     if !plain.starts_with("    ") && !argument().is_match(&plain) {
@@ -93,17 +93,12 @@ pub(crate) fn is_listed(text: &str, line: &str) -> bool {
 }
 
 /// A line of the code IPython lists in a frame of its traceback, by its
-/// number (`   2998     raise ValueError(`); with `arrow`, the one the
-/// frame points at too (`--> 241         raise KeyError(…)`), which is
-/// the code that ran, not listed around it.
-fn ipython_code(arrow: bool) -> &'static Regex {
-    static NUMBERED: OnceLock<Regex> = OnceLock::new();
-    static ANY: OnceLock<Regex> = OnceLock::new();
-    if arrow {
-        compiled(&ANY, r"^(?:\s+|-+> )\d+(?: |$)")
-    } else {
-        compiled(&NUMBERED, r"^\s+\d+(?: |$)")
-    }
+/// number (`   2998     raise ValueError(`); the one the frame points at
+/// (`--> 241         raise KeyError(…)`) is pointed code
+/// ([`super::is_pointed_code`]), the code that ran, not listed around it.
+fn ipython_code() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s+\d+(?: |$)")
 }
 
 /// Whether `line`, a line of `text` numbered as IPython's code
@@ -119,7 +114,7 @@ fn is_listed_by_ipython(text: &str, line: &str) -> bool {
         start,
         LISTING_REACH,
         |above| frame.is_match(above),
-        |above| ipython_code(true).is_match(above),
+        |above| ipython_code().is_match(above) || super::is_pointed_code(above),
     )
 }
 
@@ -179,10 +174,6 @@ pub(crate) fn in_diff_hunk_at(text: &[u8], start: usize, line: &str) -> bool {
         )
 }
 
-/// How many bytes at the end of an output its closing count of examples
-/// is looked for in ([`is_passed_example`]).
-const EXAMPLES_COUNT_BYTES: usize = 4096;
-
 /// How far above an example's title the `Failures:` heading is looked
 /// for ([`is_passed_example`]).
 const HEADING_SEARCH_BYTES: usize = 256 * 1024;
@@ -191,12 +182,11 @@ const HEADING_SEARCH_BYTES: usize = 256 * 1024;
 /// title of an example that passed, as RSpec's documentation format and
 /// Hspec print each example under its group (`  raises an error on a
 /// missing sku`), and the group's title over them: words with no mark of
-/// their own, in an output
-/// that closes with their count of examples (`28 examples, 4 failures`,
-/// within its last [`EXAMPLES_COUNT_BYTES`]), above its `Failures:`
-/// heading (none within [`HEADING_SEARCH_BYTES`] above). A failed example's title carries its
-/// mark (`(FAILED - 1)`, `FAILED [1]`); one that passed is what it is
-/// whatever its words.
+/// their own, in an output that closes with their count of examples (`28
+/// examples, 4 failures`, at its end, [`closing`]), above its `Failures:`
+/// heading (none within [`HEADING_SEARCH_BYTES`] above). A failed
+/// example's title carries its mark (`(FAILED - 1)`, `FAILED [1]`); one
+/// that passed is what it is whatever its words.
 pub(crate) fn is_passed_example(text: &str, line: &str) -> bool {
     static COUNT: OnceLock<Regex> = OnceLock::new();
     static TITLE: OnceLock<Regex> = OnceLock::new();
@@ -218,8 +208,7 @@ pub(crate) fn is_passed_example(text: &str, line: &str) -> bool {
             return false;
         }
     }
-    let tail = &text[crate::text::ceil_boundary(text, text.len().saturating_sub(EXAMPLES_COUNT_BYTES))..];
-    if !compiled(&COUNT, r"(?m)^\d+ examples?, \d+ failures?").is_match(tail) {
+    if !compiled(&COUNT, r"(?m)^\d+ examples?, \d+ failures?").is_match(closing(text)) {
         return false;
     }
     let from = start.min(text.len()).saturating_sub(HEADING_SEARCH_BYTES);
@@ -239,18 +228,16 @@ const VERDICT_SEARCH_BYTES: usize = 256 * 1024;
 /// thread's panic that failed no test, as `cargo test -- --nocapture`
 /// prints a `#[should_panic]` test's panic and one a test caught (`thread
 /// 'tests::rejects_zero' (13882) panicked at src/lib.rs:3:9:`): the run
-/// closes with Rust's `test result: ok.` (within its last
-/// [`EXAMPLES_COUNT_BYTES`]), and no test failed below the panic (no
-/// `test result: FAILED` nor `error: test failed` within
-/// [`VERDICT_SEARCH_BYTES`]).
+/// closes with Rust's `test result: ok.` (at its end, [`closing`]), and
+/// no test failed below the panic (no `test result: FAILED` nor `error:
+/// test failed` within [`VERDICT_SEARCH_BYTES`]).
 pub(crate) fn is_expected_panic(text: &str, line: &str) -> bool {
     let plain = without_colours(without_process_name(line));
     let said = plain.trim_start();
     if !(said.starts_with("thread '") && said.contains(" panicked at ")) {
         return false;
     }
-    let tail = &text.as_bytes()[text.len().saturating_sub(EXAMPLES_COUNT_BYTES)..];
-    if memchr::memmem::find(tail, b"test result: ok.").is_none() {
+    if memchr::memmem::find(closing(text).as_bytes(), b"test result: ok.").is_none() {
         return false;
     }
     let (_, end) = span_in(text, line);

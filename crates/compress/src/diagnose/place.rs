@@ -155,9 +155,17 @@ pub(crate) fn is_message_over_place(text: &str, line: &str) -> bool {
         && line_kind(place) == LineKind::Context
 }
 
-/// How far from its end an output says that its warnings failed the run
-/// ([`warnings_failed`]).
+/// How far from its end an output says how its run went: that its
+/// warnings failed it ([`warnings_failed`]), how many examples or tests
+/// failed ([`closing`]).
 const VERDICT_REACH: usize = 4 * 1024;
+
+/// The end of `text`, its last [`VERDICT_REACH`] bytes (on a character's
+/// boundary), where a run says how it went (`28 examples, 4 failures`,
+/// `test result: ok.`).
+pub(crate) fn closing(text: &str) -> &str {
+    &text[crate::text::ceil_boundary(text, text.len().saturating_sub(VERDICT_REACH))..]
+}
 
 /// Whether the end of `text` says that its warnings failed the run, as
 /// Sphinx under `-W` (`build finished with problems, 1 warning (with
@@ -165,12 +173,11 @@ const VERDICT_REACH: usize = 4 * 1024;
 /// with 1 warnings in strict mode!`) close: each warning is a failure.
 fn warnings_failed(text: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
-    let start = crate::text::ceil_boundary(text, text.len().saturating_sub(VERDICT_REACH));
     compiled(
         &RE,
         r"(?m)warnings? (?:being )?treated as errors|^Aborted with \d+ warnings? in strict mode",
     )
-    .is_match(&text[start..])
+    .is_match(closing(text))
 }
 
 /// How many indented lines (frames, their code, carets) a Python

@@ -69,6 +69,16 @@ macro_rules! ipython_frame {
     };
 }
 
+/// A caller Perl's Carp lists under a `confess` or `croak` (`\tApp::
+/// Report::_row(App::Report=HASH(0x5627b5ff3860), "carol", 5) called at
+/// lib/App/Report.pm line 11`). A macro, so that [`CONTEXT`] and the read
+/// of a `die` in its place can hold it.
+macro_rules! perl_caller {
+    () => {
+        r"^\t\S.* called at \S+ line \d+$"
+    };
+}
+
 mod announce;
 mod causes;
 mod counts;
@@ -1136,6 +1146,16 @@ mod tests {
             "web1 : ok=2    changed=0    unreachable=1    failed=0    skipped=0",
             "spec/cart_spec.lua:16: attempt to perform arithmetic on a nil value (field 'rate')",
             "Can't locate object method \"price\" via package \"Shop::Item\" at lib/Shop/Cart.pm line 51.",
+            // Perl's fatal errors worded like its warnings (perldiag's F).
+            "Undefined subroutine &main::load_rows called at script/import.pl line 12.",
+            "Not a HASH reference at lib/Shop/Cart.pm line 30.",
+            "Global symbol \"$summ\" requires explicit package name (did you forget to declare \"my $summ\"?) at bad.pl line 17.",
+            "Missing right curly or square bracket at lib/Shop/Cart.pm line 88, at end of line",
+            // Redis's error replies as redis-cli prints them to a pipe; the
+            // Docker client without its daemon.
+            "ERR unknown command 'HSETX', with args beginning with: 'a' 'b' 'c' ",
+            "WRONGTYPE Operation against a key holding the wrong kind of value",
+            "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?",
             // Stylelint, Valgrind, the sanitizers, bandit, Kubernetes.
             "  3:5  ✖  Unexpected unknown property \"colr\"   property-no-unknown",
             "==4242== Invalid read of size 4",
@@ -1654,6 +1674,16 @@ mod tests {
             line_kind("Use of uninitialized value $x in addition (+) at a.pl line 2."),
             LineKind::Warning
         );
+        for warning in [
+            "Useless use of a constant (\"x\") in void context at a.pl line 3.",
+            "Name \"main::y\" used only once: possible typo at a.pl line 4.",
+        ] {
+            assert_eq!(line_kind(warning), LineKind::Warning, "{warning}");
+        }
+        // Redis's replies that are no errors.
+        for reply in ["OK", "ERRORS 0", "QUEUED"] {
+            assert_ne!(line_kind(reply), LineKind::Failure, "{reply}");
+        }
         assert_eq!(
             line_kind("rspec ./spec/billing_spec.rb:12 # Billing#total returns the sum"),
             LineKind::Failure
@@ -2041,6 +2071,14 @@ bash tool terminated command after exceeding timeout 60000 ms
         ));
         assert!(!is_verdict(
             "error[E0425]: cannot find value `totl` in this scope"
+        ));
+        // Ansible's recap counts a host's failed tasks; the task's `fatal:`
+        // above it says what failed.
+        assert!(is_verdict(
+            "localhost                  : ok=4    changed=3    unreachable=0    failed=1    skipped=0"
+        ));
+        assert!(!is_verdict(
+            "fatal: [localhost]: FAILED! => {\"changed\": false, \"msg\": \"'port' is undefined\"}"
         ));
         assert_eq!(without_level_tag("npm ERR! code E404"), "code E404");
         assert_eq!(without_level_tag("[error]     ^"), "    ^");

@@ -1447,6 +1447,29 @@ npm error code 1
         );
     }
 
+    /// REACT-6: the last error of an Ansible run is the task that failed,
+    /// not the recap's count of failed tasks below it; of a Perl script
+    /// that `confess`es, the message over its callers, not a warning.
+    #[test]
+    fn ansible_s_recap_and_perl_s_warnings_are_not_the_last_error() {
+        let play = "TASK [Render template] *********************************************************\n\
+                    fatal: [localhost]: FAILED! => {\"changed\": false, \"msg\": \"AnsibleUndefinedVariable: 'port' is undefined\"}\n\n\
+                    PLAY RECAP *********************************************************************\n\
+                    localhost                  : ok=4    changed=3    unreachable=0    failed=1    skipped=0    rescued=0    ignored=1\n";
+        assert_eq!(
+            last_error_line(play, None).as_deref(),
+            Some("fatal: [localhost]: FAILED! => {\"changed\": false, \"msg\": \"AnsibleUndefinedVariable: 'port' is undefined\"}")
+        );
+        let perl = "Argument \"x\" isn't numeric in addition (+) at app.pl line 11, <DATA> line 4.\n\
+                    negative total for carol at lib/App/Report.pm line 17, <DATA> line 4.\n\
+                    \tApp::Report::_row(App::Report=HASH(0x5627b5ff3860), \"carol\", 5) called at lib/App/Report.pm line 11\n\
+                    alice: 13\n";
+        assert_eq!(
+            last_error_line(perl, None).as_deref(),
+            Some("negative total for carol at lib/App/Report.pm line 17, <DATA> line 4.")
+        );
+    }
+
     /// HIST-6: what a cleared result keeps says how its command went
     /// wrong, whichever way the output tells it; a command that went well,
     /// or a read, keeps nothing.

@@ -42,6 +42,10 @@ pub(super) const CONTEXT: &str = concat!(
     // where it failed (`#   at t/basic.t line 3.`) and its operands
     // (`#          got: '2'`).
     r"|^#\s+at \S+ line \d+\.$|^#\s+(?:got|expected):",
+    // Perl's callers under a `confess` or `croak` (`\tApp::Report::_row(…)
+    // called at lib/App/Report.pm line 11`).
+    r"|",
+    perl_caller!(),
     // A JavaScript frame of an anonymous function, a path alone (`at
     // /app/src/cart.js:12:5`, Deno's `at file:///app/cart_test.ts:6:3`).
     r"|^\s*at (?:file://)?(?:/|[A-Za-z]:[\\/])[^()\s]+:\d+:\d+$",

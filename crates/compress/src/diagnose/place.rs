@@ -79,7 +79,11 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
         {
             LineKind::Failure
         }
-        LineKind::Warning if ends_traceback(text, line) || warnings_failed(text) => LineKind::Failure,
+        LineKind::Warning
+            if ends_traceback(text, line) || warnings_failed(text) || dies_with_callers(text, line) =>
+        {
+            LineKind::Failure
+        }
         LineKind::Plain if exception_name().is_match(line) && ends_traceback(text, line) => LineKind::Failure,
         LineKind::Plain if is_message_over_place(text, line) => LineKind::Failure,
         LineKind::Plain if super::causes::is_cause(text, line) => LineKind::Failure,
@@ -413,6 +417,22 @@ pub(crate) fn span_in(text: &str, slice: &str) -> (usize, usize) {
     (start, start.saturating_add(slice.len()))
 }
 
+/// Whether `line`, a line of `text` that Perl located (`negative total
+/// for carol at lib/App/Report.pm line 17.`), is a `die` with its callers,
+/// as Carp's `confess` prints it: the next line is a caller (`\tApp::
+/// Report::_row(…) called at lib/App/Report.pm line 11`). Carp's `cluck`
+/// warns with the same callers; it is the rarer of the two.
+fn dies_with_callers(text: &str, line: &str) -> bool {
+    static CALLER: OnceLock<Regex> = OnceLock::new();
+    after_line(text, line)
+        .split(|&b| b == b'\n')
+        .nth(1)
+        .and_then(|l| std::str::from_utf8(l).ok())
+        .is_some_and(|next| compiled(&CALLER, perl_caller!()).is_match(next.trim_end_matches('\r')))
+        && line.trim_end().ends_with('.')
+        && line.contains(" line ")
+}
+
 /// How many lines above an indented finding its file's heading may be
 /// (ESLint's `src/app.js` above `  2:10  error  …`).
 pub(crate) const FILE_HEADING_REACH: usize = 400;
@@ -584,6 +604,29 @@ pub fn last_failure(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// TOOL-8: a message Perl located is a `die` where Carp lists its
+    /// callers under it (`confess`), a warning alone or over other lines.
+    #[test]
+    fn tool_8_a_perl_message_over_its_callers_is_a_die() {
+        let log = "Argument \"x\" isn't numeric in addition (+) at app.pl line 11, <DATA> line 4.\n\
+                   negative total for carol at lib/App/Report.pm line 17, <DATA> line 4.\n\
+                   \tApp::Report::_row(App::Report=HASH(0x5627b5ff3860), \"carol\", 5) called at lib/App/Report.pm line 11\n\
+                   \tApp::Report::render(App::Report=HASH(0x5627b5ff3860)) called at app.pl line 17\n\
+                   alice: 13\n";
+        let line = |n: usize| log.lines().nth(n).unwrap_or_default();
+        assert_eq!(line_kind_in(log, line(0)), LineKind::Warning);
+        assert_eq!(line_kind_in(log, line(1)), LineKind::Failure);
+        assert_eq!(line_kind_in(log, line(2)), LineKind::Context);
+        assert!(!dies_with_callers(log, line(0)));
+        assert!(!dies_with_callers(log, line(4)));
+        // A caller needs its tab: an indented line is no caller.
+        let spaced = log.replace('\t', "    ");
+        assert_eq!(
+            line_kind_in(&spaced, spaced.lines().nth(1).unwrap_or_default()),
+            LineKind::Warning
+        );
+    }
 
     /// TOOL-8: the lines right under the exception a traceback ends on go
     /// on with its message, at the line's start and up to a blank line; a

@@ -279,8 +279,17 @@ pub(super) const FAILURE: &str = concat!(
     // `die` without a message (`Died at a.pl line 3.`); read with their
     // paths blanked too.
     r"|^e: (?:file:)?\S*\s*:\d+:\d+ |^e: \S*: \(\d+, \d+\): |^rspec\s+\S*?(?:\s*:\d+|\[[\d:]+\]) # |^Died at \S+ line \d+\.$",
+    // Perl's fatal errors that read like its warnings, `… at a.pl line
+    // 3.` (perldiag's class F): an undefined sub, a value of the wrong
+    // kind, a division by zero, strict's undeclared name and bareword, an
+    // unclosed block.
+    r"|^(?:Undefined subroutine &\S+ called|Not an? (?:HASH|ARRAY|CODE|SCALAR|GLOB) reference|Illegal division by zero|Modification of a read-only value attempted|Global symbol .+ requires explicit package name|Bareword .+ not allowed while .strict subs. in use|Missing right curly or square bracket)\b.* at \S+ line \d+\b",
+    // Redis's error replies as redis-cli prints them without a terminal
+    // (`ERR unknown command 'HSETX'`, `WRONGTYPE Operation against a key
+    // holding the wrong kind of value`).
+    r"|^ERR [a-z]|^(?:WRONGTYPE|NOAUTH|WRONGPASS|NOPERM|READONLY|MISCONF|CROSSSLOT|EXECABORT) [A-Z][a-z]",
     // make, linkers, shells, the kernel.
-    r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\b[Cc]ouldn't (?:compile|find|open|load|resolve|connect|read|write|create|parse|start)\b|\b[Cc]an't (?:locate|call|use|find|open|load|resolve|connect|read|write|create|access|modify|exec|stat|remove|import|allocate|bind)\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
+    r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\b[Cc]ouldn't (?:compile|find|open|load|resolve|connect|read|write|create|parse|start)\b|\bCannot (?:connect|open|load|resolve|read|write|create|access|allocate|bind|start|locate|execute)\b|\b[Cc]an't (?:locate|call|use|find|open|load|resolve|connect|read|write|create|access|modify|exec|stat|remove|import|allocate|bind)\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
     // GNU patch giving up (`patch: **** malformed patch at line 5`), a
     // module `python -m` cannot find (`/usr/bin/python3: No module named
     // pytest`), a tool the go command does not have, Jest finding no test
@@ -441,6 +450,9 @@ pub(super) const SUMMARY: &str = concat!(
     r"|^[#ℹ] (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$|^\[ FAIL \d+ \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$",
     // node-tap's (`# { total: 44, pass: 40, fail: 4 }`).
     r"|^# \{ total: \d+, ",
+    // Ansible's recap, a host's counts (`web1 : ok=4 changed=3
+    // unreachable=0 failed=1 skipped=0 …`).
+    r"|^\S+\s+: ok=\d+\s+changed=\d+\s+unreachable=\d+\s+failed=\d+",
     // What an agent printed where it left part of an output out, so that
     // the form still says the output was cut there: Codex CLI's `[...
     // omitted 764 of 1020 lines ...]`, `[... output truncated to fit 10240

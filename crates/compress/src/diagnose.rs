@@ -109,8 +109,8 @@ pub(crate) use located::{frame_place, opens_value};
 use located::{has_message, is_note, located_message, without_paths};
 pub(crate) use payload::{field_above, payload_lines, payload_messages};
 pub(crate) use place::{
-    exception_continued, file_heading_above, is_message_over_place, is_numbered_heading, kind_in_place,
-    lines_above, section_title_above, span_in, HEADING_REACH,
+    exception_continued, failed_example_above, file_heading_above, is_message_over_place,
+    is_numbered_heading, kind_in_place, lines_above, section_title_above, span_in, HEADING_REACH,
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};

@@ -87,6 +87,7 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
         LineKind::Plain if exception_name().is_match(line) && ends_traceback(text, line) => LineKind::Failure,
         LineKind::Plain if is_message_over_place(text, line) => LineKind::Failure,
         LineKind::Plain if super::causes::is_cause(text, line) => LineKind::Failure,
+        LineKind::Plain if is_failed_example(text, line) => LineKind::Failure,
         kind => kind,
     }
 }
@@ -142,14 +143,10 @@ const MESSAGE_WORDS: usize = 3;
 pub(crate) fn is_message_over_place(text: &str, line: &str) -> bool {
     static WORD: OnceLock<Regex> = OnceLock::new();
     static PLACE: OnceLock<Regex> = OnceLock::new();
-    let Some(next) = after_line(text, line)
-        .split(|&b| b == b'\n')
-        .nth(1)
-        .and_then(|l| std::str::from_utf8(l).ok())
-    else {
+    let Some(next) = next_line(text, line) else {
         return false;
     };
-    let place = without_stream_prefix(next.trim_end_matches('\r'));
+    let place = without_stream_prefix(next);
     let message = without_stream_prefix(line);
     let indent = |l: &str| l.len() - l.trim_start().len();
     let word = compiled(&WORD, r"^[A-Za-z][a-z]+[.,:;!?]?$");
@@ -407,6 +404,15 @@ fn passed_below(after: &[u8]) -> bool {
 
 /// What follows `line`, a slice of `text` (a line as [`str::lines`] yields it), in
 /// `text`.
+/// The line under `line`, a line of `text`, without its `\r`.
+fn next_line<'a>(text: &'a str, line: &str) -> Option<&'a str> {
+    after_line(text, line)
+        .split(|&b| b == b'\n')
+        .nth(1)
+        .and_then(|l| std::str::from_utf8(l).ok())
+        .map(|l| l.trim_end_matches('\r'))
+}
+
 fn after_line<'a>(text: &'a str, line: &str) -> &'a [u8] {
     &text.as_bytes()[span_in(text, line).1.min(text.len())..]
 }
@@ -417,6 +423,25 @@ pub(crate) fn span_in(text: &str, slice: &str) -> (usize, usize) {
     (start, start.saturating_add(slice.len()))
 }
 
+/// Whether `line`, a line of `text`, is the example a doctest failed at,
+/// as pytest's `--doctest-modules` lists a docstring up to it (`003 >>>
+/// to_seconds("2m")`, or the `...` line that ends it), right over
+/// doctest's `Expected:` or `UNEXPECTED EXCEPTION: …` (Python's doctest
+/// heads the same example `Failed example:`).
+fn is_failed_example(text: &str, line: &str) -> bool {
+    static EXAMPLE: OnceLock<Regex> = OnceLock::new();
+    compiled(&EXAMPLE, r"^\d{3,} \s*(?:>>>|\.\.\.)(?: |$)").is_match(line)
+        && next_line(text, line)
+            .is_some_and(|next| next == "Expected:" || next.starts_with("UNEXPECTED EXCEPTION: "))
+}
+
+/// Where the example a doctest failed at stands ([`is_failed_example`]),
+/// when it is right above `line`, a line of `text` (its `Expected:`).
+pub(crate) fn failed_example_above(text: &str, line: &str) -> Option<(usize, usize)> {
+    let (s, e) = lines_above(text.as_bytes(), span_in(text, line).0).next()?;
+    is_failed_example(text, text.get(s..e)?).then_some((s, e))
+}
+
 /// Whether `line`, a line of `text` that Perl located (`negative total
 /// for carol at lib/App/Report.pm line 17.`), is a `die` with its callers,
 /// as Carp's `confess` prints it: the next line is a caller (`\tApp::
@@ -424,11 +449,7 @@ pub(crate) fn span_in(text: &str, slice: &str) -> (usize, usize) {
 /// warns with the same callers; it is the rarer of the two.
 fn dies_with_callers(text: &str, line: &str) -> bool {
     static CALLER: OnceLock<Regex> = OnceLock::new();
-    after_line(text, line)
-        .split(|&b| b == b'\n')
-        .nth(1)
-        .and_then(|l| std::str::from_utf8(l).ok())
-        .is_some_and(|next| compiled(&CALLER, perl_caller!()).is_match(next.trim_end_matches('\r')))
+    next_line(text, line).is_some_and(|next| compiled(&CALLER, perl_caller!()).is_match(next))
         && line.trim_end().ends_with('.')
         && line.contains(" line ")
 }
@@ -604,6 +625,28 @@ pub fn last_failure(text: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// TOOL-8: the example a doctest failed at, as pytest lists its
+    /// docstring, is a failure, so that its `Expected:` and `Got:` values
+    /// come with it; the examples above it, that passed, are not.
+    #[test]
+    fn tool_8_the_example_pytest_s_doctest_failed_at_is_a_failure() {
+        let log = "_________________ [doctest] pkg.units.to_seconds _________________\n\
+                   011     >>> to_seconds(\"90s\")\n\
+                   012     90\n\
+                   013     >>> to_seconds(\"1h\")\n\
+                   Expected:\n    3601\nGot:\n    3600\n\n\
+                   /tmp/pkg/units.py:13: DocTestFailure\n\
+                   015     >>> to_seconds(\"1.5h\")\n\
+                   UNEXPECTED EXCEPTION: ValueError(\"invalid literal for int() with base 10: '1.5'\")\n\
+                   016 >>> x = 1\n\
+                   Expected nothing\n";
+        let line = |n: usize| log.lines().nth(n).unwrap_or_default();
+        assert_eq!(line_kind_in(log, line(1)), LineKind::Plain);
+        assert_eq!(line_kind_in(log, line(3)), LineKind::Failure);
+        assert_eq!(line_kind_in(log, line(10)), LineKind::Failure);
+        assert_eq!(line_kind_in(log, line(12)), LineKind::Plain);
+    }
 
     /// TOOL-8: a message Perl located is a `die` where Carp lists its
     /// callers under it (`confess`), a warning alone or over other lines.

@@ -16,7 +16,8 @@ use crate::diagnose::{self, LineKind};
 /// [`diagnose::value_under`]), and the label a compiler prints under the
 /// code its error points at (rustc's `^^^ expected `u32`, found `&str``,
 /// [`diagnose::is_caret_label`]), and the causes an error's chain lists
-/// under `Caused by:` ([`diagnose::causes_under`]). The lines of `head` (the kept first
+/// under `Caused by:` ([`diagnose::causes_under`]), and the example a
+/// doctest failed at over its `Expected:`. The lines of `head` (the kept first
 /// lines, as spans) bring theirs too: a build's first error may be its
 /// third line. Only lines within `middle` (a range of `text`) are added.
 pub(super) fn with_announced_messages(
@@ -45,6 +46,9 @@ pub(super) fn with_announced_messages(
         // The causes an error's chain lists under `Caused by:` (anyhow's,
         // Cargo's).
         added.extend(diagnose::causes_under(line, after).map(|m| diagnose::span_in(text, m)));
+        // The example a doctest failed at, over its `Expected:` (as
+        // pytest lists the docstring up to it).
+        added.extend(diagnose::failed_example_above(text, line));
         // A Python exception's message of several lines.
         if failure() {
             added

@@ -247,6 +247,25 @@ fn cases() -> Vec<Case> {
             ],
         },
         Case {
+            // pytest's doctests: the docstring listed up to the example
+            // that failed, then doctest's expected and actual values.
+            name: "pytest --doctest-modules",
+            output: "============================= test session starts ==============================\n".to_owned()
+                + &lines(150, |i| format!("src/shop/mod{i}.py::shop.mod{i}.total PASSED{:>40}", format!("[{:>3}%]", i * 100 / 151)))
+                + "src/shop/units.py::shop.units.to_seconds FAILED                          [100%]\n\n"
+                + "=================================== FAILURES ===================================\n"
+                + "________________________ [doctest] shop.units.to_seconds ________________________\n"
+                + "009 Parse a duration.\n010 \n011     >>> to_seconds(\"90s\")\n012     90\n013     >>> to_seconds(\"1h\")\nExpected:\n    3601\nGot:\n    3600\n\n"
+                + "/app/src/shop/units.py:13: DocTestFailure\n"
+                + "=========================== short test summary info ============================\n"
+                + "FAILED src/shop/units.py::shop.units.to_seconds\n========================= 1 failed, 150 passed in 0.52s =========================\n",
+            failures: &[
+                "013     >>> to_seconds(\"1h\")\nExpected:\n    3601\nGot:\n    3600",
+                "/app/src/shop/units.py:13: DocTestFailure",
+                "FAILED src/shop/units.py::shop.units.to_seconds",
+            ],
+        },
+        Case {
             // ruff's full format: the code it quotes under a bare gutter.
             name: "ruff check",
             output: lines(90, |i| format!("[DEBUG] Checked src/shop/mod{i}.py in 0.{i}ms"))

@@ -1156,6 +1156,10 @@ mod tests {
             "ERR unknown command 'HSETX', with args beginning with: 'a' 'b' 'c' ",
             "WRONGTYPE Operation against a key holding the wrong kind of value",
             "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?",
+            // npm refusing a lock file out of sync, or a script it lacks.
+            "npm error Missing: is-odd@3.0.1 from lock file",
+            "npm error Invalid: lock file's is-number@6.0.0 does not satisfy is-number@7.0.0",
+            "npm error Missing script: \"build\"",
             // Stylelint, Valgrind, the sanitizers, bandit, Kubernetes.
             "  3:5  ✖  Unexpected unknown property \"colr\"   property-no-unknown",
             "==4242== Invalid read of size 4",
@@ -2072,6 +2076,9 @@ bash tool terminated command after exceeding timeout 60000 ms
         assert!(!is_verdict(
             "error[E0425]: cannot find value `totl` in this scope"
         ));
+        // pnpm's closing line when a script fails: the script said why.
+        assert!(is_verdict(" ELIFECYCLE  Command failed."));
+        assert!(is_verdict(" ELIFECYCLE  Command failed with exit code 1."));
         // Ansible's recap counts a host's failed tasks; the task's `fatal:`
         // above it says what failed.
         assert!(is_verdict(

@@ -1470,6 +1470,35 @@ npm error code 1
         );
     }
 
+    /// REACT-6: the last error of a package manager is what it could not
+    /// do, not the help and verdicts it prints after: `npm ci`'s missing
+    /// entry over npm's usage, `npm run`'s missing script over where to
+    /// list the scripts, the script's own error over pnpm's `ELIFECYCLE`.
+    #[test]
+    fn a_package_manager_s_help_and_verdicts_are_not_the_last_error() {
+        let ci = "npm error code EUSAGE\nnpm error\nnpm error Missing: is-number@6.0.0 from lock file\nnpm error\n\
+                  npm error Clean install a project\nnpm error\nnpm error Usage:\nnpm error npm ci\nnpm error\n\
+                  npm error   --strict-peer-deps\nnpm error     If set to `true`, and `--legacy-peer-deps` is not set, then _any_\n\
+                  npm error\nnpm error aliases: clean-install, ic, install-clean, isntall-clean\nnpm error\n\
+                  npm error Run \"npm help ci\" for more info\n\
+                  npm error A complete log of this run can be found in: /root/.npm/_logs/2026-12-05T02_50_38_293Z-debug-0.log\n";
+        assert_eq!(
+            last_error_line(ci, None).as_deref(),
+            Some("npm error Missing: is-number@6.0.0 from lock file")
+        );
+        let run = "npm error Missing script: \"build\"\nnpm error\nnpm error To see a list of scripts, run:\nnpm error   npm run\n\
+                   npm error A complete log of this run can be found in: /root/.npm/_logs/2026-12-05T02_52_27_231Z-debug-0.log\n";
+        assert_eq!(
+            last_error_line(run, None).as_deref(),
+            Some("npm error Missing script: \"build\"")
+        );
+        let pnpm = "\n> shop-api@1.0.0 build /app\n> tsc -p .\n\nsh: 1: tsc: not found\n ELIFECYCLE  Command failed.\n";
+        assert_eq!(
+            last_error_line(pnpm, None).as_deref(),
+            Some("sh: 1: tsc: not found")
+        );
+    }
+
     /// HIST-6: what a cleared result keeps says how its command went
     /// wrong, whichever way the output tells it; a command that went well,
     /// or a read, keeps nothing.

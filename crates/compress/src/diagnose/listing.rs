@@ -248,6 +248,34 @@ pub(crate) fn is_expected_panic(text: &str, line: &str) -> bool {
         .all(|verdict| memchr::memmem::find(below, verdict).is_none())
 }
 
+/// How many lines of npm's usage a usage error may print
+/// ([`is_npm_usage`]): `npm ci`'s is about ninety.
+const NPM_USAGE_REACH: usize = 400;
+
+/// Whether `line`, a line of `text` as [`str::lines`] yields it, is part
+/// of the usage npm prints under a usage error (`npm error code EUSAGE`
+/// over `npm ci` refusing a lock file out of sync): from `npm error
+/// Usage:` down to `npm error Run "npm help ci" for more info`, every line
+/// under npm's level tag, which makes each a failure by its tag. The help
+/// says nothing of what failed. Read only where the output closes with
+/// that last line ([`closing`]).
+pub(crate) fn is_npm_usage(text: &str, line: &str) -> bool {
+    let tagged = |l: &str| l.starts_with("npm error") || l.starts_with("npm ERR!");
+    let opens = |l: &str| tagged(l) && l.ends_with(" Usage:");
+    let printed = without_colours(without_process_name(line));
+    if !tagged(&printed) || memchr::memmem::find(closing(text).as_bytes(), b" for more info").is_none() {
+        return false;
+    }
+    opens(&printed)
+        || opened_above(
+            text.as_bytes(),
+            span_in(text, line).0,
+            NPM_USAGE_REACH,
+            opens,
+            tagged,
+        )
+}
+
 /// Whether a line that opens a block (`opens`: pytest's entry, a diff's
 /// hunk) stands within `reach` lines above the line of `text` that holds
 /// byte `start`, with only lines of the block (`within`) between; each
@@ -284,6 +312,32 @@ fn opened_above(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// TOOL-8: the usage npm prints under a usage error is noise, from its
+    /// `Usage:` heading to its pointer to help, where the output closes
+    /// with that pointer; the error above it is not.
+    #[test]
+    fn npm_s_usage_under_a_usage_error_is_help() {
+        let log = "npm error code EUSAGE\nnpm error\nnpm error Missing: is-odd@3.0.1 from lock file\nnpm error\n\
+                   npm error Clean install a project\nnpm error\nnpm error Usage:\nnpm error npm ci\nnpm error\n\
+                   npm error Options:\nnpm error [--install-strategy <hoisted|nested|shallow|linked>] [--legacy-bundling]\n\
+                   npm error   --strict-peer-deps\nnpm error     If set to `true`, and `--legacy-peer-deps` is not set, then _any_\n\
+                   npm error\nnpm error Run \"npm help ci\" for more info\n";
+        let usage: Vec<&str> = log.lines().filter(|l| is_npm_usage(log, l)).collect();
+        assert_eq!(usage.first(), Some(&"npm error Usage:"));
+        assert_eq!(usage.last(), Some(&"npm error Run \"npm help ci\" for more info"));
+        assert_eq!(usage.len(), 9);
+        // Cut before its pointer to help, the output is read as printed.
+        let cut = &log[..log.find("npm error Run").unwrap_or(log.len())];
+        assert!(cut.lines().all(|l| !is_npm_usage(cut, l)));
+        // A line under the tag of another tool is none of npm's usage.
+        let other = log.replace("npm error Options:", "Options:");
+        let option = other
+            .lines()
+            .find(|l| l.ends_with("--strict-peer-deps"))
+            .unwrap_or_default();
+        assert!(!option.is_empty() && !is_npm_usage(&other, option));
+    }
 
     fn listed(text: &str) -> Vec<&str> {
         text.lines().filter(|l| is_listed(text, l)).collect()

@@ -376,6 +376,11 @@ pub(super) const FAILURE: &str = concat!(
     // (`├── UNMET DEPENDENCY left-pad@^1.3.0`, `missing: left-pad@^1.3.0,
     // required by app@1.0.0`).
     r"|^[│| ]*(?:[├└]─[─┬]|[+`]-[-┬]) (?:\S+@\S+ (?:deduped )?invalid: |UNMET DEPENDENCY \S)|^npm (?:ERR!|error) missing: \S",
+    // `npm ci` refusing a lock file out of sync with package.json
+    // (`Missing: is-odd@3.0.1 from lock file`, `Invalid: lock file's
+    // is-number@6.0.0 does not satisfy is-number@7.0.0`), `npm run` with
+    // no such script (`Missing script: "build"`).
+    r#"|^(?:npm (?:ERR!|error) )?(?:Missing: \S+ from lock file$|Invalid: lock file's \S+ does not satisfy \S|Missing script: ")"#,
     // C++'s uncaught exception (`terminate called after throwing an
     // instance of 'std::out_of_range'` above `  what():  …`).
     r"|^terminate called (?:after throwing an instance of|without an active exception)|^\s+what\(\):\s",
@@ -472,7 +477,7 @@ pub(super) const SUMMARY: &str = concat!(
 /// Verdicts: what a build or runner says when it stops, pointing at the
 /// messages above it (besides [`SUMMARY`]'s counts).
 pub(super) const VERDICT: &str = concat!(
-    r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|doctest failed|test run failed|could not compile|aborting due to|Recipe)|^g?make(?:\[\d+\])?: (?:\*\*\*|Target .+ not remade because of errors\.$)|^Errors parsing \S+$|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed|^!{3,} .+ !{3,}$",
+    r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|doctest failed|test run failed|could not compile|aborting due to|Recipe)|^g?make(?:\[\d+\])?: (?:\*\*\*|Target .+ not remade because of errors\.$)|^Errors parsing \S+$|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed|^ELIFECYCLE\s+Command failed|^!{3,} .+ !{3,}$",
     // What a build or runner says when it stops, pointing at the errors
     // above: Gradle, MSBuild, Ninja, CMake, Zig, Elixir, XCTest and Swift
     // Testing.

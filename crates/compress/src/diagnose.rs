@@ -1187,6 +1187,8 @@ mod tests {
             // The same messages as Go words them, after what failed.
             "2026/12/04 23:45:26 listen tcp :8080: bind: address already in use",
             "dial tcp 127.0.0.1:5432: connect: connection refused",
+            "go: github.com/google/uuid: Get \"https://proxy.golang.org/github.com/google/uuid/@v/list\": dial tcp: lookup proxy.golang.org on 10.255.255.53:53: no such host",
+            "npm error request to https://registry.npmjs.org/left-pad failed, reason: getaddrinfo ENOTFOUND registry.npmjs.org",
             "read tcp 10.0.0.1:5000->10.0.0.2:80: i/o timeout",
             "read /home/dev/shop/data: is a directory",
             "mkdir /home/dev/shop/data: file exists",

@@ -134,6 +134,24 @@ impl<'a> Likely<'a> {
             "s a directory",
             "ot a directory",
             "ile exists",
+            // A name Go cannot resolve (`lookup proxy.golang.org on
+            // 10.0.0.53:53: no such host`), nor Node (`getaddrinfo
+            // ENOTFOUND registry.npmjs.org`).
+            "no such host",
+            "getaddrinfo",
+            // Perl's fatal errors worded like warnings (`Not a HASH
+            // reference at a.pl line 3.`), Redis's wrong type, `npm ci`'s
+            // lock file out of sync and `npm run`'s missing script.
+            " reference at ",
+            "division by zero",
+            "read-only value",
+            "Global symbol",
+            "Bareword",
+            "right curly",
+            "WRONGTYPE",
+            "from lock file",
+            "lock file's",
+            "Missing script",
             "No module named",
             "no such tool",
             "No tests found",

@@ -276,6 +276,30 @@ pub(crate) fn is_npm_usage(text: &str, line: &str) -> bool {
         )
 }
 
+/// How many lines a flag's description may take in Go's usage
+/// ([`is_go_flag_usage`]).
+const FLAG_USAGE_REACH: usize = 8;
+
+/// Whether `line`, a line of `text` as [`str::lines`] yields it, is the
+/// description of a flag as Go's `flag` package prints a program's usage
+/// (under `flag provided but not defined: -port`, and for `-h`): each
+/// line of it indented by four spaces and a tab, under the flag's own
+/// `  -timeout duration`. Whatever its words (`    \tstop at the first
+/// failed job`), it is help.
+pub(crate) fn is_go_flag_usage(text: &str, line: &str) -> bool {
+    static FLAG: OnceLock<Regex> = OnceLock::new();
+    const INDENT: &str = "    \t";
+    let describes = |l: &str| l.starts_with(INDENT) && !l[INDENT.len()..].starts_with([' ', '\t']);
+    describes(line)
+        && opened_above(
+            text.as_bytes(),
+            span_in(text, line).0,
+            FLAG_USAGE_REACH,
+            |above| compiled(&FLAG, r"^  -[\w.-]+(?: [\w.]+)?$").is_match(above),
+            describes,
+        )
+}
+
 /// Whether a line that opens a block (`opens`: pytest's entry, a diff's
 /// hunk) stands within `reach` lines above the line of `text` that holds
 /// byte `start`, with only lines of the block (`within`) between; each
@@ -312,6 +336,26 @@ fn opened_above(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// TOOL-8: the descriptions of the flags Go's `flag` package lists
+    /// are help, whatever their words; the error over them is not, nor is
+    /// a line indented alike under anything but a flag.
+    #[test]
+    fn go_s_flag_descriptions_are_help() {
+        let log = "flag provided but not defined: -port\nUsage of /tmp/go-build1/b001/exe/shop:\n  -addr string\n    \tlisten address (default \":8080\")\n\
+                   \n  -fail-fast\n    \tstop at the first failed job\n    \tinstead of retrying it\n  -v\tverbose\nexit status 2\n";
+        let help: Vec<&str> = log.lines().filter(|l| is_go_flag_usage(log, l)).collect();
+        assert_eq!(
+            help,
+            [
+                "    \tlisten address (default \":8080\")",
+                "    \tstop at the first failed job",
+                "    \tinstead of retrying it"
+            ]
+        );
+        let elsewhere = "--- FAIL: TestX (0.00s)\n    \tfailed to connect\n";
+        assert!(elsewhere.lines().all(|l| !is_go_flag_usage(elsewhere, l)));
+    }
 
     /// TOOL-8: the usage npm prints under a usage error is noise, from its
     /// `Usage:` heading to its pointer to help, where the output closes

@@ -74,6 +74,9 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
         LineKind::Failure if super::listing::is_passed_example(text, line) => LineKind::Noise,
         LineKind::Failure if super::listing::is_expected_panic(text, line) => LineKind::Plain,
         LineKind::Failure if super::listing::is_npm_usage(text, line) => LineKind::Noise,
+        LineKind::Failure | LineKind::Warning if super::listing::is_go_flag_usage(text, line) => {
+            LineKind::Noise
+        }
         LineKind::Plain if arrow_message().is_match(line) && failure_above(text, line) => LineKind::Failure,
         LineKind::Plain | LineKind::Context
             if is_numbered_heading(line) && in_failure_section(text, line) =>

@@ -354,7 +354,7 @@ pub(super) const FAILURE: &str = concat!(
     r"|\b(?:unbound variable|bad substitution|ambiguous redirect|integer expression expected|unary operator expected|binary operator expected|too many arguments|bad interpreter)\b",
     r"|[Cc]onnection refused|[Cc]onnection reset by peer|[Cc]onnection timed out|[Nn]etwork is unreachable|[Nn]o route to host|[Aa]ddress already in use|[Oo]peration not permitted|[Rr]ead-only file system",
     r"|[Nn]o space left on device|Is a directory|Not a directory|Directory not empty|: (?:is a directory|not a directory|directory not empty)$|^(?:[a-z]+ )?\S*: file exists$|[Aa]rgument list too long|[Tt]oo many open files|[Dd]evice or resource busy|[Tt]ext file busy",
-    r"|[Cc]annot allocate memory|[Bb]ad file descriptor|: [Bb]roken pipe$|: i/o timeout$|\bcontext deadline exceeded\b|\[Errno \d+\]|[Dd]isk quota exceeded|Name or service not known|Temporary failure in name resolution",
+    r"|[Cc]annot allocate memory|[Bb]ad file descriptor|: [Bb]roken pipe$|: i/o timeout$|\bcontext deadline exceeded\b|\[Errno \d+\]|[Dd]isk quota exceeded|Name or service not known|Temporary failure in name resolution|: no such host$|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN)\b",
     r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$",
     // A server's access log record of a request that failed on its side.
     "|",

@@ -25,7 +25,10 @@ use super::{compiled, line_kind, LineKind};
 /// |`) over its message, and the `error: |-` field of a TAP producer's
 /// YAML block over the message it holds (node:test's `Expected values to
 /// be strictly equal:`), Hspec's `uncaught exception: ErrorCall` over the
-/// exception's message (`Prelude.head: empty list`). Asked of a line already known to be a failure; the history form keeps
+/// exception's message (`Prelude.head: empty list`), ts-loader's place of
+/// a TypeScript error under webpack (`[tsl] ERROR in /app/src/a.ts(8,9)`)
+/// over the error (`      TS2322: Type 'string' is not assignable to type
+/// 'number'.`). Asked of a line already known to be a failure; the history form keeps
 /// the line after it, and the digest's last error joins the two.
 ///
 /// ```
@@ -41,6 +44,7 @@ use super::{compiled, line_kind, LineKind};
 /// assert!(announces_message("Discount TEN                    | FAIL |"));
 /// assert!(announces_message("      error: |-"));
 /// assert!(announces_message("       uncaught exception: ErrorCall"));
+/// assert!(announces_message("[tsl] ERROR in /app/src/api/m10.ts(8,9)"));
 /// assert!(!announces_message("error[E0425]: cannot find value `x` in this scope"));
 /// ```
 pub fn announces_message(failure: &str) -> bool {
@@ -59,7 +63,7 @@ pub fn announces_message(failure: &str) -> bool {
         || (failure.trim_start().starts_with(RULE) && failure.ends_with(RULE))
         || compiled(
             &RE,
-            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$|\S\s+\| FAIL \|$|^\s+error: [|>][-+]?$|^\s*uncaught exception: [\w.]+$",
+            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$|\S\s+\| FAIL \|$|^\s+error: [|>][-+]?$|^\s*uncaught exception: [\w.]+$|^\[tsl\] (?:ERROR|WARNING) in \S+\(\d+,\d+\)$",
         )
         .is_match(failure)
 }

@@ -1393,3 +1393,31 @@ fn tool_8_only_an_error_s_label_is_its_message() {
     assert!(form.contains("^^^ expected `u32`, found `&str`"), "{form}");
     assert_eq!(form.matches("help: if this is intentional").count(), 0, "{form}");
 }
+
+/// TOOL-8: webpack's ts-loader puts each TypeScript error's place over
+/// its message; a message said again at another place (`TS2322: Type
+/// 'string' is not assignable to type 'number'.` in six files) stays
+/// under each place, so that every place says what is wrong there.
+#[test]
+fn tool_8_ts_loader_s_messages_stay_under_their_places() {
+    let mut output = lines(200, |i| {
+        format!("  ./src/ui/m{i}.ts 412 bytes [built] [code generated]")
+    });
+    for i in 0..6 {
+        output += &format!(
+            "\nERROR in /app/src/api/m{i}.ts\n./src/api/m{i}.ts 8:8-11\n[tsl] ERROR in /app/src/api/m{i}.ts(8,9)\n      TS2322: Type 'string' is not assignable to type 'number'.\n @ ./src/index.ts {i}:0-31 25:20-22\n"
+        );
+    }
+    output += "\nwebpack 5.113.0 compiled with 6 errors in 3351 ms\n";
+    let (form, _) = Compressor::new().compress_text("Bash", &json!({"command": "npx webpack"}), &output);
+    for i in 0..6 {
+        let place = format!("[tsl] ERROR in /app/src/api/m{i}.ts(8,9)\n      TS2322: Type 'string' is not assignable to type 'number'.");
+        assert!(form.contains(&place), "m{i}: {form}");
+    }
+    assert!(
+        form.len() * 3 < output.len(),
+        "{} of {} bytes",
+        form.len(),
+        output.len()
+    );
+}

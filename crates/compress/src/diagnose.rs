@@ -1156,6 +1156,9 @@ mod tests {
             "ERR unknown command 'HSETX', with args beginning with: 'a' 'b' 'c' ",
             "WRONGTYPE Operation against a key holding the wrong kind of value",
             "Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?",
+            // pytest's place of a failed assertion under `--tb=line`.
+            "/home/dev/shop/tests/test_cart.py:11: assert 18.0 == 17",
+            "tests/test_cart.py:14: assert 0 == 1",
             // npm refusing a lock file out of sync, or a script it lacks.
             "npm error Missing: is-odd@3.0.1 from lock file",
             "npm error Invalid: lock file's is-number@6.0.0 does not satisfy is-number@7.0.0",

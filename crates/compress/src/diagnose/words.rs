@@ -202,11 +202,14 @@ pub(super) const FAILURE: &str = concat!(
     // Python's raised exceptions under their module path; not a Django
     // model's check (`polls.Question: (models.W042) …`).
     r"|^(?:[a-z_]\w*\.)+[A-Z]\w+: [^\s(]",
-    // pytest's explanation lines, jest/vitest failure marks.
+    // pytest's explanation lines, its place of a failed assertion under
+    // `--tb=line` (`tests/test_cart.py:11: assert 18.0 == 17`, read with
+    // its path blanked too),
+    // jest/vitest failure marks.
     // Biome's and Next.js's (`✖`, `⨯`), miette's as oxlint prints it (`×`),
     // and in miette's ASCII theme, which it draws without a terminal, as
     // under an agent (`  x eslint(eqeqeq): Expected === …`).
-    r"|^E\s{2,}\S|^\s*(?:✕|✗|✘|✖|×|⨯|❌|●)\s|^\s*│ +(?:✖|✗|✘|×)\s|^  x (?:[\w@/.-]+\([\w@/.-]+\): |[A-Z`])",
+    r"|^E\s{2,}\S|^(?:\S+\.py)?\s?:\d+: assert \S|^\s*(?:✕|✗|✘|✖|×|⨯|❌|●)\s|^\s*│ +(?:✖|✗|✘|×)\s|^  x (?:[\w@/.-]+\([\w@/.-]+\): |[A-Z`])",
     // The JUnit Platform console's failed test in its tree, with its
     // message (`│     ├─ appliesTen() ✘ expected: <91> but was: <90>`).
     r"|^[│ ]*[├└]─ .* ✘(?: |$)",

@@ -409,10 +409,15 @@ fn context() -> &'static Regex {
 /// A line of a code frame under its gutter, as rustc, gcc, Jest and ruff
 /// print them (`  14 |   return totl;`, `   |          ^^^^`), Vitest
 /// with no space before its bar (`     15|   throw new Error("x")`), and
-/// Semgrep (`     17┆ subprocess.run(cmd, shell=True)`).
+/// Semgrep (`     17┆ subprocess.run(cmd, shell=True)`), and the mark
+/// SQLite's shell puts under the statement it could not parse (`  ^---
+/// error here`).
 fn code_frame() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^\s*\d*\s+\|(?:\s|$)|^\s+\d+\|(?:\s|$)|^\s+(?:\d+|▶▶)┆")
+    compiled(
+        &RE,
+        r"^\s*\d*\s+\|(?:\s|$)|^\s+\d+\|(?:\s|$)|^\s+(?:\d+|▶▶)┆|^\s*\^--- error here$",
+    )
 }
 
 /// A sentence in a code frame's gutter, where no line number stands
@@ -1161,6 +1166,11 @@ mod tests {
             "tests/test_cart.py:14: assert 0 == 1",
             // npm refusing a lock file out of sync, or a script it lacks.
             "npm error Missing: is-odd@3.0.1 from lock file",
+            // A JSON document Python cannot decode, systemd's absence,
+            // SQLite's shell.
+            "Expecting ',' delimiter: line 1 column 9 (char 8)",
+            "System has not been booted with systemd as init system (PID 1). Can't operate.",
+            "Parse error near line 5: near \"SELEC\": syntax error",
             "npm error Invalid: lock file's is-number@6.0.0 does not satisfy is-number@7.0.0",
             "npm error Missing script: \"build\"",
             // Stylelint, Valgrind, the sanitizers, bandit, Kubernetes.
@@ -2067,6 +2077,8 @@ bash tool terminated command after exceeding timeout 60000 ms
             ("    0       │-Total: 90.00", LineKind::Failure),
             ("          0 │+Total: 100.00", LineKind::Failure),
             ("    1     1 │ Items: 1", LineKind::Plain),
+            // SQLite's mark under a statement it could not parse.
+            ("  ^--- error here", LineKind::Context),
             // pip's notes under a failed build.
             ("  note: This error originates from a subprocess, and is likely not a problem with pip.", LineKind::Noise),
         ] {

@@ -292,7 +292,7 @@ pub(super) const FAILURE: &str = concat!(
     // holding the wrong kind of value`).
     r"|^ERR [a-z]|^(?:WRONGTYPE|NOAUTH|WRONGPASS|NOPERM|READONLY|MISCONF|CROSSSLOT|EXECABORT) [A-Z][a-z]",
     // make, linkers, shells, the kernel.
-    r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\b[Cc]ouldn't (?:compile|find|open|load|resolve|connect|read|write|create|parse|start)\b|\bCannot (?:connect|open|load|resolve|read|write|create|access|allocate|bind|start|locate|execute)\b|\b[Cc]an't (?:locate|call|use|find|open|load|resolve|connect|read|write|create|access|modify|exec|stat|remove|import|allocate|bind)\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
+    r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\b[Cc]ouldn't (?:compile|find|open|load|resolve|connect|read|write|create|parse|start)\b|\bCannot (?:connect|open|load|resolve|read|write|create|access|allocate|bind|start|locate|execute)\b|\b[Cc]an't (?:locate|call|use|find|open|load|resolve|connect|read|write|create|access|modify|exec|stat|remove|import|allocate|bind|operate)\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
     // GNU patch giving up (`patch: **** malformed patch at line 5`), a
     // module `python -m` cannot find (`/usr/bin/python3: No module named
     // pytest`), a tool the go command does not have, Jest finding no test
@@ -351,13 +351,15 @@ pub(super) const FAILURE: &str = concat!(
     // does, in lower case after what failed (`listen tcp :8080: bind:
     // address already in use`, `dial tcp 127.0.0.1:5432: connect:
     // connection refused`, `read /data: is a directory`), Go's deadline,
+    // a JSON document Python cannot decode (`Expecting ',' delimiter:
+    // line 1 column 9 (char 8)`, as `python -m json.tool` prints it),
     // GNU sed's and grep's, an HTTP error status (`HTTP/2 404`), a run
     // the shell or `timeout` ended (`Terminated`), Python's exceptions
     // without `Error` in their names, pip's check.
     r"|\b(?:unbound variable|bad substitution|ambiguous redirect|integer expression expected|unary operator expected|binary operator expected|too many arguments|bad interpreter)\b",
     r"|[Cc]onnection refused|[Cc]onnection reset by peer|[Cc]onnection timed out|[Nn]etwork is unreachable|[Nn]o route to host|[Aa]ddress already in use|[Oo]peration not permitted|[Rr]ead-only file system",
     r"|[Nn]o space left on device|Is a directory|Not a directory|Directory not empty|: (?:is a directory|not a directory|directory not empty)$|^(?:[a-z]+ )?\S*: file exists$|[Aa]rgument list too long|[Tt]oo many open files|[Dd]evice or resource busy|[Tt]ext file busy",
-    r"|[Cc]annot allocate memory|[Bb]ad file descriptor|: [Bb]roken pipe$|: i/o timeout$|\bcontext deadline exceeded\b|\[Errno \d+\]|[Dd]isk quota exceeded|Name or service not known|Temporary failure in name resolution|: no such host$|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN)\b",
+    r"|[Cc]annot allocate memory|[Bb]ad file descriptor|: [Bb]roken pipe$|: i/o timeout$|\bcontext deadline exceeded\b|\[Errno \d+\]|[Dd]isk quota exceeded|Name or service not known|Temporary failure in name resolution|: no such host$|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN)\b|: line \d+ column \d+ \(char \d+\)$",
     r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$",
     // A server's access log record of a request that failed on its side.
     "|",

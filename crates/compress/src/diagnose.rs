@@ -2096,6 +2096,10 @@ bash tool terminated command after exceeding timeout 60000 ms
         // pnpm's closing line when a script fails: the script said why.
         assert!(is_verdict(" ELIFECYCLE  Command failed."));
         assert!(is_verdict(" ELIFECYCLE  Command failed with exit code 1."));
+        // nox's closing lines over the sessions it ran.
+        assert!(is_verdict("nox > Session typecheck failed."));
+        assert!(is_verdict("nox > * tests: failed"));
+        assert!(!is_verdict("nox > Program mypy not found."));
         // Ansible's recap counts a host's failed tasks; the task's `fatal:`
         // above it says what failed.
         assert!(is_verdict(

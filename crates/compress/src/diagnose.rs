@@ -90,6 +90,7 @@ mod payload;
 mod place;
 pub(crate) mod prefix;
 mod shape;
+mod traceback;
 mod words;
 
 pub use announce::{
@@ -109,13 +110,15 @@ pub(crate) use located::{frame_place, opens_value};
 use located::{has_message, is_note, located_message, without_paths};
 pub(crate) use payload::{field_above, payload_lines, payload_messages};
 pub(crate) use place::{
-    exception_continued, failed_example_above, file_heading_above, is_message_over_place,
-    is_numbered_heading, kind_in_place, lines_above, section_title_above, span_in, HEADING_REACH,
+    failed_example_above, file_heading_above, is_message_over_place, is_numbered_heading, kind_in_place,
+    lines_above, section_title_above, span_in, HEADING_REACH,
 };
 pub use place::{last_failure, line_kind_in};
-use place::{ARROW_MESSAGE, EXCEPTION_NAME, NUMBERED_HEADING};
+use place::{ARROW_MESSAGE, NUMBERED_HEADING};
 use prefix::{without_stream_prefix, STREAM_PREFIX, TEST_EVENT};
 pub(crate) use shape::{Met, Repeats};
+pub(crate) use traceback::exception_continued;
+use traceback::EXCEPTION_NAME;
 use words::{FAILURE, FIXABLE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, WARNING};
 
 /// What a line of a command's output is.
@@ -1166,13 +1169,13 @@ mod tests {
             "tests/test_cart.py:14: assert 0 == 1",
             // npm refusing a lock file out of sync, or a script it lacks.
             "npm error Missing: is-odd@3.0.1 from lock file",
+            "npm error Invalid: lock file's is-number@6.0.0 does not satisfy is-number@7.0.0",
+            "npm error Missing script: \"build\"",
             // A JSON document Python cannot decode, systemd's absence,
             // SQLite's shell.
             "Expecting ',' delimiter: line 1 column 9 (char 8)",
             "System has not been booted with systemd as init system (PID 1). Can't operate.",
             "Parse error near line 5: near \"SELEC\": syntax error",
-            "npm error Invalid: lock file's is-number@6.0.0 does not satisfy is-number@7.0.0",
-            "npm error Missing script: \"build\"",
             // Stylelint, Valgrind, the sanitizers, bandit, Kubernetes.
             "  3:5  ✖  Unexpected unknown property \"colr\"   property-no-unknown",
             "==4242== Invalid read of size 4",

@@ -568,6 +568,27 @@ mod tests {
         assert_eq!(line_kind_in(log, line(3)), LineKind::Failure);
         assert_eq!(line_kind_in(log, line(10)), LineKind::Failure);
         assert_eq!(line_kind_in(log, line(12)), LineKind::Plain);
+        // The form brings the example in from the `Expected:` under it.
+        let expected = line(4);
+        let (s, e) = failed_example_above(log, expected).unwrap_or_default();
+        assert_eq!(&log[s..e], line(3));
+        assert_eq!(failed_example_above(log, line(2)), None);
+    }
+
+    /// TOOL-8: help a tool prints under its error is noise in its place,
+    /// whatever its words: npm's usage under `npm error code EUSAGE`, the
+    /// descriptions of a Go program's flags.
+    #[test]
+    fn tool_8_usage_under_an_error_is_noise() {
+        let npm = "npm error code EUSAGE\nnpm error Missing: is-odd@3.0.1 from lock file\nnpm error\nnpm error Usage:\n\
+                   npm error   --strict-peer-deps\nnpm error     If set to `true`, and `--legacy-peer-deps` is not set, then _any_\n\
+                   npm error Run \"npm help ci\" for more info\n";
+        let line = |text: &'static str, n: usize| text.lines().nth(n).unwrap_or_default();
+        assert_eq!(line_kind_in(npm, line(npm, 1)), LineKind::Failure);
+        assert_eq!(line_kind_in(npm, line(npm, 5)), LineKind::Noise);
+        let go = "flag provided but not defined: -port\nUsage of shop:\n  -fail-fast\n    \tstop at the first failed job\n";
+        assert_eq!(line_kind_in(go, line(go, 0)), LineKind::Failure);
+        assert_eq!(line_kind_in(go, line(go, 3)), LineKind::Noise);
     }
 
     /// TOOL-8: a message Perl located is a `die` where Carp lists its

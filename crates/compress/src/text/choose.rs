@@ -6,6 +6,7 @@ use super::{gap_of, line_str, Budget, Line, Named, INNERMOST_FRAMES};
 use crate::diagnose::{self, LineKind};
 
 mod details;
+pub(super) use details::diff_of;
 mod frames;
 mod headings;
 mod messages;

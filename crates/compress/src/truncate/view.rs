@@ -420,9 +420,9 @@ const MESSAGED_FAILURES: usize = 1;
 const MESSAGE_WINDOW: usize = 4096;
 
 /// The lines under the failure `line`, which starts at `start` in
-/// `region`, that carry its message ([`diagnose::message_lines`]), with
-/// their starts, within the region's first [`MESSAGE_WINDOW`] bytes after
-/// it.
+/// `region`, that carry its message ([`diagnose::message_lines`]) and its
+/// assertion diff ([`crate::text::assertion_diff_under`]), with their
+/// starts, within the region's first [`MESSAGE_WINDOW`] bytes after it.
 fn messages_under(region: &[u8], line: &str, start: usize) -> Vec<(usize, String)> {
     let end =
         memchr::memchr(b'\n', region.get(start..).unwrap_or_default()).map_or(region.len(), |i| start + i);
@@ -435,7 +435,7 @@ fn messages_under(region: &[u8], line: &str, start: usize) -> Vec<(usize, String
         // the window's end.
         Err(e) => std::str::from_utf8(&window[..e.valid_up_to()]).unwrap_or_default(),
     };
-    diagnose::message_lines(line, after)
+    let mut messages: Vec<(usize, String)> = diagnose::message_lines(line, after)
         .into_iter()
         .map(|m| {
             (
@@ -443,7 +443,18 @@ fn messages_under(region: &[u8], line: &str, start: usize) -> Vec<(usize, String
                 m.to_owned(),
             )
         })
-        .collect()
+        .collect();
+    // The assertion diff under it, as a history form keeps it: the values
+    // the failure's words may leave out.
+    let from_failure = region.get(start..end + after.len()).unwrap_or_default();
+    if let Ok(text) = std::str::from_utf8(from_failure) {
+        messages.extend(
+            crate::text::assertion_diff_under(text)
+                .into_iter()
+                .map(|(at, l)| (start + at, l.to_owned())),
+        );
+    }
+    messages
 }
 
 /// The line naming the file an indented finding starting at `start` in

@@ -854,3 +854,28 @@ fn tool_8_node_s_error_causes_stay_with_their_async_frames() {
         Some("[cause]: Error: ENOENT: no such file or directory, open '/home/dev/orders/config.json'")
     );
 }
+
+/// TOOL-8, TRUNC-1: what the model sees mid-round of a failed assertion
+/// shows the assertion's diff under it, as the history form does: Node's
+/// `assert.deepStrictEqual` over thirty entries, cut to 40 lines, shows
+/// the entry that differs (`+     qty: 2` over `-     qty: 3`).
+#[test]
+fn tool_8_the_view_shows_the_last_assertion_s_diff() {
+    let case = captured("node-assert-diff");
+    let dir = tempfile::tempdir().unwrap();
+    let truncator = strata_ctx_compress::Truncator::builder(dir.path())
+        .limits(strata_ctx_compress::Limits::new(40, 4_000))
+        .spill_dir(None)
+        .build();
+    let cut = truncator.truncate("Bash", case.output.as_bytes());
+    let view = cut.result.data["output"].as_str().unwrap();
+    for changed in [
+        "+     price: 25.5,",
+        "+     qty: 2",
+        "-     price: 26,",
+        "-     qty: 3",
+    ] {
+        assert!(view.contains(changed), "{changed}\n{view}");
+    }
+    assert!(view.lines().count() <= 40, "{view}");
+}

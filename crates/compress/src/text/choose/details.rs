@@ -70,29 +70,36 @@ pub(super) fn details(text: &str, failures: &[Line]) -> Vec<Line> {
 pub(super) fn assertion_diffs(text: &str, failures: &[Line]) -> Vec<Line> {
     failure_runs(text, failures)
         .rev()
-        .filter_map(|(_, end)| {
-            let mut line = end;
-            // A failure that is its diff's legend (AVA's `Difference (-
-            // actual, + expected):`), else a legend under the failure.
-            let legend_itself = one_line_legend(line_str(text, &end)).map(|_| end);
-            legend_itself
-                .or_else(|| {
-                    (0..DETAIL_REACH).find_map(|_| {
-                        line = line_after(text, &line)?;
-                        let shown = line_str(text, &line);
-                        (legend_of(shown, '-', "Expected")
-                            || legend_of(shown, '-', "Snapshot")
-                            || one_line_legend(shown).is_some())
-                        .then_some(line)
-                    })
-                })
-                .map(|legend| diff_under(text, legend))
-                .or_else(|| ndiff_under(text, end))
-                .or_else(|| tap_diff_under(text, end))
-        })
+        .filter_map(|(_, end)| diff_of(text, end))
         .take(DIFFED_RUNS)
         .flatten()
         .collect()
+}
+
+/// The assertion diff under `failure`, the last line of a run of failure
+/// lines, or the one `failure` is the legend of ([`assertion_diffs`]):
+/// its legend and changed lines, unittest's ndiff or a TAP block's diff;
+/// `None` when none stands under it. What the model sees mid-round shows
+/// the same lines under the last failure it shows.
+pub(in crate::text) fn diff_of(text: &str, failure: Line) -> Option<Vec<Line>> {
+    let mut line = failure;
+    // A failure that is its diff's legend (AVA's `Difference (-
+    // actual, + expected):`), else a legend under the failure.
+    let legend_itself = one_line_legend(line_str(text, &failure)).map(|_| failure);
+    legend_itself
+        .or_else(|| {
+            (0..DETAIL_REACH).find_map(|_| {
+                line = line_after(text, &line)?;
+                let shown = line_str(text, &line);
+                (legend_of(shown, '-', "Expected")
+                    || legend_of(shown, '-', "Snapshot")
+                    || one_line_legend(shown).is_some())
+                .then_some(line)
+            })
+        })
+        .map(|legend| diff_under(text, legend))
+        .or_else(|| ndiff_under(text, failure))
+        .or_else(|| tap_diff_under(text, failure))
 }
 
 /// The changed lines of the `difflib.ndiff` block unittest prints right

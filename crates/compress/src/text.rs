@@ -13,7 +13,8 @@ mod gaps;
 mod line;
 mod messages;
 mod named;
-use choose::{choose, diff_of};
+pub(crate) use choose::assertion_diff_under;
+use choose::choose;
 pub(crate) use gaps::{gap_marker, gap_of, shown_for_its_marker};
 use gaps::{original_lines, Represented};
 pub(crate) use line::{cap_line, ceil_boundary, floor_boundary};
@@ -91,25 +92,6 @@ pub(crate) fn newlines(bytes: &[u8]) -> usize {
 /// without a newline.
 pub(crate) fn line_count(text: &[u8]) -> usize {
     newlines(text) + usize::from(!text.is_empty() && text[text.len() - 1] != b'\n')
-}
-
-/// The assertion diff printed under the failure line that opens `text`
-/// (the failure's line and what follows it), as a history form keeps it:
-/// its legend and changed lines (Node's `+ actual - expected` over `+
-/// sum: 5` and `- sum: 6`), each with its start in `text`. Empty when
-/// none stands under it.
-pub(crate) fn assertion_diff_under(text: &str) -> Vec<(usize, &str)> {
-    let end = memchr(b'\n', text.as_bytes()).unwrap_or(text.len());
-    let failure = Line {
-        number: 0,
-        start: 0,
-        end: trim_cr(text.as_bytes(), 0, end),
-    };
-    diff_of(text, failure)
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|l| Some((l.start, text.get(l.start..l.end)?)))
-        .collect()
 }
 
 /// A line of the text: its number (from 0) and byte range without the

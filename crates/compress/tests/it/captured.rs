@@ -869,13 +869,16 @@ fn tool_8_the_view_shows_the_last_assertion_s_diff() {
         .build();
     let cut = truncator.truncate("Bash", case.output.as_bytes());
     let view = cut.result.data["output"].as_str().unwrap();
+    let failure = view.find("AssertionError [ERR_ASSERTION]").unwrap_or(usize::MAX);
     for changed in [
         "+     price: 25.5,",
         "+     qty: 2",
         "-     price: 26,",
         "-     qty: 3",
     ] {
-        assert!(view.contains(changed), "{changed}\n{view}");
+        // In its place, under the failure.
+        let at = view.find(changed).unwrap_or_else(|| panic!("{changed}\n{view}"));
+        assert!(failure < at, "{changed} above its failure\n{view}");
     }
     assert!(view.lines().count() <= 40, "{view}");
 }

@@ -37,6 +37,15 @@ pub(super) fn severity_tagged() -> &'static Regex {
     )
 }
 
+/// The tags npm puts before every line of an error (npm 7 to 9's `npm
+/// ERR!`, npm 10's `npm error`).
+const NPM_ERROR_TAGS: [&str; 2] = ["npm ERR!", "npm error"];
+
+/// Whether `line` starts with npm's error tag ([`NPM_ERROR_TAGS`]).
+pub(crate) fn is_npm_error_line(line: &str) -> bool {
+    NPM_ERROR_TAGS.iter().any(|tag| line.starts_with(tag))
+}
+
 /// `line` without the level tag a tool puts before every line it logs
 /// at the error level (`npm ERR! `, Maven's `[ERROR] `, sbt's `[error] `)
 /// or before the fields of an error (PostgreSQL's `HINT:  `, `DETAIL:  `):

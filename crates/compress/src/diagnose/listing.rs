@@ -260,7 +260,7 @@ const NPM_USAGE_REACH: usize = 400;
 /// says nothing of what failed. Read only where the output closes with
 /// that last line ([`closing`]).
 pub(crate) fn is_npm_usage(text: &str, line: &str) -> bool {
-    let tagged = |l: &str| l.starts_with("npm error") || l.starts_with("npm ERR!");
+    let tagged = super::levels::is_npm_error_line;
     let opens = |l: &str| tagged(l) && l.ends_with(" Usage:");
     let printed = without_colours(without_process_name(line));
     if !tagged(&printed) || memchr::memmem::find(closing(text).as_bytes(), b" for more info").is_none() {

@@ -352,7 +352,9 @@ pub(crate) fn span_in(text: &str, slice: &str) -> (usize, usize) {
 /// heads the same example `Failed example:`).
 fn is_failed_example(text: &str, line: &str) -> bool {
     static EXAMPLE: OnceLock<Regex> = OnceLock::new();
-    compiled(&EXAMPLE, r"^\d{3,} \s*(?:>>>|\.\.\.)(?: |$)").is_match(line)
+    // Most plain lines start with no digit: no search for them.
+    line.as_bytes().first().is_some_and(u8::is_ascii_digit)
+        && compiled(&EXAMPLE, r"^\d{3,} \s*(?:>>>|\.\.\.)(?: |$)").is_match(line)
         && next_line(text, line)
             .is_some_and(|next| next == "Expected:" || next.starts_with("UNEXPECTED EXCEPTION: "))
 }
@@ -371,9 +373,9 @@ pub(crate) fn failed_example_above(text: &str, line: &str) -> Option<(usize, usi
 /// warns with the same callers; it is the rarer of the two.
 fn dies_with_callers(text: &str, line: &str) -> bool {
     static CALLER: OnceLock<Regex> = OnceLock::new();
-    next_line(text, line).is_some_and(|next| compiled(&CALLER, perl_caller!()).is_match(next))
-        && line.trim_end().ends_with('.')
+    line.trim_end().ends_with('.')
         && line.contains(" line ")
+        && next_line(text, line).is_some_and(|next| compiled(&CALLER, perl_caller!()).is_match(next))
 }
 
 /// How many lines above an indented finding its file's heading may be

@@ -103,7 +103,7 @@ use counts::zero_failure_counts;
 pub use counts::{is_exit_status, is_verdict, reports_no_failures};
 pub(crate) use levels::is_tagged_marks;
 pub use levels::without_level_tag;
-use levels::{json_log_level, offense_level, severity_tagged, warning_level};
+use levels::{json_log_level, located_level, offense_level, severity_tagged, warning_level};
 pub(crate) use likely::Likely;
 pub(crate) use listing::{holds_hunk_header, in_diff_hunk_at};
 pub(crate) use located::{frame_place, opens_value};
@@ -536,12 +536,13 @@ pub fn line_kind(line: &str) -> LineKind {
     }
     // A RuboCop offense is what its severity letter says, a structured log
     // line what its level field says (pino's `{"level":50,…,"msg":"failed
-    // to parse order payload"}`, slog's `{"level":"WARN",…}`), whatever
-    // their messages' words.
-    match offense_level(line).or_else(|| json_log_level(line)) {
-        Some(true) => return LineKind::Failure,
-        Some(false) => return LineKind::Warning,
-        None => {}
+    // to parse order payload"}`, slog's `{"level":"WARN",…}`), a checker's
+    // located finding what the level below an error after its place says
+    // (cppcheck's `a.c:4:41: warning: If memory allocation fails, …`),
+    // whatever their messages' words.
+    let level = offense_level(line).or_else(|| json_log_level(line));
+    if let Some(kind) = level.or_else(|| located_level(line)) {
+        return kind;
     }
     let summary = summary().is_match(line) || fixable().is_match(line);
     // A summary that counts failures is itself a failure line: it is what
@@ -1408,9 +1409,38 @@ mod tests {
             "XPASS test_ok.py::test_x - known failure",
             "test_ok.py::test_x XPASS                                   [ 50%]",
             "POST /orders 422 3.1 ms - 40",
+            // A checker's located finding below an error, whatever its
+            // words: cppcheck's severities, gcc's.
+            "src/a.c:4:41: warning: If memory allocation fails, then there is a possible null pointer dereference: p [nullPointerOutOfMemory]",
+            "src/b.c:2:87: warning:inconclusive: If resource allocation fails, then there is a possible null pointer dereference: f [nullPointerOutOfResources]",
+            "src/a.c:3:5: style: The function 'f' is never used. [unusedFunction]",
+            "src/a.c:5:12: performance: Function parameter 'items' should be passed by const reference. [passedByValue]",
+            "src/cart.cc:9:3: portability: Casting between unsigned char * and long * which have an incompatible binary data representation. [invalidPointerCast]",
+            // Git's whitespace errors (`git diff --check` exits 2 on them).
+            "src/a.txt:1: trailing whitespace.",
+            "README.md:12: space before tab in indent, indent with spaces.",
+            "<stdin>:9: new blank line at EOF.",
         ] {
             assert_eq!(line_kind(line), LineKind::Warning, "{line}");
         }
+        // An error after its place is a failure; an informational finding
+        // says where, as a note does.
+        assert_eq!(
+            line_kind("src/b.c:3:38: error: Division by zero. [zerodiv]"),
+            LineKind::Failure
+        );
+        for line in [
+            "src/a.c:1:2: information: Include file: <stdlib.h> not found. Please note: Standard library headers do not need to be provided to get proper results. [missingIncludeSystem]",
+            "nofile:0:0: information: Active checkers: 121/189 (use --checkers-report=<filename> to see details) [checkersReport]",
+            "a.c:12:3: remark: loop not vectorized: could not determine number of loop iterations [-Rpass-missed=loop-vectorize]",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Context, "{line}");
+        }
+        // Words that merely name whitespace are no such error.
+        assert_eq!(
+            line_kind("Removed trailing whitespace from 3 files."),
+            LineKind::Plain
+        );
         // A check `R CMD check` notes.
         assert_eq!(
             line_kind("* checking R code for possible problems ... NOTE"),

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::compiled;
+use super::{compiled, LineKind};
 
 /// What a RuboCop offense is by the severity letter after its place
 /// (`lib/cart.rb:21:5: W: Lint/UselessAssignment: …`): an error or fatal
@@ -14,7 +14,7 @@ use super::compiled;
 /// is a warning, whatever words its message holds (`C:
 /// Style/RaiseArgs: Provide an exception class …`). `None` for any other
 /// line.
-pub(super) fn offense_level(line: &str) -> Option<bool> {
+pub(super) fn offense_level(line: &str) -> Option<LineKind> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let level = compiled(
         &RE,
@@ -22,7 +22,34 @@ pub(super) fn offense_level(line: &str) -> Option<bool> {
     )
     .captures(line)?
     .get(1)?;
-    Some(matches!(level.as_str(), "W" | "E" | "F"))
+    Some(if matches!(level.as_str(), "W" | "E" | "F") {
+        LineKind::Failure
+    } else {
+        LineKind::Warning
+    })
+}
+
+/// What a located finding is by the level a compiler or checker puts
+/// after its place, when that level is not an error: gcc's, clang's and
+/// Swift's `a.c:4:41: warning: …`, and cppcheck's lower severities
+/// (`style:`, `performance:`, `portability:`, with its `:inconclusive`
+/// mark) are warnings whatever words their messages hold (`warning: If
+/// memory allocation fails, then there is a possible null pointer
+/// dereference`); an informational one (cppcheck's `information:
+/// Include file: <stdio.h> not found.`, clang's `remark:`) says where, as a
+/// note does. `None` for any other line.
+pub(super) fn located_level(line: &str) -> Option<LineKind> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let level = compiled(
+        &RE,
+        r"^\s*[^\s:]+(?::\d+){1,2}: (?:(warning|style|performance|portability)|information|remark)(?::inconclusive)?: \S",
+    )
+    .captures(line)?;
+    Some(if level.get(1).is_some() {
+        LineKind::Warning
+    } else {
+        LineKind::Context
+    })
 }
 
 /// A location followed by a linter's bracketed severity (haml-lint's
@@ -94,10 +121,10 @@ pub(crate) fn is_tagged_marks(line: &str) -> bool {
 /// fields: pino's and Bunyan's numbers (`"level":50` an error, `60`
 /// fatal, `40` a warning), zap's, slog's, structlog's and Winston's names
 /// (`"level":"error"`, `"level": "WARN"`), python-json-logger's
-/// `"levelname"`, Google Cloud's `"severity"`. `Some(true)` for an error
-/// or worse, `Some(false)` for a warning, `None` for any other level or a
-/// line that is no such object.
-pub(super) fn json_log_level(line: &str) -> Option<bool> {
+/// `"levelname"`, Google Cloud's `"severity"`: a failure for an error or
+/// worse, a warning for a warning, `None` for any other level or a line
+/// that is no such object.
+pub(super) fn json_log_level(line: &str) -> Option<LineKind> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let trimmed = line.trim_start();
     if !trimmed.starts_with('{') {
@@ -109,9 +136,9 @@ pub(super) fn json_log_level(line: &str) -> Option<bool> {
     )
     .captures(trimmed)?;
     if level.get(1).is_some() || level.get(3).is_some() {
-        Some(true)
+        Some(LineKind::Failure)
     } else if level.get(2).is_some() || level.get(4).is_some() {
-        Some(false)
+        Some(LineKind::Warning)
     } else {
         None
     }

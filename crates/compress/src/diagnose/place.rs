@@ -67,6 +67,7 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
         LineKind::Failure if super::listing::is_passed_example(text, line) => LineKind::Noise,
         LineKind::Failure if super::listing::is_expected_panic(text, line) => LineKind::Plain,
         LineKind::Failure if super::listing::is_npm_usage(text, line) => LineKind::Noise,
+        LineKind::Failure if is_echoed_code(text, line) => LineKind::Context,
         LineKind::Failure | LineKind::Warning if super::listing::is_go_flag_usage(text, line) => {
             LineKind::Noise
         }
@@ -343,6 +344,28 @@ fn after_line<'a>(text: &'a str, line: &str) -> &'a [u8] {
 pub(crate) fn span_in(text: &str, slice: &str) -> (usize, usize) {
     let start = (slice.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
     (start, start.saturating_add(slice.len()))
+}
+
+/// Whether `line`, a line of `text`, is the code a runtime echoes between
+/// the place an exception was raised at and the carets that point into
+/// it: Node.js as an exception ends the process, under `/app/node_modules/
+/// pg/lib/client.js:694` (`Error.captureStackTrace(err)`, `throw
+/// error;`), Python over a syntax error, under `  File "a.py", line 3`.
+/// It is the code that threw, whatever it names; the error is below it.
+fn is_echoed_code(text: &str, line: &str) -> bool {
+    static PLACE: OnceLock<Regex> = OnceLock::new();
+    let carets = |l: &str| !l.trim().is_empty() && l.trim().bytes().all(|b| b == b'^');
+    next_line(text, line).is_some_and(carets)
+        && lines_above(text.as_bytes(), span_in(text, line).0)
+            .next()
+            .and_then(|(s, e)| text.get(s..e))
+            .is_some_and(|above| {
+                compiled(
+                    &PLACE,
+                    r#"^(?:file://)?\S+\.[cm]?[jt]sx?:\d+$|^\s*File "[^"]+", line \d+$"#,
+                )
+                .is_match(above)
+            })
 }
 
 /// Whether `line`, a line of `text`, is the example a doctest failed at,
@@ -646,6 +669,26 @@ mod tests {
             line_kind("  message: 'Request failed with status code 500',"),
             LineKind::Failure
         );
+    }
+
+    /// TOOL-8: the code Node.js echoes over its carets when an exception
+    /// ends the process is where the error was thrown, not the error;
+    /// the same line with no place above it, or no carets below, reads by
+    /// its words.
+    #[test]
+    fn tool_8_the_code_node_echoes_over_its_carets_is_context() {
+        let crash = "/app/node_modules/pg/lib/client.js:694\n          Error.captureStackTrace(err)\n                ^\n\nerror: relation \"accounts\" does not exist\n    at async main (/app/q.js:5:13) {\n";
+        let kind = |log: &str, n: usize| line_kind_in(log, log.lines().nth(n).unwrap_or_default());
+        assert_eq!(kind(crash, 1), LineKind::Context);
+        assert_eq!(kind(crash, 4), LineKind::Failure);
+        let ts_node = "file:///home/dev/ts/dist/index.mjs:290\n            throw error;\n            ^\nTSError: ⨯ Unable to compile TypeScript:\n";
+        assert_eq!(kind(ts_node, 1), LineKind::Context);
+        for log in [
+            "Starting\n          Error.captureStackTrace(err)\n                ^\n",
+            "/app/lib/client.js:694\n          Error.captureStackTrace(err)\nerror: boom\n",
+        ] {
+            assert_eq!(kind(log, 1), LineKind::Failure, "{log:?}");
+        }
     }
 
     /// TOOL-8: Vitest's message under a failing test is a failure; an

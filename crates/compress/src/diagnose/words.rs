@@ -440,6 +440,10 @@ pub(super) const WARNING: &str = concat!(
     // uninitialized value $x in addition (+) at a.pl line 2.`; read with
     // the path blanked).
     r"|^W: [A-Z]|^W\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ |^\s*(?:\d+:\d+\s+)?⚠\s|^  ! (?:[\w@/.-]+\([\w@/.-]+\): |[A-Z`])|\((?:\w+\.)+W\d{3}\) \S|^[^#\s].* at (?:\S+ )?\s*line \d+(?:, <[^>]*> (?:line|chunk) \d+)?\.$",
+    // Git's whitespace errors, as `git diff --check` and `git apply` print
+    // them (`a.txt:2: trailing whitespace.`, `… space before tab in indent,
+    // indent with spaces.`).
+    r"|:\d+: (?:trailing whitespace|space before tab in indent|indent with spaces|tab in indent|new blank line at EOF|no newline at the end of file)(?:, [a-z ]+?(?: EOF)?)*\.$",
     // A check `R CMD check` notes (`* checking R code for possible problems
     // ... NOTE`).
     r"|^\* checking .+ \.\.\. NOTE$",

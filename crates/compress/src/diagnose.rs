@@ -1211,6 +1211,10 @@ mod tests {
             "mkdir /home/dev/shop/data: file exists",
             "write |1: broken pipe",
             "Get \"http://127.0.0.1:9000/stock\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+            // curl's numbered errors, whatever their words.
+            "curl: (52) Empty reply from server",
+            "curl: (22) The requested URL returned error: 500",
+            "curl: (6) Could not resolve host: api.internal",
             "sed: -e expression #1, char 5: unterminated `s' command",
             "grep: Unmatched ( or \\(",
             "HTTP/2 404 ",

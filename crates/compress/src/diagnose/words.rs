@@ -361,6 +361,10 @@ pub(super) const FAILURE: &str = concat!(
     r"|[Nn]o space left on device|Is a directory|Not a directory|Directory not empty|: (?:is a directory|not a directory|directory not empty)$|^(?:[a-z]+ )?\S*: file exists$|[Aa]rgument list too long|[Tt]oo many open files|[Dd]evice or resource busy|[Tt]ext file busy",
     r"|[Cc]annot allocate memory|[Bb]ad file descriptor|: [Bb]roken pipe$|: i/o timeout$|\bcontext deadline exceeded\b|\[Errno \d+\]|[Dd]isk quota exceeded|Name or service not known|Temporary failure in name resolution|: no such host$|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN)\b|: line \d+ column \d+ \(char \d+\)$",
     r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$",
+    // curl's error, numbered by its exit code, whatever its words (`curl:
+    // (52) Empty reply from server`, `curl: (22) The requested URL
+    // returned error: 500`).
+    r"|^curl: \(\d+\) \S",
     // A server's access log record of a request that failed on its side.
     "|",
     server_error_record!(),

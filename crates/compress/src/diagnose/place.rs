@@ -349,8 +349,9 @@ pub(crate) fn span_in(text: &str, slice: &str) -> (usize, usize) {
 /// Whether `line`, a line of `text`, is the code a runtime echoes between
 /// the place an exception was raised at and the carets that point into
 /// it: Node.js as an exception ends the process, under `/app/node_modules/
-/// pg/lib/client.js:694` (`Error.captureStackTrace(err)`, `throw
-/// error;`), Python over a syntax error, under `  File "a.py", line 3`.
+/// pg/lib/client.js:694` or its own `node:internal/deps/undici/undici:13510`
+/// (`Error.captureStackTrace(err)`, `throw err;`), Python over a syntax
+/// error, under `  File "a.py", line 3`.
 /// It is the code that threw, whatever it names; the error is below it.
 fn is_echoed_code(text: &str, line: &str) -> bool {
     static PLACE: OnceLock<Regex> = OnceLock::new();
@@ -359,13 +360,7 @@ fn is_echoed_code(text: &str, line: &str) -> bool {
         && lines_above(text.as_bytes(), span_in(text, line).0)
             .next()
             .and_then(|(s, e)| text.get(s..e))
-            .is_some_and(|above| {
-                compiled(
-                    &PLACE,
-                    r#"^(?:file://)?\S+\.[cm]?[jt]sx?:\d+$|^\s*File "[^"]+", line \d+$"#,
-                )
-                .is_match(above)
-            })
+            .is_some_and(|above| compiled(&PLACE, r#"^\S+:\d+$|^\s*File "[^"]+", line \d+$"#).is_match(above))
 }
 
 /// Whether `line`, a line of `text`, is the example a doctest failed at,
@@ -683,6 +678,8 @@ mod tests {
         assert_eq!(kind(crash, 4), LineKind::Failure);
         let ts_node = "file:///home/dev/ts/dist/index.mjs:290\n            throw error;\n            ^\nTSError: ⨯ Unable to compile TypeScript:\n";
         assert_eq!(kind(ts_node, 1), LineKind::Context);
+        let loader = "node:internal/deps/undici/undici:13510\n      Error.captureStackTrace(err);\n            ^\n\nError: Cannot find module '/app/dist/main.js'\n";
+        assert_eq!(kind(loader, 1), LineKind::Context);
         for log in [
             "Starting\n          Error.captureStackTrace(err)\n                ^\n",
             "/app/lib/client.js:694\n          Error.captureStackTrace(err)\nerror: boom\n",

@@ -1211,6 +1211,10 @@ mod tests {
             "mkdir /home/dev/shop/data: file exists",
             "write |1: broken pipe",
             "Get \"http://127.0.0.1:9000/stock\": context deadline exceeded (Client.Timeout exceeded while awaiting headers)",
+            // The MySQL client's error, alone and after the rule `-v`
+            // prints, its stdout unsynchronised with its stderr.
+            "ERROR 1146 (42S02) at line 12: Table 'shop.customers' doesn't exist",
+            "--------------ERROR 1062 (23000) at line 5: Duplicate entry '1' for key 'PRIMARY'",
             // curl's numbered errors, whatever their words.
             "curl: (52) Empty reply from server",
             "curl: (22) The requested URL returned error: 500",

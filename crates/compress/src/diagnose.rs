@@ -103,7 +103,7 @@ use counts::zero_failure_counts;
 pub use counts::{is_exit_status, is_verdict, reports_no_failures};
 pub(crate) use levels::is_tagged_marks;
 pub use levels::without_level_tag;
-use levels::{json_log_level, located_level, offense_level, severity_tagged, warning_level};
+use levels::{json_log_level, located_level, logged_as_warning, offense_level, severity_tagged};
 pub(crate) use likely::Likely;
 pub(crate) use listing::{holds_hunk_header, in_diff_hunk_at};
 pub(crate) use located::{frame_place, opens_value};
@@ -559,7 +559,7 @@ pub fn line_kind(line: &str) -> LineKind {
         // `[warn]`, Maven's `[WARNING]`) is a warning whatever its words
         // (`[warn] It would fail on the following input: None`); not
         // Prettier's list of the files it would change (`[warn] src/a.ts`).
-        if warning_level().is_match(line) && words.trim() != "[warn]" {
+        if logged_as_warning(line, |head| failure().is_match(head)) && words.trim() != "[warn]" {
             return LineKind::Warning;
         }
         return LineKind::Failure;
@@ -1430,6 +1430,47 @@ mod tests {
             "<stdin>:9: new blank line at EOF.",
         ] {
             assert_eq!(line_kind(line), LineKind::Warning, "{line}");
+        }
+        // A log record at the warning level, whatever its message says, in
+        // the formats of Python's logging, loguru, structlog, slog and
+        // logrus, zap, tracing, env_logger, Logback, Spring Boot, nginx,
+        // PostgreSQL, uvicorn, gunicorn, Celery, Monolog, Elixir,
+        // pino-pretty, zerolog and Docker's CLI.
+        for line in [
+            "2026-12-05 05:50:54,124 - app.db - WARNING - retrying after failed connection attempt 1",
+            "WARNING:app.db:retrying after failed connection attempt 1",
+            "2026-12-05 05:50:54.124 | WARNING  | app.main:run:13 - request failed, will retry",
+            "2026-12-05 05:50:54 [warning  ] slow query failed to use index  table=orders",
+            "time=2026-12-05T05:50:54.124Z level=WARN msg=\"retry after failure\" attempt=2",
+            "time=\"2026-12-05T05:50:54Z\" level=warning msg=\"failed to refresh token, using cached\"",
+            "2026-12-05T05:50:54.124Z\tWARN\tapp/main.go:13\tcache miss failed over to db",
+            "2026-12-05T05:50:54.123457Z  WARN app::db: retrying failed query attempt=2",
+            "[2026-12-05T05:50:54Z WARN  app::db] query failed, retrying",
+            "05:50:54.124 [main] WARN  com.example.App - Failed to load optional plugin, continuing",
+            "2026-12-05T05:50:54.124Z  WARN 1234 --- [app] [           main] o.s.b.a.w.s.WebMvcConfig : failed to resolve view",
+            "2026/12/05 05:50:54 [warn] 1234#1234: *2 upstream server temporarily disabled; failed attempts 3",
+            "2026-12-05 05:50:54.124 UTC [1234] WARNING:  could not flush dirty data: No space left on device",
+            "WARNING:  Invalid HTTP request received; failed to parse",
+            "[2026-12-05 05:50:54 +0000] [1234] [WARNING] Worker with pid 1240 was terminated due to signal 9",
+            "[2026-12-05 05:50:54,123: WARNING/MainProcess] Task orders.sync failed, retry in 5s",
+            "[2026-12-05T05:50:54.123456+00:00] app.WARNING: Payment webhook failed, queued for retry [] []",
+            "05:50:54.123 [warning] Connection to Redis failed, reconnecting",
+            "[05:50:54.123] WARN (1234): upstream request failed, serving stale cache",
+            "5:50AM WRN cache refresh failed error=\"timeout\"",
+            "WARN[0000] /app/compose.yaml: the attribute `version` is obsolete, it will be ignored; failed to parse",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Warning, "{line}");
+        }
+        // The same words at the error level, or a level that only the
+        // message names, or a report headed `WARNING: ` as the race
+        // detector heads one, are failures.
+        for line in [
+            "2026-12-05 05:50:54,123 - app.db - ERROR - could not connect, WARNING ignored",
+            "2026-12-05T05:50:54.1234567Z FAILED tests/test_a.py::test_x - AssertionError: WARNING raised",
+            "WARNING: ThreadSanitizer: data race (pid=20251)",
+            "2026-12-05T05:50:54.123Z ERROR 1234 --- [main] o.s.boot.SpringApplication : Application run failed",
+        ] {
+            assert_eq!(line_kind(line), LineKind::Failure, "{line}");
         }
         // An error after its place is a failure; an informational finding
         // says where, as a note does.

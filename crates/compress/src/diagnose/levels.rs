@@ -104,10 +104,55 @@ pub fn without_level_tag(line: &str) -> &str {
 /// of a test expected to fail that passed (`XPASS test_a.py::test_b -
 /// known failure`, `test_a.py::test_b XPASS`; under `strict` it is also
 /// listed as failed).
-pub(super) fn warning_level() -> &'static Regex {
+fn warning_level() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, r"^(?:\[(?:warn|WARN|WARNING)\]|W:|XPASS) |::\S* XPASS\b")
 }
+
+/// Whether `line` was logged at the warning level, so that it is a
+/// warning whatever its words say (`2026-12-05 05:50:54,124 - app.db -
+/// WARNING - retrying after failed connection attempt 1`): a build tool's
+/// level tag ([`warning_level`]), or the level field of a log record
+/// ([`record_head`]) when the head before it says nothing of a failure
+/// (`says_failure`), so that a message that merely holds the word (`FAILED
+/// test_a.py::test_x - AssertionError: WARNING raised`) reads by its own.
+pub(super) fn logged_as_warning(line: &str, says_failure: impl Fn(&str) -> bool) -> bool {
+    warning_level().is_match(line) || record_head(line).is_some_and(|head| !says_failure(head))
+}
+
+/// The head of a log record logged at the warning level, before its
+/// level: the first level a line names, within its first
+/// [`RECORD_HEAD_BYTES`], as the formats of common loggers place it
+/// (Python's `logging` and loguru, structlog, slog's and logrus's
+/// `level=WARN`, zap's and zerolog's, Rust's `tracing` and `env_logger`,
+/// Logback and Spring Boot, Celery, gunicorn, nginx, PostgreSQL's server,
+/// Monolog, Elixir's `Logger`, pino-pretty, Docker's `WARN[0000]`) is a
+/// warning one. A line that opens on `WARNING: ` and one space is how
+/// Go's race detector and the sanitizers head a report, not a record.
+fn record_head(line: &str) -> Option<&str> {
+    static LEVEL: OnceLock<Regex> = OnceLock::new();
+    if !(line.contains("WARN") || line.contains("warn") || line.contains("WRN")) {
+        return None;
+    }
+    let head = &line[..crate::text::floor_boundary(line, RECORD_HEAD_BYTES)];
+    let level = compiled(
+        &LEVEL,
+        concat!(
+            r#"(?:^|[\s\[|(/"=.{])(?:(WARN(?:ING)?|WRN)|ERRO?R?|FATAL|FTL|CRIT(?:ICAL)?|SEVERE|PANIC|ALERT|EMERG|INFO|INF|NOTICE|DEBUG|DBG|DEBG|TRACE|TRC|TRCE|LOG)(?:$|[\s\]|)/",:\[-])"#,
+            r#"|(?:\[|level=)"?(?:(warn(?:ing)?)|err(?:or)?|fatal|crit(?:ical)?|info|notice|debug|trace)(?:$|[\s\]"])"#,
+        ),
+    )
+    .captures(head)?;
+    let token = level.get(1).or_else(|| level.get(2))?;
+    let before = &line[..token.start()];
+    let record = !(before.trim().is_empty()
+        && line[token.end()..].starts_with(": ")
+        && !line[token.end()..].starts_with(":  "));
+    record.then_some(before)
+}
+
+/// How far into a line a log record's level may stand ([`record_head`]).
+const RECORD_HEAD_BYTES: usize = 120;
 
 /// Whether `line` is the marks a build that tags each line with its level
 /// prints under the code it echoes, as sbt does (`[error]     ^`,

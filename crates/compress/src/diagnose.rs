@@ -101,8 +101,8 @@ pub(crate) use announce::{message_lines, value_under, Elaborations, NEXT_OPERAND
 pub(crate) use causes::causes_under;
 use counts::zero_failure_counts;
 pub use counts::{is_exit_status, is_verdict, reports_no_failures};
-pub(crate) use levels::is_tagged_marks;
 pub use levels::without_level_tag;
+pub(crate) use levels::{is_tagged_marks, says_failure};
 use levels::{json_log_level, located_level, logged_as_warning, offense_level, severity_tagged};
 pub(crate) use likely::Likely;
 pub(crate) use listing::{holds_hunk_header, in_diff_hunk_at};
@@ -2196,6 +2196,16 @@ bash tool terminated command after exceeding timeout 60000 ms
         // A duration is no count of failures.
         assert!(!zero_failure_counts("***Failed    0.02 sec"));
         assert!(zero_failure_counts("Tests run: 3, Failures: 0, Errors: 0"));
+        // A number that ends a name counts nothing (`source-00 failed`).
+        for named in [
+            "2026-12-05 06:02:15,347 - sync - ERROR - fetch of source-00 failed: [Errno 111] Connection refused",
+            "release v1.0 failed to publish",
+            "job shard_0 failed after 12s",
+        ] {
+            assert!(!zero_failure_counts(named), "{named}");
+            assert_eq!(line_kind(named), LineKind::Failure, "{named}");
+        }
+        assert!(zero_failure_counts("[         0 containers failed ]"));
         // An empty list or nothing in place of a count, `no errors`: none.
         for none in [
             "Errors Found: []",

@@ -44,10 +44,12 @@ pub(super) fn zero_failure_counts(line: &str) -> bool {
     let counts = compiled(
         &RE,
         concat!(
-            r"(?i)(\d+) (?:failed|failures?|errors?|failing|aborted)\b",
+            // A count stands alone: the number that ends a name
+            // (`source-00 failed`, `v1.0 failed`) counts nothing.
+            r"(?i)(?:^|[^\w.-])(\d+) (?:failed|failures?|errors?|failing|aborted)\b",
             // A count of what failed (the JUnit Platform console's `[
             // 0 containers failed ]`, `0 scenarios failed`).
-            r"|(\d+) (?:[a-z]+ ){1,2}(?:failed|errored|aborted)\b",
+            r"|(?:^|[^\w.-])(\d+) (?:[a-z]+ ){1,2}(?:failed|errored|aborted)\b",
             r"|\b(?:failed|failures?|errors?|unreachable|aborted)(?: found| count)?(?::?\s+|=)(\d+(?:\.\d+)?)",
             r"|^[#ℹ] fail (\d+)$|^# \{ total: \d+, .*\bfail: (\d+)",
             r"|\b(?:failures?|errors?)(?: found| count)?(?::\s*|\s*=\s*)(?:\[\]|\{\}|\(\)|\(none\)|(?:none|null|nil)\s*(?:$|[,;.)\]}|]))",

@@ -120,6 +120,14 @@ pub(super) fn logged_as_warning(line: &str, says_failure: impl Fn(&str) -> bool)
     warning_level().is_match(line) || record_head(line).is_some_and(|head| !says_failure(head))
 }
 
+/// Whether `line` says in its words that something failed, whatever the
+/// level it was logged at (`… - WARNING - fetch of orders failed (attempt
+/// 1/3): [Errno 111] Connection refused`): a warning that does grows a
+/// history form's room as a failure does, though it comes after them.
+pub(crate) fn says_failure(line: &str) -> bool {
+    super::failure().is_match(&super::located::without_paths(line))
+}
+
 /// The head of a log record logged at the warning level, before its
 /// level: the first level a line names, within its first
 /// [`RECORD_HEAD_BYTES`], as the formats of common loggers place it

@@ -15,7 +15,7 @@
 //! failures (colours, backtraces, template instantiations, TAP blocks).
 
 use serde_json::json;
-use strata_ctx_compress::{without_colours, Compressor};
+use strata_ctx_compress::{last_failure, line_kind, without_colours, Compressor, LineKind};
 use strata_ctx_testkit::{captured_outputs, MarkedOutput};
 use strata_ctx_tools::ShellOutput;
 
@@ -415,6 +415,31 @@ fn tool_8_a_json_log_keeps_its_lines_by_their_level() {
     }
     assert!(!form.contains(r#""order":1050,"#), "{form}");
     assert!(form.len() * 5 < log.len(), "{}", form.len());
+}
+
+/// TOOL-8: a worker's log under Python's `logging`, 40 sources synced
+/// with three retries each: the records at the error level are its
+/// failures, the last one (`ERROR - sync finished: 16 of 40 sources
+/// failed`) first; a record at the warning level says `failed` in its
+/// message but is a warning, kept after them, and the room grows for it
+/// as for a failure, so that all of them stay while the form is well
+/// under the log's size.
+#[test]
+fn tool_8_a_text_log_reads_each_record_by_its_level() {
+    let (case, form) = captured_form("py-logging-retries");
+    assert_keeps_every_failure(&case, &form);
+    let warnings: Vec<&str> = case
+        .output
+        .lines()
+        .filter(|l| l.contains(" - WARNING - "))
+        .collect();
+    assert_eq!(warnings.len(), 48);
+    for warning in &warnings {
+        assert_eq!(line_kind(warning), LineKind::Warning, "{warning}");
+        assert!(form.contains(warning), "{warning}\n{form}");
+    }
+    assert_eq!(last_failure(&case.output), Some(case.last.as_str()));
+    assert!(form.len() * 3 < case.output.len() * 2, "{}", form.len());
 }
 
 /// TOOL-8: GHC prints each error's message under its located heading

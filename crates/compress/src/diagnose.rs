@@ -1215,6 +1215,8 @@ mod tests {
             // prints, its stdout unsynchronised with its stderr.
             "ERROR 1146 (42S02) at line 12: Table 'shop.customers' doesn't exist",
             "--------------ERROR 1062 (23000) at line 5: Duplicate entry '1' for key 'PRIMARY'",
+            // Tomcat's record at java.util.logging's error level.
+            "05-Dec-2026 06:09:19.123 SEVERE [main] org.apache.catalina.core.StandardContext.startInternal One or more listeners failed to start.",
             // curl's numbered errors, whatever their words.
             "curl: (52) Empty reply from server",
             "curl: (22) The requested URL returned error: 500",

@@ -139,8 +139,10 @@ impl<'a> Likely<'a> {
             // ENOTFOUND registry.npmjs.org`).
             "no such host",
             "getaddrinfo",
-            // curl's numbered error (`curl: (52) Empty reply from server`).
+            // curl's numbered error (`curl: (52) Empty reply from server`),
+            // java.util.logging's error level.
             "curl: (",
+            "SEVERE",
             // Perl's fatal errors worded like warnings (`Not a HASH
             // reference at a.pl line 3.`), Redis's wrong type, `npm ci`'s
             // lock file out of sync and `npm run`'s missing script.

@@ -272,9 +272,10 @@ pub(super) const FAILURE: &str = concat!(
     // Not a klog or glog record's header (`I1127 10:00:00.123456 …`),
     // whose level letter and date look the same.
     r"|^[A-Z]{1,4}\d{3,4} (?:\[\*\] )?[^\s\d]",
-    // A klog or glog record at the error or fatal level (`E1127
-    // 10:00:00.123456   12345 cart.go:44] lookup price: no rows`).
-    r"|^[EF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ ",
+    // A klog or glog record at the error or fatal level (`E1127 10:00:00.1
+    // 12345 cart.go:44] lookup price: no rows`), one at java.util.logging's
+    // (`SEVERE: giving up on orders`, Tomcat's `… SEVERE [main] …`).
+    r"|^[EF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ |\bSEVERE\b",
     // Kotlin's compiler (`e: file:///a/App.kt:12:9 Unresolved reference`,
     // before 2.0 `e: /a/App.kt: (12, 9): Unresolved reference`), RSpec's
     // list of failed examples (`rspec ./spec/a_spec.rb:12 # …`, `rspec

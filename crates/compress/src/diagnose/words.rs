@@ -464,7 +464,7 @@ pub(super) const WARNING: &str = concat!(
     r#"|\bHTTP/[\d.]+" 4\d\d\b|^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(?:/\S* +)?4\d\d (?:in \d+(?:\.\d+)?m?s$|\d+(?:\.\d+)? ms\b)"#,
 );
 pub(super) const SUMMARY: &str = concat!(
-    r"(?i:(?:^|[^\w.-])\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo|vulnerabilit(?:y|ies)|findings?|violations?)\b)",
+    r#"(?i:(?:^|[\s(\[{,;:=/|>'"])\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo|vulnerabilit(?:y|ies)|findings?|violations?)\b)"#,
     r"|^\d+ files? (?:would be )?reformatted\b|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|^Ran \d+ tests? in|^OK(?:\s|$)|^FAILED \(|^=+ .* in [\d.]+m?s",
     r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed|^Your code has been rated at",
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?\d+|returncode)|^\s*Finished .* target\(s\) in",

@@ -162,6 +162,40 @@ fn record_head(line: &str) -> Option<&str> {
 /// How far into a line a log record's level may stand ([`record_head`]).
 const RECORD_HEAD_BYTES: usize = 120;
 
+/// Whether `line`, a line of `text`, is the message of a record logged at
+/// the warning level under a header of its own, a warning whatever its
+/// words: java.util.logging's `WARNING: fetch of orders failed` under the
+/// date and caller it heads each record with (`Dec 05, 2026 6:09:19 AM
+/// Main main`), and .NET's console logger's indented lines under `warn:
+/// Microsoft.AspNetCore.HttpsPolicy.HttpsRedirectionMiddleware[3]`
+/// (`      Failed to determine the https port for redirect.`).
+pub(super) fn is_warning_record(text: &str, line: &str) -> bool {
+    static JUL: OnceLock<Regex> = OnceLock::new();
+    static DOTNET: OnceLock<Regex> = OnceLock::new();
+    if line.starts_with("WARNING: ") {
+        return super::place::line_above(text, line).is_some_and(|above| {
+            compiled(
+                &JUL,
+                r"^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d\d:\d\d (?:[AP]M )?\S+ \S+$",
+            )
+            .is_match(above)
+        });
+    }
+    if !line.starts_with("      ") {
+        return false;
+    }
+    let (start, _) = super::place::span_in(text, line);
+    super::place::lines_above(text.as_bytes(), start)
+        .take(RECORD_LINES)
+        .filter_map(|(s, e)| text.get(s..e))
+        .find(|above| !above.starts_with("      "))
+        .is_some_and(|header| compiled(&DOTNET, r"^warn: \S+\[\d+\]$").is_match(header))
+}
+
+/// How many lines of its message a record logged under a header of its
+/// own may hold ([`is_warning_record`]).
+const RECORD_LINES: usize = 20;
+
 /// Whether `line` is the marks a build that tags each line with its level
 /// prints under the code it echoes, as sbt does (`[error]     ^`,
 /// `[warn]   ~~~~`).

@@ -68,7 +68,7 @@ pub fn line_kind_in(text: &str, line: &str) -> LineKind {
         LineKind::Failure if super::listing::is_expected_panic(text, line) => LineKind::Plain,
         LineKind::Failure if super::listing::is_npm_usage(text, line) => LineKind::Noise,
         LineKind::Failure if is_echoed_code(text, line) => LineKind::Context,
-        LineKind::Failure if is_jul_warning(text, line) => LineKind::Warning,
+        LineKind::Failure if super::levels::is_warning_record(text, line) => LineKind::Warning,
         LineKind::Failure | LineKind::Warning if super::listing::is_go_flag_usage(text, line) => {
             LineKind::Noise
         }
@@ -362,24 +362,8 @@ fn is_echoed_code(text: &str, line: &str) -> bool {
             .is_some_and(|above| compiled(&PLACE, r#"^\S+:\d+$|^\s*File "[^"]+", line \d+$"#).is_match(above))
 }
 
-/// Whether `line`, a line of `text`, is a record java.util.logging
-/// printed at its warning level (`WARNING: fetch of orders failed`),
-/// under the date and caller it heads each record with (`Dec 05, 2026
-/// 6:09:19 AM Main main`): a warning, whatever its words.
-fn is_jul_warning(text: &str, line: &str) -> bool {
-    static HEADER: OnceLock<Regex> = OnceLock::new();
-    line.starts_with("WARNING: ")
-        && line_above(text, line).is_some_and(|above| {
-            compiled(
-                &HEADER,
-                r"^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d\d:\d\d (?:[AP]M )?\S+ \S+$",
-            )
-            .is_match(above)
-        })
-}
-
 /// The line over `line`, a line of `text`.
-fn line_above<'a>(text: &'a str, line: &str) -> Option<&'a str> {
+pub(crate) fn line_above<'a>(text: &'a str, line: &str) -> Option<&'a str> {
     let (s, e) = lines_above(text.as_bytes(), span_in(text, line).0).next()?;
     text.get(s..e)
 }
@@ -713,15 +697,22 @@ mod tests {
     /// caller: a `WARNING: ` record under that header is a warning
     /// whatever its words, `SEVERE: ` a failure; the same `WARNING: ` line
     /// under anything else reads by its words (Go's race detector heads its
-    /// reports so).
+    /// reports so). .NET's console logger heads each record with its level
+    /// and category, its message indented under it.
     #[test]
-    fn tool_8_java_util_logging_records_read_by_their_level() {
+    fn tool_8_records_under_a_header_read_by_their_level() {
         let log = "Dec 05, 2026 6:09:19 AM Main main\nWARNING: fetch of orders failed (attempt 1/2): Connection refused\nDec 05, 2026 6:09:19 AM Main main\nSEVERE: giving up on orders\n";
         let kind = |log: &str, n: usize| line_kind_in(log, log.lines().nth(n).unwrap_or_default());
         assert_eq!(kind(log, 1), LineKind::Warning);
         assert_eq!(kind(log, 3), LineKind::Failure);
         let alone = "syncing\nWARNING: fetch of orders failed (attempt 1/2): Connection refused\n";
         assert_eq!(kind(alone, 1), LineKind::Failure);
+        // .NET's console logger: the level heads the record, its message
+        // is indented under it.
+        let dotnet = "warn: Microsoft.AspNetCore.HttpsPolicy.HttpsRedirectionMiddleware[3]\n      Failed to determine the https port for redirect.\nfail: Microsoft.AspNetCore.Server.Kestrel[13]\n      Connection id \"0HN8\", Request id \"0HN8:1\": An unhandled exception was thrown by the application.\n      System.InvalidOperationException: No service for type 'IOrders' has been registered.\n";
+        assert_eq!(kind(dotnet, 1), LineKind::Warning);
+        assert_eq!(kind(dotnet, 3), LineKind::Failure);
+        assert_eq!(kind(dotnet, 4), LineKind::Failure);
     }
 
     /// TOOL-8: Vitest's message under a failing test is a failure; an

@@ -9,7 +9,8 @@
 //! Day.js (Jest 22), and of sympy (its own runner), scikit-learn (numpy's
 //! assertions), xarray, Sphinx and Django (its own `runtests.py`) with a
 //! bug planted in each, Deno's and Zig's test runners and compilers, Playwright,
-//! Next.js and RuboCop, their failure lines marked
+//! Next.js and RuboCop, cppcheck, clang-format, yamllint, git, Python's `logging` and
+//! java.util.logging, their failure lines marked
 //! (`strata_ctx_testkit::MarkedOutput`). Unlike the documented outputs, none
 //! was written by hand: they hold what each tool really prints around its
 //! failures (colours, backtraces, template instantiations, TAP blocks).

@@ -1184,6 +1184,7 @@ mod tests {
             "SUMMARY: AddressSanitizer: heap-buffer-overflow /home/dev/cart.c:14 in main",
             "WARNING: ThreadSanitizer: data race (pid=20251)",
             "WARNING: DATA RACE",
+            "WARNING: DATA RACE",
             ">> Issue: [B101:assert_used] Use of assert detected.",
             // A klog record at the error level.
             "E1127 10:00:00.123456   12345 cart.go:44] lookup price: no rows",
@@ -1221,6 +1222,7 @@ mod tests {
             "curl: (52) Empty reply from server",
             "curl: (22) The requested URL returned error: 500",
             "curl: (6) Could not resolve host: api.internal",
+            "no such option: --no-find-links",
             "sed: -e expression #1, char 5: unterminated `s' command",
             "grep: Unmatched ( or \\(",
             "HTTP/2 404 ",
@@ -1459,6 +1461,7 @@ mod tests {
             "05:50:54.123 [warning] Connection to Redis failed, reconnecting",
             "[05:50:54.123] WARN (1234): upstream request failed, serving stale cache",
             "5:50AM WRN cache refresh failed error=\"timeout\"",
+            "WARNING: Retrying (Retry(total=1, connect=None, read=None, redirect=None, status=None)) after connection broken by 'NewConnectionError(\"HTTPConnection(host='127.0.0.1', port=9): Failed to establish a new connection: [Errno 111] Connection refused\")': /simple/nosuchpkg/",
             "WARN[0000] /app/compose.yaml: the attribute `version` is obsolete, it will be ignored; failed to parse",
         ] {
             assert_eq!(line_kind(line), LineKind::Warning, "{line}");

@@ -134,9 +134,11 @@ pub(crate) fn says_failure(line: &str) -> bool {
 /// (Python's `logging` and loguru, structlog, slog's and logrus's
 /// `level=WARN`, zap's and zerolog's, Rust's `tracing` and `env_logger`,
 /// Logback and Spring Boot, Celery, gunicorn, nginx, PostgreSQL's server,
-/// Monolog, Elixir's `Logger`, pino-pretty, Docker's `WARN[0000]`) is a
-/// warning one. A line that opens on `WARNING: ` and one space is how
-/// Go's race detector and the sanitizers head a report, not a record.
+/// Monolog, Elixir's `Logger`, pino-pretty, Docker's `WARN[0000]`, and
+/// the `WARNING: ` pip, Bazel and java.util.logging open a record with) is
+/// a warning one. Go's race detector and the sanitizers head a report that
+/// fails the run `WARNING: ` too (`WARNING: DATA RACE`, `WARNING:
+/// ThreadSanitizer: data race`): no record.
 fn record_head(line: &str) -> Option<&str> {
     static LEVEL: OnceLock<Regex> = OnceLock::new();
     if !(line.contains("WARN") || line.contains("warn") || line.contains("WRN")) {
@@ -152,11 +154,15 @@ fn record_head(line: &str) -> Option<&str> {
     )
     .captures(head)?;
     let token = level.get(1).or_else(|| level.get(2))?;
-    let before = &line[..token.start()];
-    let record = !(before.trim().is_empty()
-        && line[token.end()..].starts_with(": ")
-        && !line[token.end()..].starts_with(":  "));
-    record.then_some(before)
+    let report = [
+        "DATA RACE",
+        "ThreadSanitizer:",
+        "AddressSanitizer:",
+        "LeakSanitizer:",
+        "MemorySanitizer:",
+    ];
+    let after = line[token.end()..].trim_start_matches(':').trim_start();
+    (!report.iter().any(|r| after.starts_with(r))).then(|| &line[..token.start()])
 }
 
 /// How far into a line a log record's level may stand ([`record_head`]).
@@ -164,23 +170,11 @@ const RECORD_HEAD_BYTES: usize = 120;
 
 /// Whether `line`, a line of `text`, is the message of a record logged at
 /// the warning level under a header of its own, a warning whatever its
-/// words: java.util.logging's `WARNING: fetch of orders failed` under the
-/// date and caller it heads each record with (`Dec 05, 2026 6:09:19 AM
-/// Main main`), and .NET's console logger's indented lines under `warn:
+/// words: .NET's console logger's indented lines under `warn:
 /// Microsoft.AspNetCore.HttpsPolicy.HttpsRedirectionMiddleware[3]`
 /// (`      Failed to determine the https port for redirect.`).
 pub(super) fn is_warning_record(text: &str, line: &str) -> bool {
-    static JUL: OnceLock<Regex> = OnceLock::new();
     static DOTNET: OnceLock<Regex> = OnceLock::new();
-    if line.starts_with("WARNING: ") {
-        return super::place::line_above(text, line).is_some_and(|above| {
-            compiled(
-                &JUL,
-                r"^[A-Z][a-z]{2} \d{1,2}, \d{4} \d{1,2}:\d\d:\d\d (?:[AP]M )?\S+ \S+$",
-            )
-            .is_match(above)
-        });
-    }
     if !line.starts_with("      ") {
         return false;
     }

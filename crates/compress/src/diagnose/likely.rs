@@ -143,6 +143,7 @@ impl<'a> Likely<'a> {
             // java.util.logging's error level.
             "curl: (",
             "SEVERE",
+            "no such option",
             // Perl's fatal errors worded like warnings (`Not a HASH
             // reference at a.pl line 3.`), Redis's wrong type, `npm ci`'s
             // lock file out of sync and `npm run`'s missing script.

@@ -695,18 +695,18 @@ mod tests {
 
     /// TOOL-8: java.util.logging heads each record with its date and
     /// caller: a `WARNING: ` record under that header is a warning
-    /// whatever its words, `SEVERE: ` a failure; the same `WARNING: ` line
-    /// under anything else reads by its words (Go's race detector heads its
-    /// reports so). .NET's console logger heads each record with its level
-    /// and category, its message indented under it.
+    /// whatever its words, `SEVERE: ` a failure; the report Go's race
+    /// detector heads `WARNING: ` fails the run. .NET's console logger
+    /// heads each record with its level and category, its message indented
+    /// under it.
     #[test]
     fn tool_8_records_under_a_header_read_by_their_level() {
         let log = "Dec 05, 2026 6:09:19 AM Main main\nWARNING: fetch of orders failed (attempt 1/2): Connection refused\nDec 05, 2026 6:09:19 AM Main main\nSEVERE: giving up on orders\n";
         let kind = |log: &str, n: usize| line_kind_in(log, log.lines().nth(n).unwrap_or_default());
         assert_eq!(kind(log, 1), LineKind::Warning);
         assert_eq!(kind(log, 3), LineKind::Failure);
-        let alone = "syncing\nWARNING: fetch of orders failed (attempt 1/2): Connection refused\n";
-        assert_eq!(kind(alone, 1), LineKind::Failure);
+        let race = "syncing\nWARNING: DATA RACE\nWrite at 0x00c000012345 by goroutine 7:\n";
+        assert_eq!(kind(race, 1), LineKind::Failure);
         // .NET's console logger: the level heads the record, its message
         // is indented under it.
         let dotnet = "warn: Microsoft.AspNetCore.HttpsPolicy.HttpsRedirectionMiddleware[3]\n      Failed to determine the https port for redirect.\nfail: Microsoft.AspNetCore.Server.Kestrel[13]\n      Connection id \"0HN8\", Request id \"0HN8:1\": An unhandled exception was thrown by the application.\n      System.InvalidOperationException: No service for type 'IOrders' has been registered.\n";

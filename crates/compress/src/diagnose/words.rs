@@ -368,9 +368,9 @@ pub(super) const FAILURE: &str = concat!(
     r"|[Cc]annot allocate memory|[Bb]ad file descriptor|: [Bb]roken pipe$|: i/o timeout$|\bcontext deadline exceeded\b|\[Errno \d+\]|[Dd]isk quota exceeded|Name or service not known|Temporary failure in name resolution|: no such host$|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN)\b|: line \d+ column \d+ \(char \d+\)$",
     r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$",
     // curl's error, numbered by its exit code, whatever its words (`curl:
-    // (52) Empty reply from server`, `curl: (22) The requested URL
-    // returned error: 500`).
-    r"|^curl: \(\d+\) \S",
+    // (52) Empty reply from server`), optparse's usage error under the
+    // usage (pip's `no such option: --no-find-links`).
+    r"|^curl: \(\d+\) \S|^no such option: -",
     // A server's access log record of a request that failed on its side.
     "|",
     server_error_record!(),

@@ -101,8 +101,9 @@ pub(crate) use announce::{message_lines, value_under, Elaborations, NEXT_OPERAND
 pub(crate) use causes::causes_under;
 use counts::zero_failure_counts;
 pub use counts::{is_exit_status, is_verdict, reports_no_failures};
+pub(crate) use levels::is_tagged_marks;
+pub use levels::says_failure;
 pub use levels::without_level_tag;
-pub(crate) use levels::{is_tagged_marks, says_failure};
 use levels::{json_log_level, located_level, logged_as_warning, offense_level, severity_tagged};
 pub(crate) use likely::Likely;
 pub(crate) use listing::{holds_hunk_header, in_diff_hunk_at};
@@ -559,7 +560,7 @@ pub fn line_kind(line: &str) -> LineKind {
         // `[warn]`, Maven's `[WARNING]`) is a warning whatever its words
         // (`[warn] It would fail on the following input: None`); not
         // Prettier's list of the files it would change (`[warn] src/a.ts`).
-        if logged_as_warning(line, |head| failure().is_match(head)) && words.trim() != "[warn]" {
+        if logged_as_warning(line) && words.trim() != "[warn]" {
             return LineKind::Warning;
         }
         return LineKind::Failure;

@@ -1470,6 +1470,31 @@ npm error code 1
         );
     }
 
+    /// REACT-6: the last error of a log is its last record at the error
+    /// level, not a later retry at the warning level that says `failed`;
+    /// of an output that holds no failure line, its last warning that
+    /// says something failed.
+    #[test]
+    fn a_log_s_last_error_is_its_last_record_at_the_error_level() {
+        let log = "2026-12-05 06:02:15,347 - sync - WARNING - fetch of orders failed (attempt 3/3): [Errno 111] Connection refused\n\
+                   2026-12-05 06:02:15,348 - sync - ERROR - giving up on orders\n\
+                   2026-12-05 06:02:15,349 - sync - WARNING - fetch of stock failed (attempt 1/3): [Errno 111] Connection refused\n\
+                   2026-12-05 06:02:15,350 - sync - INFO - synced stock\n";
+        assert_eq!(
+            last_error_line(log, None).as_deref(),
+            Some("2026-12-05 06:02:15,348 - sync - ERROR - giving up on orders")
+        );
+        let lint =
+            "WARNING:sqlfluff.linter:One fix for L003 not applied, it would re-cause the same error.\n\
+                    WARNING:sqlfluff.linter:Rule L036 is slow\n\
+                    All Finished!\n";
+        assert_eq!(
+            last_error_line(lint, None).as_deref(),
+            Some("WARNING:sqlfluff.linter:One fix for L003 not applied, it would re-cause the same error.")
+        );
+        assert_eq!(last_error_line("WARNING:app:disk at 91%\nok\n", None), None);
+    }
+
     /// REACT-6: the last error of a package manager is what it could not
     /// do, not the help and verdicts it prints after: `npm ci`'s missing
     /// entry over npm's usage, `npm run`'s missing script over where to

@@ -114,9 +114,10 @@ fn warning_level() -> &'static Regex {
 /// WARNING - retrying after failed connection attempt 1`): a build tool's
 /// level tag ([`warning_level`]), or the level field of a log record
 /// ([`record_head`]) when the head before it says nothing of a failure
-/// (`says_failure`), so that a message that merely holds the word (`FAILED
-/// test_a.py::test_x - AssertionError: WARNING raised`) reads by its own.
-pub(super) fn logged_as_warning(line: &str, says_failure: impl Fn(&str) -> bool) -> bool {
+/// ([`says_failure`]), so that a message that merely holds the word
+/// (`FAILED test_a.py::test_x - AssertionError: WARNING raised`) reads by
+/// its own.
+pub(super) fn logged_as_warning(line: &str) -> bool {
     warning_level().is_match(line) || record_head(line).is_some_and(|head| !says_failure(head))
 }
 
@@ -124,7 +125,16 @@ pub(super) fn logged_as_warning(line: &str, says_failure: impl Fn(&str) -> bool)
 /// level it was logged at (`… - WARNING - fetch of orders failed (attempt
 /// 1/3): [Errno 111] Connection refused`): a warning that does grows a
 /// history form's room as a failure does, though it comes after them.
-pub(crate) fn says_failure(line: &str) -> bool {
+///
+/// ```
+/// use strata_ctx_compress::{line_kind, says_failure, LineKind};
+///
+/// let retry = "2026-12-05 06:02:15,347 - sync - WARNING - fetch of orders failed (attempt 1/3)";
+/// assert_eq!(line_kind(retry), LineKind::Warning);
+/// assert!(says_failure(retry));
+/// assert!(!says_failure("2026-12-05 06:02:15,347 - sync - WARNING - stock low"));
+/// ```
+pub fn says_failure(line: &str) -> bool {
     super::failure().is_match(&super::located::without_paths(line))
 }
 

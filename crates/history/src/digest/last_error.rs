@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 use regex::Regex;
 use strata_ctx_compress::{
     announced_message, announces_message, elaboration, heads_error_list, is_announced_message,
-    is_exit_status, is_pointed_code, is_verdict, line_kind, line_kind_in, without_colours, without_level_tag,
-    without_process_name, LineKind,
+    is_exit_status, is_pointed_code, is_verdict, line_kind, line_kind_in, says_failure, without_colours,
+    without_level_tag, without_process_name, LineKind,
 };
 
 use super::facts::{never, MIN_FAILURE_CHARS, NOTE_ERROR_CHARS};
@@ -47,13 +47,25 @@ fn is_advice(line: &str) -> bool {
         .any(|tag| said.starts_with(tag))
 }
 
+/// The last line of `text` logged at the warning level whose words say
+/// that something failed (sqlfluff's `WARNING:sqlfluff.linter:One fix for
+/// L003 not applied, it would re-cause the same error.`), trimmed: the
+/// last error of an output that holds no failure line.
+fn warned_failure(text: &str) -> Option<&str> {
+    text.lines().rev().map(str::trim).find(|l| {
+        l.chars().count() >= MIN_FAILURE_CHARS && line_kind(l) == LineKind::Warning && says_failure(l)
+    })
+}
+
 /// The last failure line of an output, as its toolchain prints it
 /// ([`strata_ctx_compress::line_kind`]), trimmed, other than `besides`
 /// (a summary shown elsewhere) and other than a bare status (at least
 /// eight characters, not a mere exit status): the last one with a message
 /// (an error, an assertion, a failing test) when there is one, else the
 /// last verdict (`FAIL\tpkg`, `BUILD FAILED`,
-/// [`strata_ctx_compress::is_verdict`]); and among those with a message,
+/// [`strata_ctx_compress::is_verdict`]), and where the output holds no
+/// failure line, its last warning whose words say something failed
+/// ([`strata_ctx_compress::says_failure`]); and among those with a message,
 /// one that is a failure by its own words before one that is only by the
 /// level tag its tool puts on every line (`npm ERR! `,
 /// [`strata_ctx_compress::without_level_tag`]) and does not end on a link
@@ -126,7 +138,8 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
             !is_verdict(l) && own_words(l) && !points_to_help(l) && !is_advice(l) && !heads_error_list(l)
         })
         .or_else(|| failures().find(|l| !is_verdict(l)))
-        .or_else(|| failures().next())?;
+        .or_else(|| failures().next())
+        .or_else(|| warned_failure(text))?;
     // `line` is a slice of `text`: what stands before it may announce it.
     let start = line.as_ptr() as usize - text.as_ptr() as usize;
     if let Some(logged) = go_test_log_above(line, &text[..start]) {

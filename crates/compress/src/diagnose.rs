@@ -101,9 +101,9 @@ pub(crate) use announce::{message_lines, value_under, Elaborations, NEXT_OPERAND
 pub(crate) use causes::causes_under;
 use counts::zero_failure_counts;
 pub use counts::{is_exit_status, is_verdict, reports_no_failures};
-pub(crate) use levels::is_tagged_marks;
 pub use levels::says_failure;
 pub use levels::without_level_tag;
+pub(crate) use levels::{grows_as_failure, is_tagged_marks};
 use levels::{json_log_level, located_level, logged_as_warning, offense_level, severity_tagged};
 pub(crate) use likely::Likely;
 pub(crate) use listing::{holds_hunk_header, in_diff_hunk_at};

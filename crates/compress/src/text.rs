@@ -127,13 +127,14 @@ fn room(text: &str, budget: &Budget, (diagnostic_cost, failure_cost): (usize, us
 /// linter reports each finding (haml-lint's `app/a.haml:33 [W]
 /// ImplicitDiv: …`) and a compiler each warning (gcc's `a.c:3:5: warning:
 /// …`), in a build that fails as in one that passes, and one that says
-/// in its words that something failed, as a log record at the warning
-/// level may (`WARNING - fetch of orders failed (attempt 1/3)`): each is a
-/// thing to fix, and the failures come first in the order of priority.
+/// in its words that something failed, a warning by its level alone (a
+/// log record's `WARNING - fetch of orders failed (attempt 1/3)`,
+/// [`diagnose::grows_as_failure`]): each is a thing to fix, and the
+/// failures come first in the order of priority.
 fn grows_past_cap(kind: LineKind, line: &str) -> bool {
     match kind {
         LineKind::Failure | LineKind::Summary => true,
-        LineKind::Warning => diagnose::is_located(line) || diagnose::says_failure(line),
+        LineKind::Warning => diagnose::is_located(line) || diagnose::grows_as_failure(line),
         LineKind::Context | LineKind::Noise | LineKind::Plain => false,
     }
 }

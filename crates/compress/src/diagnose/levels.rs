@@ -123,8 +123,7 @@ pub(super) fn logged_as_warning(line: &str) -> bool {
 
 /// Whether `line` says in its words that something failed, whatever the
 /// level it was logged at (`… - WARNING - fetch of orders failed (attempt
-/// 1/3): [Errno 111] Connection refused`): a warning that does grows a
-/// history form's room as a failure does, though it comes after them.
+/// 1/3): [Errno 111] Connection refused`).
 ///
 /// ```
 /// use strata_ctx_compress::{line_kind, says_failure, LineKind};
@@ -136,6 +135,17 @@ pub(super) fn logged_as_warning(line: &str) -> bool {
 /// ```
 pub fn says_failure(line: &str) -> bool {
     super::failure().is_match(&super::located::without_paths(line))
+}
+
+/// Whether `line`, a warning, says in its words that something failed and
+/// was read as a warning by its level alone: a log record's (`… -
+/// WARNING - fetch of orders failed`), a checker's after its place (`a.c:4:41:
+/// warning: If memory allocation fails, …`). It grows a history form's
+/// room as a failure does, though it comes after them; a build tool's
+/// tagged warning (Maven's `[WARNING]`, apt's `W: Failed to fetch …`) is
+/// one of its many notices, and does not.
+pub(crate) fn grows_as_failure(line: &str) -> bool {
+    !warning_level().is_match(line) && says_failure(line)
 }
 
 /// The head of a log record logged at the warning level, before its

@@ -602,6 +602,32 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// TOOL-8: a warning grows the room past its cap when it names its
+    /// place, or says that something failed and is a warning by its level
+    /// alone (a log record's); not a build tool's tagged warning, nor one
+    /// that says nothing failed.
+    #[test]
+    fn tool_8_which_warnings_grow_the_room() {
+        let warning = |line: &str| grows_past_cap(LineKind::Warning, line);
+        assert!(warning(
+            "2026-12-05 06:02:15,347 - sync - WARNING - fetch of orders failed (attempt 1/3)"
+        ));
+        assert!(warning(
+            "src/a.c:3:5: warning: unused variable 'x' [-Wunused-variable]"
+        ));
+        assert!(!warning(
+            "W: Failed to fetch http://archive.ubuntu.com/ubuntu/dists/jammy/InRelease"
+        ));
+        assert!(!warning("[WARNING] Tests failed to compile, skipping"));
+        assert!(!warning("2026-12-05 06:02:15,347 - sync - WARNING - stock low"));
+        assert!(grows_past_cap(LineKind::Failure, "FAILED"));
+        assert!(grows_past_cap(LineKind::Summary, "3 passed"));
+        assert!(!grows_past_cap(
+            LineKind::Plain,
+            "2026-12-05 - sync - INFO - fetch failed"
+        ));
+    }
+
     proptest! {
         /// The SIMD count is the count of newline bytes, at any length and
         /// alignment (the vector loops and their scalar ends alike).

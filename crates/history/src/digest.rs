@@ -1495,6 +1495,18 @@ npm error code 1
         assert_eq!(last_error_line("WARNING:app:disk at 91%\nok\n", None), None);
     }
 
+    /// REACT-6: where every failure line with a message is only a link to
+    /// help or advice, the last error is still such a line before the run's
+    /// verdict: it names what failed.
+    #[test]
+    fn a_line_with_a_message_comes_before_a_verdict() {
+        let log = "ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/\nBUILD FAILED\n";
+        assert_eq!(
+            last_error_line(log, None).as_deref(),
+            Some("ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/")
+        );
+    }
+
     /// REACT-6: the last error of a package manager is what it could not
     /// do, not the help and verdicts it prints after: `npm ci`'s missing
     /// entry over npm's usage, `npm run`'s missing script over where to

@@ -573,6 +573,11 @@ pub fn last_failure(text: &str) -> Option<&str> {
 mod tests {
     use super::*;
 
+    /// What line `n` of `log` is, read in its place.
+    fn kind(log: &str, n: usize) -> LineKind {
+        line_kind_in(log, log.lines().nth(n).unwrap_or_default())
+    }
+
     /// TOOL-8: the example a doctest failed at, as pytest lists its
     /// docstring, is a failure, so that its `Expected:` and `Got:` values
     /// come with it; the examples above it, that passed, are not.
@@ -678,7 +683,6 @@ mod tests {
     #[test]
     fn tool_8_the_code_node_echoes_over_its_carets_is_context() {
         let crash = "/app/node_modules/pg/lib/client.js:694\n          Error.captureStackTrace(err)\n                ^\n\nerror: relation \"accounts\" does not exist\n    at async main (/app/q.js:5:13) {\n";
-        let kind = |log: &str, n: usize| line_kind_in(log, log.lines().nth(n).unwrap_or_default());
         assert_eq!(kind(crash, 1), LineKind::Context);
         assert_eq!(kind(crash, 4), LineKind::Failure);
         let ts_node = "file:///home/dev/ts/dist/index.mjs:290\n            throw error;\n            ^\nTSError: ⨯ Unable to compile TypeScript:\n";
@@ -702,7 +706,6 @@ mod tests {
     #[test]
     fn tool_8_records_under_a_header_read_by_their_level() {
         let log = "Dec 05, 2026 6:09:19 AM Main main\nWARNING: fetch of orders failed (attempt 1/2): Connection refused\nDec 05, 2026 6:09:19 AM Main main\nSEVERE: giving up on orders\n";
-        let kind = |log: &str, n: usize| line_kind_in(log, log.lines().nth(n).unwrap_or_default());
         assert_eq!(kind(log, 1), LineKind::Warning);
         assert_eq!(kind(log, 3), LineKind::Failure);
         let race = "syncing\nWARNING: DATA RACE\nWrite at 0x00c000012345 by goroutine 7:\n";
@@ -720,10 +723,7 @@ mod tests {
     #[test]
     fn an_arrow_message_is_a_failure_only_under_one() {
         let log = "   × cart > applies discount 3ms\n     → expected 100 to be 90\n";
-        assert_eq!(
-            line_kind_in(log, log.lines().nth(1).unwrap_or_default()),
-            LineKind::Failure
-        );
+        assert_eq!(kind(log, 1), LineKind::Failure);
         for log in [
             "   ✓ cart > adds 1ms\n     → expected 100 to be 90\n",
             "Deploying\n     → step 2 of 4\n",

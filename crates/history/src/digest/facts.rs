@@ -232,11 +232,16 @@ pub fn outcome_note(call: &ToolCall, result: &Message) -> Option<String> {
 /// The last warning line of `text` with a message, trimmed: what a run
 /// that printed no failure failed on.
 fn last_warning_line(text: &str) -> Option<Cow<'_, str>> {
+    last_warning(text, |_| true).map(Cow::Borrowed)
+}
+
+/// The last warning line of `text` with a message that `also` holds for,
+/// trimmed.
+pub(super) fn last_warning(text: &str, also: impl Fn(&str) -> bool) -> Option<&str> {
     text.lines()
         .rev()
         .map(str::trim)
-        .find(|l| l.chars().count() >= MIN_FAILURE_CHARS && line_kind(l) == LineKind::Warning)
-        .map(Cow::Borrowed)
+        .find(|l| l.chars().count() >= MIN_FAILURE_CHARS && line_kind(l) == LineKind::Warning && also(l))
 }
 
 /// What a run printed, its exit code (the envelope's, else the last exit

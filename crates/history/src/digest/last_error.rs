@@ -11,7 +11,7 @@ use strata_ctx_compress::{
     without_level_tag, without_process_name, LineKind,
 };
 
-use super::facts::{never, MIN_FAILURE_CHARS, NOTE_ERROR_CHARS};
+use super::facts::{last_warning, never, MIN_FAILURE_CHARS, NOTE_ERROR_CHARS};
 
 /// Whether a failure line ends on a link to where help is (pip's `ERROR:
 /// ResolutionImpossible: for help visit https://pip.pypa.io/…`, Maven's
@@ -52,9 +52,7 @@ fn is_advice(line: &str) -> bool {
 /// L003 not applied, it would re-cause the same error.`), trimmed: the
 /// last error of an output that holds no failure line.
 fn warned_failure(text: &str) -> Option<&str> {
-    text.lines().rev().map(str::trim).find(|l| {
-        l.chars().count() >= MIN_FAILURE_CHARS && line_kind(l) == LineKind::Warning && says_failure(l)
-    })
+    last_warning(text, says_failure)
 }
 
 /// The last failure line of an output, as its toolchain prints it

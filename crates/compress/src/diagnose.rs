@@ -42,7 +42,7 @@ macro_rules! field_error {
 }
 
 /// Python's position markers under a frame's code line (PEP 657: `^^^^`,
-/// `~~~^^^`). A macro, so that [`words::NOISE`] and
+/// `~~~^^^`). A macro, so that [`noise_words::NOISE`] and
 /// [`is_position_markers`] can hold it.
 macro_rules! position_markers {
     () => {
@@ -81,11 +81,13 @@ macro_rules! perl_caller {
 
 mod announce;
 mod causes;
+mod colours;
 mod counts;
 mod levels;
 mod likely;
 mod listing;
 mod located;
+mod noise_words;
 mod payload;
 mod place;
 pub(crate) mod prefix;
@@ -99,12 +101,15 @@ pub use announce::{
 };
 pub(crate) use announce::{message_lines, value_under, Elaborations, NEXT_OPERAND_REACH, OPERAND_REACH};
 pub(crate) use causes::causes_under;
+pub use colours::without_colours;
 use counts::zero_failure_counts;
 pub use counts::{is_exit_status, is_verdict, reports_no_failures};
 pub use levels::says_failure;
 pub use levels::without_level_tag;
+use levels::{
+    glog_level, json_log_level, located_level, logged_as_warning, offense_level, severity_tagged, GLOG_RECORD,
+};
 pub(crate) use levels::{grows_as_failure, is_tagged_marks};
-use levels::{json_log_level, located_level, logged_as_warning, offense_level, severity_tagged};
 pub(crate) use likely::Likely;
 pub(crate) use listing::{holds_hunk_header, in_diff_hunk_at};
 pub(crate) use located::{frame_place, opens_value};
@@ -182,8 +187,10 @@ const DFA_CACHE_BYTES: usize = 16 << 20;
 pub(crate) fn candidates() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
+        // A glog record at the info level is what its words say.
+        let glog = GLOG_RECORD.replace("[IWEF]", "[WEF]");
         build(&format!(
-            "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|(?:{EXCEPTION_NAME})|^(?:{STREAM_PREFIX})|^[ \t]*┃ |{TEST_EVENT}"
+            "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|(?:{EXCEPTION_NAME})|^(?:{STREAM_PREFIX})|^[ \t]*┃ |^[ \t]*{glog}|{TEST_EVENT}"
         ))
     })
 }
@@ -199,27 +206,6 @@ fn never() -> Regex {
     // The patterns here are constants that compile; this keeps the
     // library free of panics should that ever change: nothing matches.
     Regex::new(r"[^\s\S]").unwrap_or_else(|_| never())
-}
-
-/// ANSI escape sequences: colours, cursor moves.
-fn ansi() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
-}
-
-/// `text` without its colour codes and cursor moves (ANSI escape
-/// sequences): how a tool printed, not what it said. Borrowed when there
-/// are none.
-///
-/// ```
-/// assert_eq!(strata_ctx_compress::without_colours("\x1b[31merror\x1b[0m: x"), "error: x");
-/// ```
-pub fn without_colours(text: &str) -> std::borrow::Cow<'_, str> {
-    if text.contains('\x1b') {
-        ansi().replace_all(text, "")
-    } else {
-        std::borrow::Cow::Borrowed(text)
-    }
 }
 
 /// Whether `line` heads a list that goes on with the error above it, as
@@ -267,10 +253,10 @@ fn code() -> &'static Regex {
 }
 
 /// Noise: passing tests, progress, downloads and installs, compiling of
-/// dependencies, library stack frames ([`words::NOISE`]).
+/// dependencies, library stack frames ([`noise_words::NOISE`]).
 fn noise() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, words::NOISE)
+    compiled(&RE, noise_words::NOISE)
 }
 
 /// An assertion's operands and matcher: jest and vitest (`Expected: 3`,
@@ -535,13 +521,15 @@ pub fn line_kind(line: &str) -> LineKind {
     if is_note(line) && context().is_match(line) {
         return LineKind::Context;
     }
-    // A RuboCop offense is what its severity letter says, a structured log
-    // line what its level field says (pino's `{"level":50,…,"msg":"failed
-    // to parse order payload"}`, slog's `{"level":"WARN",…}`), a checker's
+    // A RuboCop offense is what its severity letter says, a log record
+    // what its level field or glog's letter says (pino's `{"level":50,…}`,
+    // `W1205 08:46:17.806054 9 a.go:12] fetch failed`), a checker's
     // located finding what the level below an error after its place says
     // (cppcheck's `a.c:4:41: warning: If memory allocation fails, …`),
     // whatever their messages' words.
-    let level = offense_level(line).or_else(|| json_log_level(line));
+    let level = offense_level(line)
+        .or_else(|| json_log_level(line))
+        .or_else(|| glog_level(line));
     if let Some(kind) = level.or_else(|| located_level(line)) {
         return kind;
     }
@@ -757,6 +745,99 @@ mod tests {
         ];
         for (line, kind) in cases {
             assert_eq!(line_kind(line), kind, "{line}");
+        }
+    }
+
+    /// TOOL-8: glog's, klog's, Abseil's and TensorFlow's records are
+    /// what the letter of their level says, whatever their words.
+    #[test]
+    fn tool_8_a_glog_record_is_what_its_level_letter_says() {
+        let cases = [
+            (
+                "W1205 08:47:33.702497 139736581053312 absl_job.py:8] shard 2: fetch failed (attempt 1/3)",
+                LineKind::Warning,
+            ),
+            (
+                "E1205 08:47:33.702597 139736581053312 absl_job.py:11] shard 3: no rows",
+                LineKind::Failure,
+            ),
+            (
+                "F1205 08:47:33.702643 9082 main.go:15] could not write the output",
+                LineKind::Failure,
+            ),
+            (
+                "E0000 00:00:1710411722.623456   12345 cuda_blas.cc:1418] Unable to register cuBLAS factory",
+                LineKind::Failure,
+            ),
+            (
+                "2024-03-14 10:22:01.523456: E external/local_xla/xla/stream_executor/cuda/cuda_dnn.cc:9261] Unable to register cuDNN factory",
+                LineKind::Failure,
+            ),
+            (
+                "2024-03-14 10:22:02.623456: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: Could not find TensorRT",
+                LineKind::Warning,
+            ),
+            (
+                "2024-03-14 10:22:01.123456: I tensorflow/core/util/port.cc:113] oneDNN custom operations are on: round-off errors may differ.",
+                LineKind::Plain,
+            ),
+            (
+                "I1205 08:47:33.702426 9082 leaderelection.go:250] attempting to acquire leader lease",
+                LineKind::Plain,
+            ),
+            // No record: a place without the letter's timestamp.
+            ("E2 a.go:3] failed", LineKind::Failure),
+            ("Warning: W1205 a.go:3] slow", LineKind::Warning),
+        ];
+        for (line, kind) in cases {
+            assert_eq!(line_kind(line), kind, "{line}");
+        }
+    }
+
+    /// TOOL-8: what the AWS CLI and kubectl print when they cannot do
+    /// what was asked, in their words; Docker's note before it pulls is
+    /// none.
+    #[test]
+    fn tool_8_cloud_clis_say_what_they_could_not_do() {
+        let cases = [
+            (
+                r#"Unable to locate credentials. You can configure credentials by running "aws configure"."#,
+                LineKind::Failure,
+            ),
+            (
+                "Unable to connect to the server: x509: certificate signed by unknown authority",
+                LineKind::Failure,
+            ),
+            (
+                "The connection to the server localhost:8080 was refused - did you specify the right host or port?",
+                LineKind::Failure,
+            ),
+            (
+                r#"The Deployment "web" is invalid: spec.template.spec.containers[0].ports[0].protocol: Unsupported value: "HTTP""#,
+                LineKind::Failure,
+            ),
+            ("Unable to find image 'nginx:latest' locally", LineKind::Plain),
+            ("The connection to the server was slow", LineKind::Plain),
+        ];
+        for (line, kind) in cases {
+            assert_eq!(line_kind(line), kind, "{line}");
+        }
+    }
+
+    /// TOOL-8: a number that a message goes on after is no count: libpq
+    /// (`psql`, and every client built on it) names the port it could
+    /// not reach before `failed:`.
+    #[test]
+    fn tool_8_a_port_that_failed_is_no_count() {
+        let libpq = r#"psql: error: connection to server at "db.internal" (10.0.3.7), port 5432 failed: Connection refused"#;
+        assert_eq!(line_kind(libpq), LineKind::Failure);
+        assert!(!is_verdict(libpq));
+        for count in [
+            "== 3 failed, 2 passed in 0.12s ==",
+            "Tests: 1 failed, 5 total",
+            "(3 failed)",
+        ] {
+            assert!(is_verdict(count), "{count}");
         }
     }
 

@@ -52,6 +52,36 @@ pub(super) fn located_level(line: &str) -> Option<LineKind> {
     })
 }
 
+/// The head of a record of Google's logging libraries, its level's letter
+/// in a group ([`glog_level`]).
+pub(super) const GLOG_RECORD: &str = r"(?:([IWEF])\d{4} \d\d:\d\d:\d+\.\d+\s+\d+|\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d+: ([IWEF])) [^\s\]]+:\d+\] ";
+
+/// What a record of Google's logging libraries is by the letter that
+/// opens it, whatever its message says: glog's, klog's (Kubernetes and
+/// `kubectl`) and Abseil's (`E1205 08:46:17.806054    9082
+/// memcache.go:265] …`, `W0000 00:00:1710411722.623456   12345
+/// gpu_device.cc:2344] …`), and TensorFlow's under its timestamp
+/// (`2024-03-14 10:22:01.523456: E external/…/cuda_dnn.cc:9261] …`). An
+/// error (`E`) or fatal (`F`) record is a failure, a warning (`W`) one a
+/// warning, an info (`I`) one plain, though it speaks of `round-off
+/// errors`. `None` for any other line.
+pub(super) fn glog_level(line: &str) -> Option<LineKind> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let trimmed = line.trim_start();
+    if !trimmed.starts_with(['I', 'W', 'E', 'F']) && !trimmed.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    let record = RE
+        .get_or_init(|| super::build(&format!("^{GLOG_RECORD}")))
+        .captures(trimmed)?;
+    let letter = record.get(1).or_else(|| record.get(2))?;
+    Some(match letter.as_str() {
+        "E" | "F" => LineKind::Failure,
+        "W" => LineKind::Warning,
+        _ => LineKind::Plain,
+    })
+}
+
 /// A location followed by a linter's bracketed severity (haml-lint's
 /// `app/a.html.haml:33 [W] ImplicitDiv: …`, `[E]`): a finding, where a
 /// bare line number alone would read as `grep -n`'s match. The first group

@@ -144,6 +144,11 @@ impl<'a> Likely<'a> {
             "curl: (",
             "SEVERE",
             "no such option",
+            // What could not be done (`Unable to locate credentials.`), an
+            // object the Kubernetes API rejects (`The Deployment "web" is
+            // invalid: …`).
+            "nable to ",
+            "s invalid: ",
             // Perl's fatal errors worded like warnings (`Not a HASH
             // reference at a.pl line 3.`), Redis's wrong type, `npm ci`'s
             // lock file out of sync and `npm run`'s missing script.
@@ -183,12 +188,13 @@ impl<'a> Likely<'a> {
         const MARKS: &[&str] = &["✖", "×", "✘", "✗", "✕", "⨯", "❌", "●", "⚠"];
         // A record a klog or glog logger wrote at the error or fatal level
         // (`E1127 10:04:10.000250   12345 cart.go:44] lookup price: no
-        // rows`): its level is a letter, its message may hold no word above.
+        // rows`), TensorFlow's under its timestamp (`2024-03-14
+        // 10:22:01.523456: E external/…/cuda_dnn.cc:9261] …`): its level is
+        // a letter, its message may hold no word above.
         // So may a development server's log of a request that failed on its
         // side (Next.js's ` GET /api/orders 500 in 23ms`, morgan's `GET
         // /orders 500 12.345 ms - 21`).
-        const LEVELS: &str =
-            r"(?m)^[EF]\d{4} \d\d:\d\d:\d\d|^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +/\S* +5\d\d ";
+        const LEVELS: &str = r"(?m)^[EF]\d{4} \d\d:\d\d:\d\d|\d: [EF] [^\s\]]+:\d+\] |^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +/\S* +5\d\d ";
         static SEARCHES: OnceLock<[regex::bytes::Regex; 3]> = OnceLock::new();
         let searches = SEARCHES.get_or_init(|| {
             let [words, marks] = [WORDS, MARKS].map(|literals| {

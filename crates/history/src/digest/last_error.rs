@@ -151,6 +151,9 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
             return Some(error);
         }
     }
+    if let Some(paragraph) = boxed_paragraph(line, &text[..start]) {
+        return Some(Cow::Owned(paragraph));
+    }
     if let Some(above) = announcing_line_above(&text[..start]) {
         // Only whole: the message must survive the shortest cut a last
         // error gets.
@@ -285,6 +288,37 @@ fn announcing_line_above(before: &str) -> Option<&str> {
         .then_some(above)
 }
 
+/// A failure `line` of a diagnostic Terraform draws in a box (`│ ` before
+/// each line) read with the lines above it that it continues, given
+/// `before`, what precedes it: Terraform wraps a message at 78 columns, so
+/// the last failure line is often the tail of a sentence (`│ failed:
+/// Connection refused` under `│ psql: error: connection to server at
+/// "db.internal" (10.0.3.7), port 5432`). A line above is wrapped when it
+/// is as long as the box's lines get and does not end a sentence or
+/// announce what follows; as many as fit [`NOTE_ERROR_CHARS`], without the
+/// box. `None` when `line` is not in a box or continues no line.
+fn boxed_paragraph(line: &str, before: &str) -> Option<String> {
+    const GUTTER: char = '│';
+    let line = without_colours(line);
+    let tail = line.strip_prefix(GUTTER)?.trim();
+    let mut joined = tail.to_owned();
+    let above = before.strip_suffix('\n')?.rsplit('\n').map(without_colours);
+    let boxed = above.map_while(|l| Some(l.strip_prefix(GUTTER)?.trim().to_owned()));
+    let wrapped = |l: &String| l.chars().count() >= WRAPPED_CHARS && !l.ends_with(['.', ':', '!', '?']);
+    for l in boxed.take_while(wrapped) {
+        if l.chars().count() + 1 + joined.chars().count() > NOTE_ERROR_CHARS {
+            break;
+        }
+        joined = format!("{l} {joined}");
+    }
+    (joined.len() > tail.len()).then_some(joined)
+}
+
+/// How long a line of a Terraform diagnostic's box is at least when the
+/// line after it continues it ([`boxed_paragraph`]): its lines wrap at 78
+/// columns, between words.
+const WRAPPED_CHARS: usize = 60;
+
 /// A verdict `line` (a slice of `text` from `start`) with the diagnostics
 /// printed under it, when it has some: a TAP test point says why it failed
 /// in the comments under it (bats' `not ok 3 ship succeeds` over `# (in
@@ -309,6 +343,41 @@ fn verdict_with_diagnostics(text: &str, line: &str, start: usize) -> Option<Stri
 #[cfg(test)]
 mod tests {
     use super::{is_advice, last_error_line, points_to_help};
+
+    /// REACT-6: Terraform wraps its diagnostics at 78 columns in a box:
+    /// the last error is the wrapped sentence, not its tail; a short line
+    /// above (what the command printed) or one that ends a sentence is
+    /// not part of it.
+    #[test]
+    fn a_terraform_error_is_read_whole_across_its_box_s_wrapped_lines() {
+        let apply = concat!(
+            "╷\n",
+            "│ Error: local-exec provisioner error\n",
+            "│ \n",
+            "│   with terraform_data.step[3],\n",
+            "│ \n",
+            "│ Error running command './migrate.sh delta': exit status 2. Output:\n",
+            "│ preparing delta\n",
+            "│ psql: error: connection to server at \"db.internal\" (10.0.3.7), port 5432\n",
+            "│ failed: Connection refused\n",
+            "╵\n",
+        );
+        assert_eq!(
+            last_error_line(apply, None).as_deref(),
+            Some("psql: error: connection to server at \"db.internal\" (10.0.3.7), port 5432 failed: Connection refused")
+        );
+        let header = "╷\n│ Error: Reference to undeclared resource\n│ \n│ A managed resource has not been declared.\n╵\n";
+        assert_eq!(
+            last_error_line(header, None).as_deref(),
+            Some("│ Error: Reference to undeclared resource")
+        );
+        // Outside a box, a line is what it says.
+        let plain = "psql: error: connection to server at \"db.internal\" (10.0.3.7), port 5432\nfailed: Connection refused\n";
+        assert_eq!(
+            last_error_line(plain, None).as_deref(),
+            Some("failed: Connection refused")
+        );
+    }
 
     /// REACT-6: node:test's spec reporter closes every run with its
     /// counts (`ℹ fail 0`): a run that passed has no last error.

@@ -2,7 +2,7 @@
 //! outputs of toolchains written after their documented formats, with
 //! their failure lines marked (`tests/data/documented-outputs/`).
 
-use strata_ctx_compress::{is_verdict, line_kind, LineKind};
+use strata_ctx_compress::{is_verdict, line_kind, without_colours, LineKind};
 use strata_ctx_history::last_error_line;
 use strata_ctx_testkit::{captured_outputs, documented_outputs};
 
@@ -63,10 +63,13 @@ fn last_error_among(name: &str, output: &str, failures: &[String], process: &str
         return None;
     };
     let said = error.strip_prefix(process).unwrap_or(&error).trim_start();
+    // A line Terraform wrapped in its box is read whole, without the box
+    // and its colours: it ends as the last of its lines does.
+    let unboxed = |f: &str| without_colours(f).trim_start_matches('│').trim().to_owned();
     assert!(
-        failures
-            .iter()
-            .any(|f| said.starts_with(f.as_str()) || said.ends_with(f.trim())),
+        failures.iter().any(|f| said.starts_with(f.as_str())
+            || said.ends_with(f.trim())
+            || (said.len() > f.len() && said.ends_with(&unboxed(f)))),
         "{name}: {error:?} is not a failure line"
     );
     Some(error.into_owned())

@@ -345,8 +345,22 @@ const CONTEXT_PER_DIAGNOSTIC: usize = 3;
 /// idempotent. Lines
 /// are judged without their colour codes (how a tool printed, not what it
 /// said) and kept as the tool printed them, but for a line cut for length,
-/// which loses its colours.
+/// which loses its colours. A `\r\n` line end (Windows', a terminal's) is
+/// read and kept as `\n`: it says nothing, and its bytes are no room.
 pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
+    if text.contains("\r\n") {
+        let lf = text.replace("\r\n", "\n");
+        let Condensed {
+            text,
+            total_lines,
+            kept_lines,
+        } = condense(&lf, budget);
+        return Condensed {
+            text: Cow::Owned(text.into_owned()),
+            total_lines,
+            kept_lines,
+        };
+    }
     let mut condensed = condense_once(text, budget);
     for _ in 0..SETTLING_PASSES {
         let Cow::Owned(form) = &condensed.text else {

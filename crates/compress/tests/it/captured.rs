@@ -147,6 +147,27 @@ fn tool_8_captured_outputs_under_a_process_s_name_keep_every_failure() {
     }
 }
 
+/// TOOL-8, TOOL-11: an output whose lines end in `\r\n`, as Windows and
+/// a terminal print them (Codex CLI's `exec_command` under a `tty`), has
+/// the form of the same output with `\n`, under the shell's envelope too.
+/// Before, the line ends hid 66 failure lines of 16 captures from the
+/// patterns that end at a line's end, and took room.
+#[test]
+fn tool_8_captured_outputs_with_crlf_line_ends_keep_their_form() {
+    let c = Compressor::new();
+    for case in captured_outputs() {
+        let args = json!({"command": case.command});
+        let crlf = case.output.replace('\n', "\r\n");
+        let (form, _) = c.compress_text("Bash", &args, &case.output);
+        assert_eq!(c.compress_text("Bash", &args, &crlf).0, form, "{}", case.name);
+        let header = "Chunk ID: 3f2a1c\nWall time: 2.5 seconds\nProcess exited with code 1\nOutput:\n";
+        let codex = json!({"cmd": case.command, "tty": true});
+        let (lf_form, _) = c.compress_text("exec_command", &codex, &format!("{header}{}", case.output));
+        let (crlf_form, _) = c.compress_text("exec_command", &codex, &format!("{header}{crlf}"));
+        assert_eq!(crlf_form, lf_form, "{} through exec_command", case.name);
+    }
+}
+
 /// TOOL-8, TOOL-11: the same outputs as each agent's shell tool answers
 /// them, under its envelope (Codex CLI's `exec_command` header and its
 /// `shell` object, Gemini CLI's labelled fields, OpenHands' notes,

@@ -794,9 +794,9 @@ mod tests {
         }
     }
 
-    /// TOOL-8: what the AWS CLI and kubectl print when they cannot do
-    /// what was asked, in their words; Docker's note before it pulls is
-    /// none.
+    /// TOOL-8: what the AWS CLI, kubectl, Compose and the GitHub CLI
+    /// print when they cannot do what was asked, in their words; Docker's
+    /// note before it pulls is none.
     #[test]
     fn tool_8_cloud_clis_say_what_they_could_not_do() {
         let cases = [
@@ -814,6 +814,14 @@ mod tests {
             ),
             (
                 r#"The Deployment "web" is invalid: spec.template.spec.containers[0].ports[0].protocol: Unsupported value: "HTTP""#,
+                LineKind::Failure,
+            ),
+            (
+                r#"service "migrate" didn't complete successfully: exit 1"#,
+                LineKind::Failure,
+            ),
+            (
+                "HTTP 404: Not Found (https://api.github.com/repos/acme/app/pulls/12)",
                 LineKind::Failure,
             ),
             ("Unable to find image 'nginx:latest' locally", LineKind::Plain),

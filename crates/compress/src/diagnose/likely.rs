@@ -149,6 +149,10 @@ impl<'a> Likely<'a> {
             // invalid: …`).
             "nable to ",
             "s invalid: ",
+            // A step Compose ran that failed, the GitHub CLI's error status.
+            "complete successfully",
+            "HTTP 4",
+            "HTTP 5",
             // Perl's fatal errors worded like warnings (`Not a HASH
             // reference at a.pl line 3.`), Redis's wrong type, `npm ci`'s
             // lock file out of sync and `npm run`'s missing script.

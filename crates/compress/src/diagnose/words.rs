@@ -153,6 +153,10 @@ pub(super) const FAILURE: &str = concat!(
     // A build step that exited non-zero under Docker's legacy builder,
     // and a command GNU time ran.
     r"|\breturned a non-zero code: -?\d+$|^Command exited with non-zero status -?\d+$",
+    // A step BuildKit or Compose ran that failed (`service "migrate"
+    // didn't complete successfully: exit 1`), the GitHub CLI's error status
+    // (`HTTP 404: Not Found (https://api.github.com/…)`).
+    r"|\bdid(?:n't| not) complete successfully\b|^HTTP [45]\d\d: [A-Z]",
     // git's merge conflicts, the kernel's and Kubernetes' OOM kills.
     r"|^CONFLICT \(|(?i:out of memory|OOMKilled)",
     // Minitest's verbose verdicts (`T#test_a = 0.00 s = F`), Jasmine's

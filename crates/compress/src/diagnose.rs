@@ -795,8 +795,8 @@ mod tests {
     }
 
     /// TOOL-8: what the AWS CLI, kubectl, Compose and the GitHub CLI
-    /// print when they cannot do what was asked, in their words; Docker's
-    /// note before it pulls is none.
+    /// print when they cannot do what was asked, and codespell's findings,
+    /// in their words; Docker's note before it pulls is none.
     #[test]
     fn tool_8_cloud_clis_say_what_they_could_not_do() {
         let cases = [
@@ -824,6 +824,9 @@ mod tests {
                 "HTTP 404: Not Found (https://api.github.com/repos/acme/app/pulls/12)",
                 LineKind::Failure,
             ),
+            // codespell's misspellings fail its run.
+            ("README.md:3: teh ==> the", LineKind::Failure),
+            ("src/cart.py:12: recieve ==> receive", LineKind::Failure),
             ("Unable to find image 'nginx:latest' locally", LineKind::Plain),
             ("The connection to the server was slow", LineKind::Plain),
         ];

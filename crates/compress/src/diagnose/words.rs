@@ -245,6 +245,9 @@ pub(super) const FAILURE: &str = concat!(
     // before the rule), Apple's linker's missing symbols (`Undefined
     // symbols for architecture arm64:`); read with the path blanked too.
     r"|^(?:\S+\.(?:md|markdown|mdx)| ):\d+(?::\d+)? (?:error |warning )?MD\d{3}/|^Undefined symbols for architecture \S+:$",
+    // codespell's misspellings (`README.md:3: teh ==> the`), which fail
+    // its run.
+    r"|^\s*\S*:\d+: [\w'-]+ ==> \S",
     // PowerShell's errors: a cmdlet's, in Windows PowerShell's view
     // (`Get-Content : Cannot find path 'C:\a.txt' because it does not
     // exist.`) and PowerShell 7's (`Get-Content: …`, `Write-Error: …`), by

@@ -1536,6 +1536,28 @@ npm error code 1
         );
     }
 
+    /// HIST-6: of a runner's closing counts, the outcome keeps the one
+    /// that says something failed, not a later one that does not (Jest's
+    /// `Tests: 0 total` under `Test Suites: 2 failed, 2 total`, Bun's ` 4
+    /// fail` over `Ran 29 tests across 1 file.`); a port that failed
+    /// (libpq's) is no count.
+    #[test]
+    fn an_outcome_keeps_the_count_that_says_something_failed() {
+        let note = |out: &str| {
+            let call = ToolCall::new("c1", "bash", json!({"command": "npm test"}));
+            outcome_note(&call, &Message::tool_result(&call, ToolResult::success(out)))
+        };
+        let jest = "FAIL test/cart.test.ts\n  error TS2322: Type 'number' is not assignable to type 'string'.\nTest Suites: 2 failed, 2 total\nTests:       0 total\nSnapshots:   0 total\nTime:        1.9 s\n<returncode>1</returncode>";
+        assert!(note(jest).is_some_and(|n| n.starts_with("exit 1; Test Suites: 2 failed, 2 total; ")));
+        let bun = "(fail) Cart > finds [0.04ms]\n\n 25 pass\n 4 fail\n 31 expect() calls\nRan 29 tests across 1 file. [6.00ms]\n<returncode>1</returncode>";
+        assert!(note(bun).is_some_and(|n| n.starts_with("exit 1; 4 fail; ")));
+        let libpq = "psql: error: connection to server at \"db\" (10.0.3.7), port 5432 failed: Connection refused\n<returncode>2</returncode>";
+        assert_eq!(
+            note(libpq).as_deref(),
+            Some("exit 2; last error: psql: error: connection to server at \"db\" (10.0.3.7), port 5432 failed: Connection refused")
+        );
+    }
+
     /// HIST-6: what a cleared result keeps says how its command went
     /// wrong, whichever way the output tells it; a command that went well,
     /// or a read, keeps nothing.

@@ -50,14 +50,15 @@ pub(crate) fn exit_status() -> &'static Regex {
 
 /// A test run's summary: its counts (`3 passed, 1 failed`, Maven's `Tests
 /// run: 17, Failures: 3`, testthat's `[ FAIL 3 | WARN 2 | SKIP 0 | PASS
-/// 21 ]`) or unittest's `OK` and `FAILED (failures=1)`,
+/// 21 ]`, Bun's ` 4 fail`) or unittest's `OK` and `FAILED (failures=1)`,
 /// in capitals: Go's `ok  \texample.com/app` names one package that
-/// passed, RSpec's `Failed examples:` heads a list.
+/// passed, RSpec's `Failed examples:` heads a list; not a number that a
+/// message goes on after (libpq's `port 5432 failed: Connection refused`).
 pub(crate) fn test_summary() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     RE.get_or_init(|| {
         Regex::new(
-            r"(?i:\b\d+ (?:passed|failed|errors?|failures?)\b|^Ran \d+ tests?|test result:|Tests?:\s+\d+|Tests run: \d+, Failures: \d+)|^(?:OK|FAILED)\b|^\[ FAIL \d+ \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$",
+            r"(?i:\b\d+ (?:passed|failed|errors?|failures?)(?:$|[^:\w])|^Ran \d+ tests?|test result:|Tests?:\s+\d+|Tests run: \d+, Failures: \d+)|^(?:OK|FAILED)\b|^\[ FAIL \d+ \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$|^\d+ (?:pass|fail)$",
         )
         .unwrap_or_else(|_| never())
     })
@@ -76,6 +77,10 @@ pub(crate) fn never() -> Regex {
     // library free of panics should that ever change: nothing matches.
     Regex::new(r"[^\s\S]").unwrap_or_else(|_| never())
 }
+
+/// How many lines above a run's last count its other closing counts may
+/// stand ([`command_fact`]): Jest's, Vitest's and Playwright's blocks.
+const SUMMARY_BLOCK_LINES: usize = 8;
 
 /// The fewest characters of a line taken for a failure or a verdict: a
 /// shorter one (`FAIL`, `Error:`) is a bare status.
@@ -296,7 +301,16 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
             .copied()
     }
     let summary_at = lines.iter().rposition(is_summary);
-    let summary = match summary_at {
+    // Of the runner's closing counts, the last that says something failed
+    // (Jest's `Test Suites: 2 failed, 2 total` over `Tests: 0 total`,
+    // Playwright's `1 failed` over `2 passed (23.0s)`).
+    let failing_at = summary_at.and_then(|at| {
+        let from = at.saturating_sub(SUMMARY_BLOCK_LINES);
+        (from..=at)
+            .rev()
+            .find(|&i| is_summary(&lines[i]) && line_kind(lines[i]) == LineKind::Failure)
+    });
+    let summary = match failing_at.or(summary_at) {
         Some(at) => Some(lines[at]),
         None if code == Some(0) => None,
         None => verdict_in(&lines),

@@ -824,6 +824,8 @@ mod tests {
                 "HTTP 404: Not Found (https://api.github.com/repos/acme/app/pulls/12)",
                 LineKind::Failure,
             ),
+            // `go run`'s program that a signal ended.
+            ("signal: killed", LineKind::Failure),
             // codespell's misspellings fail its run.
             ("README.md:3: teh ==> the", LineKind::Failure),
             ("src/cart.py:12: recieve ==> receive", LineKind::Failure),

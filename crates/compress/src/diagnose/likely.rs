@@ -153,8 +153,9 @@ impl<'a> Likely<'a> {
             "complete successfully",
             "HTTP 4",
             "HTTP 5",
-            // codespell's misspelling.
+            // codespell's misspelling, a program a signal ended under `go run`.
             " ==> ",
+            "signal: ",
             // Perl's fatal errors worded like warnings (`Not a HASH
             // reference at a.pl line 3.`), Redis's wrong type, `npm ci`'s
             // lock file out of sync and `npm run`'s missing script.

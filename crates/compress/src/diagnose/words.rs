@@ -186,13 +186,14 @@ pub(super) const FAILURE: &str = concat!(
     // a JSON document Python cannot decode (`Expecting ',' delimiter:
     // line 1 column 9 (char 8)`, as `python -m json.tool` prints it),
     // GNU sed's and grep's, an HTTP error status (`HTTP/2 404`), a run
-    // the shell or `timeout` ended (`Terminated`), Python's exceptions
+    // the shell or `timeout` ended (`Terminated`), one Go's `go run` saw a
+    // signal end (`signal: killed`), Python's exceptions
     // without `Error` in their names, pip's check.
     r"|\b(?:unbound variable|bad substitution|ambiguous redirect|integer expression expected|unary operator expected|binary operator expected|too many arguments|bad interpreter)\b",
     r"|[Cc]onnection refused|[Cc]onnection reset by peer|[Cc]onnection timed out|[Nn]etwork is unreachable|[Nn]o route to host|[Aa]ddress already in use|[Oo]peration not permitted|[Rr]ead-only file system",
     r"|[Nn]o space left on device|Is a directory|Not a directory|Directory not empty|: (?:is a directory|not a directory|directory not empty)$|^(?:[a-z]+ )?\S*: file exists$|[Aa]rgument list too long|[Tt]oo many open files|[Dd]evice or resource busy|[Tt]ext file busy",
     r"|[Cc]annot allocate memory|[Bb]ad file descriptor|: [Bb]roken pipe$|: i/o timeout$|\bcontext deadline exceeded\b|\[Errno \d+\]|[Dd]isk quota exceeded|Name or service not known|Temporary failure in name resolution|: no such host$|\bgetaddrinfo (?:ENOTFOUND|EAI_AGAIN)\b|: line \d+ column \d+ \(char \d+\)$",
-    r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$",
+    r"|^sed: -e expression #\d+, char \d+: |^grep: (?:Unmatched|Invalid|Trailing backslash)|^HTTP/[\d.]+ [45]\d\d\b|^Terminated$|^signal: (?:killed|segmentation fault|aborted|terminated|bus error|interrupt)$",
     // curl's error, numbered by its exit code, whatever its words (`curl:
     // (52) Empty reply from server`), optparse's usage error under the
     // usage (pip's `no such option: --no-find-links`).

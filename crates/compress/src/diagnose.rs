@@ -81,7 +81,6 @@ macro_rules! perl_caller {
 
 mod announce;
 mod causes;
-mod colours;
 mod counts;
 mod levels;
 mod likely;
@@ -92,6 +91,7 @@ mod payload;
 mod place;
 pub(crate) mod prefix;
 mod shape;
+mod terminal;
 mod traceback;
 mod words;
 
@@ -101,7 +101,6 @@ pub use announce::{
 };
 pub(crate) use announce::{message_lines, value_under, Elaborations, NEXT_OPERAND_REACH, OPERAND_REACH};
 pub(crate) use causes::causes_under;
-pub use colours::without_colours;
 use counts::zero_failure_counts;
 pub use counts::{is_exit_status, is_verdict, reports_no_failures};
 pub use levels::says_failure;
@@ -123,6 +122,8 @@ pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, NUMBERED_HEADING};
 use prefix::{without_stream_prefix, STREAM_PREFIX, TEST_EVENT};
 pub(crate) use shape::{Met, Repeats};
+pub(crate) use terminal::line_as_shown;
+pub use terminal::{as_shown, without_colours};
 pub(crate) use traceback::exception_continued;
 use traceback::EXCEPTION_NAME;
 use words::{FAILURE, FIXABLE, REPORT_LIKE_CODE, SPEC_EXPECTATION, SUMMARY, TAP_FIELD, WARNING};
@@ -477,7 +478,8 @@ pub fn line_kind(line: &str) -> LineKind {
             prefix::TestEvent::Other => LineKind::Noise,
         };
     }
-    let line = line[..crate::text::floor_boundary(line, CLASSIFIED_BYTES)].trim_end_matches(['\r', '\n']);
+    let line =
+        line_as_shown(line[..crate::text::floor_boundary(line, CLASSIFIED_BYTES)].trim_end_matches('\n'));
     // Colour codes (`\x1b[31;1m`) are how tools print, not what they say.
     let plain = without_colours(line);
     let line = without_stream_prefix(plain.as_ref());

@@ -215,22 +215,28 @@ pub(crate) struct Condensed<'a> {
 /// idempotent. Lines
 /// are judged without their colour codes (how a tool printed, not what it
 /// said) and kept as the tool printed them, but for a line cut for length,
-/// which loses its colours. A `\r\n` line end (Windows', a terminal's) is
-/// read and kept as `\n`: it says nothing, and its bytes are no room.
+/// which loses its colours. A text is read and kept as a terminal shows it
+/// ([`diagnose::as_shown`]): a `\r\n` line end is `\n`, a line a progress
+/// bar redrew its last drawing.
 pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
-    if text.contains("\r\n") {
-        let lf = text.replace("\r\n", "\n");
-        let Condensed {
-            text,
-            total_lines,
-            kept_lines,
-        } = condense(&lf, budget);
-        return Condensed {
-            text: Cow::Owned(text.into_owned()),
-            total_lines,
-            kept_lines,
-        };
+    let Cow::Owned(shown) = diagnose::as_shown(text) else {
+        return settled(text, budget);
+    };
+    let Condensed {
+        text,
+        total_lines,
+        kept_lines,
+    } = settled(&shown, budget);
+    Condensed {
+        text: Cow::Owned(text.into_owned()),
+        total_lines,
+        kept_lines,
     }
+}
+
+/// [`condense`] of a text as a terminal shows it: condensed until
+/// condensing leaves it as it is.
+fn settled<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
     let mut condensed = condense_once(text, budget);
     for _ in 0..SETTLING_PASSES {
         let Cow::Owned(form) = &condensed.text else {
@@ -248,7 +254,7 @@ pub(crate) fn condense<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
     condensed
 }
 
-/// How many more times [`condense`] condenses a form it made, until
+/// How many more times [`settled`] condenses a form it made, until
 /// condensing leaves it as it is. A form holds fewer lines than its text,
 /// and lines chosen near the edge of the room may not all be chosen again
 /// from the form, where gap markers stand for what was left out and the

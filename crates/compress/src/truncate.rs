@@ -398,11 +398,18 @@ impl Truncator {
         // `from_utf8_lossy` checks byte by byte: valid text, the common
         // case, is checked and copied at memory speed instead.
         let described = around.as_ref().map(view::View::describe);
-        let (view, lossy) = match (around, simdutf8::basic::from_utf8(view_bytes)) {
+        let (mut view, lossy) = match (around, simdutf8::basic::from_utf8(view_bytes)) {
             (Some(v), _) => (v.text, v.lossy),
             (None, Ok(text)) => (text.to_owned(), false),
             (None, Err(_)) => (String::from_utf8_lossy(view_bytes).into_owned(), true),
         };
+        // A shell's output as a terminal shows it: `\r\n` as `\n`, a line a
+        // progress bar redrew as its last drawing (a file's text as it is).
+        if matches!(crate::kind::canonical(tool), Some(crate::ToolKind::Bash)) {
+            if let std::borrow::Cow::Owned(shown) = crate::diagnose::as_shown(&view) {
+                view = shown;
+            }
+        }
         let mut result = ToolResult::success(if truncated {
             json!({ "output": view, "truncated": true })
         } else {

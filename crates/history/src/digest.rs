@@ -1536,6 +1536,20 @@ npm error code 1
         );
     }
 
+    /// HIST-6: an output read through a terminal is read as it shows:
+    /// Cargo's error after its progress bar, which it clears first, is
+    /// the last error, its lines ending in `\r\n`.
+    #[test]
+    fn an_outcome_is_read_as_a_terminal_shows_it() {
+        let call = ToolCall::new("c1", "exec_command", json!({"cmd": "cargo build", "tty": true}));
+        let pty = "   Compiling app v0.1.0\r\n    Building [=====> ] 32/33: app(bin)    \r\u{1b}[K\u{1b}[1m\u{1b}[91merror[E0308]\u{1b}[0m: mismatched types\r\n --> src/main.rs:3:18\r\n    Building [=====> ] 32/33: app(bin)    \r\u{1b}[Kerror: could not compile `app` (bin \"app\") due to 1 previous error\r\n";
+        let note = outcome_note(&call, &Message::tool_result(&call, ToolResult::success(pty)));
+        assert_eq!(
+            note.as_deref(),
+            Some("error: could not compile `app` (bin \"app\") due to 1 previous error; last error: error[E0308]: mismatched types")
+        );
+    }
+
     /// HIST-6: of a runner's closing counts, the outcome keeps the one
     /// that says something failed, not a later one that does not (Jest's
     /// `Tests: 0 total` under `Test Suites: 2 failed, 2 total`, Bun's ` 4

@@ -309,7 +309,7 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         let start = memrchr(b'\n', &region[..m]).map_or(0, |i| i + 1);
         let end = memchr::memchr(b'\n', &region[m..]).map_or(region.len(), |i| m + i);
         let line = String::from_utf8_lossy(&region[start..end]);
-        let line = line.trim_end_matches('\r');
+        let line = diagnose::line_as_shown(&line);
         let kind = match diagnose::kind_in_place(line, &region[end..]) {
             // The code of a diff's hunk, whatever its words.
             LineKind::Failure | LineKind::Warning | LineKind::Summary
@@ -479,7 +479,7 @@ fn quiet_head(head: &[u8]) -> Option<(usize, usize)> {
     while start < head.len() {
         let end = memchr::memchr(b'\n', &head[start..]).map_or(head.len(), |i| start + i);
         let line = String::from_utf8_lossy(&head[start..end]);
-        let line = line.trim_end_matches('\r');
+        let line = diagnose::line_as_shown(&line);
         lines += 1;
         if diagnose::kind_in_place(line, &head[end..]) == LineKind::Noise {
             run += 1;
@@ -518,7 +518,7 @@ fn grow_tail(
             break;
         }
         let line = String::from_utf8_lossy(&end[line_start..line_end]);
-        let line = line.trim_end_matches('\r');
+        let line = diagnose::line_as_shown(&line);
         if diagnose::kind_in_place(line, &end[line_end..]) == LineKind::Noise {
             if run == 0 {
                 before_run = (start, lines);

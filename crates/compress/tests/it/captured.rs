@@ -147,19 +147,36 @@ fn tool_8_captured_outputs_under_a_process_s_name_keep_every_failure() {
     }
 }
 
-/// TOOL-8, TOOL-11: an output whose lines end in `\r\n`, as Windows and
-/// a terminal print them (Codex CLI's `exec_command` under a `tty`), has
-/// the form of the same output with `\n`, under the shell's envelope too.
+/// TOOL-8, TOOL-11: an output as a terminal prints it has the form of the
+/// same output as a pipe does, under the shell's envelope too: lines that
+/// end in `\r\n` (Windows, a terminal: Codex CLI's `exec_command` under a
+/// `tty`), and lines a progress bar drew over before (`  3%|#  | 3/100\r`).
 /// Before, the line ends hid 66 failure lines of 16 captures from the
-/// patterns that end at a line's end, and took room.
+/// patterns that end at a line's end, and took room; a progress bar's
+/// drawings made the line after them noise.
 #[test]
-fn tool_8_captured_outputs_with_crlf_line_ends_keep_their_form() {
+fn tool_8_captured_outputs_printed_to_a_terminal_keep_their_form() {
     let c = Compressor::new();
     for case in captured_outputs() {
         let args = json!({"command": case.command});
-        let crlf = case.output.replace('\n', "\r\n");
         let (form, _) = c.compress_text("Bash", &args, &case.output);
-        assert_eq!(c.compress_text("Bash", &args, &crlf).0, form, "{}", case.name);
+        let crlf = case.output.replace('\n', "\r\n");
+        let redrawn: String = case
+            .output
+            .split_inclusive('\n')
+            .map(|l| match uncoloured(l).trim().is_empty() {
+                true => l.to_owned(),
+                false => format!("  3%|#         | 3/100 [00:01<00:33]\r{l}"),
+            })
+            .collect();
+        for (how, printed) in [("\\r\\n", &crlf), ("a progress bar", &redrawn)] {
+            assert_eq!(
+                c.compress_text("Bash", &args, printed).0,
+                form,
+                "{} with {how}",
+                case.name
+            );
+        }
         let header = "Chunk ID: 3f2a1c\nWall time: 2.5 seconds\nProcess exited with code 1\nOutput:\n";
         let codex = json!({"cmd": case.command, "tty": true});
         let (lf_form, _) = c.compress_text("exec_command", &codex, &format!("{header}{}", case.output));
@@ -318,6 +335,22 @@ fn tool_8_a_long_log_s_errors_far_from_its_end_are_seen_mid_round() {
         assert!(in_memory.contains(error), "{error}\n{in_memory}");
     }
     assert!(in_memory.len() <= 4_000, "{}", in_memory.len());
+    // Printed to a terminal, each record after a progress bar's drawing:
+    // the errors are seen, each as the terminal shows it.
+    let redrawn: String = log
+        .output
+        .split_inclusive('\n')
+        .map(|l| format!("  3%|#         | 3/100\r{}", l.replace('\n', "\r\n")))
+        .collect();
+    let shown = view(truncator.truncate("Bash", redrawn.as_bytes()));
+    assert!(!shown.contains('\r') && shown.len() <= 4_000, "{shown}");
+    for error in [
+        "json.decoder.JSONDecodeError",
+        "ERROR sync: batch 1203 rejected",
+        "sync finished with 2 errors",
+    ] {
+        assert!(shown.contains(error), "{error}\n{shown}");
+    }
 }
 
 /// TOOL-8: the code and arguments pytest lists in each entry of a long

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::Value;
 use strata_ctx_compress::{
-    is_exit_status, is_verdict, line_kind, reports_no_failures, without_colours, LineKind,
+    as_shown, is_exit_status, is_verdict, line_kind, reports_no_failures, without_colours, LineKind,
 };
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
 use strata_ctx_tools::{classify, command, command_gist, program_of, ToolKind, INSPECTION_PROGRAMS};
@@ -266,8 +266,10 @@ pub(super) fn read_run(result: Option<&Message>) -> Run {
 /// ([`read_run`]); `failed` when the tool marked its result failed.
 pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact {
     let Run { text, code, .. } = run;
-    // Colour codes are how a tool printed, not what it said.
-    let text = without_colours(&text);
+    // Colour codes are how a tool printed, not what it said; a line a
+    // progress bar redrew is what a terminal shows of it.
+    let shown = as_shown(&text);
+    let text = without_colours(&shown);
     // The run's verdict: its test summary, else, when it did not succeed,
     // how its build or runner ended (`error: could not compile `app` due
     // to 2 previous errors`, `FAIL\texample.com/api\t0.01s`, `make: ***

@@ -185,6 +185,29 @@ fn tool_8_captured_outputs_printed_to_a_terminal_keep_their_form() {
     }
 }
 
+/// TOOL-8: `cargo build` under a terminal (a pty, its progress bar on),
+/// as Codex CLI's `exec_command` with a `tty` reads it: each error stands
+/// on the line of the progress bar's last drawing, after a carriage
+/// return. The form keeps both errors and the build's verdict, as the
+/// terminal shows them, without a carriage return.
+#[test]
+fn tool_8_cargo_under_a_terminal_keeps_its_errors() {
+    let pty = include_str!("outputs/cargo-pty.txt");
+    let args = json!({"cmd": "cargo build", "tty": true});
+    let (form, _) = Compressor::new().compress_text("exec_command", &args, pty);
+    let plain = uncoloured(&form);
+    assert_eq!(
+        plain.matches("error[E0308]: mismatched types").count(),
+        2,
+        "{plain}"
+    );
+    assert!(
+        plain.contains("\nerror: could not compile `shopcore` (bin \"shopcore\") due to 2 previous errors"),
+        "{plain}"
+    );
+    assert!(!form.contains('\r') && !plain.contains("Building ["), "{plain}");
+}
+
 /// TOOL-8, TOOL-11: the same outputs as each agent's shell tool answers
 /// them, under its envelope (Codex CLI's `exec_command` header and its
 /// `shell` object, Gemini CLI's labelled fields, OpenHands' notes,

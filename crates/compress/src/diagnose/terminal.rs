@@ -10,10 +10,17 @@ use regex::Regex;
 
 use super::compiled;
 
-/// ANSI escape sequences: colours, cursor moves.
+/// ANSI escape sequences: colours and cursor moves (CSI, `\x1b[31m`,
+/// `\x1b[?25l`), a terminal's titles and hyperlinks (OSC, ended by BEL or
+/// ST: GCC's and Cargo's links to the docs of a warning, `\x1b]8;;https://…\x1b\\`,
+/// around the text they link), character sets, and the short escapes
+/// (`\x1b=`, `\x1b7`, `\x1bM`).
 fn ansi() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][A-Za-z0-9]|\x1b[=>]")
+    compiled(
+        &RE,
+        r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[ -/]*[0-~]",
+    )
 }
 
 /// `text` without its colour codes and cursor moves (ANSI escape
@@ -21,7 +28,11 @@ fn ansi() -> &'static Regex {
 /// are none.
 ///
 /// ```
-/// assert_eq!(strata_ctx_compress::without_colours("\x1b[31merror\x1b[0m: x"), "error: x");
+/// use strata_ctx_compress::without_colours;
+///
+/// assert_eq!(without_colours("\x1b[31merror\x1b[0m: x"), "error: x");
+/// let linked = "warning: unused [\x1b]8;;https://gcc.gnu.org/w\x1b\\-Wunused\x1b]8;;\x1b\\]";
+/// assert_eq!(without_colours(linked), "warning: unused [-Wunused]");
 /// ```
 pub fn without_colours(text: &str) -> Cow<'_, str> {
     if text.contains('\x1b') {

@@ -478,8 +478,10 @@ pub fn line_kind(line: &str) -> LineKind {
             prefix::TestEvent::Other => LineKind::Noise,
         };
     }
-    let line =
-        line_as_shown(line[..crate::text::floor_boundary(line, CLASSIFIED_BYTES)].trim_end_matches('\n'));
+    // As a terminal shows it, then its start: a progress bar's drawings
+    // may stand before what the line says.
+    let line = line_as_shown(line.trim_end_matches('\n'));
+    let line = &line[..crate::text::floor_boundary(line, CLASSIFIED_BYTES)];
     // Colour codes (`\x1b[31;1m`) are how tools print, not what they say.
     let plain = without_colours(line);
     let line = without_stream_prefix(plain.as_ref());

@@ -104,4 +104,13 @@ mod tests {
         );
         assert_eq!(line_as_shown("\r\r"), "");
     }
+
+    /// TOOL-8: a line is read as shown before it is cut for reading:
+    /// a progress bar's thousands of drawings stand before the error.
+    #[test]
+    fn a_long_redrawn_line_is_read_by_its_last_drawing() {
+        let drawings: String = (0..2_000).map(|i| format!("{i:>4}/2000 [####    ]\r")).collect();
+        let line = format!("{drawings}RuntimeError: CUDA out of memory");
+        assert_eq!(super::super::line_kind(&line), super::super::LineKind::Failure);
+    }
 }

@@ -44,21 +44,23 @@ pub fn without_colours(text: &str) -> Cow<'_, str> {
 
 /// `text` as a terminal shows it, line by line ([`line_as_shown`]): a
 /// `\r\n` line end (Windows', or a terminal's) is `\n`, and a line a
-/// progress bar redrew after carriage returns is its last drawing (Cargo's
-/// `    Building [===> ] 32/33: app\r\x1b[Kerror[E0308]: mismatched types`
-/// is the error), as a program reading a tool's output through a
+/// progress bar or spinner redrew after carriage returns is its last
+/// drawing (Cargo's `    Building [===> ] 32/33: app\r\x1b[Kerror[E0308]:
+/// mismatched types` is the error, npm's `⠼\x1b[1G\x1b[0Knpm error code
+/// E404` is npm's error), as a program reading a tool's output through a
 /// terminal (Codex CLI's `exec_command` under a `tty`) gets it. Borrowed
-/// when it holds no carriage return.
+/// when no line was redrawn.
 ///
 /// ```
 /// use strata_ctx_compress::as_shown;
 ///
 /// let pty = "   Compiling app\r\n    Building [==> ] 3/4: app\r\x1b[Kerror: boom\r\n";
-/// assert_eq!(as_shown(pty), "   Compiling app\n\x1b[Kerror: boom\n");
+/// assert_eq!(as_shown(pty), "   Compiling app\nerror: boom\n");
+/// assert_eq!(as_shown("⠙\x1b[1G\x1b[0Knpm error code E404\n"), "npm error code E404\n");
 /// assert_eq!(as_shown("plain\n"), "plain\n");
 /// ```
 pub fn as_shown(text: &str) -> Cow<'_, str> {
-    if memchr(b'\r', text.as_bytes()).is_none() {
+    if memchr(b'\r', text.as_bytes()).is_none() && !COLUMN_ONE.iter().any(|m| text.contains(m)) {
         return Cow::Borrowed(text);
     }
     let mut shown = String::with_capacity(text.len());
@@ -70,20 +72,59 @@ pub fn as_shown(text: &str) -> Cow<'_, str> {
     Cow::Owned(shown)
 }
 
+/// The escape sequences that move the cursor to a line's first column, as
+/// a carriage return does (CSI `G`: npm's spinner redraws so).
+const COLUMN_ONE: [&str; 3] = ["\x1b[G", "\x1b[1G", "\x1b[0G"];
+
 /// One line (without its `\n`) as a terminal shows it: without a `\r`
-/// that ends it, and of a line redrawn after carriage returns, its last
-/// drawing that shows something (`50%|#####     |\r100%|##########|` is
-/// `100%|##########|`; a drawing of colour codes or spaces alone, which
-/// only clears, shows nothing).
-pub(crate) fn line_as_shown(line: &str) -> &str {
+/// that ends it, and of a line redrawn after carriage returns (or moves to
+/// its first column), its last drawing that shows something
+/// (`50%|#####     |\r100%|##########|` is `100%|##########|`), without
+/// the codes it clears the line with first (`\x1b[K`): a drawing of colour
+/// codes or spaces alone leaves what it was drawn over, one that clears
+/// the line first and draws nothing leaves nothing.
+pub(crate) fn line_as_shown<'a>(line: &'a str) -> &'a str {
     let line = line.strip_suffix('\r').unwrap_or(line);
-    if memchr(b'\r', line.as_bytes()).is_none() {
+    let bytes = line.as_bytes();
+    // What the line shows once `drawing` is drawn over `shown`: the
+    // drawing when it shows something, nothing when it clears the line
+    // first, else what it was drawn over.
+    let over = |shown: &'a str, drawing: &'a str| {
+        let cleared = ERASE_LINE.iter().any(|e| drawing.starts_with(e));
+        let mut drawing = drawing;
+        while let Some(rest) = ERASE_LINE.iter().find_map(|e| drawing.strip_prefix(e)) {
+            drawing = rest;
+        }
+        if cleared || !without_colours(drawing).trim().is_empty() {
+            drawing
+        } else {
+            shown
+        }
+    };
+    let (mut start, mut shown) = (0, "");
+    for at in memchr::memchr2_iter(b'\r', 0x1b, bytes) {
+        let width = match bytes[at] {
+            b'\r' => 1,
+            _ => COLUMN_ONE
+                .iter()
+                .find(|m| bytes[at..].starts_with(m.as_bytes()))
+                .map_or(0, |m| m.len()),
+        };
+        if width == 0 || at < start {
+            continue;
+        }
+        shown = over(shown, &line[start..at]);
+        start = at + width;
+    }
+    if start == 0 {
         return line;
     }
-    line.rsplit('\r')
-        .find(|drawing| !without_colours(drawing).trim().is_empty())
-        .unwrap_or_default()
+    over(shown, &line[start..])
 }
+
+/// The escape sequences that clear a line, which a redrawn line opens with
+/// (`\x1b[K`, `\x1b[2K`).
+const ERASE_LINE: [&str; 4] = ["\x1b[K", "\x1b[0K", "\x1b[1K", "\x1b[2K"];
 
 #[cfg(test)]
 mod tests {
@@ -97,12 +138,23 @@ mod tests {
             line_as_shown(" 50%|#####     |\r100%|##########|"),
             "100%|##########|"
         );
-        assert_eq!(line_as_shown("error: boom\r\x1b[K"), "error: boom");
+        // Cleared, it shows nothing; drawn over with nothing, it stays.
+        assert_eq!(line_as_shown("error: boom\r\x1b[K"), "");
+        assert_eq!(line_as_shown("error: boom\r"), "error: boom");
+        assert_eq!(line_as_shown("error: boom\r\r\x1b[0m"), "error: boom");
         assert_eq!(
             line_as_shown("Building [=> ] 1/2\r\x1b[K\x1b[91merror\x1b[0m: x"),
-            "\x1b[K\x1b[91merror\x1b[0m: x"
+            "\x1b[91merror\x1b[0m: x"
         );
         assert_eq!(line_as_shown("\r\r"), "");
+        assert_eq!(
+            line_as_shown("⠙\x1b[1G\x1b[0K⠹\x1b[1G\x1b[0K\x1b[1mnpm\x1b[22m error"),
+            "\x1b[1mnpm\x1b[22m error"
+        );
+        assert_eq!(
+            line_as_shown("\x1b[31merror\x1b[0m: x"),
+            "\x1b[31merror\x1b[0m: x"
+        );
     }
 
     /// TOOL-8: a line is read as shown before it is cut for reading:

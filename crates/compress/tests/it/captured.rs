@@ -150,7 +150,9 @@ fn tool_8_captured_outputs_under_a_process_s_name_keep_every_failure() {
 /// TOOL-8, TOOL-11: an output as a terminal prints it has the form of the
 /// same output as a pipe does, under the shell's envelope too: lines that
 /// end in `\r\n` (Windows, a terminal: Codex CLI's `exec_command` under a
-/// `tty`), and lines a progress bar drew over before (`  3%|#  | 3/100\r`).
+/// `tty`), lines a progress bar drew over before (`  3%|#  | 3/100\r`), and
+/// lines npm's spinner drew before, moving back to the first column
+/// (`⠙\x1b[1G\x1b[0K`).
 /// Before, the line ends hid 66 failure lines of 16 captures from the
 /// patterns that end at a line's end, and took room; a progress bar's
 /// drawings made the line after them noise.
@@ -169,7 +171,16 @@ fn tool_8_captured_outputs_printed_to_a_terminal_keep_their_form() {
                 false => format!("  3%|#         | 3/100 [00:01<00:33]\r{l}"),
             })
             .collect();
-        for (how, printed) in [("\\r\\n", &crlf), ("a progress bar", &redrawn)] {
+        let spun: String = case
+            .output
+            .split_inclusive('\n')
+            .map(|l| format!("⠙\x1b[1G\x1b[0K⠹\x1b[1G\x1b[0K{l}"))
+            .collect();
+        for (how, printed) in [
+            ("\\r\\n", &crlf),
+            ("a progress bar", &redrawn),
+            ("npm's spinner", &spun),
+        ] {
             assert_eq!(
                 c.compress_text("Bash", &args, printed).0,
                 form,

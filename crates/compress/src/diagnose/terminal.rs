@@ -157,6 +157,18 @@ mod tests {
         );
     }
 
+    /// TOOL-8: a text is shown line by line; one no line of which was
+    /// redrawn is itself.
+    #[test]
+    fn a_text_is_shown_line_by_line() {
+        use std::borrow::Cow;
+        let plain = "\x1b[31merror\x1b[0m: x\nok\n";
+        assert!(matches!(super::as_shown(plain), Cow::Borrowed(t) if t == plain));
+        assert_eq!(super::as_shown("a\r\nb\r\n"), "a\nb\n");
+        // A move to the first column with no carriage return redraws too.
+        assert_eq!(super::as_shown("⠙\x1b[1Gnpm error\nok"), "npm error\nok");
+    }
+
     /// TOOL-8: a line is read as shown before it is cut for reading:
     /// a progress bar's thousands of drawings stand before the error.
     #[test]

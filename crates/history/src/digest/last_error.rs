@@ -371,6 +371,20 @@ mod tests {
             last_error_line(header, None).as_deref(),
             Some("│ Error: Reference to undeclared resource")
         );
+        // As many of the wrapped lines as fit 160 characters, the last ones.
+        let above = format!("│ {} to", "x".repeat(130));
+        let long = format!(
+            "╷\n│ {}\n{above}\n│ failed: Connection refused\n╵\n",
+            "y".repeat(70)
+        );
+        let joined = format!("{} failed: Connection refused", &above[4..]);
+        assert_eq!(joined.chars().count(), 160);
+        assert_eq!(last_error_line(&long, None).as_deref(), Some(joined.as_str()));
+        let longer = long.replace(" to\n", " tos\n");
+        assert_eq!(
+            last_error_line(&longer, None).as_deref(),
+            Some("│ failed: Connection refused")
+        );
         // Outside a box, a line is what it says.
         let plain = "psql: error: connection to server at \"db.internal\" (10.0.3.7), port 5432\nfailed: Connection refused\n";
         assert_eq!(

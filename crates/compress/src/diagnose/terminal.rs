@@ -42,7 +42,7 @@ pub fn without_colours(text: &str) -> Cow<'_, str> {
     }
 }
 
-/// `text` as a terminal shows it, line by line ([`line_as_shown`]): a
+/// `text` as a terminal shows it, line by line: a
 /// `\r\n` line end (Windows', or a terminal's) is `\n`, and a line a
 /// progress bar or spinner redrew after carriage returns is its last
 /// drawing (Cargo's `    Building [===> ] 32/33: app\r\x1b[Kerror[E0308]:

@@ -5,7 +5,7 @@
 use std::borrow::Cow;
 use std::sync::OnceLock;
 
-use memchr::memchr;
+use memchr::memchr2_iter;
 use regex::Regex;
 
 use super::compiled;
@@ -60,7 +60,8 @@ pub fn without_colours(text: &str) -> Cow<'_, str> {
 /// assert_eq!(as_shown("plain\n"), "plain\n");
 /// ```
 pub fn as_shown(text: &str) -> Cow<'_, str> {
-    if memchr(b'\r', text.as_bytes()).is_none() && !COLUMN_ONE.iter().any(|m| text.contains(m)) {
+    let bytes = text.as_bytes();
+    if !memchr2_iter(b'\r', 0x1b, bytes).any(|at| redraw_at(bytes, at) > 0) {
         return Cow::Borrowed(text);
     }
     let mut shown = String::with_capacity(text.len());
@@ -89,12 +90,12 @@ pub(crate) fn line_as_shown<'a>(line: &'a str) -> &'a str {
     // What the line shows once `drawing` is drawn over `shown`: the
     // drawing when it shows something, nothing when it clears the line
     // first, else what it was drawn over.
-    let over = |shown: &'a str, drawing: &'a str| {
-        let cleared = ERASE_LINE.iter().any(|e| drawing.starts_with(e));
-        let mut drawing = drawing;
+    let over = |shown: &'a str, drawn: &'a str| {
+        let mut drawing = drawn;
         while let Some(rest) = ERASE_LINE.iter().find_map(|e| drawing.strip_prefix(e)) {
             drawing = rest;
         }
+        let cleared = drawing.len() < drawn.len();
         if cleared || !without_colours(drawing).trim().is_empty() {
             drawing
         } else {
@@ -102,14 +103,8 @@ pub(crate) fn line_as_shown<'a>(line: &'a str) -> &'a str {
         }
     };
     let (mut start, mut shown) = (0, "");
-    for at in memchr::memchr2_iter(b'\r', 0x1b, bytes) {
-        let width = match bytes[at] {
-            b'\r' => 1,
-            _ => COLUMN_ONE
-                .iter()
-                .find(|m| bytes[at..].starts_with(m.as_bytes()))
-                .map_or(0, |m| m.len()),
-        };
+    for at in memchr2_iter(b'\r', 0x1b, bytes) {
+        let width = redraw_at(bytes, at);
         if width == 0 || at < start {
             continue;
         }
@@ -120,6 +115,19 @@ pub(crate) fn line_as_shown<'a>(line: &'a str) -> &'a str {
         return line;
     }
     over(shown, &line[start..])
+}
+
+/// How many bytes at `at` in `bytes` move the cursor back to the line's
+/// first column (a carriage return, [`COLUMN_ONE`]'s sequences); 0 for
+/// none.
+fn redraw_at(bytes: &[u8], at: usize) -> usize {
+    match bytes[at] {
+        b'\r' => 1,
+        _ => COLUMN_ONE
+            .iter()
+            .find(|m| bytes[at..].starts_with(m.as_bytes()))
+            .map_or(0, |m| m.len()),
+    }
 }
 
 /// The escape sequences that clear a line, which a redrawn line opens with

@@ -42,7 +42,7 @@ pub(crate) use facts::cut;
 pub use facts::{command_argument, outcome_note, path_argument};
 use facts::{command_fact, read_run, shell_writes};
 pub use last_error::last_error_line;
-use strata_ctx_tools::{changed_files, program_of, INSPECTION_PROGRAMS};
+use strata_ctx_tools::{changed_files, only_inspects};
 
 /// One command the agent ran, with what came of it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -315,9 +315,7 @@ impl Digest {
                 );
             }
         }
-        let program = program_of(command);
-        let program = program.trim_start_matches("./");
-        if INSPECTION_PROGRAMS.contains(&program) {
+        if only_inspects(command) {
             self.inspections += 1;
             return;
         }
@@ -591,6 +589,7 @@ mod tests {
     use super::*;
     use serde_json::{json, Value};
     use strata_ctx_core::ToolResult;
+    use strata_ctx_tools::program_of;
 
     fn step(digest: &mut Digest, name: &str, args: Value, out: &str) {
         let call = ToolCall::new(format!("c{}", digest.steps()), name, args);
@@ -758,6 +757,55 @@ mod tests {
             "{text}"
         );
         assert_eq!(d.render(2_000), text, "deterministic");
+    }
+
+    /// REACT-6: git's subcommands that look are inspections; one that
+    /// changes the repository is a command whose failure the digest keeps
+    /// (a patch that does not apply, a push refused, a hook that failed).
+    #[test]
+    fn react_6_git_that_changes_the_repository_is_a_command() {
+        let mut d = Digest::new();
+        step(
+            &mut d,
+            "bash",
+            json!({"command": "git status && git diff"}),
+            "nothing to commit",
+        );
+        step(
+            &mut d,
+            "bash",
+            json!({"command": "git apply fix.patch"}),
+            "error: patch failed: f.txt:1\nerror: f.txt: patch does not apply\n<returncode>1</returncode>",
+        );
+        step(
+            &mut d,
+            "shell",
+            json!({"command": ["bash", "-lc", "git commit -am 'Fix totals'"]}),
+            "ruff.....................................................Failed\n- hook id: ruff\n- exit code: 1\n\napp.py:3:1: F401 [*] `os` imported but unused\nFound 1 error.\n<returncode>1</returncode>",
+        );
+        let commands: Vec<_> = d.commands().iter().map(|c| c.command.as_str()).collect();
+        assert_eq!(commands, ["git apply fix.patch", "git commit -am 'Fix totals'"]);
+        assert_eq!(
+            d.commands()[0].error.as_deref(),
+            Some("error: f.txt: patch does not apply")
+        );
+        assert_eq!(
+            d.commands()[1].error.as_deref(),
+            Some("app.py:3:1: F401 [*] `os` imported but unused")
+        );
+        let call = ToolCall::new("c9", "bash", json!({"command": "git push origin main"}));
+        let refused = "To github.com:shop/web.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'github.com:shop/web.git'\nhint: Updates were rejected because the remote contains work that you do not\n<returncode>1</returncode>";
+        let note = outcome_note(&call, &Message::tool_result(&call, ToolResult::success(refused)));
+        assert_eq!(
+            note.as_deref(),
+            Some("exit 1; last error: error: failed to push some refs to 'github.com:shop/web.git'")
+        );
+        let call = ToolCall::new("c10", "bash", json!({"command": "git diff --exit-code"}));
+        let diff = "diff --git a/f b/f\n-error: x\n+ok\n<returncode>1</returncode>";
+        assert_eq!(
+            outcome_note(&call, &Message::tool_result(&call, ToolResult::success(diff))),
+            None
+        );
     }
 
     #[test]

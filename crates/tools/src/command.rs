@@ -4,7 +4,10 @@
 /// Programs that look at, edit or move files rather than run something
 /// (`cat`, `sed`, `grep`, `ls`, `git`, `rm`, …, and SWE-agent's file
 /// commands): the digest counts them instead of listing them, and
-/// `strata-ctx eval` does not count their runs as facts.
+/// `strata-ctx eval` does not count their runs as facts. Git stands here
+/// for its subcommands that look at a repository (`git status`, `git
+/// diff`, `git log`): [`inspects`] tells a part that does from one that
+/// changes something (`git commit`, `git push`, `git apply`).
 pub const INSPECTION_PROGRAMS: &[&str] = &[
     "cat",
     "sed",
@@ -120,15 +123,99 @@ pub fn program_word(part: &str) -> Option<&str> {
         .filter(|w| !matches!(*w, "cd" | "export" | "source" | "." | "set"))
 }
 
+/// Git's subcommands that look at a repository without changing it.
+const GIT_INSPECTIONS: &[&str] = &[
+    "status",
+    "diff",
+    "log",
+    "show",
+    "blame",
+    "grep",
+    "ls-files",
+    "ls-tree",
+    "rev-parse",
+    "rev-list",
+    "branch",
+    "remote",
+    "config",
+    "describe",
+    "shortlog",
+    "reflog",
+    "cat-file",
+    "show-ref",
+    "for-each-ref",
+    "merge-base",
+    "check-ignore",
+    "name-rev",
+    "whatchanged",
+    "help",
+    "version",
+];
+
+/// Whether one part of a command line (as [`program_word`] reads it) only
+/// looks at files or a repository: its program is one of
+/// [`INSPECTION_PROGRAMS`], and for `git` its subcommand one that looks
+/// (`git -C repo diff --stat`, not `git commit -m fix` nor `git apply
+/// fix.patch`, whose failures are an agent's to know).
+///
+/// ```
+/// use strata_ctx_tools::inspects;
+///
+/// assert!(inspects("grep -rn todo src"));
+/// assert!(inspects("git --no-pager log -3"));
+/// assert!(!inspects("git push origin main"));
+/// assert!(!inspects("cargo test"));
+/// ```
+pub fn inspects(part: &str) -> bool {
+    let Some(program) = program_word(part) else {
+        return false;
+    };
+    let name = program.trim_start_matches("./");
+    if !INSPECTION_PROGRAMS.contains(&name) {
+        return false;
+    }
+    if name != "git" {
+        return true;
+    }
+    // What follows the word `git` in the part (`program_word` returns a
+    // slice of it), past git's own options (`-C dir`, `-c key=value`,
+    // `--no-pager`).
+    let at = (program.as_ptr() as usize).saturating_sub(part.as_ptr() as usize) + program.len();
+    let mut words = part.get(at..).unwrap_or_default().split_whitespace();
+    let subcommand = loop {
+        match words.next() {
+            Some("-C" | "-c") => {
+                words.next();
+            }
+            Some(w) if w.starts_with('-') => {}
+            other => break other,
+        }
+    };
+    subcommand.is_none_or(|s| GIT_INSPECTIONS.contains(&s))
+}
+
+/// Whether a command line only looks at files or a repository: it runs a
+/// program and every part that runs one [`inspects`] (`cd repo && git
+/// diff | head`, not `git diff && pytest`).
+pub fn only_inspects(command: &str) -> bool {
+    let mut programs = parts(command)
+        .into_iter()
+        .filter(|p| program_word(p).is_some())
+        .peekable();
+    programs.peek().is_some() && programs.all(inspects)
+}
+
 /// The program a command line runs: the first word of its first part that
 /// runs a program rather than looks at files (`cd … && sed -i … && python x.py`
-/// runs `python`), after variable assignments and
-/// `sudo`/`time`/`env`/`nohup`/`timeout N`; empty when it only looks.
+/// runs `python`, `git diff && git commit -m x` runs `git`), after variable
+/// assignments and `sudo`/`time`/`env`/`nohup`/`timeout N`; the first
+/// program's word when it only looks ([`only_inspects`]); empty when it
+/// runs none.
 pub fn program_of(command: &str) -> &str {
     let mut first = "";
     for part in parts(command) {
         match program_word(part) {
-            Some(w) if !INSPECTION_PROGRAMS.contains(&w.trim_start_matches("./")) => return w,
+            Some(w) if !inspects(part) => return w,
             Some(w) if first.is_empty() => first = w,
             _ => {}
         }
@@ -309,6 +396,37 @@ pub fn command_gist(command: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn git_inspects_with_its_subcommands_that_look() {
+        for part in [
+            "git status",
+            "git diff --stat",
+            "git -C /repo --no-pager log -3",
+            "git -c core.pager=cat show HEAD",
+            "git",
+            "./git.sh",
+        ] {
+            assert_eq!(inspects(part), part != "./git.sh", "{part}");
+        }
+        for part in [
+            "git commit -m fix",
+            "git push origin main",
+            "git apply fix.patch",
+            "git -C /repo merge topic",
+            "git rebase -i HEAD~3",
+            "git stash pop",
+        ] {
+            assert!(!inspects(part), "{part}");
+        }
+        assert!(only_inspects("cd /repo && git diff | head -50"));
+        assert!(!only_inspects("git diff && git commit -am fix"));
+        assert!(!only_inspects("cd /repo"), "runs no program");
+        assert!(!only_inspects(""));
+        assert_eq!(program_of("git add -A && git commit -m x && pytest"), "git");
+        assert_eq!(program_of("git status && pytest -q"), "pytest");
+        assert_eq!(program_of("git log -1 | cat"), "git");
+    }
 
     #[test]
     fn program_of_skips_prefixes_and_inspections() {

@@ -59,7 +59,7 @@ pub use args::{
     changed_files, command, content, field, patch_files, path, same_key, session, COMMAND_KEYS, CONTENT_KEYS,
     PATH_KEYS, REPLACEMENT_KEYS,
 };
-pub use command::{command_gist, program_of, program_word, INSPECTION_PROGRAMS};
+pub use command::{command_gist, inspects, only_inspects, program_of, program_word, INSPECTION_PROGRAMS};
 pub use kind::{classify, kind_of, normalize, ToolKind};
 pub use output::ShellOutput;
 pub use todo::{todos, Todo, TodoBoard};

@@ -11,7 +11,7 @@ use strata_ctx_compress::{
     as_shown, is_exit_status, is_verdict, line_kind, reports_no_failures, without_colours, LineKind,
 };
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
-use strata_ctx_tools::{classify, command, command_gist, program_of, ToolKind, INSPECTION_PROGRAMS};
+use strata_ctx_tools::{classify, command, command_gist, only_inspects, ToolKind};
 
 use super::last_error::last_error_line;
 use super::{CommandFact, MAX_COMMAND_CHARS, MAX_LINE_CHARS};
@@ -207,8 +207,7 @@ pub(super) const NOTE_ERROR_CHARS: usize = 160;
 /// ```
 pub fn outcome_note(call: &ToolCall, result: &Message) -> Option<String> {
     let command = command_argument(call)?;
-    let program = program_of(&command);
-    if INSPECTION_PROGRAMS.contains(&program.trim_start_matches("./")) {
+    if only_inspects(&command) {
         return None;
     }
     let failed = result

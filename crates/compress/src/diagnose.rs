@@ -102,7 +102,7 @@ pub use announce::{
 pub(crate) use announce::{message_lines, value_under, Elaborations, NEXT_OPERAND_REACH, OPERAND_REACH};
 pub(crate) use causes::causes_under;
 use counts::zero_failure_counts;
-pub use counts::{is_exit_status, is_verdict, reports_no_failures};
+pub use counts::{is_count, is_exit_status, is_verdict, reports_no_failures};
 pub use levels::says_failure;
 pub use levels::without_level_tag;
 use levels::{
@@ -397,6 +397,14 @@ fn context() -> &'static Regex {
     compiled(&RE, CONTEXT)
 }
 
+/// A call site of a Haskell call stack, under the error it led to
+/// (`  error, called at Cart.hs:16:15 in main:Cart`): a frame, whatever
+/// the function it names.
+fn haskell_call_site() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s*\S+, called at \S+:\d+:\d+ in [\w.-]+:[\w.]+\)?$")
+}
+
 /// A line of a code frame under its gutter, as rustc, gcc, Jest and ruff
 /// print them (`  14 |   return totl;`, `   |          ^^^^`), Vitest
 /// with no space before its bar (`     15|   throw new Error("x")`), and
@@ -496,9 +504,12 @@ pub fn line_kind(line: &str) -> LineKind {
     // access failed`, Jest's `  2 | throw new RangeError(…)`); the fields
     // of a TAP producer's YAML block under a failing test point
     // (node:test's `  name: 'TypeError'`), whose `error:` field says why;
-    // Lua's heading over the frames under its error (`stack traceback:`).
+    // Lua's heading over the frames under its error (`stack traceback:`);
+    // a Haskell call stack's call site (`error, called at Cart.hs:16:15 in
+    // main:Cart`).
     if is_tagged_marks(line)
         || code_frame().is_match(line)
+        || haskell_call_site().is_match(line)
         || tap_field().is_match(line)
         || line.trim() == "stack traceback:"
     {
@@ -1061,6 +1072,51 @@ mod tests {
         ] {
             assert_ne!(line_kind(line), LineKind::Failure, "{line}");
         }
+    }
+
+    /// TOOL-8: a run's counts are summaries, failing or not, in each
+    /// runner's words; what a runner is about to run and a Haskell call
+    /// stack's call site are not.
+    #[test]
+    fn tool_8_counts_in_each_runner_s_words() {
+        for line in [
+            "33 examples, 0 failures",
+            "Ran 4 tests",
+            "[INFO] Tests run: 2, Failures: 0, Errors: 0, Skipped: 0",
+            " 25 pass",
+            "# pass 12",
+            "8 files would be reformatted, 25 files would be left unchanged.",
+        ] {
+            assert!(is_count(line), "{line}");
+            assert_eq!(line_kind(line), LineKind::Summary, "{line}");
+        }
+        for line in [
+            "28 examples, 4 failures",
+            "[ERROR] Tests run: 4, Failures: 1, Errors: 1, Skipped: 0",
+            "Tests:       6 failed, 6 passed, 12 total",
+        ] {
+            assert!(is_count(line), "{line}");
+            assert_eq!(line_kind(line), LineKind::Failure, "{line}");
+        }
+        for line in [
+            "running 2 tests",
+            "collected 12 items",
+            "A total of 1 test files matched the specified pattern.",
+            "1 test(s) failed!",
+            "psql: error: connection to server on socket, port 5432 failed: Connection refused",
+            "Error: fetch 2",
+            "exit code 1",
+        ] {
+            assert!(!is_count(line), "{line}");
+        }
+        assert_eq!(
+            line_kind("         error, called at Cart.hs:16:15 in main:Cart)"),
+            LineKind::Context
+        );
+        assert_eq!(
+            line_kind("  undefined, called at src/Lib.hs:5:7 in app-0.1.0-inplace:Lib"),
+            LineKind::Context
+        );
     }
 
     #[test]

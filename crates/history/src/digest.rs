@@ -587,6 +587,7 @@ fn take_fitting(items: impl Iterator<Item = String>, room: &mut usize, separator
 #[cfg(test)]
 mod tests {
     use super::*;
+    use facts::Run;
     use serde_json::{json, Value};
     use strata_ctx_core::ToolResult;
     use strata_ctx_tools::program_of;
@@ -1552,6 +1553,52 @@ npm error code 1
         assert_eq!(
             last_error_line(log, None).as_deref(),
             Some("ERROR: ResolutionImpossible: for help visit https://pip.pypa.io/en/latest/topics/dependency-resolution/")
+        );
+    }
+
+    /// REACT-6: a run's count is what `strata_ctx_compress::is_count`
+    /// says, the one reading the history forms make: Black's and
+    /// pre-commit's `8 files would be reformatted` over Black's `Oh no!`,
+    /// the host whose recap counts a failure over the last host's, CTest's
+    /// percentage over its `1 FAILED TEST`, pytest's count under nox; a
+    /// Haskell call stack's call site is no error, RSpec-style `N
+    /// examples, M failures` a count.
+    #[test]
+    fn react_6_a_run_s_count_is_read_as_the_forms_read_it() {
+        let fact = |command: &str, out: &str| {
+            let run = Run {
+                text: out.to_owned(),
+                code: Some(1),
+                ..Run::default()
+            };
+            command_fact(command, run, false)
+        };
+        let outcome = |command: &str, out: &str| fact(command, out).outcome;
+        assert_eq!(
+            outcome("black --check .", "would reformat /src/a.py\n\nOh no! 💥 💔 💥\n8 files would be reformatted, 25 files would be left unchanged.\n").as_deref(),
+            Some("exit 1; 8 files would be reformatted, 25 files would be left unchanged.")
+        );
+        let recap = "PLAY RECAP *********\n\
+                     db01   : ok=4    changed=0    unreachable=0    failed=0    skipped=0\n\
+                     web02  : ok=9    changed=2    unreachable=0    failed=1    skipped=0\n\
+                     web03  : ok=12   changed=5    unreachable=0    failed=0    skipped=0\n";
+        assert_eq!(
+            outcome("ansible-playbook site.yml", recap).as_deref(),
+            Some("exit 1; web02  : ok=9    changed=2    unreachable=0    failed=1    skipped=0")
+        );
+        let ctest = "The following tests FAILED:\n\t 12 - test_parse_price (Failed)\n96% tests passed, 1 tests failed out of 27\n\nTotal Test time (real) =   0.31 sec\nErrors while running CTest\n";
+        assert!(
+            outcome("ctest", ctest)
+                .is_some_and(|o| o.starts_with("exit 1; 96% tests passed, 1 tests failed out of 27")),
+            "{:?}",
+            outcome("ctest", ctest)
+        );
+        let hspec = "  1) discount rejects negative percents\n       predicate failed on expected exception: ErrorCall (negative discount: -5\n       CallStack (from HasCallStack):\n         error, called at Cart.hs:16:15 in main:Cart)\n\n28 examples, 4 failures\n";
+        let fact = fact("cabal test", hspec);
+        assert_eq!(fact.outcome.as_deref(), Some("exit 1; 28 examples, 4 failures"));
+        assert_eq!(
+            fact.error.as_deref(),
+            Some("predicate failed on expected exception: ErrorCall (negative discount: -5")
         );
     }
 

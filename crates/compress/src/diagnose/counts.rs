@@ -1,13 +1,13 @@
-//! Whether a summary line's failure counts say that nothing failed,
-//! whether a failure line is a verdict, and whether a line states an exit
-//! status alone.
+//! Whether a line is a run's count, whether its failure counts say that
+//! nothing failed, whether a failure line is a verdict, and whether a line
+//! states an exit status alone.
 
 use std::sync::OnceLock;
 
 use regex::Regex;
 
 use super::prefix::{self, without_stream_prefix};
-use super::words::VERDICT;
+use super::words::{COUNT, VERDICT};
 use super::{compiled, line_kind, summary, without_colours, LineKind};
 
 /// Whether `line` reports that nothing failed: a summary whose every
@@ -70,6 +70,50 @@ pub(super) fn zero_failure_counts(line: &str) -> bool {
     }
     any
 }
+/// Whether `line` is a run's count of what passed and failed, as test
+/// runners and checkers close on them, whether or not anything failed:
+/// pytest's `1 failed, 3 passed in 0.2s`, RSpec's `33 examples, 3
+/// failures`, Maven's `Tests run: 4, Failures: 1, Errors: 0`, unittest's
+/// `Ran 4 tests` and `FAILED (errors=1)`, cargo's `test result: ok.`,
+/// Jest's `Tests: 3 failed, 60 passed`, mypy's `Found 3 errors in 2
+/// files`; read as shown, without colours. A number that a message goes on
+/// after is no count (libpq's `port 5432 failed: Connection refused`), nor
+/// is an exit status.
+///
+/// ```
+/// use strata_ctx_compress::is_count;
+/// assert!(is_count("==== 1 failed, 3 passed in 0.21s ===="));
+/// assert!(is_count("\x1b[1mTests:\x1b[22m       \x1b[31m6 failed\x1b[39m, 12 total"));
+/// assert!(is_count("33 examples, 0 failures"));
+/// assert!(!is_count("connection to server at \"db\" (10.0.3.7), port 5432 failed: Connection refused"));
+/// assert!(!is_count("Process exited with code 1"));
+/// assert!(!is_count("running 2 tests"));
+/// ```
+pub fn is_count(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let plain = without_colours(line);
+    let t = without_stream_prefix(plain.trim()).trim();
+    compiled(&RE, COUNT).is_match(t) && !counts_nothing().is_match(t)
+}
+
+/// What a build or runner says when it stops ([`VERDICT`]).
+fn verdict() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, VERDICT)
+}
+
+/// A line with a number that is no run's count: what a runner is about
+/// to run (cargo's `running 2 tests`, .NET's `A total of 1 test files
+/// matched …`), and the verdict Django's `runtests.py` closes on after its
+/// counts (`1 test(s) failed!` under `FAILED (errors=1)`).
+fn counts_nothing() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        r"^running \d+ tests?$|^A total of \d+ test files? matched\b|^collected \d+ items?\b|^\d+ test\(s\) failed!$",
+    )
+}
+
 /// Whether `line` states an exit status and nothing more, as an agent's
 /// shell tool appends it to what the command printed: `[The command
 /// completed with exit code 1.]`, `Exit code: 2`, `exit status 1`, `exit 1`.
@@ -106,7 +150,6 @@ pub fn is_exit_status(line: &str) -> bool {
 /// assert!(is_verdict("> Compilation failed; see the compiler error output for details."));
 /// ```
 pub fn is_verdict(line: &str) -> bool {
-    static RE: OnceLock<Regex> = OnceLock::new();
     match prefix::test_event(line) {
         Some(prefix::TestEvent::Printed(text)) => return is_verdict(&text),
         Some(_) => return true,
@@ -114,5 +157,5 @@ pub fn is_verdict(line: &str) -> bool {
     }
     let plain = without_colours(line);
     let t = without_stream_prefix(plain.trim()).trim();
-    summary().is_match(t) || compiled(&RE, VERDICT).is_match(t)
+    summary().is_match(t) || verdict().is_match(t)
 }

@@ -301,22 +301,40 @@ pub(super) const WARNING: &str = concat!(
     // (`"GET /orders/7 HTTP/1.1" 404 207`).
     r#"|\bHTTP/[\d.]+" 4\d\d\b|^\s*(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) +(?:/\S* +)?4\d\d (?:in \d+(?:\.\d+)?m?s$|\d+(?:\.\d+)? ms\b)"#,
 );
-/// Summaries: counts (not a number that a message goes on after, libpq's
-/// `…, port 5432 failed: Connection refused`), closing lines, exit codes.
+/// A run's counts of what passed and failed, as test runners and checkers
+/// close on them (`1 failed, 3 passed in 0.2s`, `33 examples, 3
+/// failures`, `Tests run: 4, Failures: 1`, unittest's `FAILED
+/// (errors=1)`); not a number that a message goes on after, libpq's `…,
+/// port 5432 failed: Connection refused`. A macro, so that [`COUNT`] and
+/// [`SUMMARY`] are one pattern's text.
+macro_rules! count_pattern {
+    () => {
+        concat!(
+            r#"(?i:(?:^|[\s(\[{,;:=/|>'"])\d+ (?:passed|failed|skipped|errors?|failures?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo|vulnerabilit(?:y|ies)|findings?|violations?)(?:$|[^:\w]))"#,
+            r"|^\d+ files? (?:would be )?reformatted\b|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|\bTests run: \d+, Failures: \d+|^Ran \d+ tests?\b|^OK(?:\s|$)|^FAILED \(|^Found \d+ errors?",
+            // The counts a TAP producer prints last (node:test's `# tests 44`,
+            // `# fail 2`, and its spec reporter's `ℹ fail 2`, the default from
+            // Node 23 on), testthat's (`[ FAIL 3 | WARN 2 | SKIP 0 | PASS 21
+            // ]`), Bun's (` 4 fail`).
+            r"|^[#ℹ] (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$|^\[ FAIL \d+ \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$|^\s*\d+ (?:pass|fail)$",
+            // node-tap's (`# { total: 44, pass: 40, fail: 4 }`).
+            r"|^# \{ total: \d+, ",
+            // Ansible's recap, a host's counts (`web1 : ok=4 changed=3
+            // unreachable=0 failed=1 skipped=0 …`).
+            r"|^\S+\s+: ok=\d+\s+changed=\d+\s+unreachable=\d+\s+failed=\d+",
+        )
+    };
+}
+
+/// A run's counts ([`count_pattern`]).
+pub(super) const COUNT: &str = count_pattern!();
+
+/// Summaries: a run's counts ([`COUNT`]), closing lines, exit codes.
 pub(super) const SUMMARY: &str = concat!(
-    r#"(?i:(?:^|[\s(\[{,;:=/|>'"])\d+ (?:passed|failed|skipped|errors?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo|vulnerabilit(?:y|ies)|findings?|violations?)(?:$|[^:\w]))"#,
-    r"|^\d+ files? (?:would be )?reformatted\b|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|^Ran \d+ tests? in|^OK(?:\s|$)|^FAILED \(|^=+ .* in [\d.]+m?s",
-    r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Found \d+ errors?|^Success: no issues|^All checks passed|^Your code has been rated at",
+    count_pattern!(),
+    r"|^=+ .* in [\d.]+m?s",
+    r"|BUILD (?:SUCCESS|SUCCESSFUL|FAILED|FAILURE)|^Success: no issues|^All checks passed|^Your code has been rated at",
     r"|(?i:exit(?:ed)?(?: with)? (?:code|status)\s*[:=]?\s*-?\d+|returncode)|^\s*Finished .* target\(s\) in",
-    // The counts a TAP producer prints last (node:test's `# tests 44`,
-    // `# fail 2`, and its spec reporter's `ℹ fail 2`, the default from
-    // Node 23 on), and testthat's (`[ FAIL 3 | WARN 2 | SKIP 0 | PASS 21 ]`).
-    r"|^[#ℹ] (?:tests|suites|pass|fail|cancelled|skipped|todo) \d+$|^\[ FAIL \d+ \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$",
-    // node-tap's (`# { total: 44, pass: 40, fail: 4 }`).
-    r"|^# \{ total: \d+, ",
-    // Ansible's recap, a host's counts (`web1 : ok=4 changed=3
-    // unreachable=0 failed=1 skipped=0 …`).
-    r"|^\S+\s+: ok=\d+\s+changed=\d+\s+unreachable=\d+\s+failed=\d+",
     // What an agent printed where it left part of an output out, so that
     // the form still says the output was cut there: Codex CLI's `[...
     // omitted 764 of 1020 lines ...]`, `[... output truncated to fit 10240
@@ -337,6 +355,9 @@ pub(super) const SUMMARY: &str = concat!(
 /// messages above it (besides [`SUMMARY`]'s counts).
 pub(super) const VERDICT: &str = concat!(
     r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|doctest failed|test run failed|could not compile|aborting due to|Recipe)|^g?make(?:\[\d+\])?: (?:\*\*\*|Target .+ not remade because of errors\.$)|^Errors parsing \S+$|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed|^ELIFECYCLE\s+Command failed|^(?:nox > )?(?:Session \S+ failed\.|\* \S+: failed)$|^!{3,} .+ !{3,}$",
+    // Django's `runtests.py` closing on how many tests failed (`1 test(s)
+    // failed!`).
+    r"|^\d+ test\(s\) failed!$",
     // What a build or runner says when it stops, pointing at the errors
     // above: Gradle, MSBuild, Ninja, CMake, Zig, Elixir, XCTest and Swift
     // Testing.

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use regex::Regex;
 use serde_json::Value;
 use strata_ctx_compress::{
-    as_shown, is_exit_status, is_verdict, line_kind, reports_no_failures, without_colours, LineKind,
+    as_shown, is_count, is_exit_status, is_verdict, line_kind, reports_no_failures, without_colours, LineKind,
 };
 use strata_ctx_core::{Message, ResultStatus, ToolCall};
 use strata_ctx_tools::{classify, command, command_gist, only_inspects, ToolKind};
@@ -45,22 +45,6 @@ pub(crate) fn exit_status() -> &'static Regex {
     RE.get_or_init(|| {
         Regex::new(r"(?i)(?:exit(?:ed with)? (?:code|status)|returncode|return code)\D{0,3}(-?\d+)")
             .unwrap_or_else(|_| never())
-    })
-}
-
-/// A test run's summary: its counts (`3 passed, 1 failed`, Maven's `Tests
-/// run: 17, Failures: 3`, testthat's `[ FAIL 3 | WARN 2 | SKIP 0 | PASS
-/// 21 ]`, Bun's ` 4 fail`) or unittest's `OK` and `FAILED (failures=1)`,
-/// in capitals: Go's `ok  \texample.com/app` names one package that
-/// passed, RSpec's `Failed examples:` heads a list; not a number that a
-/// message goes on after (libpq's `port 5432 failed: Connection refused`).
-pub(crate) fn test_summary() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| {
-        Regex::new(
-            r"(?i:\b\d+ (?:passed|failed|errors?|failures?)(?:$|[^:\w])|^Ran \d+ tests?|test result:|Tests?:\s+\d+|Tests run: \d+, Failures: \d+)|^(?:OK|FAILED)\b|^\[ FAIL \d+ \| WARN \d+ \| SKIP \d+ \| PASS \d+ \]$|^\d+ (?:pass|fail)$",
-        )
-        .unwrap_or_else(|_| never())
     })
 }
 
@@ -281,7 +265,7 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
     // nor is an exception's message that holds a count (Node's `Error:
     // fetch 2 failed`).
     let is_summary = |l: &&str| {
-        (test_summary().is_match(l)
+        (is_count(l)
             && !l.ends_with("potentially fixable with the `--fix` option.")
             && !exception_message().is_match(l))
             || reports_no_failures(l)

@@ -8,7 +8,7 @@ use regex::Regex;
 
 use super::prefix::{self, without_stream_prefix};
 use super::words::{COUNT, VERDICT};
-use super::{compiled, line_kind, summary, without_colours, LineKind};
+use super::{compiled, fixable, line_kind, summary, without_colours, LineKind};
 
 /// Whether `line` reports that nothing failed: a summary whose every
 /// failure count is zero (`Tests run: 5, Failures: 0, Errors: 0`,
@@ -70,6 +70,7 @@ pub(super) fn zero_failure_counts(line: &str) -> bool {
     }
     any
 }
+
 /// Whether `line` is a run's count of what passed and failed, as test
 /// runners and checkers close on them, whether or not anything failed:
 /// pytest's `1 failed, 3 passed in 0.2s`, RSpec's `33 examples, 3
@@ -78,7 +79,8 @@ pub(super) fn zero_failure_counts(line: &str) -> bool {
 /// Jest's `Tests: 3 failed, 60 passed`, mypy's `Found 3 errors in 2
 /// files`; read as shown, without colours. A number that a message goes on
 /// after is no count (libpq's `port 5432 failed: Connection refused`), nor
-/// is an exit status.
+/// is an exit status, an exception's message that holds a number (`Error:
+/// fetch 2 failed`) or ESLint's count of what `--fix` could fix.
 ///
 /// ```
 /// use strata_ctx_compress::is_count;
@@ -88,12 +90,14 @@ pub(super) fn zero_failure_counts(line: &str) -> bool {
 /// assert!(!is_count("connection to server at \"db\" (10.0.3.7), port 5432 failed: Connection refused"));
 /// assert!(!is_count("Process exited with code 1"));
 /// assert!(!is_count("running 2 tests"));
+/// assert!(!is_count("AssertionError: 3 failed"));
+/// assert!(!is_count("  1 error and 0 warnings potentially fixable with the `--fix` option."));
 /// ```
 pub fn is_count(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     let plain = without_colours(line);
     let t = without_stream_prefix(plain.trim()).trim();
-    compiled(&RE, COUNT).is_match(t) && !counts_nothing().is_match(t)
+    compiled(&RE, COUNT).is_match(t) && !counts_nothing().is_match(t) && !fixable().is_match(t)
 }
 
 /// What a build or runner says when it stops ([`VERDICT`]).
@@ -104,13 +108,14 @@ fn verdict() -> &'static Regex {
 
 /// A line with a number that is no run's count: what a runner is about
 /// to run (cargo's `running 2 tests`, .NET's `A total of 1 test files
-/// matched …`), and the verdict Django's `runtests.py` closes on after its
-/// counts (`1 test(s) failed!` under `FAILED (errors=1)`).
+/// matched …`), the verdict Django's `runtests.py` closes on after its
+/// counts (`1 test(s) failed!` under `FAILED (errors=1)`), an exception's
+/// message (`Error: fetch 2 failed`, `AssertionError: 3 failed`).
 fn counts_nothing() -> &'static Regex {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(
         &RE,
-        r"^running \d+ tests?$|^A total of \d+ test files? matched\b|^collected \d+ items?\b|^\d+ test\(s\) failed!$",
+        r"^running \d+ tests?$|^A total of \d+ test files? matched\b|^collected \d+ items?\b|^\d+ test\(s\) failed!$|^(?:[\w.]*\.)?[A-Z]?\w*(?:Error|Exception): ",
     )
 }
 

@@ -48,13 +48,6 @@ pub(crate) fn exit_status() -> &'static Regex {
     })
 }
 
-/// An exception's message, after its class (`Error: fetch 2 failed`,
-/// `AssertionError: 3 failed`): no run's summary, whatever count it holds.
-fn exception_message() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    RE.get_or_init(|| Regex::new(r"^(?:[\w.]*\.)?[A-Z]?\w*(?:Error|Exception): ").unwrap_or_else(|_| never()))
-}
-
 #[cold]
 pub(crate) fn never() -> Regex {
     // The patterns above are constants that compile; this keeps the
@@ -261,15 +254,9 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
     // A line that says nothing failed (`SUCCESS: no error occurred`) is
     // the verdict of a check the agent wrote.
     let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    // ESLint's count of what `--fix` could fix is not the run's summary,
-    // nor is an exception's message that holds a count (Node's `Error:
-    // fetch 2 failed`).
-    let is_summary = |l: &&str| {
-        (is_count(l)
-            && !l.ends_with("potentially fixable with the `--fix` option.")
-            && !exception_message().is_match(l))
-            || reports_no_failures(l)
-    };
+    // A run's count (`strata_ctx_compress::is_count`), or a line that says
+    // nothing failed.
+    let is_summary = |l: &&str| is_count(l) || reports_no_failures(l);
     // The last verdict that says something failed, else the last one
     // (`go test ./...` closes on the packages that passed after those
     // that failed).

@@ -1109,6 +1109,10 @@ mod tests {
         ] {
             assert!(!is_count(line), "{line}");
         }
+        // Cargo's closing word over the targets that failed is a verdict.
+        assert!(is_verdict("error: 2 targets failed:"));
+        assert!(is_verdict("error: 1 target failed: `--test it`"));
+        assert!(!is_verdict("error: could not find `Cargo.toml` in `/src`"));
         assert_eq!(
             line_kind("         error, called at Cart.hs:16:15 in main:Cart)"),
             LineKind::Context

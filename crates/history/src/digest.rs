@@ -1602,6 +1602,48 @@ npm error code 1
         );
     }
 
+    /// REACT-6: `cargo test` over several targets: its outcome is the
+    /// failing target's count, not the doc-tests' `ok` that close it, and
+    /// its last error the panic, not Cargo's `error: 1 target failed:`.
+    #[test]
+    fn react_6_a_cargo_run_of_many_targets_keeps_the_failing_one() {
+        let out = "     Running tests/test_version_req.rs (target/debug/deps/test_version_req-1)\n\n\
+                   running 20 tests\ntest test_caret ... FAILED\n\nfailures:\n\n---- test_caret stdout ----\n\n\
+                   thread 'test_caret' (12019) panicked at tests/test_version_req.rs:210:5:\ndid not match 1.1.2\n\n\
+                   failures:\n    test_caret\n\n\
+                   test result: FAILED. 19 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s\n\n\
+                   error: test failed, to rerun pass `--test test_version_req`\n   Doc-tests semver\n\nrunning 4 tests\n\
+                   test src/lib.rs - (line 19) ... ok\ntest src/lib.rs - Version::new (line 376) ... ok\n\
+                   test src/lib.rs - Version::cmp (line 433) ... ok\ntest src/parse.rs - parse::Error (line 11) ... ok\n\n\
+                   test result: ok. 4 passed; 0 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.47s\n\n\
+                   error: 1 target failed:\n    `--test test_version_req`\n";
+        let fact = |code: i64| {
+            let run = Run {
+                text: out.to_owned(),
+                code: Some(code),
+                ..Run::default()
+            };
+            command_fact("cargo test --no-fail-fast", run, false)
+        };
+        let failed = fact(101);
+        assert!(
+            failed
+                .outcome
+                .as_deref()
+                .is_some_and(|o| o.starts_with("exit 101; test result: FAILED. 19 passed; 1 failed;")),
+            "{:?}",
+            failed.outcome
+        );
+        assert_eq!(
+            failed.error.as_deref(),
+            Some("thread 'test_caret' (12019) panicked at tests/test_version_req.rs:210:5: did not match 1.1.2")
+        );
+        // A run that exited 0 is read by its closing counts alone.
+        assert!(fact(0)
+            .outcome
+            .is_some_and(|o| o.starts_with("exit 0; test result: ok. 4 passed;")));
+    }
+
     /// REACT-6: the last error of a package manager is what it could not
     /// do, not the help and verdicts it prints after: `npm ci`'s missing
     /// entry over npm's usage, `npm run`'s missing script over where to

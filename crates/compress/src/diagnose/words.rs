@@ -354,7 +354,7 @@ pub(super) const SUMMARY: &str = concat!(
 /// Verdicts: what a build or runner says when it stops, pointing at the
 /// messages above it (besides [`SUMMARY`]'s counts).
 pub(super) const VERDICT: &str = concat!(
-    r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|doctest failed|test run failed|could not compile|aborting due to|Recipe)|^g?make(?:\[\d+\])?: (?:\*\*\*|Target .+ not remade because of errors\.$)|^Errors parsing \S+$|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed|^ELIFECYCLE\s+Command failed|^(?:nox > )?(?:Session \S+ failed\.|\* \S+: failed)$|^!{3,} .+ !{3,}$",
+    r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|doctest failed|test run failed|could not compile|aborting due to|Recipe|\d+ targets? failed)|^g?make(?:\[\d+\])?: (?:\*\*\*|Target .+ not remade because of errors\.$)|^Errors parsing \S+$|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed|^ELIFECYCLE\s+Command failed|^(?:nox > )?(?:Session \S+ failed\.|\* \S+: failed)$|^!{3,} .+ !{3,}$",
     // Django's `runtests.py` closing on how many tests failed (`1 test(s)
     // failed!`).
     r"|^\d+ test\(s\) failed!$",

@@ -56,7 +56,8 @@ pub(crate) fn never() -> Regex {
 }
 
 /// How many lines above a run's last count its other closing counts may
-/// stand ([`command_fact`]): Jest's, Vitest's and Playwright's blocks.
+/// stand ([`command_fact`]): Jest's, Vitest's and Playwright's blocks (of
+/// a run that failed, any count above may say what failed).
 const SUMMARY_BLOCK_LINES: usize = 8;
 
 /// The fewest characters of a line taken for a failure or a verdict: a
@@ -275,9 +276,17 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
     let summary_at = lines.iter().rposition(is_summary);
     // Of the runner's closing counts, the last that says something failed
     // (Jest's `Test Suites: 2 failed, 2 total` over `Tests: 0 total`,
-    // Playwright's `1 failed` over `2 passed (23.0s)`).
+    // Playwright's `1 failed` over `2 passed (23.0s)`); of a run that
+    // failed, the last such count of any of its parts (the test binary
+    // whose `test result: FAILED.` stands above the doc-tests' `test
+    // result: ok.` that close `cargo test`).
+    let run_failed = failed || code.is_some_and(|c| c != 0);
     let failing_at = summary_at.and_then(|at| {
-        let from = at.saturating_sub(SUMMARY_BLOCK_LINES);
+        let from = if run_failed {
+            0
+        } else {
+            at.saturating_sub(SUMMARY_BLOCK_LINES)
+        };
         (from..=at)
             .rev()
             .find(|&i| is_summary(&lines[i]) && line_kind(lines[i]) == LineKind::Failure)

@@ -43,13 +43,15 @@ pub fn without_colours(text: &str) -> Cow<'_, str> {
 }
 
 /// `text` as a terminal shows it, line by line: a
-/// `\r\n` line end (Windows', or a terminal's) is `\n`, and a line a
+/// `\r\n` line end (Windows', or a terminal's) is `\n`, a line a
 /// progress bar or spinner redrew after carriage returns is its last
 /// drawing (Cargo's `    Building [===> ] 32/33: app\r\x1b[Kerror[E0308]:
 /// mismatched types` is the error, npm's `⠼\x1b[1G\x1b[0Knpm error code
-/// E404` is npm's error), as a program reading a tool's output through a
-/// terminal (Codex CLI's `exec_command` under a `tty`) gets it. Borrowed
-/// when no line was redrawn.
+/// E404` is npm's error), and lines a live region erased by moving the
+/// cursor up over them (`\x1b[1A\x1b[2K`: Jest's `RUNS` lines, a spinner
+/// over several lines) are what was drawn over them, as a program reading
+/// a tool's output through a terminal (Codex CLI's `exec_command` under a
+/// `tty`) gets it. Borrowed when no line was redrawn.
 ///
 /// ```
 /// use strata_ctx_compress::as_shown;
@@ -57,20 +59,89 @@ pub fn without_colours(text: &str) -> Cow<'_, str> {
 /// let pty = "   Compiling app\r\n    Building [==> ] 3/4: app\r\x1b[Kerror: boom\r\n";
 /// assert_eq!(as_shown(pty), "   Compiling app\nerror: boom\n");
 /// assert_eq!(as_shown("⠙\x1b[1G\x1b[0Knpm error code E404\n"), "npm error code E404\n");
+/// let jest = " RUNS  a.test.js\n\x1b[1A\x1b[2K FAIL  a.test.js\n";
+/// assert_eq!(as_shown(jest), " FAIL  a.test.js\n");
 /// assert_eq!(as_shown("plain\n"), "plain\n");
 /// ```
 pub fn as_shown(text: &str) -> Cow<'_, str> {
     let bytes = text.as_bytes();
-    if !memchr2_iter(b'\r', 0x1b, bytes).any(|at| redraw_at(bytes, at) > 0) {
-        return Cow::Borrowed(text);
+    if memchr2_iter(b'\r', 0x1b, bytes)
+        .any(|at| redraw_at(bytes, at) > 0 || cursor_up_at(bytes, at).is_some())
+    {
+        Cow::Owned(screen(text))
+    } else {
+        Cow::Borrowed(text)
     }
-    let mut shown = String::with_capacity(text.len());
+}
+
+/// The lines of `text` as a terminal's screen ends up showing them, when
+/// the cursor moves up over lines drawn before: each line, or part of a
+/// line after a move up, is drawn over the row the cursor is on
+/// ([`drawn_over`]).
+fn screen(text: &str) -> String {
+    let mut rows: Vec<&str> = Vec::new();
+    let mut row = 0;
     for line in text.split_inclusive('\n') {
-        let (body, end) = line.strip_suffix('\n').map_or((line, ""), |body| (body, "\n"));
-        shown.push_str(line_as_shown(body));
-        shown.push_str(end);
+        let (body, ended) = line.strip_suffix('\n').map_or((line, false), |body| (body, true));
+        let bytes = body.as_bytes();
+        let mut start = 0;
+        for at in memchr::memchr_iter(0x1b, bytes) {
+            let Some((width, lines)) = cursor_up_at(bytes, at) else {
+                continue;
+            };
+            if at < start {
+                continue;
+            }
+            draw(&mut rows, row, &body[start..at]);
+            row = row.saturating_sub(lines);
+            start = at + width;
+        }
+        draw(&mut rows, row, &body[start..]);
+        if ended {
+            row += 1;
+        }
     }
-    Cow::Owned(shown)
+    // The rows down to the cursor's: a line ended on its own row.
+    let ended = text.ends_with('\n');
+    let last = if ended { row } else { row + 1 };
+    while rows.len() < last {
+        rows.push("");
+    }
+    let mut shown = rows.join("\n");
+    if ended {
+        shown.push('\n');
+    }
+    shown
+}
+
+/// Draws `drawing` over the row `row` of `rows`; a row below the last is
+/// a new, empty one, made when something is drawn on it.
+fn draw<'a>(rows: &mut Vec<&'a str>, row: usize, drawing: &'a str) {
+    let base = rows.get(row).copied().unwrap_or_default();
+    let shown = drawn_over(base, drawing);
+    if row < rows.len() {
+        rows[row] = shown;
+    } else if !shown.is_empty() {
+        rows.resize(row, "");
+        rows.push(shown);
+    }
+}
+
+/// How many bytes at `at` in `bytes` move the cursor up, and by how many
+/// lines: CSI `A` (`\x1b[1A`, `\x1b[A`) and CSI `F`, which goes to the
+/// first column of a line above too.
+fn cursor_up_at(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
+    let rest = bytes.get(at..)?.strip_prefix(b"\x1b[")?;
+    let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+    if !matches!(rest.get(digits), Some(b'A' | b'F')) || digits > 4 {
+        return None;
+    }
+    let lines = std::str::from_utf8(&rest[..digits])
+        .ok()
+        .and_then(|n| n.parse::<usize>().ok())
+        .unwrap_or(1)
+        .max(1);
+    Some((2 + digits + 1, lines))
 }
 
 /// The escape sequences that move the cursor to a line's first column, as
@@ -84,7 +155,15 @@ const COLUMN_ONE: [&str; 3] = ["\x1b[G", "\x1b[1G", "\x1b[0G"];
 /// the codes it clears the line with first (`\x1b[K`): a drawing of colour
 /// codes or spaces alone leaves what it was drawn over, one that clears
 /// the line first and draws nothing leaves nothing.
-pub(crate) fn line_as_shown<'a>(line: &'a str) -> &'a str {
+pub(crate) fn line_as_shown(line: &str) -> &str {
+    drawn_over("", line)
+}
+
+/// What a row that showed `base` shows once `line` is drawn over it from
+/// its first column ([`line_as_shown`] of a fresh row): `line` itself when
+/// it was not redrawn and the row was empty; else its last drawing that
+/// shows something or clears the row, else `base`.
+fn drawn_over<'a>(base: &'a str, line: &'a str) -> &'a str {
     let line = line.strip_suffix('\r').unwrap_or(line);
     let bytes = line.as_bytes();
     // What the line shows once `drawing` is drawn over `shown`: the
@@ -102,7 +181,7 @@ pub(crate) fn line_as_shown<'a>(line: &'a str) -> &'a str {
             shown
         }
     };
-    let (mut start, mut shown) = (0, "");
+    let (mut start, mut shown) = (0, base);
     for at in memchr2_iter(b'\r', 0x1b, bytes) {
         let width = redraw_at(bytes, at);
         if width == 0 || at < start {
@@ -111,7 +190,7 @@ pub(crate) fn line_as_shown<'a>(line: &'a str) -> &'a str {
         shown = over(shown, &line[start..at]);
         start = at + width;
     }
-    if start == 0 {
+    if start == 0 && base.is_empty() {
         return line;
     }
     over(shown, &line[start..])
@@ -177,7 +256,27 @@ mod tests {
         assert_eq!(super::as_shown("⠙\x1b[1Gnpm error\nok"), "npm error\nok");
     }
 
-    /// TOOL-8: a line is read as shown before it is cut for reading:
+    /// TOOL-8: lines a live region erased by moving the cursor up over
+    /// them show what was drawn over them: Jest's `RUNS` line under its
+    /// `\r\x1b[K\r\x1b[1A` erasures, a two-line spinner redrawn with
+    /// `\x1b[2F`; a move up past the first line stays on it, a drawing of
+    /// colour codes alone leaves the row as it was.
+    #[test]
+    fn lines_erased_by_a_move_up_show_what_was_drawn_over_them() {
+        use super::as_shown;
+        let jest = "\n RUNS  a.test.js\n\r\x1b[K\r\x1b[1A\r\x1b[K\r\x1b[1A FAIL  a.test.js\n  ● adds\n";
+        assert_eq!(as_shown(jest), " FAIL  a.test.js\n  ● adds\n");
+        let spinner = "⠋ build\n⠋ test\n\x1b[2F⠙ build\n✗ test failed\n";
+        assert_eq!(as_shown(spinner), "⠙ build\n✗ test failed\n");
+        assert_eq!(as_shown("a\n\x1b[5Ab\n"), "b\n");
+        assert_eq!(as_shown("error: x\n\x1b[1A\x1b[0m\n"), "error: x\n");
+        assert_eq!(as_shown("a\nb\n\x1b[1A\x1b[2K"), "a\n");
+        assert_eq!(as_shown("a\n\nb\x1b[A"), "a\n\nb");
+        // Without a move up, each line is shown as it was, empty ones too.
+        assert_eq!(as_shown("a\r\n\r\n\r\x1b[K\nb"), "a\n\n\nb");
+        assert_eq!(as_shown("\r\n"), "\n");
+    }
+
     /// a progress bar's thousands of drawings stand before the error.
     #[test]
     fn a_long_redrawn_line_is_read_by_its_last_drawing() {

@@ -152,7 +152,8 @@ fn tool_8_captured_outputs_under_a_process_s_name_keep_every_failure() {
 /// end in `\r\n` (Windows, a terminal: Codex CLI's `exec_command` under a
 /// `tty`), lines a progress bar drew over before (`  3%|#  | 3/100\r`), and
 /// lines npm's spinner drew before, moving back to the first column
-/// (`⠙\x1b[1G\x1b[0K`).
+/// (`⠙\x1b[1G\x1b[0K`), and a live status line erased by moving the
+/// cursor up over it (Jest's `RUNS` line, `\r\x1b[K\r\x1b[1A\r\x1b[K`).
 /// Before, the line ends hid 66 failure lines of 16 captures from the
 /// patterns that end at a line's end, and took room; a progress bar's
 /// drawings made the line after them noise.
@@ -176,10 +177,22 @@ fn tool_8_captured_outputs_printed_to_a_terminal_keep_their_form() {
             .split_inclusive('\n')
             .map(|l| format!("⠙\x1b[1G\x1b[0K⠹\x1b[1G\x1b[0K{l}"))
             .collect();
+        // Jest's live status line, erased by moving the cursor up over it
+        // before every fifth line.
+        let live: String = case
+            .output
+            .split_inclusive('\n')
+            .enumerate()
+            .map(|(i, l)| match i % 5 {
+                4 => format!(" RUNS  src/a.test.js\n\r\x1b[K\r\x1b[1A\r\x1b[K{l}"),
+                _ => l.to_owned(),
+            })
+            .collect();
         for (how, printed) in [
             ("\\r\\n", &crlf),
             ("a progress bar", &redrawn),
             ("npm's spinner", &spun),
+            ("a live status line", &live),
         ] {
             assert_eq!(
                 c.compress_text("Bash", &args, printed).0,

@@ -272,6 +272,11 @@ mod tests {
         assert_eq!(as_shown("error: x\n\x1b[1A\x1b[0m\n"), "error: x\n");
         assert_eq!(as_shown("a\nb\n\x1b[1A\x1b[2K"), "a\n");
         assert_eq!(as_shown("a\n\nb\x1b[A"), "a\n\nb");
+        // A text that ends on a cleared line ends with that line's end.
+        assert_eq!(as_shown("a\n\r\x1b[2K"), "a\n");
+        // A move of up to 9,999 lines; a longer number is no move.
+        assert_eq!(as_shown("a\nb\n\x1b[1000Ac\n"), "c\nb\n");
+        assert_eq!(as_shown("a\nb\n\x1b[99999Ac\n"), "a\nb\n\x1b[99999Ac\n");
         // Without a move up, each line is shown as it was, empty ones too.
         assert_eq!(as_shown("a\r\n\r\n\r\x1b[K\nb"), "a\n\n\nb");
         assert_eq!(as_shown("\r\n"), "\n");

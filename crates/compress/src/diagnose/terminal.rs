@@ -89,9 +89,6 @@ fn screen(text: &str) -> String {
             let Some((width, lines)) = cursor_up_at(bytes, at) else {
                 continue;
             };
-            if at < start {
-                continue;
-            }
             draw(&mut rows, row, &body[start..at]);
             row = row.saturating_sub(lines);
             start = at + width;
@@ -136,10 +133,10 @@ fn cursor_up_at(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
     if !matches!(rest.get(digits), Some(b'A' | b'F')) || digits > 4 {
         return None;
     }
-    let lines = std::str::from_utf8(&rest[..digits])
-        .ok()
-        .and_then(|n| n.parse::<usize>().ok())
-        .unwrap_or(1)
+    // No number, or 0, is one line.
+    let lines = rest[..digits]
+        .iter()
+        .fold(0, |n, d| n * 10 + usize::from(d - b'0'))
         .max(1);
     Some((2 + digits + 1, lines))
 }

@@ -16,6 +16,7 @@ mod named;
 mod spans;
 pub(crate) use choose::assertion_diff_under;
 use choose::choose;
+use diagnose::prefix::nested::Nest;
 pub(crate) use gaps::{gap_marker, gap_of, shown_for_its_marker};
 use gaps::{original_lines, Represented};
 pub(crate) use line::{cap_line, ceil_boundary, floor_boundary};
@@ -269,15 +270,24 @@ fn condense_once<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
     // Under a tool that runs several processes, each line is judged, and
     // stands under the line above it, as its process printed it; which
     // process said it tells it apart from the same words of another.
-    let mut plain = diagnose::prefix::as_printed_alone(&uncoloured);
-    let named = Named::of(&uncoloured, &plain);
-    let as_printed = matches!((&uncoloured, &plain), (Cow::Borrowed(_), Cow::Borrowed(_)));
+    let alone = diagnose::prefix::as_printed_alone(&uncoloured);
+    let named = Named::of(&uncoloured, &alone);
+    // The output of a build an installer ran is judged out of the indent
+    // the installer nests it in (pip's under `[155 lines of output]`).
+    let diagnose::prefix::nested::OutOfNesting {
+        text: mut plain,
+        nests,
+    } = diagnose::prefix::nested::out_of_nesting(&alone, |l| gaps::gap_of(l).is_some());
+    let as_printed = matches!(
+        (&uncoloured, &alone, &plain),
+        (Cow::Borrowed(_), Cow::Borrowed(_), Cow::Borrowed(_))
+    );
     if plain.ends_with('\n') && !text.ends_with('\n') {
         // A last line of colour codes alone (`\x1b[0m` after the last
         // newline) is still a line of the output: it keeps its place.
         plain.to_mut().push(' ');
     }
-    let (chosen, total_lines) = match plan(&plain, &named, budget) {
+    let (chosen, total_lines) = match plan(&plain, &named, &nests, budget) {
         Plan::Within(n) => {
             return Condensed {
                 text: Cow::Borrowed(text),
@@ -296,8 +306,8 @@ fn condense_once<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
             })
             .collect()
     } else {
-        // Colour codes and processes' names hold no newline, so line `n`
-        // of the plain text is line `n` of `text`.
+        // Colour codes, processes' names and nesting indents hold no
+        // newline, so line `n` of the plain text is line `n` of `text`.
         let printed: Vec<&str> = text
             .split('\n')
             .map(|l| l.strip_suffix('\r').unwrap_or(l))
@@ -324,8 +334,9 @@ enum Plan {
     Keep(Vec<Line>, usize),
 }
 
-/// The [`Plan`] for a text without colour codes.
-fn plan(text: &str, named: &Named<'_>, budget: &Budget) -> Plan {
+/// The [`Plan`] for a text without colour codes, its nested output
+/// ([`diagnose::prefix::nested`]) out of its indent.
+fn plan(text: &str, named: &Named<'_>, nests: &[Nest], budget: &Budget) -> Plan {
     let bytes = text.as_bytes();
     if within(text, budget) {
         return Plan::Within(line_count(bytes));
@@ -394,8 +405,29 @@ fn plan(text: &str, named: &Named<'_>, budget: &Budget) -> Plan {
         .collect();
     let total_lines = head.len() + middle_lines + tail.len();
 
-    let chosen = choose(text, named, budget, &head, &middle, &tail);
+    let chosen = with_nest_headings(choose(text, named, budget, &head, &middle, &tail), nests);
     Plan::Keep(with_short_gaps_shown(bytes, chosen), total_lines)
+}
+
+/// `chosen` (in order) with the heading of each nest a chosen line stands
+/// in (pip's `╰─> [155 lines of output]`): it says whose output the
+/// indented lines are, and a form condensed again finds the nest by it.
+fn with_nest_headings(mut chosen: Vec<Line>, nests: &[Nest]) -> Vec<Line> {
+    let headings: Vec<Line> = nests
+        .iter()
+        .filter(|nest| chosen.iter().any(|l| nest.lines.contains(&l.number)))
+        .map(|nest| Line {
+            number: nest.heading.0,
+            start: nest.heading.1.start,
+            end: nest.heading.1.end,
+        })
+        .filter(|heading| chosen.iter().all(|l| l.number != heading.number))
+        .collect();
+    if !headings.is_empty() {
+        chosen.extend(headings);
+        chosen.sort_unstable_by_key(|l| l.number);
+    }
+    chosen
 }
 
 /// Shows the line instead of the marker where one line was left out

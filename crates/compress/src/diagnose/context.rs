@@ -7,7 +7,7 @@
 /// finding lists.
 pub(super) const CONTEXT: &str = concat!(
     r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at (?:async )?\S+ \(?[^()\s]+:\d+(?::\d+)?\)?(?: \{)?$|^\s*at (?:[A-Za-z0-9_.@-]+//?)?[\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
-    r"|^\s*\S+\.(?:go|rs|py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|kts|scala|groovy|gradle|rb|rake|php|cs|fs|vb|swift|dart|ex|exs|erl|hs|ml|jl|lua|zig|nim|pl|pm|sh|bash|sql|proto|tf|hcl|vue|svelte|html|haml|erb|slim|css|scss|sass|less|ya?ml|toml):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
+    r"|^\s*\S+\.(?:go|rs|py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|kts|scala|groovy|gradle|rb|rake|php|cs|fs|vb|swift|dart|ex|exs|erl|hs|ml|jl|lua|zig|nim|pl|pm|sh|bash|sql|proto|tf|hcl|vue|svelte|html|haml|erb|slim|css|scss|sass|less|ya?ml|toml|pyx|pxd|pxi|f90|f95|cu|cuh|mm|cxx|hxx|hh|inl|sol|nix|elm|cr|bzl|clj|cljs|fsx|ps1|psm1|rkt|gleam|coffee|astro|mdx|graphql|jsonnet):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
     // IPython's and Jupyter's frames (`Cell In[1], line 3`, `File
     // /home/dev/prices.py:6, in load(lines)`).
     r"|",
@@ -23,8 +23,11 @@ pub(super) const CONTEXT: &str = concat!(
     // An assertion's operands and matcher ([`OPERAND`]).
     r"|",
     operand!(),
-    // A `file:line:col:` location with a message (Go, gcc, ruff).
-    r"|^\S+:\d+:\d+:\s",
+    // A `file:line:col:` location with a message (Go, gcc, ruff), and the
+    // same indented under what ran it (Cython's `      a.pyx:7:15:
+    // undeclared name …` in pip's report of the build it ran), a file of
+    // any extension.
+    r"|^\S+:\d+:\d+:\s|^\s+[\w@./\\-]*\w\.[A-Za-z]\w{0,4}:\d+:\d+:\s",
     // The frames of Ruby (`from app.rb:3:in 'f'`), PHP (`#0 /a/B.php(12):
     // f()`), .NET (`at A.B() in /a/B.cs:line 42`) and Rust's backtraces
     // (`at ./src/main.rs:5:5`).

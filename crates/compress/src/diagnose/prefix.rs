@@ -1,5 +1,6 @@
-//! What a tool puts before the lines of the processes it runs, and a
-//! report's gutter: taken off a line before it is judged.
+//! What a tool puts before the lines of the processes it runs (their
+//! names, an installer's indent: [`nested`]), and a report's gutter: taken
+//! off a line before it is judged.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -8,6 +9,8 @@ use regex::Regex;
 use serde_json::Value;
 
 use super::compiled;
+
+pub(crate) mod nested;
 
 /// The longest `go test -json` event read as one ([`test_event`]): a
 /// longer line is judged by its words.

@@ -4,7 +4,7 @@
 //! Mocha, AVA, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
 //! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, clang-tidy, psql, R's testthat, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer, Valgrind, pnpm, Turborepo, GoogleTest, CTest, Catch2, bats, uv, Jasmine, cucumber-js, behave, Robot Framework, bun, busted, ninja, uvicorn, Alembic, the JUnit Platform console, pandas, gunicorn, Celery, React Testing Library, npm ls, node-gyp, JUnit 4, Mono, OCaml, the linker, UBSan and
-//! Pydantic on sample projects with planted failures, and the test suites of Zod (Vitest),
+//! Pydantic, Cython under pip and uv, a build script's C compiler under Cargo on sample projects with planted failures, and the test suites of Zod (Vitest),
 //! marshmallow, more-itertools, pflag, semver, validator.js (Mocha), commander (node:test) and
 //! Day.js (Jest 22), and of sympy (its own runner), scikit-learn (numpy's
 //! assertions), xarray, Sphinx and Django (its own `runtests.py`) with a
@@ -145,6 +145,68 @@ fn tool_8_captured_outputs_under_a_process_s_name_keep_every_failure() {
             assert_eq!(c.compress_text("Bash", &args, &form).0, form, "{}", case.name);
         }
     }
+}
+
+/// TOOL-8, TOOL-11: the same outputs as pip nests the output of a build it
+/// ran in its report, six spaces in under `╰─> [N lines of output]`
+/// (a compiler's, a test runner's inside a build backend): the last
+/// failure line of each is kept but where pip's own failures leave no
+/// room, and all but one in a hundred of the failure lines, each with the
+/// indent pip printed it with, in a form that condensing again leaves as
+/// it is. Read with the indent, a located message of a file no frame's
+/// pattern names (`      a.pyx:7:15: undeclared name …`) was no
+/// failure, and lines that stand under a failure by their indentation
+/// stood under nothing: 3,108 of the 3,605 failure lines of 237 outputs
+/// were kept and the last of 226 (now 3,591 and 235).
+#[test]
+fn tool_8_captured_outputs_nested_in_pip_s_report_keep_their_failures() {
+    let c = Compressor::new();
+    let args = json!({"command": "pip install ."});
+    let cases = captured_outputs();
+    let (mut failures, mut kept, mut last_kept) = (0, 0, 0);
+    for case in &cases {
+        let nested: String = case
+            .output
+            .lines()
+            .map(|l| match l.trim().is_empty() {
+                true => "\n".to_owned(),
+                false => format!("      {l}\n"),
+            })
+            .collect();
+        let output = format!(
+            "Processing /home/dev/pkg\n  Building wheel for pkg (pyproject.toml) ... error\n  \
+             error: subprocess-exited-with-error\n  \n  × Building wheel for pkg (pyproject.toml) \
+             did not run successfully.\n  │ exit code: 1\n  ╰─> [{} lines of output]\n{nested}      \
+             [end of output]\n  \n  note: This error originates from a subprocess, and is likely \
+             not a problem with pip.\n  ERROR: Failed building wheel for pkg\nFailed to build pkg\n\
+             ERROR: Could not build wheels for pkg\n",
+            case.output.lines().count()
+        );
+        let (form, _) = c.compress_text("Bash", &args, &output);
+        let plain_form = uncoloured(&form);
+        let indented = |f: &str| plain_form.contains(&uncoloured(&format!("      {f}")));
+        failures += case.failures.len();
+        kept += case
+            .failures
+            .iter()
+            .filter(|f| {
+                // The line as printed, its own indentation and all.
+                case.output.lines().any(|l| l.trim() == f.as_str() && indented(l))
+            })
+            .count();
+        last_kept += usize::from(plain_form.contains(&uncoloured(&case.last)));
+        assert!(form.len() <= output.len(), "{}", case.name);
+        assert_eq!(c.compress_text("Bash", &args, &form).0, form, "{}", case.name);
+    }
+    assert!(
+        kept * 100 >= failures * 99,
+        "{kept} of {failures} failure lines kept"
+    );
+    assert!(
+        last_kept + 3 >= cases.len(),
+        "the last failure of {last_kept} of {} outputs kept",
+        cases.len()
+    );
 }
 
 /// TOOL-8, TOOL-11: an output as a terminal prints it has the form of the

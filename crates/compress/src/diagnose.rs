@@ -292,7 +292,7 @@ macro_rules! pointed_code {
 }
 
 mod context;
-use context::CONTEXT;
+use context::{named_frame, CONTEXT};
 
 /// Whether `line` names a place in a file ([`CONTEXT`]): a frame, a
 /// location, a finding's `a.c:3:5:`; or a finding's line and column at
@@ -397,14 +397,6 @@ fn context() -> &'static Regex {
     compiled(&RE, CONTEXT)
 }
 
-/// A call site of a Haskell call stack, under the error it led to
-/// (`  error, called at Cart.hs:16:15 in main:Cart`): a frame, whatever
-/// the function it names.
-fn haskell_call_site() -> &'static Regex {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^\s*\S+, called at \S+:\d+:\d+ in [\w.-]+:[\w.]+\)?$")
-}
-
 /// A line of a code frame under its gutter, as rustc, gcc, Jest and ruff
 /// print them (`  14 |   return totl;`, `   |          ^^^^`), Vitest
 /// with no space before its bar (`     15|   throw new Error("x")`), and
@@ -505,11 +497,10 @@ pub fn line_kind(line: &str) -> LineKind {
     // of a TAP producer's YAML block under a failing test point
     // (node:test's `  name: 'TypeError'`), whose `error:` field says why;
     // Lua's heading over the frames under its error (`stack traceback:`);
-    // a Haskell call stack's call site (`error, called at Cart.hs:16:15 in
-    // main:Cart`).
+    // a frame that names a function ([`named_frame`]).
     if is_tagged_marks(line)
         || code_frame().is_match(line)
-        || haskell_call_site().is_match(line)
+        || named_frame().is_match(line)
         || tap_field().is_match(line)
         || line.trim() == "stack traceback:"
     {
@@ -626,6 +617,41 @@ mod tests {
         assert!(!heads_error_list("Error: Cannot find module './db'"));
         assert!(!heads_error_list("Require stack: none"));
         assert_eq!(line_kind("Require stack:"), LineKind::Failure);
+    }
+
+    /// TOOL-8: gdb's backtrace: a frame of the project is where it
+    /// failed, whatever its arguments say; the C library's frames, the
+    /// frame gdb stopped in there and the source it cannot show are
+    /// noise; the signal is the failure.
+    #[test]
+    fn tool_8_gdb_s_frames_are_context_in_the_project_and_noise_in_libc() {
+        let context = [
+            "#6  0x00005555555551ba in parse_qty (s=0x555555556035 \"0\") at ab.c:3",
+            "#2  0x000055555555526b in report (msg=0x7ffe \"connection failed\") at net.c:16",
+            "Cart::total (this=0x7fffffffe3c0, n=3) at src/cart.cpp:12",
+        ];
+        for line in context {
+            assert_eq!(line_kind(line), LineKind::Context, "{line}");
+        }
+        let noise = [
+            "__pthread_kill_implementation (threadid=<optimized out>, signo=signo@entry=6, no_tid=no_tid@entry=0) at ./nptl/pthread_kill.c:44",
+            "44\t./nptl/pthread_kill.c: No such file or directory.",
+            "#4  0x00007ffff7dfb395 in __assert_fail_base (fmt=0x7ffff7f70a90 \"%s%s%s:%u: %s%sAssertion `%s' failed.\\n%n\") at ./assert/assert.c:94",
+            "#0  __strlen_evex () at ../sysdeps/x86_64/multiarch/strlen-evex.S:79",
+            "#1  0x00007ffff7a2d1ca in ?? () from /lib/x86_64-linux-gnu/libc.so.6",
+        ];
+        for line in noise {
+            assert_eq!(line_kind(line), LineKind::Noise, "{line}");
+        }
+        assert_eq!(
+            line_kind("Program received signal SIGABRT, Aborted."),
+            LineKind::Failure
+        );
+        let gdb = "ab: ab.c:3: parse_qty: Assertion `q > 0' failed.\n\nProgram received signal SIGABRT, Aborted.\n__pthread_kill_implementation (no_tid=0) at ./nptl/pthread_kill.c:44\n44\t./nptl/pthread_kill.c: No such file or directory.\n#4  0x00007ffff7dfb395 in __assert_fail_base (fmt=0x7ffff7f70a90 \"%s%sAssertion `%s' failed.\\n%n\") at ./assert/assert.c:94\n#6  0x00005555555551ba in parse_qty (s=0x555555556035 \"0\") at ab.c:3\n";
+        assert_eq!(
+            last_failure(gdb),
+            Some("Program received signal SIGABRT, Aborted.")
+        );
     }
 
     /// TOOL-8: a frame of an `async` function is a frame, as Node and

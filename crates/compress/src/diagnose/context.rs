@@ -1,6 +1,12 @@
 //! The lines that say where a failure is, or what surrounds it: frames,
 //! locations, code frames, operands, fields ([`CONTEXT`]).
 
+use std::sync::OnceLock;
+
+use regex::Regex;
+
+use super::compiled;
+
 /// Lines that give a failure its place or its surroundings: a `-->`
 /// location, a frame of a stack in any of the languages read here, a file
 /// and line, a code frame's line, an assertion's operands, the fields a
@@ -91,3 +97,20 @@ pub(super) const CONTEXT: &str = concat!(
     pointed_code!(),
     r"|\[[\w .-]+\] › \S+:\d+:\d+ › ",
 );
+
+/// A frame that names a function and its arguments, whatever they say:
+/// a call site of a Haskell call stack, under the error it led to (`
+/// error, called at Cart.hs:16:15 in main:Cart`), and gdb's (`#4 0x7ff…
+/// in __assert_fail_base (fmt=… "Assertion `%s' failed.\n") at
+/// ./assert/assert.c:94`, and the frame it stopped in after a signal,
+/// unnumbered).
+pub(super) fn named_frame() -> &'static Regex {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(
+        &RE,
+        concat!(
+            r"^\s*\S+, called at \S+:\d+:\d+ in [\w.-]+:[\w.]+\)?$",
+            r"|^#\d+ +(?:0x[0-9a-f]+ in )?\S.* \(.*\) (?:at \S+:\d+|from /\S+)$|^[A-Za-z_][\w:~<>.$@]* \(.*\) at \S+:\d+$",
+        ),
+    )
+}

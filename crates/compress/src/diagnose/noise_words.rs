@@ -174,6 +174,14 @@ pub(super) const NOISE: &str = concat!(
     // (below main) (libc-start.c:360)`).
     r"|^\s*#\d+ +0x[0-9a-f]+ in (?:__libc_|_start\b|__interceptor_|__asan_|__sanitizer|__[utm]san_|\S+ (?:\S*/)?(?:csu|sysdeps)/)",
     r"|^==\d+==\s+(?:at|by) 0x[0-9A-Fa-f]+: (?:__libc_|_start\b|\(below main\)|\S+ \(in /(?:usr/)?lib)",
+    // gdb's frames in the C library, numbered or the one it stopped in
+    // (`__pthread_kill_implementation (…) at ./nptl/pthread_kill.c:44`,
+    // `#3 0x7ff… in __GI_abort () at ./stdlib/abort.c:79`, `#1 0x7ff… in
+    // ?? () from /lib/x86_64-linux-gnu/libc.so.6`), and the source it
+    // cannot show for one (`44\t./nptl/pthread_kill.c: No such file or
+    // directory.`).
+    r"|^(?:#\d+ +(?:0x[0-9a-f]+ in )?)?\S.* \(.*\) (?:at \.{1,2}/(?:csu|sysdeps|nptl|stdlib|assert|string|malloc|libio|posix|signal|elf|misc)/\S+:\d+|from /(?:usr/)?lib\S*)$",
+    r"|^\d+\t\S+: No such file or directory\.$",
     // AddressSanitizer's shadow memory under its report: the rows of
     // shadow bytes and their legend.
     r"|^Shadow byte(?:s around the buggy address| legend)\b|^\s*(?:=>)?0x[0-9a-f]+: (?:\[?[0-9a-f]{2}\]? ?){4,}$",

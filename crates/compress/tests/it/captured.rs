@@ -4,7 +4,7 @@
 //! Mocha, AVA, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
 //! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, clang-tidy, psql, R's testthat, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer, Valgrind, pnpm, Turborepo, GoogleTest, CTest, Catch2, bats, uv, Jasmine, cucumber-js, behave, Robot Framework, bun, busted, ninja, uvicorn, Alembic, the JUnit Platform console, pandas, gunicorn, Celery, React Testing Library, npm ls, node-gyp, JUnit 4, Mono, OCaml, the linker, UBSan and
-//! Pydantic, Cython under pip and uv, a build script's C compiler under Cargo on sample projects with planted failures, and the test suites of Zod (Vitest),
+//! Pydantic, Cython under pip and uv, a build script's C compiler under Cargo, gdb on sample projects with planted failures, and the test suites of Zod (Vitest),
 //! marshmallow, more-itertools, pflag, semver, validator.js (Mocha), commander (node:test) and
 //! Day.js (Jest 22), and of sympy (its own runner), scikit-learn (numpy's
 //! assertions), xarray, Sphinx and Django (its own `runtests.py`) with a
@@ -1070,4 +1070,28 @@ fn tool_8_the_view_shows_the_last_assertion_s_diff() {
         assert!(failure < at, "{changed} above its failure\n{view}");
     }
     assert!(view.lines().count() <= 40, "{view}");
+}
+
+/// TOOL-8: gdb's backtrace of a crash in a worker thread, under the
+/// log the program printed and beside the other threads' stacks: the form
+/// keeps the signal and the frame of the project's code the crash
+/// happened in (`#1 … in checksum (p=0x0) at mt.c:9`), not the C
+/// library's frames; of an assertion that aborted, the assertion, the
+/// signal and the project's frames, in a quarter of the output, where the
+/// library's frames' words (`__assert_fail_base (fmt=… "Assertion `%s'
+/// failed.…")`) had grown it to the whole.
+#[test]
+fn tool_8_gdb_keeps_the_signal_and_the_project_s_frame_it_stopped_in() {
+    let (case, form) = captured_form("gdb-threads");
+    assert_keeps_every_failure(&case, &form);
+    assert!(form.contains("in checksum (p=0x0) at mt.c:9"), "{form}");
+    assert!(!form.contains("clone3"), "{form}");
+    let (case, form) = captured_form("gdb-abort");
+    assert_keeps_every_failure(&case, &form);
+    assert!(
+        form.contains("in parse_qty (s=0x555555556035 \"0\") at ab.c:3"),
+        "{form}"
+    );
+    assert!(!form.contains("__assert_fail_base"), "{form}");
+    assert!(form.len() * 3 < case.output.len(), "{form}");
 }

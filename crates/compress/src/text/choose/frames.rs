@@ -144,11 +144,16 @@ const FRAME_BELOW_REACH: usize = 14;
 
 /// Whether `line`, a place, is a frame of a stack printed under a
 /// failure: `at …` (JavaScript, Java, .NET), Ruby's `from …`, RSpec's
-/// `# ./spec/…` and Vitest's `❯ src/a.test.ts:14:19`, in colour or not.
+/// `# ./spec/…`, Vitest's `❯ src/a.test.ts:14:19` and gdb's numbered
+/// frames (`#1  0x55… in checksum (p=0x0) at mt.c:9`), in colour or not.
 fn is_stack_frame(line: &str) -> bool {
     let line = diagnose::without_colours(line);
     let line = line.trim_start();
-    ["at ", "from ", "# ", "❯ "].iter().any(|p| line.starts_with(p))
+    let gdb = line
+        .strip_prefix('#')
+        .map(|n| n.trim_start_matches(|c: char| c.is_ascii_digit()))
+        .is_some_and(|rest| rest.len() + 1 < line.len() && rest.starts_with(' '));
+    gdb || ["at ", "from ", "# ", "❯ "].iter().any(|p| line.starts_with(p))
 }
 
 /// The most frames of failures a form keeps ([`frame_above`],

@@ -849,6 +849,9 @@ mod tests {
                 "Unable to connect to the server: x509: certificate signed by unknown authority",
                 LineKind::Failure,
             ),
+            // Poetry's, over the build backend's failure.
+            ("Unable to determine package info for path: /app/vendor/shop", LineKind::Failure),
+            ("Unable to find a matching version for react@99", LineKind::Failure),
             (
                 "The connection to the server localhost:8080 was refused - did you specify the right host or port?",
                 LineKind::Failure,

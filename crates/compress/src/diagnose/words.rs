@@ -200,12 +200,13 @@ pub(super) const FAILURE: &str = concat!(
     r"|^curl: \(\d+\) \S|^no such option: -",
     // What could not be done, worded as `Unable to` (the AWS CLI's `Unable
     // to locate credentials.`, kubectl's `Unable to connect to the server:
-    // x509: …`), not Docker's `Unable to find image 'nginx:latest' locally`
+    // x509: …`, Poetry's `Unable to determine package info for path: …`),
+    // not Docker's `Unable to find image 'nginx:latest' locally`
     // before it pulls; a connection the server refused, as kubectl words it
     // (`The connection to the server localhost:8080 was refused - did you
     // specify the right host or port?`); an object the Kubernetes API
     // rejects (`The Deployment "web" is invalid: spec.replicas: …`).
-    r"|\b[Uu]nable to (?:connect|open|load|resolve|read|write|create|access|locate|start|parse|allocate|bind|import|fetch|download|install|execute|authenticate|recognize|compile|acquire|obtain|decode|verify)\b",
+    r"|\b[Uu]nable to (?:connect|open|load|resolve|read|write|create|access|locate|start|parse|allocate|bind|import|fetch|download|install|execute|authenticate|recognize|compile|acquire|obtain|decode|verify|determine|retrieve|build|satisfy|infer|find (?:a|an|any|the|module|package|version|file)\b)\b",
     r"|\b[Cc]onnection to \S.{0,80}? was refused\b|\bis invalid: \S",
     // A server's access log record of a request that failed on its side.
     "|",

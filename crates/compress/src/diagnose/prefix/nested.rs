@@ -22,10 +22,14 @@ use super::super::compiled;
 
 /// A heading over a build's output: pip's `╰─> [155 lines of output]`,
 /// uv's `[stdout]` and `[stderr]`, Cargo's `--- stdout` and `--- stderr`
-/// under a build script that failed.
-/// Its words are the nest's left edge: pip lines up the build's output
-/// under the `[` of `╰─> [155 lines of output]`.
-const HEADING: &str = r"(?:^|[ \t])(\[\d+ lines? of output\])\r?$|^[ \t]*(\[(?:stdout|stderr)\])\r?$|^[ \t]*(--- (?:stdout|stderr))\r?$";
+/// under a build script that failed; their words are the nest's left
+/// edge (pip lines up the build's output under the `[`). And Poetry's
+/// `Backend subprocess exited when trying to invoke build_wheel`, over
+/// the output in a gutter (`    | `).
+const HEADING: &str = concat!(
+    r"(?:^|[ \t])(\[\d+ lines? of output\])\r?$|^[ \t]*(\[(?:stdout|stderr)\])\r?$|^[ \t]*(--- (?:stdout|stderr))\r?$",
+    r"|^[ \t]*(Backend subprocess exited when trying to invoke \w+)\r?$",
+);
 
 /// [`HEADING`] on a line.
 fn heading() -> &'static Regex {
@@ -44,12 +48,43 @@ fn indent(line: &str) -> usize {
     line.len() - line.trim_start_matches(' ').len()
 }
 
-/// The column at which a heading's words start (pip's `[` after `  ╰─> `,
-/// in characters): the indent of the lines nested under it. `None` for a
-/// line that is no [`HEADING`].
-fn nest_indent(line: &str) -> Option<usize> {
-    let words = heading().captures(line)?.iter().skip(1).flatten().next()?;
-    Some(line[..words.start()].chars().count())
+/// Where the lines of a nest start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Edge {
+    /// This many spaces in.
+    Column(usize),
+    /// After a gutter of spaces and a bar (Poetry's `    | `): how many
+    /// spaces, once the first line under the heading says.
+    Gutter(Option<usize>),
+}
+
+impl Edge {
+    /// The edge of the nest under `line`, when it is a [`HEADING`]: the
+    /// column at which its words start (pip's `[` after `  ╰─> `, in
+    /// characters), or a gutter.
+    fn under(line: &str) -> Option<Edge> {
+        let captures = heading().captures(line)?;
+        if captures.get(4).is_some() {
+            return Some(Edge::Gutter(None));
+        }
+        let words = captures.iter().skip(1).flatten().next()?;
+        Some(Edge::Column(line[..words.start()].chars().count())).filter(|&e| e != Edge::Column(0))
+    }
+
+    /// How many bytes of `line` (without its newline) are the nest's edge,
+    /// or `None` when the line is not in the nest: indented less, or
+    /// without the gutter.
+    fn of(self, line: &str) -> Option<usize> {
+        match self {
+            Edge::Column(n) => (line.trim().is_empty() || indent(line) >= n).then(|| indent(line).min(n)),
+            Edge::Gutter(spaces) => {
+                let spaces = spaces.unwrap_or_else(|| indent(line));
+                let rest = line.get(spaces..)?.strip_prefix('|')?;
+                (indent(line) == spaces && (rest.is_empty() || rest.starts_with(' ')))
+                    .then(|| spaces + 1 + usize::from(!rest.is_empty()))
+            }
+        }
+    }
 }
 
 /// A build's output nested under a [`HEADING`], in the text out of its
@@ -99,31 +134,44 @@ pub(crate) fn out_of_nesting(text: &str, is_gap: impl Fn(&str) -> bool) -> OutOf
     }
     let mut out = String::with_capacity(text.len());
     let mut nests: Vec<Nest> = Vec::new();
-    // The open nest's indent.
-    let mut block: Option<usize> = None;
+    // The open nest's edge.
+    let mut block: Option<Edge> = None;
     for (number, line) in text.split_inclusive('\n').enumerate() {
         let body = line.trim_end_matches(['\n', '\r']);
-        let blank = body.trim().is_empty() || is_gap(body);
-        if block.is_some_and(|n| !blank && indent(body) < n) {
-            block = None;
-        }
-        if let Some(n) = block {
-            out.push_str(&line[indent(line).min(n)..]);
+        if let Some(edge) = block.filter(|_| !is_gap(body)) {
+            match edge.of(body) {
+                Some(cut) => {
+                    out.push_str(&line[cut..]);
+                    if let Some(nest) = nests.last_mut() {
+                        nest.lines.end = number + 1;
+                    }
+                    if let Edge::Gutter(None) = edge {
+                        block = Some(Edge::Gutter(Some(indent(body))));
+                    }
+                    if body.trim() == "[end of output]" {
+                        block = None;
+                    }
+                    continue;
+                }
+                // Blank lines may stand between a gutter's heading and it.
+                None if edge == Edge::Gutter(None) && body.trim().is_empty() => {}
+                None => block = None,
+            }
+        } else if block.is_some() {
+            // A gap marker stands for lines of the nest.
+            out.push_str(line);
             if let Some(nest) = nests.last_mut() {
                 nest.lines.end = number + 1;
             }
-            if body.trim() == "[end of output]" {
-                block = None;
-            }
             continue;
         }
-        if let Some(n) = nest_indent(body).filter(|&n| n > 0) {
+        if let Some(edge) = block.is_none().then(|| Edge::under(body)).flatten() {
             let start = out.len();
             nests.push(Nest {
                 heading: (number, start..start + body.len()),
                 lines: number + 1..number + 1,
             });
-            block = Some(n);
+            block = Some(edge);
         }
         out.push_str(line);
     }
@@ -215,6 +263,47 @@ mod tests {
         assert_eq!(
             dedented(cargo),
             "Caused by:\n  --- stderr\nthread 'main' panicked at build.rs:3:5:\nno lib\nerror: could not compile\n"
+        );
+    }
+
+    /// TOOL-8: Poetry's report of a build backend that failed: the
+    /// output in its gutter (`    | `), after a blank line, is read out of
+    /// it; the first line without the gutter ends it.
+    #[test]
+    fn tool_8_poetry_s_gutter_is_taken_off_the_backend_s_output() {
+        let poetry = concat!(
+            "PEP517 build of a dependency failed\n\n",
+            "Backend subprocess exited when trying to invoke get_requires_for_build_wheel\n\n",
+            "    | Compiling shop/fast.pyx because it changed.\n",
+            "    | \n",
+            "    | shop/fast.pyx:10:8: Cannot assign type 'double' to 'int'\n",
+            "    |\n",
+            "    |   File \"setup.py\", line 3, in <module>\n",
+            "\n",
+            "    | not nested\n",
+        );
+        let nested = out_of_nesting(poetry, |_| false);
+        assert_eq!(
+            nested.text,
+            concat!(
+                "PEP517 build of a dependency failed\n\n",
+                "Backend subprocess exited when trying to invoke get_requires_for_build_wheel\n\n",
+                "Compiling shop/fast.pyx because it changed.\n",
+                "\n",
+                "shop/fast.pyx:10:8: Cannot assign type 'double' to 'int'\n",
+                "\n",
+                "  File \"setup.py\", line 3, in <module>\n",
+                "\n",
+                "    | not nested\n",
+            )
+        );
+        assert_eq!(nested.nests.len(), 1);
+        assert_eq!(nested.nests[0].lines, 3..9);
+        // A gutter with another indent is another gutter's.
+        let other = "Backend subprocess exited when trying to invoke build_wheel\n    | a\n  | b\n";
+        assert_eq!(
+            dedented(other),
+            "Backend subprocess exited when trying to invoke build_wheel\na\n  | b\n"
         );
     }
 

@@ -76,6 +76,8 @@ pub(super) const NOISE: &str = concat!(
     // pip's notes under a failed build (`note: This error originates from
     // a subprocess, and is likely not a problem with pip.`).
     r"|^\s*note: This (?:error originates from a subprocess|is an issue with the package mentioned above)",
+    // Poetry's, which lists what may be wrong with the package after it.
+    r"|^\s*Note: This error originates from the build backend, and is likely not a problem with poetry\b",
     // Cypress's table heading, tox's environment it could not run.
     r"|^\s*Spec\s+Tests\s+Passing\s+Failing\b|^\S+: skipped because could not find python interpreter",
     // sbt's closing timer, under whichever level the build ended with.

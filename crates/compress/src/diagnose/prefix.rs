@@ -95,6 +95,17 @@ macro_rules! process_prefix {
             // repeats under a failed build (`       > make: *** …`) are
             // [`STREAM_PREFIX`]'s alone.
             r"|[A-Za-z][0-9A-Za-z_.+-]*> ",
+            // What runs npm scripts side by side names each line's script:
+            // concurrently by its number (`[0] `), Yarn's `workspaces
+            // foreach` by its workspace (`[@shop/api]: `), npm-run-all by a
+            // script with a colon in its name (`[test:unit] `), Lerna's
+            // `--stream` by its scoped package (`@shop/api: `); and
+            // pytest-xdist's worker (`[gw0] `), Foreman's process
+            // (`10:00:01 web.1  | `). Not a level in brackets (sbt's
+            // `[info] `, Maven's `[ERROR] `, Ansible's `[WARNING]: `), nor Yarn 1's
+            // step (`[1/4] `).
+            r"|\[(?:[0-9]{1,3}|gw[0-9]+|[a-z][0-9a-z_.-]*:[0-9a-z_.:-]+)\] |\[[@0-9a-z][@0-9A-Za-z_./:-]*\]: |@[0-9a-z_.-]+/[0-9a-z_.-]+: ",
+            r"|(?:[0-9][0-9]:[0-9][0-9]:[0-9][0-9] )?[A-Za-z][0-9A-Za-z_-]*\.[0-9]+ +\| ",
             // The time a log line was written at, as GitHub Actions,
             // `kubectl logs --timestamps` and `docker logs -t` put it
             // first (`2024-05-01T10:00:01.1234567Z `), and the job and
@@ -242,6 +253,13 @@ mod tests {
             "build\tRun tests\t2024-05-01T10:00:01.1234567Z error: boom\n",
             "build\tRun tests\t2024-05-01T10:00:01.1234567Z web:test:   at x (a.js:1:2)\n",
             "       > 4 | test('x', () => {\n",
+            "[0] FAIL src/a.test.js\n",
+            "[@shop/api]:   ● total\n",
+            "[test:unit] not ok 1 - total\n",
+            "@shop/api: error TS2322: x\n",
+            "10:00:01 web.1  | Traceback (most recent call last):\n",
+            "[gw0] [ 50%] FAILED tests/a.py::test_b\n",
+            "[info] - total *** FAILED ***\n[ERROR] boom\n[WARNING]: no inventory\n[1/4] Resolving packages...\n",
             "Tasks:    0 successful, 1 total",
         );
         assert_eq!(
@@ -254,6 +272,13 @@ mod tests {
                 "error: boom\n",
                 "  at x (a.js:1:2)\n",
                 "       > 4 | test('x', () => {\n",
+                "FAIL src/a.test.js\n",
+                "  ● total\n",
+                "not ok 1 - total\n",
+                "error TS2322: x\n",
+                "Traceback (most recent call last):\n",
+                "[ 50%] FAILED tests/a.py::test_b\n",
+                "[info] - total *** FAILED ***\n[ERROR] boom\n[WARNING]: no inventory\n[1/4] Resolving packages...\n",
                 "Tasks:    0 successful, 1 total",
             )
         );

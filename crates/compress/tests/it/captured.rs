@@ -114,7 +114,10 @@ fn tool_8_captured_toolchains_keep_every_failure_and_the_last() {
 
 /// TOOL-8, TOOL-11: the same outputs as a tool that runs several
 /// processes prints them, each line under its process's name (Docker
-/// Compose's `api-1  | `), or as `gh run view --log` prints a CI job's
+/// Compose's `api-1  | `, concurrently's `[0] `, Yarn's `[@shop/api]: `,
+/// npm-run-all's `[test:unit] `, Lerna's `@shop/api: `, Foreman's
+/// `10:00:01 web.1  | `; under the last five, 2,517 to 2,546 of 3,622
+/// failure lines were kept before), or as `gh run view --log` prints a CI job's
 /// log (its job, step and time before each line): every failure line and
 /// the last are kept, each under its name, in a form that condensing
 /// again leaves as it is. Before the names were left out of what a line
@@ -125,6 +128,13 @@ fn tool_8_captured_outputs_under_a_process_s_name_keep_every_failure() {
     for name in [
         "api-1  | ",
         "test (ubuntu-latest)\tRun tests\t2025-03-01T10:00:00.1234567Z ",
+        // concurrently, Yarn's `workspaces foreach`, npm-run-all, Lerna's
+        // `--stream`, Foreman.
+        "[0] ",
+        "[@shop/api]: ",
+        "[test:unit] ",
+        "@shop/api: ",
+        "10:00:01 web.1  | ",
     ] {
         let named = |line: &str| format!("{name}{line}");
         for case in captured_outputs() {

@@ -835,6 +835,48 @@ mod tests {
         }
     }
 
+    /// TOOL-8: a linter's finding by its rule code, with a colon, under
+    /// the place it names (pydocstyle), and vulture's by its confidence;
+    /// the place above is where, and a code's line is no finding.
+    #[test]
+    fn tool_8_findings_by_rule_code_and_confidence_are_failures() {
+        let cases = [
+            (
+                "        D100: Missing docstring in public module",
+                LineKind::Failure,
+            ),
+            (
+                "        D401: First line should be in imperative mood (perhaps 'Find', not 'Finds')",
+                LineKind::Failure,
+            ),
+            (
+                "C0114: Missing module docstring (missing-module-docstring)",
+                LineKind::Failure,
+            ),
+            (
+                "shop/cart.py:1: unused import 'json' (90% confidence)",
+                LineKind::Failure,
+            ),
+            (
+                "shop/cart.py:18: unused method '_seperate' (60% confidence)",
+                LineKind::Failure,
+            ),
+            ("shop/cart.py:1 at module level:", LineKind::Context),
+            ("shop/cart.py:1: import json", LineKind::Context),
+            (
+                "E1127 10:00:00.123456 12345 cart.go:44] lookup price: no rows",
+                LineKind::Failure,
+            ),
+            (
+                "I1127 10:00:00.123456 12345 cart.go:44] D100: served",
+                LineKind::Plain,
+            ),
+        ];
+        for (line, kind) in cases {
+            assert_eq!(line_kind(line), kind, "{line}");
+        }
+    }
+
     /// TOOL-8: what the AWS CLI, kubectl, Compose and the GitHub CLI
     /// print when they cannot do what was asked, and codespell's findings,
     /// in their words; Docker's note before it pulls is none.

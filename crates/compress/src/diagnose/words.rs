@@ -94,6 +94,11 @@ pub(super) const FAILURE: &str = concat!(
     // Not a klog or glog record's header (`I1127 10:00:00.123456 …`),
     // whose level letter and date look the same.
     r"|^[A-Z]{1,4}\d{3,4} (?:\[\*\] )?[^\s\d]",
+    // The same with a colon, under the place it names, as pydocstyle
+    // prints it (`        D100: Missing docstring in public module` under
+    // `shop/cart.py:1 at module level:`); and vulture's finding, in its
+    // confidence (`shop/cart.py:1: unused import 'json' (90% confidence)`).
+    r"|^\s*[A-Z]{1,3}\d{3,4}: [A-Z][a-z]|\bunused \w+ '[^']+' \(\d+% confidence\)$",
     // A klog or glog record at the error or fatal level (`E1127 10:00:00.1
     // 12345 cart.go:44] lookup price: no rows`), one at java.util.logging's
     // (`SEVERE: giving up on orders`, Tomcat's `… SEVERE [main] …`).

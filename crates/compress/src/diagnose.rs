@@ -837,7 +837,8 @@ mod tests {
 
     /// TOOL-8: a linter's finding by its rule code, with a colon, under
     /// the place it names (pydocstyle), and vulture's by its confidence;
-    /// the place above is where, and a code's line is no finding.
+    /// the place above is where, and a code's line is no finding. And
+    /// pkg-config's package it cannot find.
     #[test]
     fn tool_8_findings_by_rule_code_and_confidence_are_failures() {
         let cases = [
@@ -862,6 +863,11 @@ mod tests {
                 LineKind::Failure,
             ),
             ("shop/cart.py:1 at module level:", LineKind::Context),
+            (
+                "Package 'libfoo', required by 'virtual:world', not found",
+                LineKind::Failure,
+            ),
+            ("No package 'libfoo' found", LineKind::Failure),
             ("shop/cart.py:1: import json", LineKind::Context),
             (
                 "E1127 10:00:00.123456 12345 cart.go:44] lookup price: no rows",

@@ -224,6 +224,11 @@ pub(super) const FAILURE: &str = concat!(
     // A log record at the critical level (`- CRITICAL -`), Elm's headed
     // problems (`-- TYPE MISMATCH ----- src/Main.elm`).
     r"|\bCRITICAL\b|^-- [A-Z][A-Z' ]+ -{3,}",
+    // pkg-config's package it cannot find, as `./configure`, Meson and
+    // CMake pass it on (`No package 'libfoo' found`, `Package libfoo was
+    // not found in the pkg-config search path.`, `Package 'libfoo',
+    // required by 'app', not found`).
+    r"|^No package '[^']+' found$|^Package \S+ was not found in the pkg-config search path\.$|^Package '[^']+', required by '[^']+', not found$",
     // apt's and dpkg's errors (`E: Unable to locate package libfoo-dev`),
     // what zsh says of a job a signal ended (`zsh: killed     node a.js`),
     // `timeout`'s of one that dumped core, Rust's stack overflow.

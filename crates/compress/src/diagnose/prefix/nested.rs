@@ -5,7 +5,8 @@
 //! pip reports a build that failed with the build's own output indented
 //! six spaces under `╰─> [155 lines of output]`, uv with it indented
 //! under `[stdout]` and `[stderr]`, Cargo with a build script's under
-//! `--- stdout` and `--- stderr`. What the build printed there (Cython's
+//! `--- stdout` and `--- stderr`, Poetry with its build backend's in a
+//! gutter (`    | `). What the build printed there (Cython's
 //! and gcc's `a.pyx:7:15: undeclared name …`, a traceback's frames under
 //! `Traceback (most recent call last):`) is what it would say alone: read
 //! with the indent, a compiler's located message reads as a frame's line,

@@ -525,6 +525,34 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// TOOL-8: a kept line nested under an installer's heading brings the
+    /// heading, once; a line outside every nest brings none.
+    #[test]
+    fn tool_8_a_kept_nested_line_brings_its_nest_s_heading() {
+        let line = |number| Line {
+            number,
+            start: number * 10,
+            end: number * 10 + 5,
+        };
+        let nests = [Nest {
+            heading: (4, 40..45),
+            lines: 5..9,
+        }];
+        let numbers = |lines: Vec<Line>| lines.iter().map(|l| l.number).collect::<Vec<_>>();
+        assert_eq!(
+            numbers(with_nest_headings(vec![line(0), line(6)], &nests)),
+            [0, 4, 6]
+        );
+        assert_eq!(
+            with_nest_headings(vec![line(4), line(8)], &nests),
+            [line(4), line(8)]
+        );
+        assert_eq!(
+            numbers(with_nest_headings(vec![line(1), line(9)], &nests)),
+            [1, 9]
+        );
+    }
+
     /// TOOL-8: a warning grows the room past its cap when it names its
     /// place, or says that something failed and is a warning by its level
     /// alone (a log record's); not a build tool's tagged warning, nor one

@@ -33,7 +33,7 @@ pub(super) const CONTEXT: &str = concat!(
     // same indented under what ran it (Cython's `      a.pyx:7:15:
     // undeclared name …` in pip's report of the build it ran), a file of
     // any extension.
-    r"|^\S+:\d+:\d+:\s|^\s+[\w@./\\-]*\w\.[A-Za-z]\w{0,4}:\d+:\d+:\s",
+    r"|^\S+:\d+:\d+:\s|^[ \t]+[0-9A-Za-z_@./\\-]*[0-9A-Za-z_]\.[A-Za-z][0-9A-Za-z_]{0,4}:[0-9]+:[0-9]+:[ \t]",
     // The frames of Ruby (`from app.rb:3:in 'f'`), PHP (`#0 /a/B.php(12):
     // f()`), .NET (`at A.B() in /a/B.cs:line 42`) and Rust's backtraces
     // (`at ./src/main.rs:5:5`).
@@ -110,7 +110,7 @@ pub(super) fn named_frame() -> &'static Regex {
         &RE,
         concat!(
             r"^\s*\S+, called at \S+:\d+:\d+ in [\w.-]+:[\w.]+\)?$",
-            r"|^#\d+ +(?:0x[0-9a-f]+ in )?\S.* \(.*\) (?:at \S+:\d+|from /\S+)$|^[A-Za-z_][\w:~<>.$@]* \(.*\) at \S+:\d+$",
+            r"|^#[0-9]+ +(?:0x[0-9a-f]+ in )?[^ \t].* \(.*\) (?:at [^ \t]+:[0-9]+|from /[^ \t]+)$|^[A-Za-z_][0-9A-Za-z_:~<>.$@]* \(.*\) at [^ \t]+:[0-9]+$",
         ),
     )
 }

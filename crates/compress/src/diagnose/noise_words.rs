@@ -182,8 +182,8 @@ pub(super) const NOISE: &str = concat!(
     // ?? () from /lib/x86_64-linux-gnu/libc.so.6`), and the source it
     // cannot show for one (`44\t./nptl/pthread_kill.c: No such file or
     // directory.`).
-    r"|^(?:#\d+ +(?:0x[0-9a-f]+ in )?)?\S.* \(.*\) (?:at \.{1,2}/(?:csu|sysdeps|nptl|stdlib|assert|string|malloc|libio|posix|signal|elf|misc)/\S+:\d+|from /(?:usr/)?lib\S*)$",
-    r"|^\d+\t\S+: No such file or directory\.$",
+    r"|^(?:#[0-9]+ +(?:0x[0-9a-f]+ in )?)?[^ \t].* \(.*\) (?:at \.{1,2}/(?:csu|sysdeps|nptl|stdlib|assert|string|malloc|libio|posix|signal|elf|misc)/[^ \t]+:[0-9]+|from /(?:usr/)?lib[^ \t]*)$",
+    r"|^[0-9]+\t[^ \t]+: No such file or directory\.$",
     // AddressSanitizer's shadow memory under its report: the rows of
     // shadow bytes and their legend.
     r"|^Shadow byte(?:s around the buggy address| legend)\b|^\s*(?:=>)?0x[0-9a-f]+: (?:\[?[0-9a-f]{2}\]? ?){4,}$",

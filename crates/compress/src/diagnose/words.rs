@@ -98,7 +98,7 @@ pub(super) const FAILURE: &str = concat!(
     // prints it (`        D100: Missing docstring in public module` under
     // `shop/cart.py:1 at module level:`); and vulture's finding, in its
     // confidence (`shop/cart.py:1: unused import 'json' (90% confidence)`).
-    r"|^\s*[A-Z]{1,3}\d{3,4}: [A-Z][a-z]|\bunused \w+ '[^']+' \(\d+% confidence\)$",
+    r"|^[ \t]*[A-Z]{1,3}[0-9]{3,4}: [A-Z][a-z]|\bunused [a-z]+ '[^']+' \([0-9]+% confidence\)$",
     // A klog or glog record at the error or fatal level (`E1127 10:00:00.1
     // 12345 cart.go:44] lookup price: no rows`), one at java.util.logging's
     // (`SEVERE: giving up on orders`, Tomcat's `… SEVERE [main] …`).
@@ -228,7 +228,7 @@ pub(super) const FAILURE: &str = concat!(
     // CMake pass it on (`No package 'libfoo' found`, `Package libfoo was
     // not found in the pkg-config search path.`, `Package 'libfoo',
     // required by 'app', not found`).
-    r"|^No package '[^']+' found$|^Package \S+ was not found in the pkg-config search path\.$|^Package '[^']+', required by '[^']+', not found$",
+    r"|^No package '[^']+' found$|^Package [^ \t]+ was not found in the pkg-config search path\.$|^Package '[^']+', required by '[^']+', not found$",
     // apt's and dpkg's errors (`E: Unable to locate package libfoo-dev`),
     // what zsh says of a job a signal ended (`zsh: killed     node a.js`),
     // `timeout`'s of one that dumped core, Rust's stack overflow.

@@ -28,8 +28,8 @@ use super::super::compiled;
 /// `Backend subprocess exited when trying to invoke build_wheel`, over
 /// the output in a gutter (`    | `).
 const HEADING: &str = concat!(
-    r"(?:^|[ \t])(\[\d+ lines? of output\])\r?$|^[ \t]*(\[(?:stdout|stderr)\])\r?$|^[ \t]*(--- (?:stdout|stderr))\r?$",
-    r"|^[ \t]*(Backend subprocess exited when trying to invoke \w+)\r?$",
+    r"(?:^|[ \t])(\[[0-9]+ lines? of output\])\r?$|^[ \t]*(\[(?:stdout|stderr)\])\r?$|^[ \t]*(--- (?:stdout|stderr))\r?$",
+    r"|^[ \t]*(Backend subprocess exited when trying to invoke [a-z_]+)\r?$",
 );
 
 /// [`HEADING`] on a line.
@@ -38,10 +38,16 @@ fn heading() -> &'static Regex {
     compiled(&RE, HEADING)
 }
 
-/// Whether any line of a text is a [`HEADING`]: one search of the text.
-fn has_heading(text: &str) -> bool {
+/// Where the lines of a text that are a [`HEADING`] start, in order: one
+/// search of the text.
+fn heading_starts(text: &str) -> Vec<usize> {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, &format!("(?m){HEADING}")).is_match(text)
+    let mut starts: Vec<usize> = compiled(&RE, &format!("(?m){HEADING}"))
+        .find_iter(text)
+        .map(|m| text[..m.start()].rfind('\n').map_or(0, |i| i + 1))
+        .collect();
+    starts.dedup();
+    starts
 }
 
 /// The number of spaces `line` opens with.
@@ -126,8 +132,10 @@ pub(crate) struct OutOfNesting<'a> {
 /// reads as `a.pyx:7:15: …` and `Traceback …` at the start of their
 /// lines.
 pub(crate) fn out_of_nesting(text: &str, is_gap: impl Fn(&str) -> bool) -> OutOfNesting<'_> {
-    // Most outputs nest nothing: one search decides.
-    if !has_heading(text) {
+    // Most outputs nest nothing: one search decides, and finds the lines
+    // to read as headings.
+    let starts = heading_starts(text);
+    if starts.is_empty() {
         return OutOfNesting {
             text: Cow::Borrowed(text),
             nests: Vec::new(),
@@ -137,8 +145,13 @@ pub(crate) fn out_of_nesting(text: &str, is_gap: impl Fn(&str) -> bool) -> OutOf
     let mut nests: Vec<Nest> = Vec::new();
     // The open nest's edge.
     let mut block: Option<Edge> = None;
+    let mut starts = starts.into_iter().peekable();
+    let mut offset = 0;
     for (number, line) in text.split_inclusive('\n').enumerate() {
         let body = line.trim_end_matches(['\n', '\r']);
+        let start = offset;
+        offset += line.len();
+        let is_heading = starts.next_if_eq(&start).is_some();
         if let Some(edge) = block.filter(|_| !is_gap(body)) {
             match edge.of(body) {
                 Some(cut) => {
@@ -166,7 +179,8 @@ pub(crate) fn out_of_nesting(text: &str, is_gap: impl Fn(&str) -> bool) -> OutOf
             }
             continue;
         }
-        if let Some(edge) = block.is_none().then(|| Edge::under(body)).flatten() {
+        // Here no nest is open, or it closed at this line.
+        if let Some(edge) = is_heading.then(|| Edge::under(body)).flatten() {
             let start = out.len();
             nests.push(Nest {
                 heading: (number, start..start + body.len()),
@@ -248,6 +262,12 @@ mod tests {
             "  ╰─> [40 lines of output]\n[… 12 lines …]\na.pyx:7:15: undeclared name\n[… 3 lines …]\n[end of output]\n"
         );
         assert_eq!(nested.nests[0].lines, 1..5);
+        // A nest that a form's marker ends.
+        let form = "  ╰─> [40 lines of output]\n      a.pyx:7:15: x\n[… 38 lines …]\n  note: y\n";
+        assert_eq!(
+            out_of_nesting(form, |l| l.starts_with("[… ")).nests[0].lines,
+            1..3
+        );
     }
 
     /// TOOL-8: uv's `[stdout]` and `[stderr]` at the indent of their
@@ -305,6 +325,12 @@ mod tests {
         assert_eq!(
             dedented(other),
             "Backend subprocess exited when trying to invoke build_wheel\na\n  | b\n"
+        );
+        // A bar that opens a word is no gutter's.
+        let barred = "Backend subprocess exited when trying to invoke build_wheel\n    | a\n    |b\n";
+        assert_eq!(
+            dedented(barred),
+            "Backend subprocess exited when trying to invoke build_wheel\na\n    |b\n"
         );
     }
 

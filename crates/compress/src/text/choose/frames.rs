@@ -149,11 +149,12 @@ const FRAME_BELOW_REACH: usize = 14;
 fn is_stack_frame(line: &str) -> bool {
     let line = diagnose::without_colours(line);
     let line = line.trim_start();
-    let gdb = line
+    // RSpec's `# ` and gdb's `#1 `.
+    let numbered = line
         .strip_prefix('#')
         .map(|n| n.trim_start_matches(|c: char| c.is_ascii_digit()))
-        .is_some_and(|rest| rest.len() + 1 < line.len() && rest.starts_with(' '));
-    gdb || ["at ", "from ", "# ", "❯ "].iter().any(|p| line.starts_with(p))
+        .is_some_and(|rest| rest.starts_with(' '));
+    numbered || ["at ", "from ", "❯ "].iter().any(|p| line.starts_with(p))
 }
 
 /// The most frames of failures a form keeps ([`frame_above`],
@@ -247,4 +248,27 @@ pub(super) fn code_under_frame(text: &str, frame: &Line) -> Option<Line> {
         line.starts_with(' ') && !line.trim().is_empty() && !line.trim_start().starts_with("File \"")
     };
     shown.then_some(code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// TOOL-8: gdb's numbered frames are frames of a stack, as RSpec's
+    /// `# ./spec/…` are; a heading or a directive that opens with `#` is
+    /// none.
+    #[test]
+    fn tool_8_gdb_s_numbered_frames_are_stack_frames() {
+        for frame in [
+            "#1  0x00005555555551e1 in checksum (p=0x0) at mt.c:9",
+            "#12 main () at a.c:4",
+            "     # ./spec/cart_spec.rb:3:in 'block (2 levels) in <top>'",
+            "    at total (src/cart.js:3:9)",
+        ] {
+            assert!(is_stack_frame(frame), "{frame}");
+        }
+        for line in ["#include <stdio.h>", "#1", "#12:", "## Summary"] {
+            assert!(!is_stack_frame(line), "{line}");
+        }
+    }
 }

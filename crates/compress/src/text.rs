@@ -270,7 +270,7 @@ fn condense_once<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
     // Under a tool that runs several processes, each line is judged, and
     // stands under the line above it, as its process printed it; which
     // process said it tells it apart from the same words of another.
-    let alone = diagnose::prefix::as_printed_alone(&uncoloured);
+    let alone = diagnose::prefix::as_printed_alone(&uncoloured, |l| gaps::gap_of(l).is_some());
     let named = Named::of(&uncoloured, &alone);
     // The output of a build an installer ran is judged out of the indent
     // the installer nests it in (pip's under `[155 lines of output]`).

@@ -148,10 +148,74 @@ pub fn without_process_name(line: &str) -> &str {
 /// (`packages/cart test:      → expected 9 to be 10` under `packages/cart
 /// test:    × cart > coupon none 13ms`); a name under another (a CI
 /// job's log, `gh run view --log`, of Turborepo's run) is left out too.
-/// Borrowed when no line has one.
-pub(crate) fn as_printed_alone(text: &str) -> Cow<'_, str> {
+/// A name in brackets no line alone tells from a level (concurrently's
+/// `[api] `) is left out where most lines carry one ([`bracketed_names`];
+/// lines `is_gap` says stand for lines left out, a form's markers, are
+/// not counted). Borrowed when no line has one.
+pub(crate) fn as_printed_alone(text: &str, is_gap: impl Fn(&str) -> bool) -> Cow<'_, str> {
     static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, &format!("(?m)^(?:{PROCESS_PREFIX})+")).replace_all(text, "")
+    let alone = compiled(&RE, &format!("(?m)^(?:{PROCESS_PREFIX})+")).replace_all(text, "");
+    let names = bracketed_names(&alone, is_gap);
+    if names.is_empty() {
+        return alone;
+    }
+    let mut out = String::with_capacity(alone.len());
+    for line in alone.split_inclusive('\n') {
+        // A process's name may stand under the command's (pnpm's
+        // `packages/api test: ` under `[api] `).
+        let name = bracketed_name(line).filter(|n| names.contains(n));
+        out.push_str(name.map_or(line, |n| without_process_name(&line[n.len() + 3..])));
+    }
+    Cow::Owned(out)
+}
+
+/// Words in brackets that are a level or a verdict, not a process's name
+/// (sbt's `[info] `, `[warn] `, `[error] `, `[success] `).
+const BRACKETED_LEVELS: &[&str] = &[
+    "info", "warn", "warning", "error", "err", "debug", "trace", "success", "fatal", "notice", "verbose",
+    "log", "ok", "fail", "failed", "pass", "passed", "skip", "skipped", "done", "note", "hint", "critical",
+];
+
+/// The name `line` opens with in brackets and a space, as concurrently
+/// prints a named command's lines (`[api] `): a lower-case word.
+fn bracketed_name(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix('[')?;
+    let end = rest.find("] ")?;
+    let name = &rest[..end];
+    let word = name.len() <= 32
+        && name.starts_with(|c: char| c.is_ascii_lowercase())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b"_.-".contains(&b));
+    word.then_some(name)
+}
+
+/// The names in brackets the lines of `text` open with, when three in
+/// four lines that print something carry one and none is a level
+/// ([`BRACKETED_LEVELS`]): the commands a tool such as concurrently runs
+/// side by side, each line under its command's name. Empty otherwise.
+fn bracketed_names(text: &str, is_gap: impl Fn(&str) -> bool) -> Vec<&str> {
+    if !text.starts_with('[') && !text.contains("\n[") {
+        return Vec::new();
+    }
+    let (mut printed, mut named) = (0usize, 0usize);
+    let mut names: Vec<&str> = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty() && !is_gap(l)) {
+        printed += 1;
+        if let Some(name) = bracketed_name(line) {
+            named += 1;
+            if !names.contains(&name) {
+                if BRACKETED_LEVELS.contains(&name) || names.len() == 8 {
+                    return Vec::new();
+                }
+                names.push(name);
+            }
+        }
+    }
+    if printed < 4 || named * 4 < printed * 3 {
+        return Vec::new();
+    }
+    names
 }
 
 /// `line` without the [`STREAM_PREFIX`] of the process that printed it:
@@ -263,7 +327,7 @@ mod tests {
             "Tasks:    0 successful, 1 total",
         );
         assert_eq!(
-            as_printed_alone(log),
+            as_printed_alone(log, |_| false),
             concat!(
                 " FAIL  a.test.js\n",
                 "    → expected 9 to be 10\n",
@@ -283,8 +347,31 @@ mod tests {
             )
         );
         assert!(matches!(
-            as_printed_alone("a.py:3: error: x\n  code\n"),
+            as_printed_alone("a.py:3: error: x\n  code\n", |_| false),
             Cow::Borrowed(_)
         ));
+    }
+
+    /// TOOL-8: concurrently's names in brackets are left out where three
+    /// in four lines carry one, a process's name under them too; sbt's
+    /// levels, a few bracketed lines and a form's markers are not names.
+    #[test]
+    fn tool_8_names_in_brackets_on_most_lines_are_left_out() {
+        let run = "[api] FAIL src/a.test.js\n[web] packages/web test:   ● total\n\n[api]   expected 3\nplain line\n[api] Tests: 1 failed\n";
+        assert_eq!(
+            as_printed_alone(run, |_| false),
+            "FAIL src/a.test.js\n  ● total\n\n  expected 3\nplain line\nTests: 1 failed\n"
+        );
+        let sbt =
+            "[info] compiling\n[info] - total *** FAILED ***\n[error] Failed tests:\n[error] \tCartSpec\n";
+        assert_eq!(as_printed_alone(sbt, |_| false), sbt);
+        let few = "[api] a\nb\nc\n[api] d\n";
+        assert_eq!(as_printed_alone(few, |_| false), few);
+        let form = "[api] FAIL a\n[… 30 lines …]\n[api] b\n[… 2 lines …]\n[api] c\n[api] d\n";
+        assert_eq!(
+            as_printed_alone(form, |l| l.starts_with("[… ")),
+            "FAIL a\n[… 30 lines …]\nb\n[… 2 lines …]\nc\nd\n"
+        );
+        assert_eq!(as_printed_alone(form, |_| false), form);
     }
 }

@@ -114,9 +114,9 @@ fn tool_8_captured_toolchains_keep_every_failure_and_the_last() {
 
 /// TOOL-8, TOOL-11: the same outputs as a tool that runs several
 /// processes prints them, each line under its process's name (Docker
-/// Compose's `api-1  | `, concurrently's `[0] `, Yarn's `[@shop/api]: `,
+/// Compose's `api-1  | `, concurrently's `[0] ` and `[api] `, Yarn's `[@shop/api]: `,
 /// npm-run-all's `[test:unit] `, Lerna's `@shop/api: `, Foreman's
-/// `10:00:01 web.1  | `; under the last five, 2,517 to 2,546 of 3,622
+/// `10:00:01 web.1  | `; under the last six, 2,516 to 2,545 of 3,622
 /// failure lines were kept before), or as `gh run view --log` prints a CI job's
 /// log (its job, step and time before each line): every failure line and
 /// the last are kept, each under its name, in a form that condensing
@@ -131,6 +131,7 @@ fn tool_8_captured_outputs_under_a_process_s_name_keep_every_failure() {
         // concurrently, Yarn's `workspaces foreach`, npm-run-all, Lerna's
         // `--stream`, Foreman.
         "[0] ",
+        "[api] ",
         "[@shop/api]: ",
         "[test:unit] ",
         "@shop/api: ",

@@ -374,4 +374,38 @@ mod tests {
         );
         assert_eq!(as_printed_alone(form, |_| false), form);
     }
+
+    /// TOOL-8: a name in brackets is a lower-case word of letters, digits
+    /// and `_.-`, at most 32 bytes, opening its line; the lines carrying
+    /// one may start after the first, and four lines are enough.
+    #[test]
+    fn tool_8_a_bracketed_name_is_a_short_lower_case_word() {
+        assert_eq!(bracketed_name("[web1] x"), Some("web1"));
+        assert_eq!(bracketed_name("[a_b.c-1] x"), Some("a_b.c-1"));
+        for line in [
+            "[API] x",
+            "[9abc] x",
+            "[a b] x",
+            "[web+1] x",
+            "[api]x",
+            " [api] x",
+        ] {
+            assert_eq!(bracketed_name(line), None, "{line}");
+        }
+        assert_eq!(bracketed_name(&format!("[{}] x", "a".repeat(33))), None);
+        assert_eq!(
+            bracketed_name(&format!("[{}] x", "a".repeat(32))).map(str::len),
+            Some(32)
+        );
+        let later = "starting\n[api] a\n[api] b\n[api] c\n[api] d\n";
+        assert_eq!(bracketed_names(later, |_| false), ["api"]);
+        let four = "[api] a\n[web] b\n[api] c\n[api] d\n";
+        assert_eq!(bracketed_names(four, |_| false), ["api", "web"]);
+        assert!(bracketed_names("[api] a\n[api] b\n[api] c\n", |_| false).is_empty());
+        // Three in four is enough.
+        assert_eq!(
+            bracketed_names("[api] a\nplain\n[api] c\n[api] d\n", |_| false),
+            ["api"]
+        );
+    }
 }

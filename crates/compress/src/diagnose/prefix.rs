@@ -180,7 +180,8 @@ const BRACKETED_LEVELS: &[&str] = &[
 /// prints a named command's lines (`[api] `): a lower-case word.
 fn bracketed_name(line: &str) -> Option<&str> {
     let rest = line.strip_prefix('[')?;
-    let end = rest.find("] ")?;
+    // A name is at most 32 bytes: a long line is not searched to its end.
+    let end = memchr::memmem::find(&rest.as_bytes()[..rest.len().min(34)], b"] ")?;
     let name = &rest[..end];
     let word = name.len() <= 32
         && name.starts_with(|c: char| c.is_ascii_lowercase())

@@ -16,6 +16,7 @@ use crate::text;
 
 mod fields;
 mod spill;
+mod terminal;
 mod view;
 
 use spill::*;
@@ -269,26 +270,33 @@ impl Truncator {
         let window_newlines = text::newlines(&output[..window]);
         let newlines = window_newlines + text::newlines(&output[window..]);
         let total_lines = newlines + usize::from(output.last().is_some_and(|&b| b != b'\n'));
-        let over = output.len() > limits.max_bytes || total_lines > limits.max_lines;
-        let spill = if over {
-            self.spill_all(tool, output)
-        } else {
-            Spill::NotNeeded
-        };
-        let head = &output[..output.len().min(limits.max_bytes + 1)];
-        let capped = matches!(spill, Spill::Saved(_)) && output.len() as u64 > self.max_spill_bytes;
-        let note = capped.then(|| capped_note(self.max_spill_bytes, None));
-        let counted = Some(window_newlines);
         let end_offset = output.len().saturating_sub(view::END_WINDOW * limits.max_bytes);
-        let shown = Shown {
-            head,
-            head_newlines: counted,
+        let printed = Shown {
+            head: &output[..output.len().min(limits.max_bytes + 1)],
+            head_newlines: Some(window_newlines),
             end: &output[end_offset..],
             end_offset,
             total_lines,
             total_bytes: output.len() as u64,
         };
-        self.finish(tool, limits, shown, spill, note)
+        // A shell's output is cut as a terminal shows it: one that fits so
+        // is not cut, whatever its drawings took.
+        let terminal = terminal::AsShown::of(tool, &printed, limits);
+        let over = match &terminal {
+            Some(t) => !t.fits(limits),
+            None => output.len() > limits.max_bytes || total_lines > limits.max_lines,
+        };
+        let spill = if over {
+            self.spill_all(tool, output)
+        } else {
+            Spill::NotNeeded
+        };
+        let capped = matches!(spill, Spill::Saved(_)) && output.len() as u64 > self.max_spill_bytes;
+        let note = capped.then(|| capped_note(self.max_spill_bytes, None));
+        match &terminal {
+            Some(t) => self.finish(tool, limits, t.shown(&printed), spill, note, t.lossy),
+            None => self.finish(tool, limits, printed, spill, note, false),
+        }
     }
 
     /// Truncates output read from `reader`, holding no more than the shown
@@ -359,7 +367,7 @@ impl Truncator {
         }
         let end_offset = (total as usize).saturating_sub(end_window);
         let keep_from = end.len().saturating_sub(end_window);
-        let shown = Shown {
+        let printed = Shown {
             head: &head,
             head_newlines: None,
             end: &end[keep_from..],
@@ -367,7 +375,21 @@ impl Truncator {
             total_lines,
             total_bytes: total,
         };
-        let mut cut = self.finish(tool, limits, shown, spill, note);
+        let terminal = terminal::AsShown::of(tool, &printed, limits);
+        let mut cut = match &terminal {
+            Some(t) => {
+                if t.fits(limits) {
+                    // Spilled as printed, it fits as shown: not cut.
+                    if let Spill::Saved(path) = &spill {
+                        // A file left behind loses nothing.
+                        let _ = std::fs::remove_file(path);
+                    }
+                    spill = Spill::NotNeeded;
+                }
+                self.finish(tool, limits, t.shown(&printed), spill, note, t.lossy)
+            }
+            None => self.finish(tool, limits, printed, spill, note, false),
+        };
         cut.limit_reached = limit_reached;
         cut
     }
@@ -381,6 +403,7 @@ impl Truncator {
         shown: Shown<'_>,
         spill: Spill,
         read_error: Option<String>,
+        shown_lossy: bool,
     ) -> Truncated {
         let (head, total_lines, total) = (shown.head, shown.total_lines, shown.total_bytes);
         let truncated = !matches!(spill, Spill::NotNeeded);
@@ -398,18 +421,12 @@ impl Truncator {
         // `from_utf8_lossy` checks byte by byte: valid text, the common
         // case, is checked and copied at memory speed instead.
         let described = around.as_ref().map(view::View::describe);
-        let (mut view, lossy) = match (around, simdutf8::basic::from_utf8(view_bytes)) {
+        let (view, mut lossy) = match (around, simdutf8::basic::from_utf8(view_bytes)) {
             (Some(v), _) => (v.text, v.lossy),
             (None, Ok(text)) => (text.to_owned(), false),
             (None, Err(_)) => (String::from_utf8_lossy(view_bytes).into_owned(), true),
         };
-        // A shell's output as a terminal shows it: `\r\n` as `\n`, a line a
-        // progress bar redrew as its last drawing (a file's text as it is).
-        if matches!(crate::kind::canonical(tool), Some(crate::ToolKind::Bash)) {
-            if let std::borrow::Cow::Owned(shown) = crate::diagnose::as_shown(&view) {
-                view = shown;
-            }
-        }
+        lossy |= shown_lossy;
         let mut result = ToolResult::success(if truncated {
             json!({ "output": view, "truncated": true })
         } else {

@@ -24,6 +24,7 @@ mod props;
 mod snapshots;
 mod spill;
 mod summary;
+mod terminal_view;
 mod toolchains;
 
 use std::path::PathBuf;

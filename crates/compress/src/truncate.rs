@@ -94,7 +94,8 @@ type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
 ///
 /// A shell's output (and that of a tool nobody listed) shows its first
 /// lines, the diagnostic lines between and its last lines; a file tool's
-/// shows its first lines. Output is cut at a line boundary, or inside a
+/// shows its first lines; a shell's is cut as a terminal shows it, its
+/// progress bars' drawings taking no room. Output is cut at a line boundary, or inside a
 /// single line that alone is over the byte limit at a character boundary, never inside a UTF-8
 /// character. The full output is streamed to
 /// `tool-output/<tool>_<yyyymmdd_HHMMSS>_<n>.txt`, created exclusively
@@ -478,47 +479,6 @@ impl Truncator {
         }
     }
 }
-/// An output being read: its head, up to one byte over the limit, and
-/// the spill file the whole output streams to once it is over the limits.
-struct Streamed {
-    head: Vec<u8>,
-    sink: Option<Sink>,
-    spill: Spill,
-}
-
-impl Streamed {
-    /// Takes the next chunk `data`, `newlines` having been read so far.
-    fn push(&mut self, truncator: &Truncator, tool: &str, limits: Limits, data: &[u8], newlines: usize) {
-        if self.sink.is_none() && matches!(self.spill, Spill::NotNeeded) {
-            let room = (limits.max_bytes + 1)
-                .saturating_sub(self.head.len())
-                .min(data.len());
-            self.head.extend_from_slice(&data[..room]);
-            if self.head.len() > limits.max_bytes || newlines > limits.max_lines {
-                match truncator.open_spill(tool) {
-                    Ok(mut s) => {
-                        // Everything read so far: the head part and the
-                        // rest of this chunk.
-                        match s.write(&self.head).and_then(|_| s.write(&data[room..])) {
-                            Ok(()) => self.sink = Some(s),
-                            Err(e) => self.spill = s.fail(e),
-                        }
-                    }
-                    Err(failed) => self.spill = failed,
-                }
-            }
-            return;
-        }
-        if let Some(s) = self.sink.as_mut() {
-            if let Err(e) = s.write(data) {
-                if let Some(s) = self.sink.take() {
-                    self.spill = s.fail(e);
-                }
-            }
-        }
-    }
-}
-
 /// What of an output can be shown: its first `max_bytes + 1` bytes (or
 /// all of it) with, when counted, the newlines of its first `max_bytes`
 /// bytes, and its last bytes from `end_offset` on.

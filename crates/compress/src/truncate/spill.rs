@@ -134,3 +134,51 @@ pub(super) fn sanitize(tool: &str) -> String {
     }
     name
 }
+
+/// An output being read: its head, up to one byte over the limit, and
+/// the spill file the whole output streams to once it is over the limits.
+pub(super) struct Streamed {
+    pub(super) head: Vec<u8>,
+    pub(super) sink: Option<Sink>,
+    pub(super) spill: Spill,
+}
+
+impl Streamed {
+    /// Takes the next chunk `data`, `newlines` having been read so far.
+    pub(super) fn push(
+        &mut self,
+        truncator: &Truncator,
+        tool: &str,
+        limits: Limits,
+        data: &[u8],
+        newlines: usize,
+    ) {
+        if self.sink.is_none() && matches!(self.spill, Spill::NotNeeded) {
+            let room = (limits.max_bytes + 1)
+                .saturating_sub(self.head.len())
+                .min(data.len());
+            self.head.extend_from_slice(&data[..room]);
+            if self.head.len() > limits.max_bytes || newlines > limits.max_lines {
+                match truncator.open_spill(tool) {
+                    Ok(mut s) => {
+                        // Everything read so far: the head part and the
+                        // rest of this chunk.
+                        match s.write(&self.head).and_then(|_| s.write(&data[room..])) {
+                            Ok(()) => self.sink = Some(s),
+                            Err(e) => self.spill = s.fail(e),
+                        }
+                    }
+                    Err(failed) => self.spill = failed,
+                }
+            }
+            return;
+        }
+        if let Some(s) = self.sink.as_mut() {
+            if let Err(e) = s.write(data) {
+                if let Some(s) = self.sink.take() {
+                    self.spill = s.fail(e);
+                }
+            }
+        }
+    }
+}

@@ -49,7 +49,8 @@ pub fn without_colours(text: &str) -> Cow<'_, str> {
 /// mismatched types` is the error, npm's `⠼\x1b[1G\x1b[0Knpm error code
 /// E404` is npm's error), and lines a live region erased by moving the
 /// cursor up over them (`\x1b[1A\x1b[2K`: Jest's `RUNS` lines, a spinner
-/// over several lines) are what was drawn over them, as a program reading
+/// over several lines; a reverse index, `\x1bM`) are what was drawn over
+/// them, and rows below an erase to the screen's end (`\x1b[J`) are gone, as a program reading
 /// a tool's output through a terminal (Codex CLI's `exec_command` under a
 /// `tty`) gets it. Borrowed when no line was redrawn.
 ///
@@ -66,7 +67,7 @@ pub fn without_colours(text: &str) -> Cow<'_, str> {
 pub fn as_shown(text: &str) -> Cow<'_, str> {
     let bytes = text.as_bytes();
     if memchr2_iter(b'\r', 0x1b, bytes)
-        .any(|at| redraw_at(bytes, at) > 0 || cursor_up_at(bytes, at).is_some())
+        .any(|at| redraw_at(bytes, at) > 0 || screen_move_at(bytes, at).is_some())
     {
         Cow::Owned(screen(text))
     } else {
@@ -86,11 +87,18 @@ fn screen(text: &str) -> String {
         let bytes = body.as_bytes();
         let mut start = 0;
         for at in memchr::memchr_iter(0x1b, bytes) {
-            let Some((width, lines)) = cursor_up_at(bytes, at) else {
+            let Some((width, lines)) = screen_move_at(bytes, at) else {
                 continue;
             };
+            if at < start {
+                continue;
+            }
             draw(&mut rows, row, &body[start..at]);
-            row = row.saturating_sub(lines);
+            match lines {
+                Some(lines) => row = row.saturating_sub(lines),
+                // The rows below the cursor's are erased.
+                None => rows.truncate(row + 1),
+            }
             start = at + width;
         }
         draw(&mut rows, row, &body[start..]);
@@ -124,21 +132,31 @@ fn draw<'a>(rows: &mut Vec<&'a str>, row: usize, drawing: &'a str) {
     }
 }
 
-/// How many bytes at `at` in `bytes` move the cursor up, and by how many
-/// lines: CSI `A` (`\x1b[1A`, `\x1b[A`) and CSI `F`, which goes to the
-/// first column of a line above too.
-fn cursor_up_at(bytes: &[u8], at: usize) -> Option<(usize, usize)> {
-    let rest = bytes.get(at..)?.strip_prefix(b"\x1b[")?;
+/// How many bytes at `at` in `bytes` change the rows of the screen, and
+/// how: `Some(n)` moves the cursor up `n` lines (CSI `A`, `\x1b[1A` or
+/// `\x1b[A`; CSI `F`, which goes to the first column of a line above too;
+/// the reverse index `\x1bM`, one line), `None` erases the rows below the
+/// cursor's (CSI `J` from the cursor down, `\x1b[J`, `\x1b[0J`: a live
+/// region drawn again shorter than before).
+fn screen_move_at(bytes: &[u8], at: usize) -> Option<(usize, Option<usize>)> {
+    let from = bytes.get(at..)?;
+    if from.starts_with(b"\x1bM") {
+        return Some((2, Some(1)));
+    }
+    let rest = from.strip_prefix(b"\x1b[")?;
     let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
-    if !matches!(rest.get(digits), Some(b'A' | b'F')) || digits > 4 {
+    if digits > 4 {
         return None;
     }
     // No number, or 0, is one line.
-    let lines = rest[..digits]
+    let number = rest[..digits]
         .iter()
-        .fold(0, |n, d| n * 10 + usize::from(d - b'0'))
-        .max(1);
-    Some((2 + digits + 1, lines))
+        .fold(0, |n, d| n * 10 + usize::from(d - b'0'));
+    match rest.get(digits) {
+        Some(b'A' | b'F') => Some((2 + digits + 1, Some(number.max(1)))),
+        Some(b'J') if number == 0 => Some((2 + digits + 1, None)),
+        _ => None,
+    }
 }
 
 /// The escape sequences that move the cursor to a line's first column, as
@@ -277,6 +295,21 @@ mod tests {
         // Without a move up, each line is shown as it was, empty ones too.
         assert_eq!(as_shown("a\r\n\r\n\r\x1b[K\nb"), "a\n\n\nb");
         assert_eq!(as_shown("\r\n"), "\n");
+    }
+
+    /// TOOL-8: a live region drawn again shorter than before erases the
+    /// rows below it (CSI `J`), and a reverse index (`\x1bM`) moves up a
+    /// line as CSI `A` does; erasing the whole screen (`\x1b[2J`) is no
+    /// such move.
+    #[test]
+    fn rows_below_an_erase_are_gone_and_a_reverse_index_moves_up() {
+        use super::as_shown;
+        let region = "#1 load\n#2 build 10%\n#3 test\n\x1b[3A\x1b[J#2 ERROR: exit code 1\n";
+        assert_eq!(as_shown(region), "#2 ERROR: exit code 1\n");
+        assert_eq!(as_shown("a\nb\nc\n\x1b[2A\x1b[0Jd\n"), "a\nd\n");
+        assert_eq!(as_shown("a\nb\x1bMc\n"), "c\nb\n");
+        assert_eq!(as_shown("a\n\x1b[2Jb\n"), "a\n\x1b[2Jb\n");
+        assert_eq!(as_shown("a\n\x1b[10000Jb\n"), "a\n\x1b[10000Jb\n");
     }
 
     /// a progress bar's thousands of drawings stand before the error.

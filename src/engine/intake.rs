@@ -188,6 +188,10 @@ impl Engine {
                 if cut.truncated {
                     m.content = Text::new();
                     m.result = Some(Box::new(cut.result.clone()));
+                } else if let (true, Value::String(shown)) = (cut.redrawn, &cut.result.data) {
+                    // Whole, as a terminal shows it: a progress bar's
+                    // drawings are not seen.
+                    m.content = Text::from(shown.as_str());
                 }
                 Some(cut)
             }

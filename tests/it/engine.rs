@@ -256,6 +256,45 @@ async fn trunc_1_cut_for_the_model_and_reported() {
     );
 }
 
+/// TRUNC-1, TOOL-8 through the engine: a command run under a terminal
+/// (Codex CLI's `exec_command` with `tty`) whose progress bar drew over
+/// one line hundreds of times is seen as the terminal shows it: whole,
+/// since what it shows fits, without the drawings; the full log keeps the
+/// bytes printed. Before, its 54 KB went over the result's share and
+/// were cut, the drawings taking the view's room.
+#[tokio::test]
+async fn trunc_1_a_terminal_s_drawings_are_not_seen() {
+    let mut s = setup("", Arc::new(Fixed::default()));
+    s.engine.begin_round("install").await.unwrap();
+    let call = ToolCall::new("c1", "Bash", json!({"command": "pip install numpy"}));
+    let bar: String = (0..=400)
+        .map(|i| {
+            format!(
+                "   {:<40} {:>5.1}/18.3 MB\r",
+                "━".repeat(i / 10),
+                i as f64 * 0.0457
+            )
+        })
+        .collect();
+    let output =
+        format!("Collecting numpy\r\n{bar}\r\nERROR: Could not install packages due to an OSError\r\n");
+    let result = Message::tool_text("c1", "Bash", output.clone());
+    let report = s
+        .engine
+        .record_step(Message::assistant_with_calls("", vec![call]), vec![result])
+        .await
+        .unwrap();
+    assert!(report.truncated.is_empty());
+    let window = s.engine.window();
+    let seen = window.context.scratchpad()[1].content.to_string();
+    let last = bar.rsplit_terminator('\r').next().unwrap();
+    assert_eq!(
+        seen,
+        format!("Collecting numpy\n{last}\nERROR: Could not install packages due to an OSError\n")
+    );
+    assert_eq!(s.engine.history().full_log()[2].text(), output);
+}
+
 /// MTIME-1/2 through the engine with real files: a file changed behind the
 /// agent's back gets the note on the next read; its own write does not.
 #[tokio::test]

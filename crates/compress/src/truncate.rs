@@ -85,6 +85,11 @@ pub struct Truncated {
     /// Whether reading stopped at the truncator's input limit (REL-2):
     /// the output was longer, possibly endless, and the rest was not read.
     pub limit_reached: bool,
+    /// Whether a terminal shows a shell's output otherwise than its bytes
+    /// (its progress bars' drawings, `\r\n` line ends): the view is of the
+    /// output as shown, and of an output that was not cut, `result` holds
+    /// it whole as shown, to be seen in place of the bytes printed.
+    pub redrawn: bool,
 }
 
 type Clock = Arc<dyn Fn() -> Timestamp + Send + Sync>;
@@ -295,8 +300,8 @@ impl Truncator {
         let capped = matches!(spill, Spill::Saved(_)) && output.len() as u64 > self.max_spill_bytes;
         let note = capped.then(|| capped_note(self.max_spill_bytes, None));
         match &terminal {
-            Some(t) => self.finish(tool, limits, t.shown(&printed), spill, note, t.lossy),
-            None => self.finish(tool, limits, printed, spill, note, false),
+            Some(t) => self.finish(tool, limits, t.shown(&printed), spill, note, Some(t.lossy)),
+            None => self.finish(tool, limits, printed, spill, note, None),
         }
     }
 
@@ -387,9 +392,9 @@ impl Truncator {
                     }
                     spill = Spill::NotNeeded;
                 }
-                self.finish(tool, limits, t.shown(&printed), spill, note, t.lossy)
+                self.finish(tool, limits, t.shown(&printed), spill, note, Some(t.lossy))
             }
-            None => self.finish(tool, limits, printed, spill, note, false),
+            None => self.finish(tool, limits, printed, spill, note, None),
         };
         cut.limit_reached = limit_reached;
         cut
@@ -404,8 +409,11 @@ impl Truncator {
         shown: Shown<'_>,
         spill: Spill,
         read_error: Option<String>,
-        shown_lossy: bool,
+        redrawn: Option<bool>,
     ) -> Truncated {
+        // `redrawn`: whether the output was shown as a terminal shows it,
+        // and then whether that made bytes that are not UTF-8 U+FFFD.
+        let (redrawn, shown_lossy) = (redrawn.is_some(), redrawn.unwrap_or(false));
         let (head, total_lines, total) = (shown.head, shown.total_lines, shown.total_bytes);
         let truncated = !matches!(spill, Spill::NotNeeded);
         // Shell tools and unknown ones show their end too (TOOL-8).
@@ -476,6 +484,7 @@ impl Truncator {
             lossy,
             spill,
             limit_reached: false,
+            redrawn,
         }
     }
 }

@@ -32,6 +32,11 @@ impl Truncator {
             Value::String(text) => {
                 let cut = self.truncate(tool, text.as_bytes());
                 if !cut.truncated {
+                    let mut result = result;
+                    if cut.redrawn {
+                        // Whole, as a terminal shows it.
+                        result.data = cut.result.data.clone();
+                    }
                     return (result, Some(cut));
                 }
                 let mut out = cut.result.clone();
@@ -81,8 +86,11 @@ impl Truncator {
     /// present), and its notice names its path (`result.items[2].log`).
     fn cut_nested(&self, tool: &str, value: &mut Value, path: &str, cuts: &mut FieldCuts) {
         let limits = self.limits_for(tool);
+        // A text over the limits, or one a terminal may show otherwise.
         let over = |text: &str| {
-            text.len() > limits.max_bytes || memchr_iter(b'\n', text.as_bytes()).count() >= limits.max_lines
+            text.len() > limits.max_bytes
+                || memchr::memchr2(b'\r', 0x1b, text.as_bytes()).is_some()
+                || memchr_iter(b'\n', text.as_bytes()).count() >= limits.max_lines
         };
         match value {
             Value::Object(map) => {
@@ -128,6 +136,10 @@ impl Truncator {
     fn cut_text(&self, tool: &str, text: &mut String, path: &str, cuts: &mut FieldCuts) -> Option<usize> {
         let cut = self.truncate(tool, text.as_bytes());
         if !cut.truncated {
+            if let (true, Value::String(shown)) = (cut.redrawn, &cut.result.data) {
+                // Whole, as a terminal shows it.
+                text.clone_from(shown);
+            }
             return None;
         }
         if let Some(Value::String(view)) = cut.result.data.get("output") {

@@ -166,3 +166,40 @@ fn trunc_3_a_drawn_output_that_is_not_utf8_is_lossy() {
     assert!(cut.lossy && cut.truncated);
     assert!(t.truncate_reader("Bash", &printed[..]).lossy);
 }
+
+/// A result that was not cut but that a terminal shows otherwise is
+/// handed back as shown, text or structured (a Bash `stdout`), with its
+/// status and error; one that needs nothing is handed back as it is, and a
+/// file tool's text keeps its bytes.
+#[test]
+fn trunc_1_a_result_not_cut_is_handed_back_as_shown() {
+    use serde_json::json;
+    use strata_ctx_core::{ResultStatus, ToolResult};
+    let dir = tempfile::tempdir().unwrap();
+    let t = Truncator::builder(dir.path())
+        .limits(Limits::new(2_000, 8_192))
+        .build();
+    let printed = " 10%\r 90%\r100%\r\nerror: boom\r\n";
+    let cut = t.truncate("Bash", printed.as_bytes());
+    assert!(cut.redrawn && !cut.truncated);
+    assert_eq!(view(&cut), "100%\nerror: boom\n");
+    assert!(!t.truncate("Bash", b"100%\nerror: boom\n").redrawn);
+    assert!(!t.truncate("Read", printed.as_bytes()).redrawn);
+
+    let mut failed = ToolResult::error("exit", "exit 1");
+    failed.data = json!(printed);
+    let (out, cut) = t.truncate_result("Bash", failed.clone());
+    assert!(cut.unwrap().redrawn);
+    assert_eq!(out.data, json!("100%\nerror: boom\n"));
+    assert_eq!((out.status, out.error), (ResultStatus::Error, failed.error));
+
+    let fields = ToolResult::success(json!({"stdout": printed, "stderr": "", "exit_code": 1}));
+    let (out, cut) = t.truncate_result("Bash", fields);
+    assert!(cut.is_none());
+    assert_eq!(
+        out.data,
+        json!({"stdout": "100%\nerror: boom\n", "stderr": "", "exit_code": 1})
+    );
+    let read = ToolResult::success(json!({"content": printed}));
+    assert_eq!(t.truncate_result("Read", read.clone()).0, read);
+}

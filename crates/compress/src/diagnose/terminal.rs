@@ -308,6 +308,8 @@ mod tests {
         assert_eq!(as_shown(region), "#2 ERROR: exit code 1\n");
         assert_eq!(as_shown("a\nb\nc\n\x1b[2A\x1b[0Jd\n"), "a\nd\n");
         assert_eq!(as_shown("a\nb\x1bMc\n"), "c\nb\n");
+        // What was drawn on the cursor's row before the erase stays.
+        assert_eq!(as_shown("a\nx\n\x1b[1Ab\x1b[J\n"), "a\nb\n");
         assert_eq!(as_shown("a\n\x1b[2Jb\n"), "a\n\x1b[2Jb\n");
         assert_eq!(as_shown("a\n\x1b[10000Jb\n"), "a\n\x1b[10000Jb\n");
     }

@@ -203,3 +203,36 @@ fn trunc_1_a_result_not_cut_is_handed_back_as_shown() {
     let read = ToolResult::success(json!({"content": printed}));
     assert_eq!(t.truncate_result("Read", read.clone()).0, read);
 }
+
+/// Of a log longer than both windows, the window with drawings is shown
+/// as a terminal shows it, whichever it is; a single drawn line over the
+/// limits is cut at the byte limit, as a printed one is.
+#[test]
+fn trunc_1_each_window_is_shown_as_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = Truncator::builder(dir.path())
+        .spill_dir(None)
+        .limits(Limits::new(40, 2_000))
+        .build();
+    let log = captured("pylog").output;
+    let lines: Vec<&str> = log.split_inclusive('\n').collect();
+    let drawn = |range: std::ops::Range<usize>| -> String {
+        lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| match range.contains(&i) {
+                true => format!(" 50%|#####     |\r{l}"),
+                false => (*l).to_owned(),
+            })
+            .collect()
+    };
+    let piped = view(&t.truncate("Bash", log.as_bytes()));
+    for printed in [drawn(0..40), drawn(lines.len() - 40..lines.len())] {
+        let cut = t.truncate("Bash", printed.as_bytes());
+        assert!(cut.redrawn);
+        assert_eq!(view(&cut), piped);
+    }
+    let long = format!(" 50%|#####\r{}", "x".repeat(5_000));
+    let cut = t.truncate("Bash", long.as_bytes());
+    assert_eq!(view(&cut), "x".repeat(2_000));
+}

@@ -69,9 +69,9 @@ impl AsShown {
             printed.extend_from_slice(&shown.head[..shown.end_offset]);
             printed.extend_from_slice(shown.end);
             let whole = render(&printed)?;
-            let head = whole[..floor_char(&whole, limits.max_bytes + 1)].to_owned();
+            let head = whole[..text::floor_boundary(&whole, limits.max_bytes + 1)].to_owned();
             let end_offset = whole.len().saturating_sub(end_window);
-            let end_offset = ceil_char(&whole, end_offset);
+            let end_offset = text::ceil_boundary(&whole, end_offset);
             return Some(AsShown {
                 head,
                 total_lines: text::line_count(whole.as_bytes()),
@@ -100,7 +100,7 @@ impl AsShown {
             shown.unwrap_or_else(|| String::from_utf8_lossy(bytes).into_owned())
         };
         let mut head = own(shown.head, head_shown);
-        head.truncate(floor_char(&head, limits.max_bytes + 1));
+        head.truncate(text::floor_boundary(&head, limits.max_bytes + 1));
         Some(AsShown {
             head,
             end: own(shown.end, end_shown),
@@ -128,22 +128,4 @@ impl AsShown {
             total_bytes: printed.total_bytes,
         }
     }
-}
-
-/// The largest char boundary of `text` at or before `at`.
-fn floor_char(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
-/// The smallest char boundary of `text` at or after `at`.
-fn ceil_char(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at += 1;
-    }
-    at
 }

@@ -235,4 +235,12 @@ fn trunc_1_each_window_is_shown_as_drawn() {
     let long = format!(" 50%|#####\r{}", "x".repeat(5_000));
     let cut = t.truncate("Bash", long.as_bytes());
     assert_eq!(view(&cut), "x".repeat(2_000));
+    // So too when only the end was drawn, of an output past both windows.
+    let longer = format!("\x1b[31m{}\n 50%\r100%\n", "x".repeat(40_000));
+    let cut = t.truncate("Bash", longer.as_bytes());
+    assert!(cut.redrawn);
+    assert_eq!(view(&cut), format!("\x1b[31m{}", "x".repeat(1_995)));
+    // A cut inside a character that is not ASCII moves back before it.
+    let wide = format!(" 50%\r{}", "é".repeat(3_000));
+    assert_eq!(view(&t.truncate("Bash", wide.as_bytes())), "é".repeat(1_000));
 }

@@ -266,6 +266,34 @@ const SETTLING_PASSES: usize = 3;
 
 /// One pass of [`condense`].
 fn condense_once<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
+    match kept(text, budget) {
+        Kept::Within(n) => Condensed {
+            text: Cow::Borrowed(text),
+            total_lines: n,
+            kept_lines: n,
+        },
+        Kept::Lines(shown, total_lines) => Condensed {
+            text: Cow::Owned(render(&shown, total_lines, &Represented::of(text))),
+            total_lines,
+            kept_lines: shown.len(),
+        },
+    }
+}
+
+/// What a room keeps of a text ([`kept`]).
+pub(crate) enum Kept<'a> {
+    /// All of it: the text is within the room, and has this many lines.
+    Within(usize),
+    /// These lines, each with its number (from 0) as it is shown (as
+    /// printed, or cut for length), of so many.
+    Lines(Vec<(usize, Cow<'a, str>)>, usize),
+}
+
+/// The lines of `text` a room of `budget` keeps, in order: the decision
+/// of which lines of an output matter, for a history form ([`condense`])
+/// and for what the model sees of a long output mid-round alike. What is
+/// kept follows what the output holds (see [`condense`]).
+pub(crate) fn kept<'a>(text: &'a str, budget: &Budget) -> Kept<'a> {
     let uncoloured = diagnose::without_colours(text);
     // Under a tool that runs several processes, each line is judged, and
     // stands under the line above it, as its process printed it; which
@@ -288,16 +316,10 @@ fn condense_once<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
         plain.to_mut().push(' ');
     }
     let (chosen, total_lines) = match plan(&plain, &named, &nests, budget) {
-        Plan::Within(n) => {
-            return Condensed {
-                text: Cow::Borrowed(text),
-                total_lines: n,
-                kept_lines: n,
-            }
-        }
+        Plan::Within(n) => return Kept::Within(n),
         Plan::Keep(chosen, total) => (chosen, total),
     };
-    let shown: Vec<(usize, Cow<'_, str>)> = if as_printed {
+    let shown: Vec<(usize, Cow<'a, str>)> = if as_printed {
         chosen
             .iter()
             .map(|l| {
@@ -316,15 +338,19 @@ fn condense_once<'a>(text: &'a str, budget: &Budget) -> Condensed<'a> {
             .iter()
             .map(|l| {
                 let said = line_str(&plain, l);
-                (l.number, shown_line(printed.get(l.number).copied(), said, budget))
+                let line = printed.get(l.number).copied();
+                let shown = shown_line(line, said, budget);
+                // As printed, it is a line of `text`.
+                let unchanged = matches!((&shown, line), (Cow::Borrowed(s), Some(p)) if std::ptr::eq(*s, p));
+                let shown: Cow<'a, str> = match line {
+                    Some(line) if unchanged => Cow::Borrowed(line),
+                    _ => Cow::Owned(shown.into_owned()),
+                };
+                (l.number, shown)
             })
             .collect()
     };
-    Condensed {
-        text: Cow::Owned(render(&shown, total_lines, &Represented::of(text))),
-        total_lines,
-        kept_lines: chosen.len(),
-    }
+    Kept::Lines(shown, total_lines)
 }
 
 /// What [`condense`] does with a text: leave it as it is (it has this many

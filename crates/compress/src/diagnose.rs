@@ -83,7 +83,6 @@ mod announce;
 mod causes;
 mod counts;
 mod levels;
-mod likely;
 mod listing;
 mod located;
 mod noise_words;
@@ -109,8 +108,6 @@ use levels::{
     glog_level, json_log_level, located_level, logged_as_warning, offense_level, severity_tagged, GLOG_RECORD,
 };
 pub(crate) use levels::{grows_as_failure, is_tagged_marks};
-pub(crate) use likely::Likely;
-pub(crate) use listing::{holds_hunk_header, in_diff_hunk_at};
 pub(crate) use located::{frame_place, opens_value};
 use located::{has_message, is_note, located_message, without_paths};
 pub(crate) use payload::{field_above, payload_lines, payload_messages};
@@ -194,12 +191,6 @@ pub(crate) fn candidates() -> &'static Regex {
             "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|(?:{EXCEPTION_NAME})|^(?:{STREAM_PREFIX})|^[ \t]*┃ |^[ \t]*{glog}|{TEST_EVENT}"
         ))
     })
-}
-
-#[cold]
-fn never_bytes() -> regex::bytes::Regex {
-    // As [`never`], for bytes.
-    regex::bytes::Regex::new(r"[^\s\S]").unwrap_or_else(|_| never_bytes())
 }
 
 #[cold]

@@ -14,7 +14,6 @@ mod line;
 mod messages;
 mod named;
 mod spans;
-pub(crate) use choose::assertion_diff_under;
 use choose::choose;
 use diagnose::prefix::nested::Nest;
 pub(crate) use gaps::{gap_marker, gap_of, shown_for_its_marker};

@@ -134,14 +134,6 @@ fn hunk_header() -> &'static Regex {
     )
 }
 
-/// Whether `text` holds what may be a hunk's header ([`hunk_header`]) at
-/// all: most outputs hold none, and their lines need no walk up to one.
-pub(crate) fn holds_hunk_header(text: &[u8]) -> bool {
-    [&b"@@ -"[..], b"Diff in "]
-        .iter()
-        .any(|header| memchr::memmem::find(text, header).is_some())
-}
-
 /// Whether `line`, a line of `text` as [`str::lines`] yields it, is a
 /// line of a diff's hunk: an unchanged line (a space first), an added or
 /// removed one, under the hunk's header ([`hunk_header`]) with only the

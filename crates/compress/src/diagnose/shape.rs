@@ -68,17 +68,6 @@ pub(crate) struct Met {
     block: usize,
 }
 
-impl Met {
-    /// `line`, not met itself, in the block of this line (a heading found
-    /// above a failure, asked about with it).
-    pub(crate) fn beside(self, line: &str) -> Met {
-        Met {
-            shape: shape(line),
-            block: self.block,
-        }
-    }
-}
-
 impl Repeats {
     /// Meets `line` after the line met before it, `adjacent` when the two
     /// are next to each other in the text.

@@ -6,7 +6,6 @@ use super::{gap_of, line_str, Budget, Line, Named, INNERMOST_FRAMES};
 use crate::diagnose::{self, LineKind};
 
 mod details;
-pub(crate) use details::assertion_diff_under;
 mod frames;
 mod headings;
 mod messages;

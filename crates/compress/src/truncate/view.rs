@@ -4,15 +4,15 @@
 //! A 5,000-line test log cut to its first 2,000 lines hides the `FAILED`
 //! line at line 4,990 until the round ends. For shell tools (and tools
 //! nobody listed) the view keeps the end as well: a fifth of the limits
-//! for the last lines, up to two fifths for the failure, warning and
-//! summary lines from between (at most [`DIAGNOSTICS`], the last ones and
-//! failures first, a message said in block after block last), and the
-//! rest for the head, with `[… N lines …]` where
-//! lines are left out. The head gets what the diagnostic lines leave: an
-//! output with none shows more of its start. A head that runs into noise
-//! (passing tests, downloads) stops a few lines into it, and its room goes
-//! to the diagnostic lines, then to a tail grown back over the failure
-//! details a test runner prints last.
+//! for the last lines, up to two fifths for lines from between (at most
+//! [`DIAGNOSTICS`]), chosen as a history form chooses them
+//! ([`text::kept`]: the last failure and its message first, noise last),
+//! and the rest for the head, with `[… N lines …]` where lines are left
+//! out. The head gets what the lines between leave: an output with none
+//! shows more of its start. A head that runs into noise (passing tests,
+//! downloads) stops a few lines into it, and its room goes to the lines
+//! between, then to a tail grown back over the failure details a test
+//! runner prints last.
 //!
 //! Both truncation paths build the view from the same bytes: the first
 //! `max_bytes + 1` bytes of the output and its last [`END_WINDOW`] ×
@@ -77,9 +77,12 @@ impl View {
         self.head + self.diagnostics + self.between + self.tail
     }
 
-    /// What the notice says is shown.
+    /// What the notice says is shown: its parts that show something.
     pub(super) fn describe(&self) -> String {
-        let mut parts = vec![format!("the first {}", self.head)];
+        let mut parts = Vec::new();
+        if self.head > 0 {
+            parts.push(format!("the first {}", self.head));
+        }
         if self.diagnostics > 0 {
             parts.push(format!(
                 "{} diagnostic {}",
@@ -87,10 +90,13 @@ impl View {
                 if self.diagnostics == 1 { "line" } else { "lines" }
             ));
         }
-        let last = format!("the last {}", self.tail);
-        match parts.len() {
-            1 => format!("{} and {last}", parts[0]),
-            _ => format!("{}, {} and {last}", parts[0], parts[1]),
+        if self.tail > 0 {
+            parts.push(format!("the last {}", self.tail));
+        }
+        match parts.as_slice() {
+            [] => "no line".to_owned(),
+            [one] => one.clone(),
+            [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
         }
     }
 }
@@ -118,7 +124,10 @@ pub(super) fn compose(
         memchr::memchr(b'\n', end).map_or(end.len(), |i| i + 1)
     };
     let end_bytes = &end[first..];
-    let (tail_start, tail) = tail_of(end_bytes, tail_lines_max, tail_bytes_max)?;
+    // A last line longer than the tail's room leaves the tail empty; the
+    // lines before the end may still show it, cut.
+    let (tail_start, tail) =
+        tail_of(end_bytes, tail_lines_max, tail_bytes_max).unwrap_or((end_bytes.len(), 0));
 
     let diagnostics_max = (limits.max_lines / 5).min(DIAGNOSTICS);
     let diagnostic_bytes = if diagnostics_max == 0 {
@@ -138,9 +147,15 @@ pub(super) fn compose(
         );
         (limits.max_bytes > 0).then_some(limits)
     };
-    let (least_head_end, least_lines, partial) =
-        cut_point(head, head_within(diagnostics_max, diagnostic_bytes)?, None);
-    if partial || least_lines == 0 {
+    // Whole lines of the head within `limits`; none when its first line
+    // alone is longer.
+    let head_cut = |limits: Limits| match cut_point(head, limits, None) {
+        (_, _, true) => (0, 0),
+        (end, lines, false) => (end, lines),
+    };
+    let (least_head_end, least_lines) = head_cut(head_within(diagnostics_max, diagnostic_bytes)?);
+    if least_lines == 0 && memchr::memchr(b'\n', head).is_none() {
+        // One line longer than the limits: its start is what can be shown.
         return None;
     }
     // The diagnostic lines between the head's end and the tail.
@@ -158,13 +173,13 @@ pub(super) fn compose(
                 (lines_left / 2).min(DIAGNOSTICS),
                 bytes_left.saturating_sub(tail_bytes),
             );
-            let picked_bytes: usize = picked.iter().map(|(_, line)| diagnostic_cost(line)).sum();
+            let picked_cost = shown_cost(region_of(end), &picked);
             let after_head = end_bytes.get(start_of(end)..).unwrap_or_default();
             let (grown_start, grown) = grow_tail(
                 after_head,
                 (tail_start.saturating_sub(start_of(end)), tail),
-                lines_left.saturating_sub(2 * picked.len()).max(tail),
-                bytes_left.saturating_sub(picked_bytes).max(tail_bytes),
+                lines_left.saturating_sub(picked_cost.lines).max(tail),
+                bytes_left.saturating_sub(picked_cost.bytes).max(tail_bytes),
             );
             // Lines the grown tail shows are not shown again.
             let picked: Vec<(usize, String)> = picked
@@ -174,21 +189,22 @@ pub(super) fn compose(
             (end, lines, picked, start_of(end) + grown_start, grown)
         } else {
             let picked = diagnostics_in(region_of(least_head_end), diagnostics_max, diagnostic_bytes);
-            let picked_bytes: usize = picked.iter().map(|(_, line)| diagnostic_cost(line)).sum();
-            let (head_end, head_lines, _) = cut_point(head, head_within(picked.len(), picked_bytes)?, None);
-            // Lines the grown head shows are not shown again.
-            let moved = start_of(head_end).saturating_sub(start_of(least_head_end));
+            let cost = shown_cost(region_of(least_head_end), &picked);
+            let (head_end, head_lines) = head_cut(head_within(cost.lines.div_ceil(2), cost.bytes)?);
+            // The picked lines' starts from the head's end; lines the grown
+            // head shows are not shown again.
+            let (was, is) = (start_of(least_head_end), start_of(head_end));
             let picked: Vec<(usize, String)> = picked
                 .into_iter()
-                .filter(|(start, _)| *start >= moved)
-                .map(|(start, line)| (start - moved, line))
+                .filter(|(start, _)| was + start >= is)
+                .map(|(start, line)| (was + start - is, line))
                 .collect();
             (head_end, head_lines, picked, tail_start, tail)
         };
     let region = end_bytes.get(start_of(head_end)..tail_start).unwrap_or_default();
     // The line number of the region's first line, counted once; each
     // picked line's from the one before it.
-    let mut number = total_lines - tail - text::newlines(region);
+    let mut number = total_lines - tail - text::line_count(region);
     let mut counted = 0;
 
     let mut out = String::with_capacity(limits.max_bytes);
@@ -218,6 +234,9 @@ pub(super) fn compose(
         ));
     }
     lossy |= push_text(&mut out, &end_bytes[tail_start..]);
+    if head_lines + picked.len() + tail == 0 {
+        return None;
+    }
     Some(View {
         text: out,
         head: head_lines,
@@ -290,178 +309,77 @@ fn tail_of(end: &[u8], lines: usize, bytes: usize) -> Option<(usize, usize)> {
     (count > 0).then_some((start, count))
 }
 
-/// The last `max` diagnostic lines of `region` (failures, warnings and
-/// summaries), within `bytes`, each with its start: failures first when
-/// not all fit. The search runs on the bytes, so that the starts are the
-/// region's own even where it is not UTF-8; a line is read lossily.
+/// The lines of `region` worth showing between the head and the tail,
+/// at most `max` and within `bytes`, each with its start, as a history
+/// form keeps them ([`text::kept`]): the last failure and its message
+/// first, then summaries, the other failures, warnings and their context,
+/// noise last. The region is read lossily; the starts are its own.
 fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String)> {
-    if max == 0 || region.is_empty() {
+    if max == 0 || region.is_empty() || bytes == 0 {
         return Vec::new();
     }
-    let mut found: Vec<(usize, String, LineKind)> = Vec::new();
-    // Each found line as met in its block ([`diagnose::Repeats`]).
-    let mut met: Vec<diagnose::Met> = Vec::new();
-    let (mut repeats, mut after) = (diagnose::Repeats::default(), None);
-    let mut at = 0;
-    let mut likely = diagnose::Likely::new(region);
-    let hunks = diagnose::holds_hunk_header(region);
-    while let Some(m) = likely.find_at(at) {
-        let start = memrchr(b'\n', &region[..m]).map_or(0, |i| i + 1);
-        let end = memchr::memchr(b'\n', &region[m..]).map_or(region.len(), |i| m + i);
-        let line = String::from_utf8_lossy(&region[start..end]);
-        let line = diagnose::line_as_shown(&line);
-        let kind = match diagnose::kind_in_place(line, &region[end..]) {
-            // The code of a diff's hunk, whatever its words.
-            LineKind::Failure | LineKind::Warning | LineKind::Summary
-                if hunks && diagnose::in_diff_hunk_at(region, start, line) =>
-            {
-                LineKind::Plain
-            }
-            kind => kind,
-        };
-        let line_met = repeats.meet(line, after == Some(start));
-        after = Some(end + 1);
-        if kind == LineKind::Failure {
-            // A test runner's numbered heading names the failing test a
-            // few lines above a failure with no word the search finds.
-            if let Some((heading_start, heading)) = heading_above(region, start) {
-                if found.last().is_none_or(|f| f.0 < heading_start) {
-                    met.push(line_met.beside(&heading));
-                    found.push((heading_start, heading, LineKind::Failure));
-                }
-            }
-        }
-        if kind.is_diagnostic() {
-            found.push((start, line.to_owned(), kind));
-            met.push(line_met);
-        }
-        at = end + 1;
-        if at >= region.len() {
-            break;
-        }
-    }
-    // The last ones, failures before the rest, and the lines of a shape
-    // said in block after block (a log's retries) after all the others
-    // ([`diagnose::Repeats`]), within the room; shown in their order.
-    let mut order: Vec<usize> = (0..found.len()).rev().collect();
-    order.sort_by_key(|&i| found[i].2 != LineKind::Failure);
-    let repeated: Vec<bool> = {
-        let mut repeated = vec![false; found.len()];
-        for &i in &order {
-            repeated[i] = repeats.again(met[i]);
-        }
-        repeated
+    let said = String::from_utf8_lossy(region);
+    let budget = text::Budget {
+        head: 0,
+        tail: 0,
+        diagnostics: max,
+        max_bytes: bytes,
+        max_line_bytes: DIAGNOSTIC_LINE_BYTES,
+        max_failure_line_bytes: DIAGNOSTIC_LINE_BYTES,
+        grow: 0,
     };
-    order.sort_by_key(|&i| repeated[i]);
-    let mut used = 0;
-    let mut kept: Vec<usize> = Vec::new();
-    // The files kept findings are in, by their headings' starts.
-    let mut files: Vec<(usize, String)> = Vec::new();
-    // The messages shown, each once, with their failures.
-    let mut told: Vec<(usize, String)> = Vec::new();
-    // How many failures kept so far, the last first.
-    let mut messaged = 0;
-    for i in order {
-        if kept.len() + files.len() + told.len() >= max {
-            break;
-        }
-        let (start, line, kind) = &found[i];
-        // A finding printed under its file's name (ESLint) comes with it.
-        let file = (*kind == LineKind::Failure)
-            .then(|| file_heading(region, *start))
-            .flatten()
-            // Once, and not when the search found it already (`found` is
-            // in order).
-            .filter(|(at, _)| {
-                !files.iter().any(|(f, _)| f == at) && found.binary_search_by_key(at, |(s, ..)| *s).is_err()
-            });
-        let cost = diagnostic_cost(line) + file.as_ref().map_or(0, |(_, f)| diagnostic_cost(f));
-        if used + cost <= bytes {
-            used += cost;
-            kept.push(i);
-            files.extend(file);
-            // The last failure's message, line by line while there is
-            // room: what it says nothing without (` right: 137`).
-            messaged += usize::from(*kind == LineKind::Failure);
-            let messages = if *kind == LineKind::Failure && messaged <= MESSAGED_FAILURES {
-                messages_under(region, line, *start)
-            } else {
-                Vec::new()
-            };
-            for (at, message) in &messages {
-                let shown =
-                    found.binary_search_by_key(at, |(s, ..)| *s).is_ok() || told.iter().any(|(s, _)| s == at);
-                let cost = diagnostic_cost(message);
-                if shown || used + cost > bytes || kept.len() + files.len() + told.len() >= max {
-                    continue;
-                }
-                used += cost;
-                told.push((*at, message.clone()));
-            }
-        }
-    }
-    let mut shown: Vec<(usize, String)> = kept
-        .into_iter()
-        .map(|i| (found[i].0, std::mem::take(&mut found[i].1)))
-        .chain(files)
-        .chain(told)
+    // Lossy reading keeps the newlines: line `n` starts where it did.
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', region).map(|i| i + 1))
         .collect();
-    shown.sort_unstable_by_key(|(start, _)| *start);
+    let lines: Vec<(usize, String)> = match text::kept(&said, &budget) {
+        text::Kept::Within(_) => said
+            .split('\n')
+            .enumerate()
+            .map(|(n, line)| (n, line.strip_suffix('\r').unwrap_or(line).to_owned()))
+            .collect(),
+        text::Kept::Lines(kept, _) => kept.into_iter().map(|(n, line)| (n, line.into_owned())).collect(),
+    };
+    let mut shown: Vec<(usize, String)> = lines
+        .into_iter()
+        .filter_map(|(n, line)| Some((*starts.get(n)?, line)))
+        .filter(|(start, _)| *start < region.len())
+        .collect();
+    // Within `bytes` as the view counts them: the first lines go first,
+    // the last failure is at the end.
+    // (A room of `max` lines holds as many markers.)
+    while shown_cost(region, &shown).lines > 2 * max || shown_cost(region, &shown).bytes > bytes {
+        shown.remove(0);
+    }
     shown
 }
 
-/// How many of the last failures shown come with their messages: the
-/// one the agent acts on; further up, another failure tells more than a
-/// message in the same room.
-const MESSAGED_FAILURES: usize = 1;
-
-/// How many bytes under a failure its message is looked for in
-/// ([`messages_under`]).
-const MESSAGE_WINDOW: usize = 4096;
-
-/// The lines under the failure `line`, which starts at `start` in
-/// `region`, that carry its message ([`diagnose::message_lines`]) and its
-/// assertion diff ([`crate::text::assertion_diff_under`]), with their
-/// starts, within the region's first [`MESSAGE_WINDOW`] bytes after it.
-fn messages_under(region: &[u8], line: &str, start: usize) -> Vec<(usize, String)> {
-    let end =
-        memchr::memchr(b'\n', region.get(start..).unwrap_or_default()).map_or(region.len(), |i| start + i);
-    let window = region
-        .get(end..(end + MESSAGE_WINDOW).min(region.len()))
-        .unwrap_or_default();
-    let after = match std::str::from_utf8(window) {
-        Ok(text) => text,
-        // Up to the first byte that is not UTF-8, or a character cut at
-        // the window's end.
-        Err(e) => std::str::from_utf8(&window[..e.valid_up_to()]).unwrap_or_default(),
-    };
-    let mut messages: Vec<(usize, String)> = diagnose::message_lines(line, after)
-        .into_iter()
-        .map(|m| {
-            (
-                end + (m.as_ptr() as usize - after.as_ptr() as usize),
-                m.to_owned(),
-            )
-        })
-        .collect();
-    // The assertion diff under it, as a history form keeps it: the values
-    // the failure's words may leave out.
-    let from_failure = region.get(start..end + after.len()).unwrap_or_default();
-    if let Ok(text) = std::str::from_utf8(from_failure) {
-        messages.extend(
-            crate::text::assertion_diff_under(text)
-                .into_iter()
-                .map(|(at, l)| (start + at, l.to_owned())),
-        );
-    }
-    messages
+/// What showing some lines of a region costs ([`shown_cost`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Cost {
+    /// Bytes: each line, capped, its newline and its marker.
+    bytes: usize,
+    /// Lines: the lines and their markers.
+    lines: usize,
 }
 
-/// The line naming the file an indented finding starting at `start` in
-/// `region` is about ([`diagnose::file_heading_above`]), with its start.
-fn file_heading(region: &[u8], start: usize) -> Option<(usize, String)> {
-    let (s, e, _) = diagnose::file_heading_above(region, start)?;
-    Some((s, String::from_utf8_lossy(&region[s..e]).into_owned()))
+/// What showing the lines `picked` of `region` (with their starts, in
+/// order) costs: each line, capped, and its newline, and a gap marker
+/// before each that does not follow the one before it.
+fn shown_cost(region: &[u8], picked: &[(usize, String)]) -> Cost {
+    let mut before: Option<usize> = None;
+    let mut cost = Cost { bytes: 0, lines: 0 };
+    for (start, line) in picked {
+        let follows = before.is_some_and(|b| text::newlines(region.get(b..*start).unwrap_or_default()) == 1);
+        before = Some(*start);
+        cost.bytes += line.len().min(DIAGNOSTIC_LINE_BYTES) + 1;
+        cost.lines += 1;
+        if !follows {
+            cost.bytes += MARKER_BYTES;
+            cost.lines += 1;
+        }
+    }
+    cost
 }
 
 /// How many noise lines in a row end the head ([`quiet_head`]).
@@ -536,23 +454,6 @@ fn grow_tail(
     (start, lines)
 }
 
-/// What showing a diagnostic line costs: the line, capped, its newline
-/// and the gap marker before it.
-fn diagnostic_cost(line: &str) -> usize {
-    line.len().min(DIAGNOSTIC_LINE_BYTES) + 1 + MARKER_BYTES
-}
-
-/// The numbered heading (`1) Cart applies the discount`) within
-/// [`diagnose::HEADING_REACH`] lines above the line starting at `start`
-/// in `region`, with its own start.
-fn heading_above(region: &[u8], start: usize) -> Option<(usize, String)> {
-    diagnose::lines_above(region, start)
-        .take(diagnose::HEADING_REACH)
-        .map(|(s, e)| (s, String::from_utf8_lossy(&region[s..e])))
-        .find(|(_, line)| diagnose::is_numbered_heading(line))
-        .map(|(s, line)| (s, line.into_owned()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -587,7 +488,8 @@ mod tests {
             }
         }
         let view = compose(log.as_bytes(), log.as_bytes(), 0, 3_005, Limits::default()).unwrap();
-        assert_eq!(view.diagnostics, 4, "{}", view.text);
+        // The heading, the failure, the blank line and both operands.
+        assert_eq!(view.diagnostics, 5, "{}", view.text);
         assert!(
             view.text.contains(
                 "]\n  1) Calc adds negative numbers\n     Failure/Error: expect(add(-1, -2)).to eq(-3)\n\n       expected: -3\n            got: 3\n[…"
@@ -646,7 +548,8 @@ mod tests {
             "{}",
             view.text
         );
-        assert!(!view.text.contains(" right: 137"), "{}", view.text);
+        // With room, the failure above comes with its operands too.
+        assert!(view.text.contains("  left: 136\n right: 137\n"), "{}", view.text);
         // Alone, the assertion is the last failure: its operands come.
         let alone = log.replace("not ok 38", "ok 38");
         let view = compose(alone.as_bytes(), alone.as_bytes(), 0, 3_005, Limits::default()).unwrap();
@@ -681,20 +584,6 @@ mod tests {
         assert!(view
             .text
             .contains("  1) Parser raises ParseError on bad input\n     Failure/Error:"));
-    }
-
-    #[test]
-    fn a_heading_is_looked_for_only_within_its_reach() {
-        let near = b"x\n1) a test\nmore\nerror: boom\n";
-        let at = near.len() - "error: boom\n".len();
-        assert_eq!(heading_above(near, at), Some((2, "1) a test".to_owned())));
-        let far = format!(
-            "1) a test\n{}error: boom\n",
-            "detail\n".repeat(diagnose::HEADING_REACH)
-        );
-        let at = far.len() - "error: boom\n".len();
-        assert_eq!(heading_above(far.as_bytes(), at), None);
-        assert_eq!(heading_above(b"error: boom\n", 0), None);
     }
 
     #[test]
@@ -746,50 +635,66 @@ mod tests {
     }
 
     #[test]
-    fn a_diagnostic_line_costs_its_bytes_a_newline_and_a_marker() {
-        assert_eq!(diagnostic_cost("abc"), 3 + 1 + MARKER_BYTES);
+    fn shown_lines_cost_their_bytes_a_newline_and_a_marker_before_each_run() {
+        let region = b"a\nbb\nccc\n";
+        let picked = |lines: &[(usize, &str)]| -> Vec<(usize, String)> {
+            lines.iter().map(|(s, l)| (*s, (*l).to_owned())).collect()
+        };
+        assert_eq!(
+            shown_cost(region, &picked(&[(0, "a")])),
+            Cost {
+                bytes: 1 + 1 + MARKER_BYTES,
+                lines: 2
+            }
+        );
+        // `bb` follows `a`: no marker between.
+        assert_eq!(
+            shown_cost(region, &picked(&[(0, "a"), (2, "bb")])),
+            Cost {
+                bytes: 2 + 3 + MARKER_BYTES,
+                lines: 3
+            }
+        );
+        assert_eq!(
+            shown_cost(region, &picked(&[(0, "a"), (5, "ccc")])),
+            Cost {
+                bytes: 2 + 4 + 2 * MARKER_BYTES,
+                lines: 4
+            }
+        );
         let long = "x".repeat(DIAGNOSTIC_LINE_BYTES + 50);
-        assert_eq!(diagnostic_cost(&long), DIAGNOSTIC_LINE_BYTES + 1 + MARKER_BYTES);
+        assert_eq!(
+            shown_cost(region, &picked(&[(0, &long)])).bytes,
+            DIAGNOSTIC_LINE_BYTES + 1 + MARKER_BYTES
+        );
     }
 
     #[test]
-    fn an_indented_finding_s_file_is_found_above_it() {
-        let region = "  1:2  error  a\n/app/src/b.js\n  3:4  error  b\n\n  5:6  error  c\nnot a file here at all\n  7:8  error  d\n";
-        let at = |line: &str| region.find(line).unwrap();
-        let file = file_heading(region.as_bytes(), at("  5:6"));
-        assert_eq!(file, Some((at("/app"), "/app/src/b.js".to_owned())));
-        // Under a line that names no file, unindented, or at the top.
-        assert_eq!(file_heading(region.as_bytes(), at("  7:8")), None);
-        assert_eq!(file_heading(region.as_bytes(), at("/app")), None);
-        assert_eq!(file_heading(region.as_bytes(), 0), None);
-    }
-
-    #[test]
-    fn diagnostic_lines_are_failures_first_each_with_its_file_once() {
+    fn lines_between_are_all_shown_when_they_fit_else_the_last_failure_first() {
         let region =
             "/app/src/b.js\n  1:2  error  first\n  3:4  error  second\nwarning: late\nwarning: later\n";
         let lines = |picked: Vec<(usize, String)>| picked.into_iter().map(|(_, l)| l).collect::<Vec<_>>();
-        // The failures before the warnings below them; the file once.
+        // Within the room: all of them, no marker between.
+        assert_eq!(lines(diagnostics_in(region.as_bytes(), 3, 10_000)).len(), 5);
+        // Short of room: the failures, with their file, before the
+        // warnings below them.
+        // Short of room: the last failure first, then the failures before
+        // it and the warnings.
+        let picked = diagnostics_in(region.as_bytes(), 3, 70);
+        assert!(shown_cost(region.as_bytes(), &picked).bytes <= 70);
+        assert_eq!(lines(picked), ["  3:4  error  second"]);
+        let picked = diagnostics_in(region.as_bytes(), 3, 100);
+        assert!(shown_cost(region.as_bytes(), &picked).bytes <= 100);
         assert_eq!(
-            lines(diagnostics_in(region.as_bytes(), 3, 10_000)),
-            ["/app/src/b.js", "  1:2  error  first", "  3:4  error  second"]
+            lines(picked)[..2],
+            ["  1:2  error  first", "  3:4  error  second"]
         );
-        // The heading counts toward the lines and the bytes.
-        assert_eq!(
-            lines(diagnostics_in(region.as_bytes(), 2, 10_000)),
-            ["/app/src/b.js", "  3:4  error  second"]
-        );
-        let room = diagnostic_cost("  3:4  error  second") + diagnostic_cost("/app/src/b.js");
-        assert_eq!(
-            lines(diagnostics_in(region.as_bytes(), 10, room)),
-            ["/app/src/b.js", "  3:4  error  second"]
-        );
-        // A byte short: the second finding and its file do not fit, the
-        // first (a byte shorter) and its file do.
-        assert_eq!(
-            lines(diagnostics_in(region.as_bytes(), 10, room - 1)),
-            ["/app/src/b.js", "  1:2  error  first"]
-        );
+        let picked = diagnostics_in(region.as_bytes(), 1, 10_000);
+        // One line's room and its marker's: the last failure.
+        assert!(shown_cost(region.as_bytes(), &picked).lines <= 2);
+        assert_eq!(lines(picked), ["  3:4  error  second"]);
+        assert!(diagnostics_in(region.as_bytes(), 0, 10_000).is_empty());
+        assert!(diagnostics_in(region.as_bytes(), 3, 0).is_empty());
     }
 
     #[test]
@@ -874,8 +779,10 @@ mod tests {
             "{}",
             view.text
         );
-        assert_eq!(view.between, 1);
-        assert_eq!(view.shown_lines(), view.head + view.diagnostics + 1 + view.tail);
+        // The blank line is shown among the lines between, as a history
+        // form shows it.
+        assert_eq!(view.between, 0);
+        assert_eq!(view.shown_lines(), view.head + view.diagnostics + view.tail);
     }
 
     #[test]

@@ -102,25 +102,6 @@ fn diff_of(text: &str, failure: Line) -> Option<Vec<Line>> {
         .or_else(|| tap_diff_under(text, failure))
 }
 
-/// The assertion diff printed under the failure line that opens `text`
-/// (the failure's line and what follows it), as a history form keeps it:
-/// its legend and changed lines (Node's `+ actual - expected` over `+
-/// sum: 5` and `- sum: 6`), each with its start in `text`. Empty when
-/// none stands under it.
-pub(crate) fn assertion_diff_under(text: &str) -> Vec<(usize, &str)> {
-    let end = memchr::memchr(b'\n', text.as_bytes()).unwrap_or(text.len());
-    let failure = Line {
-        number: 0,
-        start: 0,
-        end: crate::text::trim_cr(text.as_bytes(), 0, end),
-    };
-    diff_of(text, failure)
-        .unwrap_or_default()
-        .into_iter()
-        .filter_map(|l| Some((l.start, text.get(l.start..l.end)?)))
-        .collect()
-}
-
 /// The changed lines of the `difflib.ndiff` block unittest prints right
 /// under `AssertionError: a != b` when it can diff the two values (`-
 /// {'qty': 1, 'tags': ['x', 'y']}`, `?` hints and blank lines between, `+

@@ -698,6 +698,64 @@ mod tests {
     }
 
     #[test]
+    fn lines_between_that_fit_are_each_shown_once_and_an_exact_room_holds_them() {
+        let region = b"error: a\nwarning: b\n";
+        let picked = diagnostics_in(region, 10, 10_000);
+        assert_eq!(picked, [(0, "error: a".to_owned()), (9, "warning: b".to_owned())]);
+        let room = shown_cost(region, &picked).bytes;
+        assert_eq!(diagnostics_in(region, 10, room), picked);
+        assert_eq!(diagnostics_in(region, 10, room - 1).len(), 1);
+    }
+
+    #[test]
+    fn a_first_line_longer_than_the_head_s_room_leaves_the_head_empty() {
+        let log = format!(
+            "{}\n{}error: the build failed\ndone\n",
+            "x".repeat(1_990),
+            "step\n".repeat(300)
+        );
+        let lines = log.lines().count();
+        let view = compose(log.as_bytes(), log.as_bytes(), 0, lines, Limits::new(100, 2_000)).unwrap();
+        assert_eq!(view.head, 0);
+        assert!(view.text.starts_with("[… "), "{}", view.text);
+        assert!(view.text.contains("error: the build failed\n"), "{}", view.text);
+        assert!(!view.describe().contains("the first"), "{}", view.describe());
+        // A last line longer than the tail's room too: the lines between
+        // alone.
+        let log = format!("{log}{}\n", "y".repeat(600));
+        let view = compose(
+            log.as_bytes(),
+            log.as_bytes(),
+            0,
+            lines + 1,
+            Limits::new(100, 2_000),
+        )
+        .unwrap();
+        assert_eq!((view.head, view.tail), (0, 0));
+        assert!(view.text.contains("error: the build failed\n"), "{}", view.text);
+        assert_eq!(view.describe(), "1 diagnostic line");
+    }
+
+    #[test]
+    fn a_notice_names_the_parts_that_show_something() {
+        let view = |head, diagnostics, tail| View {
+            text: String::new(),
+            head,
+            diagnostics,
+            tail,
+            between: 0,
+            lossy: false,
+        };
+        assert_eq!(
+            view(3, 2, 1).describe(),
+            "the first 3, 2 diagnostic lines and the last 1"
+        );
+        assert_eq!(view(0, 1, 4).describe(), "1 diagnostic line and the last 4");
+        assert_eq!(view(2, 0, 0).describe(), "the first 2");
+        assert_eq!(view(0, 0, 0).describe(), "no line");
+    }
+
+    #[test]
     fn tail_takes_whole_lines_within_both_limits() {
         assert_eq!(tail_of(b"a\nbb\nccc\n", 2, 100), Some((2, 2)));
         assert_eq!(tail_of(b"a\nbb\nccc", 5, 100), Some((0, 3)));

@@ -337,15 +337,7 @@ pub(crate) fn kept<'a>(text: &'a str, budget: &Budget) -> Kept<'a> {
             .iter()
             .map(|l| {
                 let said = line_str(&plain, l);
-                let line = printed.get(l.number).copied();
-                let shown = shown_line(line, said, budget);
-                // As printed, it is a line of `text`.
-                let unchanged = matches!((&shown, line), (Cow::Borrowed(s), Some(p)) if std::ptr::eq(*s, p));
-                let shown: Cow<'a, str> = match line {
-                    Some(line) if unchanged => Cow::Borrowed(line),
-                    _ => Cow::Owned(shown.into_owned()),
-                };
-                (l.number, shown)
+                (l.number, shown_line(printed.get(l.number).copied(), said, budget))
             })
             .collect()
     };

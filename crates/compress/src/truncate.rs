@@ -300,7 +300,7 @@ impl Truncator {
         let capped = matches!(spill, Spill::Saved(_)) && output.len() as u64 > self.max_spill_bytes;
         let note = capped.then(|| capped_note(self.max_spill_bytes, None));
         match &terminal {
-            Some(t) => self.finish(tool, limits, t.shown(&printed), spill, note, Some(t.lossy)),
+            Some(t) => self.finish(tool, limits, t.shown(&printed), spill, note, Some(t)),
             None => self.finish(tool, limits, printed, spill, note, None),
         }
     }
@@ -392,7 +392,7 @@ impl Truncator {
                     }
                     spill = Spill::NotNeeded;
                 }
-                self.finish(tool, limits, t.shown(&printed), spill, note, Some(t.lossy))
+                self.finish(tool, limits, t.shown(&printed), spill, note, Some(t))
             }
             None => self.finish(tool, limits, printed, spill, note, None),
         };
@@ -409,11 +409,10 @@ impl Truncator {
         shown: Shown<'_>,
         spill: Spill,
         read_error: Option<String>,
-        redrawn: Option<bool>,
+        terminal: Option<&terminal::AsShown>,
     ) -> Truncated {
-        // `redrawn`: whether the output was shown as a terminal shows it,
-        // and then whether that made bytes that are not UTF-8 U+FFFD.
-        let (redrawn, shown_lossy) = (redrawn.is_some(), redrawn.unwrap_or(false));
+        // Whether `shown` is the output as a terminal shows it.
+        let redrawn = terminal.is_some();
         let (head, total_lines, total) = (shown.head, shown.total_lines, shown.total_bytes);
         let truncated = !matches!(spill, Spill::NotNeeded);
         // Shell tools and unknown ones show their end too (TOOL-8).
@@ -435,7 +434,7 @@ impl Truncator {
             (None, Ok(text)) => (text.to_owned(), false),
             (None, Err(_)) => (String::from_utf8_lossy(view_bytes).into_owned(), true),
         };
-        lossy |= shown_lossy;
+        lossy |= terminal.is_some_and(|t| t.lossy);
         let mut result = ToolResult::success(if truncated {
             json!({ "output": view, "truncated": true })
         } else {

@@ -65,14 +65,18 @@ pub fn without_colours(text: &str) -> Cow<'_, str> {
 /// assert_eq!(as_shown("plain\n"), "plain\n");
 /// ```
 pub fn as_shown(text: &str) -> Cow<'_, str> {
-    let bytes = text.as_bytes();
-    if memchr2_iter(b'\r', 0x1b, bytes)
-        .any(|at| redraw_at(bytes, at) > 0 || screen_move_at(bytes, at).is_some())
-    {
+    if redraws(text.as_bytes()) {
         Cow::Owned(screen(text))
     } else {
         Cow::Borrowed(text)
     }
+}
+
+/// Whether a terminal shows `bytes` otherwise than they read ([`as_shown`]
+/// changes them): a carriage return, a move to a line's first column, up
+/// or an erase below. Colour codes alone are not.
+pub(crate) fn redraws(bytes: &[u8]) -> bool {
+    memchr2_iter(b'\r', 0x1b, bytes).any(|at| redraw_at(bytes, at) > 0 || screen_move_at(bytes, at).is_some())
 }
 
 /// The lines of `text` as a terminal's screen ends up showing them, when
@@ -90,9 +94,6 @@ fn screen(text: &str) -> String {
             let Some((width, lines)) = screen_move_at(bytes, at) else {
                 continue;
             };
-            if at < start {
-                continue;
-            }
             draw(&mut rows, row, &body[start..at]);
             match lines {
                 Some(lines) => row = row.saturating_sub(lines),

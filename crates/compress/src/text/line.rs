@@ -67,9 +67,9 @@ pub(super) fn line_cap(line: &str, budget: &Budget) -> usize {
 /// and its process's name are left out: as `printed` when it fits the
 /// line's cap, else cut from what it says, without colours, the name of
 /// the process that printed it (`web:test: `) kept whole.
-pub(super) fn shown_line<'a>(printed: Option<&'a str>, said: &'a str, budget: &Budget) -> Cow<'a, str> {
+pub(super) fn shown_line<'a>(printed: Option<&'a str>, said: &str, budget: &Budget) -> Cow<'a, str> {
     let Some(printed) = printed else {
-        return cap_line(said, line_cap(said, budget));
+        return Cow::Owned(cap_line(said, line_cap(said, budget)).into_owned());
     };
     let uncoloured = diagnose::without_colours(printed);
     let process = match uncoloured.strip_suffix(said) {

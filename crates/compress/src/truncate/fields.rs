@@ -89,7 +89,7 @@ impl Truncator {
         // A text over the limits, or one a terminal may show otherwise.
         let over = |text: &str| {
             text.len() > limits.max_bytes
-                || memchr::memchr2(b'\r', 0x1b, text.as_bytes()).is_some()
+                || crate::diagnose::redraws(text.as_bytes())
                 || memchr_iter(b'\n', text.as_bytes()).count() >= limits.max_lines
         };
         match value {

@@ -15,8 +15,6 @@
 
 use std::borrow::Cow;
 
-use memchr::memchr2;
-
 use super::view::END_WINDOW;
 use super::{Limits, Shown};
 use crate::text;
@@ -49,7 +47,9 @@ impl AsShown {
         if !matches!(crate::kind::canonical(tool), Some(crate::ToolKind::Bash)) {
             return None;
         }
-        let drawn = |bytes: &[u8]| memchr2(b'\r', 0x1b, bytes).is_some();
+        // Most outputs, coloured ones too, are shown as printed: one scan
+        // of each window decides, before anything is copied.
+        let drawn = crate::diagnose::redraws;
         if !drawn(shown.head) && !drawn(shown.end) {
             return None;
         }

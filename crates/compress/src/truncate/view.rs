@@ -345,12 +345,24 @@ fn diagnostics_in(region: &[u8], max: usize, bytes: usize) -> Vec<(usize, String
         .filter_map(|(n, line)| Some((*starts.get(n)?, line)))
         .filter(|(start, _)| *start < region.len())
         .collect();
-    // Within `bytes` as the view counts them: the first lines go first,
-    // the last failure is at the end.
-    // (A room of `max` lines holds as many markers.)
-    while shown_cost(region, &shown).lines > 2 * max || shown_cost(region, &shown).bytes > bytes {
-        shown.remove(0);
+    // Within `bytes` and `max` lines and as many markers, as the view
+    // counts them: the first lines go first, the last failure is at the
+    // end.
+    let costs = line_costs(region, &shown);
+    let mut cost = total(&costs);
+    let mut first = 0;
+    while first < costs.len() && (cost.lines > 2 * max || cost.bytes > bytes) {
+        // The first line has a marker before it, its own or given below.
+        cost.bytes -= costs[first].bytes + MARKER_BYTES * (2 - costs[first].lines);
+        cost.lines -= 2;
+        first += 1;
+        // The next line, now the first, needs a marker before it.
+        if costs.get(first).is_some_and(|c| c.lines == 1) {
+            cost.bytes += MARKER_BYTES;
+            cost.lines += 1;
+        }
     }
+    shown.drain(..first);
     shown
 }
 
@@ -367,19 +379,35 @@ struct Cost {
 /// order) costs: each line, capped, and its newline, and a gap marker
 /// before each that does not follow the one before it.
 fn shown_cost(region: &[u8], picked: &[(usize, String)]) -> Cost {
+    total(&line_costs(region, picked))
+}
+
+/// The sum of `costs`.
+fn total(costs: &[Cost]) -> Cost {
+    costs.iter().fold(Cost { bytes: 0, lines: 0 }, |sum, c| Cost {
+        bytes: sum.bytes + c.bytes,
+        lines: sum.lines + c.lines,
+    })
+}
+
+/// What showing each of the lines `picked` of `region` costs
+/// ([`shown_cost`]): a line that follows the one before it needs no
+/// marker (one line), another one (two).
+fn line_costs(region: &[u8], picked: &[(usize, String)]) -> Vec<Cost> {
     let mut before: Option<usize> = None;
-    let mut cost = Cost { bytes: 0, lines: 0 };
-    for (start, line) in picked {
-        let follows = before.is_some_and(|b| text::newlines(region.get(b..*start).unwrap_or_default()) == 1);
-        before = Some(*start);
-        cost.bytes += line.len().min(DIAGNOSTIC_LINE_BYTES) + 1;
-        cost.lines += 1;
-        if !follows {
-            cost.bytes += MARKER_BYTES;
-            cost.lines += 1;
-        }
-    }
-    cost
+    picked
+        .iter()
+        .map(|(start, line)| {
+            let follows =
+                before.is_some_and(|b| text::newlines(region.get(b..*start).unwrap_or_default()) == 1);
+            before = Some(*start);
+            let marker = usize::from(!follows);
+            Cost {
+                bytes: line.len().min(DIAGNOSTIC_LINE_BYTES) + 1 + marker * MARKER_BYTES,
+                lines: 1 + marker,
+            }
+        })
+        .collect()
 }
 
 /// How many noise lines in a row end the head ([`quiet_head`]).

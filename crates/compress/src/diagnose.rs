@@ -344,6 +344,22 @@ pub(crate) fn is_caret_label(line: &str) -> bool {
     compiled(&RE, r"^\s*\d*\s*[|│][\s|_/\\~-]*\^[\^~-]*\s+\S").is_match(&without_colours(line))
 }
 
+/// Whether `line` is a line of a code excerpt a compiler quotes: a gutter
+/// with or without the line's number (`   21 |     r = r + beta3`, `
+/// |                 1`), or the caret alone under the code (Crystal's
+/// `               ^`).
+pub(crate) fn is_excerpt_line(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s*\d*\s*[|│](?:\s|$)|^\s+[\^~-]*\^[\^~-]*\s*$").is_match(&without_colours(line))
+}
+
+/// Whether `line` is a code line a compiler quotes, after its number in a
+/// gutter (`   21 |     r = r + beta3`, Crystal's ` 16 | cart.add("three")`).
+pub(crate) fn is_quoted_code(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s*\d+\s*[|│]\s+\S").is_match(&without_colours(line))
+}
+
 /// Whether `line` is an assertion's operand or matcher ([`OPERAND`]): a
 /// context line that belongs to the failure above it.
 pub(crate) fn is_operand(line: &str) -> bool {
@@ -1502,6 +1518,8 @@ mod tests {
             // SQLFluff's violation; lines under the time they were logged
             // at, and the job and step of a GitHub Actions log.
             "L:   3 | P:  10 | LT01 | Expected only single space before 'AS' keyword.",
+            "L:   3 | P:  10 | L003 | Expected 1 indentations, found 0 [compared to line 02]",
+            "L:   1 | P:  23 |  PRS | Line 1, Position 23: Found unparsable section: 'WHERE'.",
             "2024-05-01T10:00:01.123456789Z KeyError: 'SPRING24'",
             "test (ubuntu-latest)\tRun tests\t2024-05-01T10:00:39.0077070Z E       assert 100 == 90",
             // Security findings: advisories by their ids (npm audit,

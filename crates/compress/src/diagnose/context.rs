@@ -21,6 +21,8 @@ pub(super) const CONTEXT: &str = concat!(
     // The files named for what they hold rather than by an extension
     // (`Gemfile:4:1: C: Extra blank line detected.`, `Dockerfile:3 DL3008 …`).
     r"|^\s*(?:\S+/)?(?:Gem|Rake|Make|Docker|Jenkins|Vagrant|Pod|Brew|Proc|Guard|Cap|Berks|Just)file:\d+",
+    // Crystal's place over the code it quotes (`In src/shop.cr:16:10`).
+    r"|^In \S+\.cr:\d+:\d+$",
     // CMake's call stack under its error (`  CMakeLists.txt:3 (find_package)`).
     r"|^\s*\S*(?:CMakeLists\.txt|\.cmake):\d+ \([\w-]+\)\s*$",
     // The vulnerable package and versions over npm audit's advisories

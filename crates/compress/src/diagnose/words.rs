@@ -62,8 +62,10 @@ pub(super) const FAILURE: &str = concat!(
     // them (`    0       │-Total: 90.00`, `          0 │+Total: 100.00`).
     r"|^\s*\d*\s+\d*\s+│[-+]",
     // SQLFluff's violations (`L:   3 | P:  10 | LT01 | Expected only single
-    // space before 'AS' keyword.`).
-    r"|^L:\s*\d+ \| P:\s*\d+ \| [A-Z]{2}\d{2} \| ",
+    // space before 'AS' keyword.`; before 2.0 its rules were `L003`), its
+    // parse and templating errors (`L:   1 | P:  23 |  PRS | Line 1,
+    // Position 23: Found unparsable section: 'WHERE'.`, `TMP`).
+    r"|^L:\s*\d+ \| P:\s*\d+ \|\s+(?:[A-Z]{2}\d{2}|L\d{3}|PRS|TMP) \| ",
     // `cargo audit`'s advisories (`ID:       RUSTSEC-2024-0332`).
     r"|^ID:\s+RUSTSEC-\d{4}-\d{4}$",
     r"|^\s*TS\d{4,5}: \S|\*\*\*(?:Failed|Exception|Timeout|Not Run)\b",

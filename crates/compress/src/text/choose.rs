@@ -15,7 +15,7 @@ use frames::{
     code_under_frame, finding_above_fields, frame_above, frame_below, function_above_frame, is_arrow_place,
     messages_over_places, place_under, FAILING_FRAMES,
 };
-use headings::{file_heading, numbered_heading_above, section_titles};
+use headings::{file_heading, numbered_heading_above, place_over_excerpt, quoted_code_above, section_titles};
 pub(super) use messages::{messages_of_failures, Message};
 use room::Room;
 
@@ -394,7 +394,11 @@ fn diagnostic_lines(
     let contexts = printed()
         .zip(printed().skip(1))
         .filter_map(|(a, b)| match (a.1, b.1) {
-            (LineKind::Context, LineKind::Failure) if b.0.number == a.0.number + 1 => Some(a.0),
+            // The code a caret right above the failure points at, rather
+            // than the caret.
+            (LineKind::Context, LineKind::Failure) if b.0.number == a.0.number + 1 => {
+                Some(quoted_code_above(text, &b.0).unwrap_or(a.0))
+            }
             (LineKind::Failure, LineKind::Context) if place_under(text, &a.0, &b.0) => Some(b.0),
             (LineKind::Warning, LineKind::Context) if b.0.number == a.0.number + 1 => Some(b.0),
             _ => None,
@@ -424,7 +428,12 @@ fn diagnostic_lines(
     diagnostic.extend(summaries.iter().rev().take(3));
     diagnostic.extend(failures.first());
     diagnostic.extend(headlines.rev().filter(unlisted));
-    diagnostic.extend(failures.iter().rev().filter_map(|l| file_heading(text, l)));
+    diagnostic.extend(
+        failures
+            .iter()
+            .rev()
+            .filter_map(|l| file_heading(text, l).or_else(|| place_over_excerpt(text, l))),
+    );
     diagnostic.extend(messages.iter().rev().map(|m| m.line));
     diagnostic.extend(failures.iter().rev().skip(1).filter(|l| unlisted(l)));
     diagnostic.extend(failures.iter().rev().filter(|l| !unlisted(l)));

@@ -1106,3 +1106,38 @@ fn tool_8_gdb_keeps_the_signal_and_the_project_s_frame_it_stopped_in() {
     assert!(!form.contains("__assert_fail_base"), "{form}");
     assert!(form.len() * 3 < case.output.len(), "{form}");
 }
+
+/// TOOL-8: gfortran prints an error's place above the code it quotes and
+/// the error under it (`mod3.f90:21:17:`, a blank line, `   21 |     r = r
+/// + beta3`, its caret, `Error: Symbol ‘beta3’ at (1) has no IMPLICIT
+/// type`), among the warnings of `-Wall` under `make -k`: the form keeps
+/// each error with its place and the code line, where it had kept the
+/// warnings and the caret, not where the errors are.
+#[test]
+fn tool_8_gfortran_s_errors_keep_their_place_over_the_code() {
+    let (case, form) = captured_form("gfortran-make-k");
+    assert_keeps_every_failure(&case, &form);
+    for (place, code) in [
+        ("mod3.f90:21:17:", "   21 |     r = r + beta3"),
+        ("mod5.f90:21:8:", "   21 |     r = r + \"text\""),
+        ("mod6.f90:21:17:", "   21 |     r = r + beta6"),
+    ] {
+        let at = form.find(place).unwrap_or_else(|| panic!("{place}\n{form}"));
+        let quoted = form.find(code).unwrap_or_else(|| panic!("{code}\n{form}"));
+        assert!(at < quoted, "{place} under {code}\n{form}");
+    }
+    assert!(form.len() * 2 < case.output.len(), "{form}");
+}
+
+/// TOOL-8: SQLFluff's parse error (`L:   1 | P:  23 |  PRS | Line 1,
+/// Position 23: Found unparsable section: 'WHERE'.`) is a violation as its
+/// rules' are: the form keeps it among them, where it had left it out.
+#[test]
+fn tool_8_sqlfluff_s_parse_error_is_kept_with_its_violations() {
+    let (case, form) = captured_form("sqlfluff-lint");
+    assert_keeps_every_failure(&case, &form);
+    assert!(
+        form.contains("|  PRS | Line 1, Position 23: Found unparsable section: 'WHERE'."),
+        "{form}"
+    );
+}

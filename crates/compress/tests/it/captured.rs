@@ -1108,8 +1108,8 @@ fn tool_8_gdb_keeps_the_signal_and_the_project_s_frame_it_stopped_in() {
 }
 
 /// TOOL-8: gfortran prints an error's place above the code it quotes and
-/// the error under it (`mod3.f90:21:17:`, a blank line, `   21 |     r = r
-/// + beta3`, its caret, `Error: Symbol ‘beta3’ at (1) has no IMPLICIT
+/// the error under it (`mod3.f90:21:17:`, a blank line, `   21 |     r =
+/// r + beta3`, its caret, `Error: Symbol ‘beta3’ at (1) has no IMPLICIT
 /// type`), among the warnings of `-Wall` under `make -k`: the form keeps
 /// each error with its place and the code line, where it had kept the
 /// warnings and the caret, not where the errors are.

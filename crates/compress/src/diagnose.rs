@@ -82,6 +82,7 @@ macro_rules! perl_caller {
 mod announce;
 mod causes;
 mod counts;
+mod file_heading;
 mod levels;
 mod listing;
 mod located;
@@ -102,6 +103,8 @@ pub(crate) use announce::{message_lines, value_under, Elaborations, NEXT_OPERAND
 pub(crate) use causes::causes_under;
 use counts::zero_failure_counts;
 pub use counts::{is_count, is_exit_status, is_verdict, reports_no_failures};
+pub(crate) use file_heading::file_heading_above;
+pub use file_heading::file_heading_of;
 pub use levels::says_failure;
 pub use levels::without_level_tag;
 use levels::{
@@ -112,8 +115,8 @@ pub(crate) use located::{frame_place, opens_value};
 use located::{has_message, is_note, located_message, without_paths};
 pub(crate) use payload::{field_above, payload_lines, payload_messages};
 pub(crate) use place::{
-    failed_example_above, file_heading_above, is_message_over_place, is_numbered_heading, kind_in_place,
-    lines_above, section_title_above, span_in, HEADING_REACH,
+    failed_example_above, is_message_over_place, is_numbered_heading, kind_in_place, lines_above,
+    section_title_above, span_in, HEADING_REACH,
 };
 pub use place::{last_failure, line_kind_in};
 use place::{ARROW_MESSAGE, NUMBERED_HEADING};
@@ -283,6 +286,7 @@ macro_rules! pointed_code {
 }
 
 mod context;
+pub(crate) use context::{is_excerpt_line, is_quoted_code};
 use context::{named_frame, CONTEXT};
 
 /// Whether `line` names a place in a file ([`CONTEXT`]): a frame, a
@@ -342,22 +346,6 @@ pub(crate) fn is_position_markers(line: &str) -> bool {
 pub(crate) fn is_caret_label(line: &str) -> bool {
     static RE: OnceLock<Regex> = OnceLock::new();
     compiled(&RE, r"^\s*\d*\s*[|│][\s|_/\\~-]*\^[\^~-]*\s+\S").is_match(&without_colours(line))
-}
-
-/// Whether `line` is a line of a code excerpt a compiler quotes: a gutter
-/// with or without the line's number (`   21 |     r = r + beta3`, `
-/// |                 1`), or the caret alone under the code (Crystal's
-/// `               ^`).
-pub(crate) fn is_excerpt_line(line: &str) -> bool {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^\s*\d*\s*[|│](?:\s|$)|^\s+[\^~-]*\^[\^~-]*\s*$").is_match(&without_colours(line))
-}
-
-/// Whether `line` is a code line a compiler quotes, after its number in a
-/// gutter (`   21 |     r = r + beta3`, Crystal's ` 16 | cart.add("three")`).
-pub(crate) fn is_quoted_code(line: &str) -> bool {
-    static RE: OnceLock<Regex> = OnceLock::new();
-    compiled(&RE, r"^\s*\d+\s*[|│]\s+\S").is_match(&without_colours(line))
 }
 
 /// Whether `line` is an assertion's operand or matcher ([`OPERAND`]): a

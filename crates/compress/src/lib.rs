@@ -51,9 +51,10 @@
 pub use compressor::{Compressed, Compressor, RuleFailure, MARKERS};
 pub use diagnose::prefix::without_process_name;
 pub use diagnose::{
-    announced_message, announces_message, as_shown, elaboration, heads_error_list, is_announced_message,
-    is_count, is_exit_status, is_finding_field, is_pointed_code, is_value_heading, is_verdict, last_failure,
-    line_kind, line_kind_in, reports_no_failures, says_failure, without_colours, without_level_tag, LineKind,
+    announced_message, announces_message, as_shown, elaboration, file_heading_of, heads_error_list,
+    is_announced_message, is_count, is_exit_status, is_finding_field, is_pointed_code, is_value_heading,
+    is_verdict, last_failure, line_kind, line_kind_in, reports_no_failures, says_failure, without_colours,
+    without_level_tag, LineKind,
 };
 pub use kind::{canonical, canonical_call, ToolKind};
 pub use rules::{GenericRule, RuleLimits};

@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::compiled;
+use super::{compiled, without_colours};
 
 /// Lines that give a failure its place or its surroundings: a `-->`
 /// location, a frame of a stack in any of the languages read here, a file
@@ -115,4 +115,19 @@ pub(super) fn named_frame() -> &'static Regex {
             r"|^#[0-9]+ +(?:0x[0-9a-f]+ in )?[^ \t].* \(.*\) (?:at [^ \t]+:[0-9]+|from /[^ \t]+)$|^[A-Za-z_][0-9A-Za-z_:~<>.$@]* \(.*\) at [^ \t]+:[0-9]+$",
         ),
     )
+}
+/// Whether `line` is a line of a code excerpt a compiler quotes: a gutter
+/// with or without the line's number (`   21 |     r = r + beta3`, `
+/// |                 1`), or the caret alone under the code (Crystal's
+/// `               ^`).
+pub(crate) fn is_excerpt_line(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s*\d*\s*[|│](?:\s|$)|^\s+[\^~-]*\^[\^~-]*\s*$").is_match(&without_colours(line))
+}
+
+/// Whether `line` is a code line a compiler quotes, after its number in a
+/// gutter (`   21 |     r = r + beta3`, Crystal's ` 16 | cart.add("three")`).
+pub(crate) fn is_quoted_code(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^\s*\d+\s*[|│]\s+\S").is_match(&without_colours(line))
 }

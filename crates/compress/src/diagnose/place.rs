@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
+use super::file_heading::is_path;
 use super::prefix::without_stream_prefix;
 use super::traceback::{ends_traceback, exception_name};
 use super::{compiled, is_tagged_marks, line_kind, without_colours, LineKind};
@@ -401,10 +402,6 @@ fn dies_with_callers(text: &str, line: &str) -> bool {
         && next_line(text, line).is_some_and(|next| compiled(&CALLER, perl_caller!()).is_match(next))
 }
 
-/// How many lines above an indented finding its file's heading may be
-/// (ESLint's `src/app.js` above `  2:10  error  …`).
-pub(crate) const FILE_HEADING_REACH: usize = 400;
-
 /// The lines above the one starting at `start` in `text`, nearest first,
 /// each as its span without its line end (`\n`, `\r\n`).
 pub(crate) fn lines_above(text: &[u8], start: usize) -> impl Iterator<Item = (usize, usize)> + '_ {
@@ -420,44 +417,6 @@ pub(crate) fn lines_above(text: &[u8], start: usize) -> impl Iterator<Item = (us
         };
         Some((line_start, end))
     })
-}
-
-/// The line naming the file an indented finding starting at `start` in
-/// `text` is about: ESLint's and Stylelint's `src/app.js` above `  3:7
-/// error  …`, PHP_CodeSniffer's `FILE: src/A.php`, ShellCheck's `In run.sh
-/// line 3:`. It is the nearest unindented line above the finding, within
-/// [`FILE_HEADING_REACH`] lines, when it names a file ([`names_a_file`]);
-/// its span, and how many lines above the finding it is. A finding that
-/// opens on its own file's path (reek's `  app/a.rb:3: UtilityFunction: …`
-/// under `app/a.rb -- 2 warnings:`) has none: the heading would only say
-/// it again.
-pub(crate) fn file_heading_above(text: &[u8], start: usize) -> Option<(usize, usize, usize)> {
-    if !matches!(text.get(start), Some(b' ' | b'\t')) {
-        return None;
-    }
-    let finding = &text[start..];
-    let first_word = finding
-        .split(|b| b.is_ascii_whitespace())
-        .find(|w| !w.is_empty())
-        .unwrap_or_default();
-    let place = first_word
-        .split(|b| matches!(b, b':' | b'('))
-        .next()
-        .unwrap_or_default();
-    if is_path(&String::from_utf8_lossy(place)) {
-        return None;
-    }
-    let (up, (s, e)) = lines_above(text, start)
-        .take(FILE_HEADING_REACH)
-        .enumerate()
-        .find(|(_, (s, e))| {
-            let line = &text[*s..*e];
-            // A form's gap marker stands for lines the heading was found
-            // above when the form was made: the search goes on past it.
-            let marker = std::str::from_utf8(line).is_ok_and(|l| crate::text::gap_of(l).is_some());
-            !(line.trim_ascii().is_empty() || line.starts_with(b" ") || line.starts_with(b"\t") || marker)
-        })?;
-    names_a_file(&String::from_utf8_lossy(&text[s..e])).then_some((s, e, up + 1))
 }
 
 /// How many lines above a failure the title of its section is looked
@@ -530,29 +489,6 @@ fn is_ruled_title(line: &str) -> bool {
     let closing = line.chars().rev().take_while(|c| *c == rule).count();
     let title = line.trim_matches(rule);
     opening >= 3 && closing >= 3 && title.chars().any(char::is_alphanumeric)
-}
-
-/// Whether `line` is a short heading (at most four words) with a word that
-/// names a file: a path with a separator, or a name with an extension,
-/// made of the characters paths are.
-pub(crate) fn names_a_file(line: &str) -> bool {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    words.len() <= 4 && words.iter().any(|w| is_path(w.trim_end_matches([':', ','])))
-}
-
-/// Whether `word` reads as a file's path (`src/app.js`, `C:\\a\\b.rs`,
-/// `main.go`), not a ratio (`[1/4]`), an address or a sentence's end.
-fn is_path(word: &str) -> bool {
-    let path_chars = word
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || b"._-/\\~@+:".contains(&b));
-    let (stem, ext) = word.rsplit_once('.').unwrap_or((word, ""));
-    let extension = (1..=5).contains(&ext.len())
-        && ext.bytes().all(|b| b.is_ascii_alphanumeric())
-        && ext.bytes().any(|b| b.is_ascii_alphabetic())
-        && !stem.is_empty();
-    let separated = word.contains(['/', '\\']) && word.bytes().filter(u8::is_ascii_alphabetic).count() >= 2;
-    path_chars && !word.contains("://") && (separated || extension)
 }
 
 /// The last failure line of `text` ([`LineKind::Failure`]), trimmed: the
@@ -806,32 +742,6 @@ mod tests {
             line_kind_in(log, log.lines().next().unwrap_or_default()),
             LineKind::Failure
         );
-    }
-
-    #[test]
-    fn a_path_is_told_from_a_ratio_an_address_and_words() {
-        for path in [
-            "src/app.js",
-            "/home/dev/a",
-            "C:\\app\\b.rs",
-            "main.go",
-            "In",
-            "run.sh",
-        ] {
-            assert_eq!(is_path(path), path != "In", "{path}");
-        }
-        for other in [
-            "[1/4]",
-            "1/4",
-            "https://x.io/a.js",
-            "v1.2",
-            "problems",
-            "\u{23af}\u{23af}[1/4]",
-        ] {
-            assert!(!is_path(other), "{other}");
-        }
-        assert!(names_a_file("In run.sh line 3:"));
-        assert!(!names_a_file("Tests failed in the module src/app.js today"));
     }
 
     /// TOOL-8: a subtest's log under `go test -v` is noise when the

@@ -6,9 +6,9 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 use strata_ctx_compress::{
-    announced_message, announces_message, elaboration, heads_error_list, is_announced_message,
-    is_exit_status, is_pointed_code, is_verdict, line_kind, line_kind_in, says_failure, without_colours,
-    without_level_tag, without_process_name, LineKind,
+    announced_message, announces_message, elaboration, file_heading_of, heads_error_list,
+    is_announced_message, is_exit_status, is_pointed_code, is_verdict, line_kind, line_kind_in, says_failure,
+    without_colours, without_level_tag, without_process_name, LineKind,
 };
 
 use super::facts::{last_warning, never, MIN_FAILURE_CHARS, NOTE_ERROR_CHARS};
@@ -162,7 +162,7 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
         }
     }
     if !announces_message(line) {
-        return Some(Cow::Borrowed(line));
+        return Some(in_file(text, line, Cow::Borrowed(line)));
     }
     // `line` is a slice of `text`: what follows it is its message, and
     // what follows a message that ends with a colon, the message it
@@ -184,7 +184,23 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
         }
         announcing = message;
     }
-    Some(joined)
+    Some(in_file(text, line, joined))
+}
+
+/// What the finding `line` of `text` says (`said`), after the heading that
+/// names its file when the finding names none itself (ESLint's
+/// `src/app.js` over `  2:42  error  'x' is not defined  no-undef`,
+/// SQLFluff's `== [models/a.sql] FAIL` over `L:   1 | P:  10 | CV03 | …`,
+/// [`strata_ctx_compress::file_heading_of`]): without it, the error says
+/// where in a file, not in which. Only whole: what the finding says must
+/// survive the shortest cut a last error gets.
+fn in_file<'a>(text: &'a str, line: &str, said: Cow<'a, str>) -> Cow<'a, str> {
+    match file_heading_of(text, line).map(str::trim) {
+        Some(heading) if heading.chars().count() + 1 + said.chars().count() <= NOTE_ERROR_CHARS => {
+            Cow::Owned(format!("{heading} {said}"))
+        }
+        _ => said,
+    }
 }
 
 /// The message a failure line under a level tag announces under the same

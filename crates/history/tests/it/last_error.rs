@@ -297,7 +297,8 @@ fn react_6_the_last_error_of_real_runs_is_the_message() {
 #[test]
 fn react_6_neither_pointed_code_nor_a_heading_is_the_last_error() {
     for (name, error) in [
-        ("jest-console", "TypeError: not a number: x"),
+        // Under the heading of its test file.
+        ("jest-console", "FAIL src/cart.test.js TypeError: not a number: x"),
         ("gradle-test", "java.lang.NullPointerException at CartTest.java:8"),
         // Under testthat's count, its and R's stopping words.
         (
@@ -423,4 +424,52 @@ fn captured_last_error(name: &str) -> String {
     last_error_line(&case.output, None)
         .unwrap_or_else(|| panic!("{name}: no error"))
         .into_owned()
+}
+
+/// REACT-6: a linter's finding that says where in a file but not in which
+/// (ESLint's, Stylelint's and yamllint's rows, SQLFluff's `L: … | P: …`)
+/// is the last error under the heading that names its file; a heading
+/// that names a directory (pip's `Processing /home/dev/brokenpkg` over the
+/// build it ran) is no file's, and a finding that names its own file
+/// needs none.
+#[test]
+fn react_6_a_finding_s_last_error_names_its_file() {
+    for (name, error) in [
+        (
+            "eslint",
+            "/home/dev/ts/lint/f9.js 2:42  error    'undefinedThing9' is not defined              no-undef",
+        ),
+        (
+            "sqlfluff-lint",
+            "== [models/orders_5.sql] FAIL L:   5 | P:  10 | CP02 | Unquoted identifiers must be consistently lower case.",
+        ),
+        (
+            "yamllint-many",
+            "./.github/workflows/ci.yml 12:9      error    duplication of key \"run\" in mapping  (key-duplicates)",
+        ),
+        (
+            "pip-broken",
+            "RuntimeError: libfoo >= 2.3 is required to build brokenpkg (found 2.1)",
+        ),
+        (
+            "tsc-big",
+            "src/cart.ts(7,60): error TS2367: This comparison appears to be unintentional because the types 'string' and 'number' have no overlap.",
+        ),
+    ] {
+        let case = captured_outputs()
+            .into_iter()
+            .find(|c| c.name == name)
+            .unwrap_or_else(|| panic!("no captured output {name}"));
+        assert_eq!(last_error_line(&case.output, None).as_deref(), Some(error), "{name}");
+    }
+    // Only whole: a heading that would push the finding past the shortest
+    // cut a last error gets is left out.
+    let long = format!(
+        "src/{}.js\n  2:42  error  'x' is not defined  no-undef\n",
+        "a".repeat(150)
+    );
+    assert_eq!(
+        last_error_line(&long, None).as_deref(),
+        Some("2:42  error  'x' is not defined  no-undef")
+    );
 }

@@ -367,9 +367,9 @@ fn past_repeats(text: &str, named: &Named<'_>, lines: &[Line]) -> (Vec<Line>, Ve
 /// The lines that carry a diagnostic, in order of priority: the last
 /// failure, the latest summaries, the first failure, what each run of
 /// failures says failed, their messages, the other failures, the other
-/// summaries, warnings, then the locations beside failures; and last the
-/// lines of a shape said in several blocks of lines before, whose numbers
-/// come along ([`diagnose::Repeats`]).
+/// summaries, warnings (the latest first), then the locations beside
+/// failures; and last the lines of a shape said in several blocks of
+/// lines before, whose numbers come along ([`diagnose::Repeats`]).
 fn diagnostic_lines(
     text: &str,
     named: &Named<'_>,
@@ -438,12 +438,13 @@ fn diagnostic_lines(
     diagnostic.extend(failures.iter().rev().skip(1).filter(|l| unlisted(l)));
     diagnostic.extend(failures.iter().rev().filter(|l| !unlisted(l)));
     diagnostic.extend(summaries.iter().rev().skip(3));
-    // Each warning located in a file by its line and column alone (the
-    // rows of ESLint's stylish report) under that file's heading, as the
-    // failures above; a warning said again is kept once (below), and
-    // brings no heading.
+    // The warnings, the latest first as the failures above them (the last
+    // of a linter's warnings stands nearest the end and the errors); each
+    // located in a file by its line and column alone (the rows of ESLint's
+    // stylish report) under that file's heading; a warning said again is
+    // kept once (below), and brings no heading.
     let mut warned = HashSet::new();
-    for warning in of(LineKind::Warning) {
+    for warning in of(LineKind::Warning).into_iter().rev() {
         if warned.insert(named.said(text, &warning)) && diagnose::is_located(line_str(text, &warning)) {
             diagnostic.extend(file_heading(text, &warning));
         }

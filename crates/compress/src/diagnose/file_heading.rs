@@ -167,6 +167,29 @@ mod tests {
         assert_eq!(file_heading_of(lint, row(0)), None);
         assert_eq!(file_heading_of(lint, row(1)), None);
         assert!(!names_a_file("[1/4] Resolving packages..."));
+        // The last row, with no line end after it, has its heading too.
+        let last = lint.trim_end();
+        assert_eq!(
+            file_heading_of(last, last.lines().nth(4).unwrap_or_default()),
+            Some("== [models/a.sql] FAIL")
+        );
+        // A line of another text, before or after this one in memory, and
+        // an empty line have none.
+        let other = String::from("L:   1 | P:  10 | CV03 | Trailing comma");
+        assert_eq!(file_heading_of(lint, &other), None);
+        let lint_owned = lint.to_owned();
+        let later = String::from("L:   1 | P:  10 | CV03 | Trailing comma");
+        assert_eq!(file_heading_of(&lint_owned, &later), None);
+        assert_eq!(file_heading_of(lint, &lint[lint.len()..]), None);
+        // A heading that names a directory is no file's (pip's step over
+        // the build it ran).
+        let pip = "Processing /home/dev/pkg\n  error: subprocess-exited-with-error\n";
+        assert_eq!(file_heading_of(pip, pip.lines().nth(1).unwrap_or_default()), None);
+        let pip = "Processing /home/dev/pkg.tar.gz\n  error: subprocess-exited-with-error\n";
+        assert_eq!(
+            file_heading_of(pip, pip.lines().nth(1).unwrap_or_default()),
+            Some("Processing /home/dev/pkg.tar.gz")
+        );
         assert!(!names_a_file("Tests failed in the module src/app.js today"));
     }
 }

@@ -463,13 +463,20 @@ fn react_6_a_finding_s_last_error_names_its_file() {
         assert_eq!(last_error_line(&case.output, None).as_deref(), Some(error), "{name}");
     }
     // Only whole: a heading that would push the finding past the shortest
-    // cut a last error gets is left out.
-    let long = format!(
-        "src/{}.js\n  2:42  error  'x' is not defined  no-undef\n",
-        "a".repeat(150)
-    );
-    assert_eq!(
-        last_error_line(&long, None).as_deref(),
-        Some("2:42  error  'x' is not defined  no-undef")
-    );
+    // cut a last error gets, 160 characters, is left out.
+    let finding = "2:42  error  'x' is not defined  no-undef";
+    let under = |stem: usize| {
+        let heading = format!("src/{}.js", "a".repeat(stem));
+        let log = format!("{heading}\n  {finding}\n");
+        let error = last_error_line(&log, None).map(|e| e.into_owned());
+        (
+            heading.chars().count() + 1 + finding.chars().count(),
+            error,
+            heading,
+        )
+    };
+    let (chars, error, heading) = under(111);
+    assert_eq!((chars, error), (160, Some(format!("{heading} {finding}"))));
+    let (chars, error, _) = under(112);
+    assert_eq!((chars, error.as_deref()), (161, Some(finding)));
 }

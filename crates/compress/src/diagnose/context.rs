@@ -116,6 +116,7 @@ pub(super) fn named_frame() -> &'static Regex {
         ),
     )
 }
+
 /// Whether `line` is a line of a code excerpt a compiler quotes: a gutter
 /// with or without the line's number (`   21 |     r = r + beta3`, `
 /// |                 1`), or the caret alone under the code (Crystal's

@@ -8,7 +8,7 @@ use regex::Regex;
 use super::place::lines_above;
 use super::{compiled, without_colours};
 
-/// How many lines above an indented finding its file's heading may be
+/// How many lines above a row of findings its file's heading may be
 /// (ESLint's `src/app.js` above `  2:10  error  …`).
 pub(crate) const FILE_HEADING_REACH: usize = 400;
 
@@ -17,11 +17,16 @@ pub(crate) const FILE_HEADING_REACH: usize = 400;
 /// SQLFluff's `L:   3 | P:  10 | LT01 | …` under `== [models/a.sql] FAIL`.
 fn is_finding_row(text: &[u8], start: usize) -> bool {
     static SQLFLUFF: OnceLock<Regex> = OnceLock::new();
-    let row = &text[start.min(text.len())..];
-    let row = &row[..memchr::memchr(b'\n', row).unwrap_or(row.len())];
+    let row = row_at(text, start);
     matches!(row.first(), Some(b' ' | b'\t'))
         || std::str::from_utf8(row)
             .is_ok_and(|r| compiled(&SQLFLUFF, r"^L:\s*\d+ \| P:\s*\d+ \|").is_match(r))
+}
+
+/// The line starting at `start` in `text`, without its line end.
+fn row_at(text: &[u8], start: usize) -> &[u8] {
+    let row = &text[start.min(text.len())..];
+    &row[..memchr::memchr(b'\n', row).unwrap_or(row.len())]
 }
 
 /// The line naming the file a finding starting at `start` in `text` is
@@ -40,7 +45,7 @@ pub(crate) fn file_heading_above(text: &[u8], start: usize) -> Option<(usize, us
     }
     // As it reads, without its colours (ts-jest's `\x1b[96mtest/a.ts\x1b[0m:8:30
     // - error …`).
-    let finding = String::from_utf8_lossy(&text[start..]);
+    let finding = String::from_utf8_lossy(row_at(text, start));
     let finding = without_colours(&finding);
     let first_word = finding.split_whitespace().next().unwrap_or_default();
     let place = first_word.split([':', '(']).next().unwrap_or_default();
@@ -80,11 +85,10 @@ pub(crate) fn file_heading_above(text: &[u8], start: usize) -> Option<(usize, us
 /// assert_eq!(file_heading_of(report, "src/app.js"), None);
 /// ```
 pub fn file_heading_of<'a>(text: &'a str, line: &str) -> Option<&'a str> {
-    let at = (line.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
-    if at + line.len() > text.len() || line.is_empty() {
+    let start = (line.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
+    if start + line.len() > text.len() || line.is_empty() {
         return None;
     }
-    let start = at;
     let line_start = memchr::memrchr(b'\n', &text.as_bytes()[..start]).map_or(0, |i| i + 1);
     let (s, e, _) = file_heading_above(text.as_bytes(), line_start)?;
     let heading = text.get(s..e)?.trim_end();

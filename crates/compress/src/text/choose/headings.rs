@@ -28,8 +28,8 @@ const EXCERPT_REACH: usize = 6;
 /// the caret under it, then `Error: Symbol ‘beta3’ at (1) has no IMPLICIT
 /// type`. Without it the failure says what, not where. Only excerpt lines
 /// (a gutter, `   21 |     r = r + beta3`, `      |     1`) and blank lines
-/// may stand between, one excerpt line at least: a place right above its
-/// failure is its context already.
+/// may stand between, the nearest an excerpt line ([`excerpt_above`]): a
+/// place right above its failure is its context already.
 pub(super) fn place_over_excerpt(text: &str, failure: &Line) -> Option<Line> {
     let place = excerpt_above(text, failure)?.find(|l| {
         let said = line_str(text, l);

@@ -1148,3 +1148,20 @@ fn tool_8_sqlfluff_s_parse_error_is_kept_with_its_violations() {
         "{form}"
     );
 }
+
+/// TOOL-8: OCaml prints an error as gfortran does, its place (`File
+/// "mod3.ml", line 10, characters 40-43:`) over the code it quotes and the
+/// caret, among the warnings of `-w +a` under `make -k`: the form keeps
+/// each error with its place and the code line, where it had kept the
+/// place alone.
+#[test]
+fn tool_8_ocaml_s_errors_keep_their_place_and_code() {
+    let (case, form) = captured_form("ocamlc-make-k");
+    assert_keeps_every_failure(&case, &form);
+    for n in [3, 6] {
+        let place = format!("File \"mod{n}.ml\", line 10, characters 40-43:\n");
+        let code = format!("{place}10 | let broken{n} items = List.length items + \"1\"\n");
+        assert!(form.contains(&code), "{code}\n{form}");
+    }
+    assert!(form.len() * 2 < case.output.len(), "{form}");
+}

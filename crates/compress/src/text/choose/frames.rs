@@ -233,7 +233,9 @@ pub(super) fn is_node_place(line: &str) -> bool {
 /// "a.py", line 3, in f` or pytest's `a.py:3: in f` above `    return
 /// g(x)`), indented, and the one under the place Node.js names above an
 /// uncaught exception (`/app/server.js:12` above `const port =
-/// cfg.port;`): what ran there.
+/// cfg.port;`): what ran there; and the code OCaml quotes under its place
+/// (`File "cart.ml", line 5, characters 38-41:` over `5 | let count items =
+/// …`): what the error is about.
 pub(super) fn code_under_frame(text: &str, frame: &Line) -> Option<Line> {
     let place = line_str(text, frame);
     let node = is_node_place(place);
@@ -246,6 +248,9 @@ pub(super) fn code_under_frame(text: &str, frame: &Line) -> Option<Line> {
         !line.trim().is_empty()
     } else {
         line.starts_with(' ') && !line.trim().is_empty() && !line.trim_start().starts_with("File \"")
+            // OCaml's code under its place, after the line's number (`10 |
+            // let total = List.length items + "1"`).
+            || diagnose::is_quoted_code(line)
     };
     shown.then_some(code)
 }

@@ -1293,6 +1293,9 @@ mod tests {
             "--- FAIL: TestParse (0.00s)",
             "FAIL\tgithub.com/acme/app/parser\t0.012s",
             "./main.go:12:2: declared and not used: x",
+            "./main.go:4:2: \"strings\" imported and not used",
+            "imported and not used: \"os\"",
+            "./main.go:5:2: \"encoding/json\" imported as js and not used",
             "panic: runtime error: index out of range [3] with length 3",
             // tsc, eslint
             "src/index.ts(4,7): error TS2322: Type 'number' is not assignable to type 'string'.",
@@ -1661,6 +1664,8 @@ mod tests {
             "src/a.c:3:5: style: The function 'f' is never used. [unusedFunction]",
             "src/a.c:5:12: performance: Function parameter 'items' should be passed by const reference. [passedByValue]",
             "src/cart.cc:9:3: portability: Casting between unsigned char * and long * which have an incompatible binary data representation. [invalidPointerCast]",
+            // Nim's warning in Go's words, after its level.
+            "/home/dev/app/src/cart.nim(8, 3) Warning: imported and not used: 'strutils' [UnusedImport]",
             // Git's whitespace errors (`git diff --check` exits 2 on them).
             "src/a.txt:1: trailing whitespace.",
             "README.md:12: space before tab in indent, indent with spaces.",

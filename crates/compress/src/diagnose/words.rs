@@ -126,8 +126,11 @@ pub(super) const FAILURE: &str = concat!(
     // statement's rule on the same line, the two streams unsynchronised
     // (`--------------ERROR 1062 (23000) at line 5: Duplicate entry …`).
     r"|ERROR \d{4} \([0-9A-Z]{5}\)(?: at line \d+)?: ",
-    // make, linkers, shells, the kernel.
-    r"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\b[Cc]ouldn't (?:compile|find|open|load|resolve|connect|read|write|create|parse|start)\b|\bCannot (?:connect|open|load|resolve|read|write|create|access|allocate|bind|start|locate|execute)\b|\b[Cc]an't (?:locate|call|use|find|open|load|resolve|connect|read|write|create|access|modify|exec|stat|remove|import|allocate|bind|operate)\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|\bimported and not used\b",
+    // make, linkers, shells, the kernel; Go's unused variable and import
+    // (`"fmt" imported and not used`, `imported and not used: "os"`, by
+    // the package's quoted path: Nim's warning says the same words after
+    // its level).
+    r#"|^\S*make(?:\[\d+\])?: \*\*\*|undefined reference to|cannot find symbol|cannot find module|Cannot find module|\bnot found\b|[Nn]o such file or directory|[Pp]ermission denied|[Ss]egmentation fault|core dumped|\bKilled\b|[Tt]imed out|\bcannot\b|[Cc]ould not\b|\b[Cc]ouldn't (?:compile|find|open|load|resolve|connect|read|write|create|parse|start)\b|\bCannot (?:connect|open|load|resolve|read|write|create|access|allocate|bind|start|locate|execute)\b|\b[Cc]an't (?:locate|call|use|find|open|load|resolve|connect|read|write|create|access|modify|exec|stat|remove|import|allocate|bind|operate)\b|\bundefined:|\bunresolved\b|\bnot defined\b|\bdeclared and not used\b|" imported (?:as \w+ )?and not used\b|\bimported and not used: ""#,
     // GNU patch giving up (`patch: **** malformed patch at line 5`), a
     // module `python -m` cannot find (`/usr/bin/python3: No module named
     // pytest`), a tool the go command does not have, Jest finding no test

@@ -79,6 +79,15 @@ macro_rules! perl_caller {
     };
 }
 
+/// The start of a row of SQLFluff's report, its line and position (`L:
+/// 3 | P:  10 | `). A macro, so that [`FAILURE`] and the search for the
+/// heading that names a row's file can hold it.
+macro_rules! sqlfluff_row {
+    () => {
+        r"^L:\s*\d+ \| P:\s*\d+ \|"
+    };
+}
+
 mod announce;
 mod causes;
 mod counts;

@@ -19,8 +19,7 @@ fn is_finding_row(text: &[u8], start: usize) -> bool {
     static SQLFLUFF: OnceLock<Regex> = OnceLock::new();
     let row = row_at(text, start);
     matches!(row.first(), Some(b' ' | b'\t'))
-        || std::str::from_utf8(row)
-            .is_ok_and(|r| compiled(&SQLFLUFF, r"^L:\s*\d+ \| P:\s*\d+ \|").is_match(r))
+        || std::str::from_utf8(row).is_ok_and(|r| compiled(&SQLFLUFF, sqlfluff_row!()).is_match(r))
 }
 
 /// The line starting at `start` in `text`, without its line end.
@@ -94,22 +93,24 @@ pub fn file_heading_of<'a>(text: &'a str, line: &str) -> Option<&'a str> {
     let heading = text.get(s..e)?.trim_end();
     // A file's name, not a directory's (pip's `Processing /home/dev/pkg`
     // over the output of the build it ran).
-    heading
-        .split_whitespace()
-        .map(|w| w.trim_end_matches([':', ',']).trim_matches(['[', ']']))
+    heading_words(heading)
         .any(|w| is_path(w) && has_extension(w))
         .then_some(heading)
+}
+
+/// The words of a heading as paths read in it, without the colon or comma
+/// after them and the brackets around them (`src/app.js:`, SQLFluff's
+/// `[models/a.sql]`).
+fn heading_words(line: &str) -> impl Iterator<Item = &str> {
+    line.split_whitespace()
+        .map(|w| w.trim_end_matches([':', ',']).trim_matches(['[', ']']))
 }
 
 /// Whether `line` is a short heading (at most four words) with a word that
 /// names a file: a path with a separator, or a name with an extension,
 /// made of the characters paths are.
 pub(crate) fn names_a_file(line: &str) -> bool {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    words.len() <= 4
-        && words
-            .iter()
-            .any(|w| is_path(w.trim_end_matches([':', ',']).trim_matches(['[', ']'])))
+    line.split_whitespace().count() <= 4 && heading_words(line).any(is_path)
 }
 
 /// Whether `word` reads as a file's path (`src/app.js`, `C:\\a\\b.rs`,

@@ -65,7 +65,9 @@ pub(super) const FAILURE: &str = concat!(
     // space before 'AS' keyword.`; before 2.0 its rules were `L003`), its
     // parse and templating errors (`L:   1 | P:  23 |  PRS | Line 1,
     // Position 23: Found unparsable section: 'WHERE'.`, `TMP`).
-    r"|^L:\s*\d+ \| P:\s*\d+ \|\s+(?:[A-Z]{2}\d{2}|L\d{3}|PRS|TMP) \| ",
+    "|",
+    sqlfluff_row!(),
+    r"\s+(?:[A-Z]{2}\d{2}|L\d{3}|PRS|TMP) \| ",
     // `cargo audit`'s advisories (`ID:       RUSTSEC-2024-0332`).
     r"|^ID:\s+RUSTSEC-\d{4}-\d{4}$",
     r"|^\s*TS\d{4,5}: \S|\*\*\*(?:Failed|Exception|Timeout|Not Run)\b",

@@ -295,7 +295,7 @@ macro_rules! pointed_code {
 }
 
 mod context;
-pub(crate) use context::{is_excerpt_line, is_quoted_code};
+pub(crate) use context::{is_excerpt_line, is_quoted_code, is_tex_input_line};
 use context::{named_frame, CONTEXT};
 
 /// Whether `line` names a place in a file ([`CONTEXT`]): a frame, a
@@ -1271,6 +1271,17 @@ mod tests {
             // Pydantic's errors, each under its field.
             "  Field required [type=missing, input_value={'id': 'x31', 'items': [{...}]}, input_type=dict]",
             "  field required (type=value_error.missing)",
+            // TeX's errors, in its words and under `-file-line-error`;
+            // BibTeX's, which end on where it read them.
+            "! Undefined control sequence.",
+            "! Missing $ inserted.",
+            "! Extra alignment tab has been changed to \\cr.",
+            "! Paragraph ended before \\textbf was complete.",
+            "! \\textbf allowed only in paragraph mode.",
+            "./main.tex:17: Undefined control sequence.",
+            "sections/intro.tex:3: Missing $ inserted.",
+            "I was expecting a `,' or a `}'---line 9 of file refs.bib",
+            "I found no database files---while reading file main.aux",
             // markdownlint, Apple's linker.
             "README.md:12:81 MD013/line-length Line length [Expected: 80; Actual: 95]",
             "docs/guide.md:3 MD022/blanks-around-headings Headings should be surrounded by blank lines",
@@ -1929,6 +1940,9 @@ mod tests {
             "\tat com.acme.App.main(App.java:14)",
             "goroutine 1 [running]:",
             "4 |     let x: i32 = \"a\";",
+            // TeX's line of input where it stopped on an error.
+            "l.17   \\mathrm{Attn}(Q,K,V) = \\softmax",
+            "l.24 ...[width=0.5\\textwidth]{figures/speedup.pdf}",
             // What `grep -n` prints: a line and no column.
             "astroid/bases.py:137: return getattr(self._proxied, name)",
             "src/app.py:42:    value = parse(raw)",

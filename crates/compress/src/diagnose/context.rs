@@ -7,13 +7,21 @@ use regex::Regex;
 
 use super::{compiled, without_colours};
 
+/// TeX's line of input where it stopped on an error
+/// ([`is_tex_input_line`]). A macro, so that [`CONTEXT`] can hold it.
+macro_rules! tex_input_line {
+    () => {
+        r"^l\.\d+ "
+    };
+}
+
 /// Lines that give a failure its place or its surroundings: a `-->`
 /// location, a frame of a stack in any of the languages read here, a file
 /// and line, a code frame's line, an assertion's operands, the fields a
 /// finding lists.
 pub(super) const CONTEXT: &str = concat!(
     r#"^\s*-->\s|^>\s+\S|^\s*File "[^"]+", line \d+|^\s*at (?:async )?\S+ \(?[^()\s]+:\d+(?::\d+)?\)?(?: \{)?$|^\s*at (?:[A-Za-z0-9_.@-]+//?)?[\w$.<>]+\([\w$]+\.(?:java|kt|scala|clj|cljc|groovy):\d+\)"#,
-    r"|^\s*\S+\.(?:go|rs|py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|kts|scala|groovy|gradle|rb|rake|php|cs|fs|vb|swift|dart|ex|exs|erl|hs|ml|jl|lua|zig|nim|pl|pm|sh|bash|sql|proto|tf|hcl|vue|svelte|html|haml|erb|slim|css|scss|sass|less|ya?ml|toml|pyx|pxd|pxi|f90|f95|cu|cuh|mm|cxx|hxx|hh|inl|sol|nix|elm|cr|bzl|clj|cljs|fsx|ps1|psm1|rkt|gleam|coffee|astro|mdx|graphql|jsonnet):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
+    r"|^\s*\S+\.(?:go|rs|py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|c|cc|cpp|h|hpp|m|java|kt|kts|scala|groovy|gradle|rb|rake|php|cs|fs|vb|swift|dart|ex|exs|erl|hs|ml|jl|lua|zig|nim|pl|pm|sh|bash|sql|proto|tf|hcl|vue|svelte|html|haml|erb|slim|css|scss|sass|less|ya?ml|toml|pyx|pxd|pxi|f90|f95|cu|cuh|mm|cxx|hxx|hh|inl|sol|nix|elm|cr|bzl|clj|cljs|fsx|ps1|psm1|rkt|gleam|coffee|astro|mdx|graphql|jsonnet|tex|sty|cls|ltx|dtx):\d+|^\s*\d+\s*[|│]\s|^\s*[|│]\s+\^|^goroutine \d+ \[|^Caused by:",
     // IPython's and Jupyter's frames (`Cell In[1], line 3`, `File
     // /home/dev/prices.py:6, in load(lines)`).
     r"|",
@@ -21,8 +29,11 @@ pub(super) const CONTEXT: &str = concat!(
     // The files named for what they hold rather than by an extension
     // (`Gemfile:4:1: C: Extra blank line detected.`, `Dockerfile:3 DL3008 …`).
     r"|^\s*(?:\S+/)?(?:Gem|Rake|Make|Docker|Jenkins|Vagrant|Pod|Brew|Proc|Guard|Cap|Berks|Just)file:\d+",
-    // Crystal's place over the code it quotes (`In src/shop.cr:16:10`).
-    r"|^In \S+\.cr:\d+:\d+$",
+    // Crystal's place over the code it quotes (`In src/shop.cr:16:10`),
+    // TeX's line of input where it stopped on an error
+    // ([`is_tex_input_line`]).
+    r"|^In \S+\.cr:\d+:\d+$|",
+    tex_input_line!(),
     // CMake's call stack under its error (`  CMakeLists.txt:3 (find_package)`).
     r"|^\s*\S*(?:CMakeLists\.txt|\.cmake):\d+ \([\w-]+\)\s*$",
     // The vulnerable package and versions over npm audit's advisories
@@ -115,6 +126,21 @@ pub(super) fn named_frame() -> &'static Regex {
             r"|^#[0-9]+ +(?:0x[0-9a-f]+ in )?[^ \t].* \(.*\) (?:at [^ \t]+:[0-9]+|from /[^ \t]+)$|^[A-Za-z_][0-9A-Za-z_:~<>.$@]* \(.*\) at [^ \t]+:[0-9]+$",
         ),
     )
+}
+
+/// Whether `line` is the line of input TeX stopped at on an error, as it
+/// prints it under the error: its number, then the line up to the point
+/// TeX had read (`l.17   \mathrm{Attn}(Q,K,V) = \softmax`, the rest of the
+/// line on the next): where the error is.
+///
+/// ```text
+/// ! Undefined control sequence.
+/// l.17   \mathrm{Attn}(Q,K,V) = \softmax
+///                                       \left(\frac{QK^\top}{\sqrt{d}}\right) V
+/// ```
+pub(crate) fn is_tex_input_line(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, tex_input_line!()).is_match(line)
 }
 
 /// Whether `line` is a line of a code excerpt a compiler quotes: a gutter

@@ -37,9 +37,16 @@ pub(super) fn offense_level(line: &str) -> Option<LineKind> {
 /// memory allocation fails, then there is a possible null pointer
 /// dereference`); an informational one (cppcheck's `information:
 /// Include file: <stdio.h> not found.`, clang's `remark:`) says where, as a
-/// note does. `None` for any other line.
+/// note does. TeX under `-file-line-error` puts the file and line before
+/// each of its errors alone (`./main.tex:17: Undefined control sequence.`,
+/// where it prints `! Undefined control sequence.` without the flag): a
+/// failure. `None` for any other line.
 pub(super) fn located_level(line: &str) -> Option<LineKind> {
     static RE: OnceLock<Regex> = OnceLock::new();
+    static TEX: OnceLock<Regex> = OnceLock::new();
+    if compiled(&TEX, r"^\S+\.(?:tex|sty|cls|ltx|dtx):\d+: [A-Z]").is_match(line) {
+        return Some(LineKind::Failure);
+    }
     let level = compiled(
         &RE,
         r"^\s*[^\s:]+(?::\d+){1,2}: (?:(warning|style|performance|portability)|information|remark)(?::inconclusive)?: \S",

@@ -187,6 +187,13 @@ pub(super) const FAILURE: &str = concat!(
     // [rejected]  main -> main`), `go vet`'s findings.
     r"|\bSC\d{4} \((?:error|warning|info|style)\):|\b[1-9]\d* offenses? detected\b|^ +\d{1,6} {3,}[A-Z].*\.$",
     r"|^\s*! \[(?:remote )?rejected\]|^vet: ",
+    // TeX's errors (`! Undefined control sequence.`, `! Missing $
+    // inserted.`, `! Extra alignment tab has been changed to \cr.`; under
+    // `-file-line-error`, see `levels::located_level`), and BibTeX's, which
+    // end on where it read them (`I was expecting a `,' or a `}'---line 9
+    // of file refs.bib`, `I found no database files---while reading file
+    // main.aux`).
+    r"|^! (?:[A-Z]|\\[A-Za-z@])|---(?:line \d+ of file|while reading file) \S+$",
     // Lua's runtime errors (`lua: a.lua:3: attempt to call a nil value`).
     r"|\battempt to (?:call|index|perform arithmetic on|compare|concatenate) ",
     // What the shell says of a script (`line 3: APP_DIR: unbound

@@ -15,7 +15,10 @@ use frames::{
     code_under_frame, finding_above_fields, frame_above, frame_below, function_above_frame, is_arrow_place,
     messages_over_places, place_under, FAILING_FRAMES,
 };
-use headings::{file_heading, numbered_heading_above, place_over_excerpt, quoted_code_above, section_titles};
+use headings::{
+    file_heading, input_line_under, numbered_heading_above, place_over_excerpt, quoted_code_above,
+    section_titles,
+};
 pub(super) use messages::{messages_of_failures, Message};
 use room::Room;
 
@@ -132,6 +135,7 @@ pub(super) fn choose(
                 .then(|| {
                     numbered_heading_above(text, l)
                         .or_else(|| file_heading(text, l).map(|h| line_str(text, &h)))
+                        .or_else(|| input_line_under(text, l).map(|h| line_str(text, &h)))
                 })
                 .flatten();
             // A failure said again with other messages (scalac's `a.scala:3:
@@ -428,12 +432,11 @@ fn diagnostic_lines(
     diagnostic.extend(summaries.iter().rev().take(3));
     diagnostic.extend(failures.first());
     diagnostic.extend(headlines.rev().filter(unlisted));
-    diagnostic.extend(
-        failures
-            .iter()
-            .rev()
-            .filter_map(|l| file_heading(text, l).or_else(|| place_over_excerpt(text, l))),
-    );
+    diagnostic.extend(failures.iter().rev().filter_map(|l| {
+        file_heading(text, l)
+            .or_else(|| place_over_excerpt(text, l))
+            .or_else(|| input_line_under(text, l))
+    }));
     diagnostic.extend(messages.iter().rev().map(|m| m.line));
     diagnostic.extend(failures.iter().rev().skip(1).filter(|l| unlisted(l)));
     diagnostic.extend(failures.iter().rev().filter(|l| !unlisted(l)));

@@ -4,7 +4,7 @@
 //! Mocha, AVA, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
 //! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, clang-tidy, psql, R's testthat, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer, Valgrind, pnpm, Turborepo, GoogleTest, CTest, Catch2, bats, uv, Jasmine, cucumber-js, behave, Robot Framework, bun, busted, ninja, uvicorn, Alembic, the JUnit Platform console, pandas, gunicorn, Celery, React Testing Library, npm ls, node-gyp, JUnit 4, Mono, OCaml, the linker, UBSan and
-//! Pydantic, Cython under pip, uv and Poetry, a build script's C compiler under Cargo, gdb, Autoconf on sample projects with planted failures, and the test suites of Zod (Vitest),
+//! Pydantic, Cython under pip, uv and Poetry, a build script's C compiler under Cargo, gdb, Autoconf, pdflatex and latexmk on sample projects with planted failures, and the test suites of Zod (Vitest),
 //! marshmallow, more-itertools, pflag, semver, validator.js (Mocha), commander (node:test) and
 //! Day.js (Jest 22), and of sympy (its own runner), scikit-learn (numpy's
 //! assertions), xarray, Sphinx and Django (its own `runtests.py`) with a
@@ -1164,4 +1164,43 @@ fn tool_8_ocaml_s_errors_keep_their_place_and_code() {
         assert!(form.contains(&code), "{code}\n{form}");
     }
     assert!(form.len() * 2 < case.output.len(), "{form}");
+}
+
+/// TOOL-8: TeX prints its errors in its own words, with no error word
+/// (`! Undefined control sequence.`, `! Missing $ inserted.`; under
+/// `-file-line-error` after the file and line, `./main.tex:17: Undefined
+/// control sequence.`), and the line of input it stopped at a few lines
+/// under each (`l.17   \mathrm{Attn}(Q,K,V) = \softmax`), among the
+/// packages it loads and the fonts it writes: the form keeps every error
+/// with its line of input, where it had kept the LaTeX warnings and the
+/// errors that say `Error`.
+#[test]
+fn tool_8_tex_s_errors_keep_the_line_of_input_they_stopped_at() {
+    for (name, errors) in [
+        (
+            "pdflatex",
+            [
+                "! Undefined control sequence.\nl.17   \\mathrm{Attn}(Q,K,V) = \\softmax\n",
+                "! Undefined control sequence.\nl.3 We train on 8 GPUs with batch size 32 \\citep\n",
+            ],
+        ),
+        (
+            "latexmk",
+            [
+                "./main.tex:17: Undefined control sequence.\nl.17   \\mathrm{Attn}(Q,K,V) = \\softmax\n",
+                "./sections/experiments.tex:3: Undefined control sequence.\nl.3 We train on 8 GPUs with batch size 32 \\citep\n",
+            ],
+        ),
+    ] {
+        let (case, form) = captured_form(name);
+        assert_keeps_every_failure(&case, &form);
+        for error in errors {
+            assert!(form.contains(error), "{name}: {error}\n{form}");
+        }
+        // Each error that a line of input stands under keeps it.
+        for input in ["l.20 Each block has width w_", "l.9     Ours & 5100 & 12 GB &", "l.32 \\end{enumerate}"] {
+            assert!(form.contains(input), "{name}: {input}\n{form}");
+        }
+        assert!(form.len() * 3 < case.output.len(), "{name}: {form}");
+    }
 }

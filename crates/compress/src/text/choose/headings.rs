@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 
 use super::frames::is_arrow_place;
-use super::{failure_runs, line_str, Line};
-use crate::diagnose;
+use super::{failure_runs, line_after, line_str, Line};
+use crate::diagnose::{self, LineKind};
 
 /// The line naming the file an indented finding is about
 /// ([`diagnose::file_heading_above`]): without it the finding says where
@@ -69,6 +69,26 @@ fn excerpt_above<'t>(text: &'t str, failure: &'t Line) -> Option<impl Iterator<I
         .peek()
         .is_some_and(|l| diagnose::is_excerpt_line(line_str(text, l)))
         .then_some(lines)
+}
+
+/// How many lines under a TeX error the line of input it stopped at may
+/// stand ([`input_line_under`]): what TeX inserted or had just read, and
+/// the help it prints (`See the LaTeX manual or LaTeX Companion for
+/// explanation.`, `Type  H <return>  for immediate help.`).
+const INPUT_LINE_REACH: usize = 8;
+
+/// The line of input TeX stopped at, under its error
+/// ([`diagnose::is_tex_input_line`]: `l.20 Each block has width w_` under
+/// `! Missing $ inserted.`, `<inserted text>` and the `$` it inserted):
+/// without it the error says what, not where. The nearest within
+/// [`INPUT_LINE_REACH`] lines, before another failure.
+pub(super) fn input_line_under(text: &str, failure: &Line) -> Option<Line> {
+    std::iter::successors(line_after(text, failure), |l| line_after(text, l))
+        .take(INPUT_LINE_REACH)
+        .map(|l| (l, line_str(text, &l)))
+        .take_while(|(_, said)| diagnose::line_kind(said) != LineKind::Failure)
+        .find(|(_, said)| diagnose::is_tex_input_line(said))
+        .map(|(l, _)| l)
 }
 
 /// The title of the section a failure is in
@@ -248,5 +268,34 @@ mod tests {
         assert_eq!(excerpt_of(pointed, 2), (None, None));
         let unplaced = "Compiling\n   1 | x\n     ^\nError: x\n";
         assert_eq!(excerpt_of(unplaced, 3), (None, Some(1)));
+    }
+
+    /// The number of the line of input under the `n`th line.
+    fn input_of(text: &str, n: usize) -> Option<usize> {
+        input_line_under(text, &nth(text, n)).map(|l| l.number)
+    }
+
+    /// TOOL-8: TeX prints the line of input it stopped at under its error,
+    /// after what it inserted or had read and its help: the error brings
+    /// the nearest, within reach and before the next error.
+    #[test]
+    fn tool_8_a_tex_error_brings_the_line_of_input_under_it() {
+        let tex = "! Undefined control sequence.\nl.17   \\mathrm{Attn} = \\softmax\n   \\left(x\\right)\n\
+                   ! Missing $ inserted.\n<inserted text> \n                $\nl.20 Each block has width w_\n";
+        assert_eq!(input_of(tex, 0), Some(1));
+        assert_eq!(input_of(tex, 3), Some(6));
+        // Past another error, the line of input is that error's.
+        let past = "! LaTeX Error: File `a.tex' not found.\n\nType X to quit.\n\
+                    ./main.tex:21: Emergency stop.\n<read *>\nl.21 \\input{a}\n";
+        assert_eq!(input_of(past, 0), None);
+        assert_eq!(input_of(past, 3), Some(5));
+        // The line of input stands within reach.
+        let help = "   help\n".repeat(INPUT_LINE_REACH - 1);
+        let near = format!("! Missing $ inserted.\n{help}l.9 x\n");
+        assert_eq!(input_of(&near, 0), Some(INPUT_LINE_REACH));
+        let far = format!("! Missing $ inserted.\n{help}   help\nl.9 x\n");
+        assert_eq!(input_of(&far, 0), None);
+        // No other line is a line of input.
+        assert_eq!(input_of("! Missing $ inserted.\nl17 x\nline 17: x\n", 0), None);
     }
 }

@@ -117,7 +117,8 @@ pub use file_heading::file_heading_of;
 pub use levels::says_failure;
 pub use levels::without_level_tag;
 use levels::{
-    glog_level, json_log_level, located_level, logged_as_warning, offense_level, severity_tagged, GLOG_RECORD,
+    glog_level, json_log_level, located_level, logged_as_warning, offense_level, severity_tagged,
+    sniff_level, GLOG_RECORD,
 };
 pub(crate) use levels::{grows_as_failure, is_tagged_marks};
 pub(crate) use located::{frame_place, opens_value};
@@ -494,6 +495,9 @@ pub fn line_kind(line: &str) -> LineKind {
     }
     if noise().is_match(line) || (progress().is_match(line) && !context().is_match(line)) {
         return LineKind::Noise;
+    }
+    if let Some(kind) = sniff_level(line) {
+        return kind;
     }
     // Context whatever their words: sbt's marks under the code it echoes
     // (`[error]     ^`); a code frame's line (rustc's `   |   ^^^ memory
@@ -1282,6 +1286,12 @@ mod tests {
             "sections/intro.tex:3: Missing $ inserted.",
             "I was expecting a `,' or a `}'---line 9 of file refs.bib",
             "I found no database files---while reading file main.aux",
+            // Perl::Critic's violations; PHP_CodeSniffer's rows at the
+            // error level.
+            "lib/Shop/Cart.pm: Bareword file handle opened at line 5, column 5.  See pages 202,204 of PBP.  (Severity: 5)",
+            "Code before strictures are enabled at line 2, column 1.  See page 429 of PBP.  (Severity: 5)",
+            "  7 | ERROR | [x] Expected 1 space(s) after IF keyword; 0 found",
+            " 11 | ERROR | [ ] Visibility must be declared on method \"total\"",
             // markdownlint, Apple's linker.
             "README.md:12:81 MD013/line-length Line length [Expected: 80; Actual: 95]",
             "docs/guide.md:3 MD022/blanks-around-headings Headings should be surrounded by blank lines",
@@ -1684,6 +1694,8 @@ mod tests {
             "src/a.c:3:5: style: The function 'f' is never used. [unusedFunction]",
             "src/a.c:5:12: performance: Function parameter 'items' should be passed by const reference. [passedByValue]",
             "src/cart.cc:9:3: portability: Casting between unsigned char * and long * which have an incompatible binary data representation. [invalidPointerCast]",
+            // PHP_CodeSniffer's row at the warning level.
+            " 21 | WARNING | [ ] Line exceeds 120 characters; contains 195",
             // Nim's warning in Go's words, after its level.
             "/home/dev/app/src/cart.nim(8, 3) Warning: imported and not used: 'strutils' [UnusedImport]",
             // Git's whitespace errors (`git diff --check` exits 2 on them).

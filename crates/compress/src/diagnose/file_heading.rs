@@ -59,9 +59,22 @@ pub(crate) fn file_heading_above(text: &[u8], start: usize) -> Option<(usize, us
             // A form's gap marker stands for lines the heading was found
             // above when the form was made: the search goes on past it.
             let marker = std::str::from_utf8(line).is_ok_and(|l| crate::text::gap_of(l).is_some());
-            !(line.trim_ascii().is_empty() || is_finding_row(text, *s) || marker)
+            !(line.trim_ascii().is_empty() || is_finding_row(text, *s) || marker || is_table_frame(line))
         })?;
     names_a_file(&String::from_utf8_lossy(&text[s..e])).then_some((s, e, up + 1))
+}
+
+/// Whether `line` is drawn between a file's heading and its rows, as
+/// PHP_CodeSniffer frames its table: a rule (`-----…`) or the count over
+/// the rows (`FOUND 17 ERRORS AFFECTING 7 LINES`, `FOUND 2 ERRORS AND 1
+/// WARNING AFFECTING 3 LINES`).
+fn is_table_frame(line: &[u8]) -> bool {
+    static COUNT: OnceLock<Regex> = OnceLock::new();
+    let line = line.trim_ascii();
+    (line.len() >= 10 && line.iter().all(|&b| b == b'-' || b == b'='))
+        || std::str::from_utf8(line).is_ok_and(|l| {
+            compiled(&COUNT, r"^FOUND \d+ [A-Z ]+\d*[A-Z ]* AFFECTING \d+ LINES?$").is_match(l)
+        })
 }
 
 /// The heading naming the file a finding of `text` is about, when the
@@ -196,5 +209,39 @@ mod tests {
             Some("Processing /home/dev/pkg.tar.gz")
         );
         assert!(!names_a_file("Tests failed in the module src/app.js today"));
+    }
+
+    /// TOOL-8, REACT-6: PHP_CodeSniffer draws rules and a count between a
+    /// file's heading and its rows: the search passes them; no other line
+    /// is passed.
+    #[test]
+    fn a_table_s_rules_and_count_stand_between_a_heading_and_its_rows() {
+        let rule = "-".repeat(70);
+        let report = format!(
+            "FILE: src/Cart.php\n{rule}\nFOUND 2 ERRORS AND 1 WARNING AFFECTING 2 LINES\n{rule}\n  7 | ERROR | [x] x\n"
+        );
+        let row = report.lines().nth(4).unwrap_or_default();
+        assert_eq!(file_heading_of(&report, row), Some("FILE: src/Cart.php"));
+        for frame in [
+            rule.as_str(),
+            "==========",
+            "FOUND 17 ERRORS AFFECTING 7 LINES",
+            "FOUND 1 WARNING AFFECTING 1 LINE",
+        ] {
+            assert!(is_table_frame(frame.as_bytes()), "{frame}");
+        }
+        for other in [
+            "---------",
+            "FOUND 2 ERRORS",
+            "-- a -------------",
+            "Found 2 errors affecting 2 lines",
+        ] {
+            assert!(!is_table_frame(other.as_bytes()), "{other}");
+        }
+        let counted = "FILE: src/Cart.php\nChecked 2 files\n  7 | ERROR | [x] x\n";
+        assert_eq!(
+            file_heading_of(counted, counted.lines().nth(2).unwrap_or_default()),
+            None
+        );
     }
 }

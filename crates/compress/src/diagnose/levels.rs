@@ -29,6 +29,23 @@ pub(super) fn offense_level(line: &str) -> Option<LineKind> {
     })
 }
 
+/// What a row of PHP_CodeSniffer's report is by the level in its column
+/// (`  7 | ERROR | [x] Expected 1 space(s) after IF keyword; 0 found`, `
+/// 12 | WARNING | Line exceeds 120 characters; contains 131 characters`):
+/// an error is a failure, a warning a warning, though the row reads like a
+/// line of a code frame. `None` for any other line.
+pub(super) fn sniff_level(line: &str) -> Option<LineKind> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    let level = compiled(&RE, r"^\s*\d+ \| (ERROR|WARNING) *\| \S")
+        .captures(line)?
+        .get(1)?;
+    Some(if level.as_str() == "ERROR" {
+        LineKind::Failure
+    } else {
+        LineKind::Warning
+    })
+}
+
 /// What a located finding is by the level a compiler or checker puts
 /// after its place, when that level is not an error: gcc's, clang's and
 /// Swift's `a.c:4:41: warning: …`, and cppcheck's lower severities

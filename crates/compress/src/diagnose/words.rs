@@ -194,6 +194,10 @@ pub(super) const FAILURE: &str = concat!(
     // of file refs.bib`, `I found no database files---while reading file
     // main.aux`).
     r"|^! (?:[A-Z]|\\[A-Za-z@])|---(?:line \d+ of file|while reading file) \S+$",
+    // Perl::Critic's violations, whatever their words, by the severity
+    // they close on (`lib/Shop/Cart.pm: Bareword file handle opened at
+    // line 5, column 5.  See pages 202,204 of PBP.  (Severity: 5)`).
+    r"|\(Severity: [1-5]\)$",
     // Lua's runtime errors (`lua: a.lua:3: attempt to call a nil value`).
     r"|\battempt to (?:call|index|perform arithmetic on|compare|concatenate) ",
     // What the shell says of a script (`line 3: APP_DIR: unbound

@@ -4,7 +4,7 @@
 //! Mocha, AVA, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
 //! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, clang-tidy, psql, R's testthat, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer, Valgrind, pnpm, Turborepo, GoogleTest, CTest, Catch2, bats, uv, Jasmine, cucumber-js, behave, Robot Framework, bun, busted, ninja, uvicorn, Alembic, the JUnit Platform console, pandas, gunicorn, Celery, React Testing Library, npm ls, node-gyp, JUnit 4, Mono, OCaml, the linker, UBSan and
-//! Pydantic, Cython under pip, uv and Poetry, a build script's C compiler under Cargo, gdb, Autoconf, pdflatex and latexmk on sample projects with planted failures, and the test suites of Zod (Vitest),
+//! Pydantic, Cython under pip, uv and Poetry, a build script's C compiler under Cargo, gdb, Autoconf, pdflatex, latexmk and PHP_CodeSniffer on sample projects with planted failures, and the test suites of Zod (Vitest),
 //! marshmallow, more-itertools, pflag, semver, validator.js (Mocha), commander (node:test) and
 //! Day.js (Jest 22), and of sympy (its own runner), scikit-learn (numpy's
 //! assertions), xarray, Sphinx and Django (its own `runtests.py`) with a
@@ -1203,4 +1203,19 @@ fn tool_8_tex_s_errors_keep_the_line_of_input_they_stopped_at() {
         }
         assert!(form.len() * 3 < case.output.len(), "{name}: {form}");
     }
+}
+
+/// TOOL-8: PHP_CodeSniffer's report is a table per file, each row a
+/// finding with its level in a column (`  7 | ERROR | [x] Expected 1
+/// space(s) after IF keyword; 0 found`), which reads like a code frame's
+/// line: the form keeps every error and the warning, where it had kept
+/// three rows of the last file.
+#[test]
+fn tool_8_php_codesniffer_s_rows_are_findings_by_their_level() {
+    let (case, form) = captured_form("phpcs");
+    assert_keeps_every_failure(&case, &form);
+    assert!(
+        form.contains(" 21 | WARNING | [ ] Line exceeds 120 characters; contains 195"),
+        "{form}"
+    );
 }

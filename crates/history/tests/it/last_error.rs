@@ -427,7 +427,8 @@ fn captured_last_error(name: &str) -> String {
 }
 
 /// REACT-6: a linter's finding that says where in a file but not in which
-/// (ESLint's, Stylelint's and yamllint's rows, SQLFluff's `L: … | P: …`)
+/// (ESLint's, Stylelint's and yamllint's rows, SQLFluff's `L: … | P: …`,
+/// PHP_CodeSniffer's under the rules and count its table draws)
 /// is the last error under the heading that names its file; a heading
 /// that names a directory (pip's `Processing /home/dev/brokenpkg` over the
 /// build it ran) is no file's, and a finding that names its own file
@@ -446,6 +447,10 @@ fn react_6_a_finding_s_last_error_names_its_file() {
         (
             "yamllint-many",
             "./.github/workflows/ci.yml 12:9      error    duplication of key \"run\" in mapping  (key-duplicates)",
+        ),
+        (
+            "phpcs",
+            "FILE: /home/dev/shop/src/Invoice.php 19 | ERROR | [x] A closing tag is not permitted at the end of a PHP",
         ),
         (
             "pip-broken",

@@ -1642,6 +1642,36 @@ npm error code 1
         assert!(fact(0)
             .outcome
             .is_some_and(|o| o.starts_with("exit 0; test result: ok. 4 passed;")));
+        // Without its exit code, the run failed by the verdict Cargo
+        // closes on.
+        let unknown = command_fact(
+            "cargo test --no-fail-fast",
+            Run {
+                text: out.to_owned(),
+                ..Run::default()
+            },
+            false,
+        );
+        assert!(
+            unknown.outcome.as_deref().is_some_and(|o| {
+                o.starts_with("test result: FAILED. 19 passed; 1 failed;")
+                    && o.ends_with("; error: 1 target failed:")
+            }),
+            "{:?}",
+            unknown.outcome
+        );
+        // The note under a cleared result cuts each part of the outcome
+        // on its own: the verdict after a long summary stays whole.
+        let call = ToolCall::new("c1", "bash", json!({"command": "cargo test --no-fail-fast"}));
+        let note = outcome_note(&call, &Message::tool_result(&call, ToolResult::success(out)));
+        assert_eq!(
+            note.as_deref(),
+            Some(
+                "test result: FAILED. 19 passed; 1 failed; 0 ignored; 0 measured; 0 filtered out; finished in 0.01s; \
+                 error: 1 target failed:; last error: thread 'test_caret' (12019) panicked at \
+                 tests/test_version_req.rs:210:5: did not match 1.1.2"
+            )
+        );
     }
 
     /// REACT-6: the last error of a package manager is what it could not

@@ -383,10 +383,20 @@ pub(super) const SUMMARY: &str = concat!(
 /// Verdicts: what a build or runner says when it stops, pointing at the
 /// messages above it (besides [`SUMMARY`]'s counts).
 pub(super) const VERDICT: &str = concat!(
-    r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|doctest failed|test run failed|could not compile|aborting due to|Recipe|\d+ targets? failed)|^g?make(?:\[\d+\])?: (?:\*\*\*|Target .+ not remade because of errors\.$)|^Errors parsing \S+$|^npm (?:ERR!|error) (?:code|errno|path|command|syscall)\b|^error Command failed|^ELIFECYCLE\s+Command failed|^(?:nox > )?(?:Session \S+ failed\.|\* \S+: failed)$|^!{3,} .+ !{3,}$",
+    r"^(?:FAIL|FAILED|ERROR|ok)(?:\s+\S+\s+[\d.]+m?s)?$|^(?:exit status|Exit code:?) -?\d+$|^BUILD FAIL|^FAILURE: Build failed|^error: (?:test failed|doctest failed|test run failed|could not compile|aborting due to|Recipe|\d+ targets? failed)|^g?make(?:\[\d+\])?: (?:\*\*\*|Target .+ not remade because of errors\.$)|^Errors parsing \S+$|^npm (?:ERR!|error) (?:code|errno|path|command|syscall|signal|workspace|location)\b|^error Command failed|^ELIFECYCLE\s+Command failed|^(?:nox > )?(?:Session \S+ failed\.|\* \S+: failed)$|^!{3,} .+ !{3,}$",
     // Django's `runtests.py` closing on how many tests failed (`1 test(s)
     // failed!`).
     r"|^\d+ test\(s\) failed!$",
+    // npm's report of a workspace's script that failed, under what the
+    // script printed (`npm ERR! Lifecycle script `lint:md` failed with
+    // error:`, `npm ERR! Error: command failed`), a GitHub Actions step's
+    // (`Error: Process completed with exit code 1.`).
+    r"|^npm (?:ERR!|error) (?:Lifecycle script `[^`]+` failed with error:|Error: command failed$)",
+    r"|^Error: Process completed with exit code \d+\.$",
+    // Go's package that did not build for its tests (`FAIL\texample.com/gt
+    // [build failed]`), make going on past a failed target under `-k` or
+    // `-i` (`make: [Makefile:7: all] Error 2 (ignored)`).
+    r"|^FAIL\s+\S+ \[(?:build|setup) failed\]$|^g?make(?:\[\d+\])?: \[.+\] Error \d+ \(ignored\)$",
     // What a build or runner says when it stops, pointing at the errors
     // above: Gradle, MSBuild, Ninja, CMake, Zig, Elixir, XCTest and Swift
     // Testing.

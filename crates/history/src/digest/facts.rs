@@ -195,15 +195,15 @@ pub fn outcome_note(call: &ToolCall, result: &Message) -> Option<String> {
     let run = read_run(Some(result));
     // As the outcome says it: the exit code when there is one.
     let failed_run = run.code.map_or(failed, |code| code != 0);
-    let fact = command_fact(&command, run, failed);
+    let (fact, outcome) = command_fact_and_outcome(&command, run, failed);
     if !(failed_run || fact.error.is_some() || fact.failing_summary.is_some()) {
         return None;
     }
-    let mut parts: Vec<String> = fact
-        .outcome
-        .map(|o| cut(&o, NOTE_OUTCOME_CHARS))
-        .into_iter()
-        .collect();
+    // Each part of the outcome on its own: a long summary (cargo's `test
+    // result: FAILED. 19 passed; 1 failed; 0 ignored; …`) leaves the
+    // verdict after it whole (`error: test failed, to rerun pass `--test
+    // it``).
+    let mut parts: Vec<String> = outcome.iter().map(|part| cut(part, NOTE_OUTCOME_CHARS)).collect();
     parts.extend(
         fact.error
             .map(|e| format!("last error: {}", cut(&e, NOTE_ERROR_CHARS))),
@@ -242,6 +242,12 @@ pub(super) fn read_run(result: Option<&Message>) -> Run {
 /// The fact of a command whose run printed `text` and ended with `code`
 /// ([`read_run`]); `failed` when the tool marked its result failed.
 pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact {
+    command_fact_and_outcome(command, run, failed).0
+}
+
+/// The fact of a command ([`command_fact`]) and the parts its outcome
+/// joins (the exit status, the summary, the verdict after it).
+fn command_fact_and_outcome(command: &str, run: Run, failed: bool) -> (CommandFact, Vec<String>) {
     let Run { text, code, .. } = run;
     // Colour codes are how a tool printed, not what it said; a line a
     // progress bar redrew is what a terminal shows of it.
@@ -274,28 +280,6 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
             .copied()
     }
     let summary_at = lines.iter().rposition(is_summary);
-    // Of the runner's closing counts, the last that says something failed
-    // (Jest's `Test Suites: 2 failed, 2 total` over `Tests: 0 total`,
-    // Playwright's `1 failed` over `2 passed (23.0s)`); of a run that
-    // failed, the last such count of any of its parts (the test binary
-    // whose `test result: FAILED.` stands above the doc-tests' `test
-    // result: ok.` that close `cargo test`).
-    let run_failed = failed || code.is_some_and(|c| c != 0);
-    let failing_at = summary_at.and_then(|at| {
-        let from = if run_failed {
-            0
-        } else {
-            at.saturating_sub(SUMMARY_BLOCK_LINES)
-        };
-        (from..=at)
-            .rev()
-            .find(|&i| is_summary(&lines[i]) && line_kind(lines[i]) == LineKind::Failure)
-    });
-    let summary = match failing_at.or(summary_at) {
-        Some(at) => Some(lines[at]),
-        None if code == Some(0) => None,
-        None => verdict_in(&lines),
-    };
     // A runner's last word after its summary, among the last lines
     // (Django's `runtests.py` closes `FAILED (errors=1)` with `1 test(s)
     // failed!`, cargo its `test result:` with `error: test failed, to
@@ -311,6 +295,30 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
         verdict_in(&printed[printed.len().saturating_sub(CLOSING_LINES)..])
             .filter(|l| line_kind(l) == LineKind::Failure && l.split_whitespace().count() >= CLOSING_WORDS)
     });
+    // Of the runner's closing counts, the last that says something failed
+    // (Jest's `Test Suites: 2 failed, 2 total` over `Tests: 0 total`,
+    // Playwright's `1 failed` over `2 passed (23.0s)`); of a run that
+    // failed, the last such count of any of its parts (the test binary
+    // whose `test result: FAILED.` stands above the doc-tests' `test
+    // result: ok.` that close `cargo test`). A run whose runner closes on
+    // a failure after its summary (`error: 1 target failed:`) failed, when
+    // its tool left the exit code out.
+    let run_failed = failed || code.map_or(closing.is_some(), |c| c != 0);
+    let failing_at = summary_at.and_then(|at| {
+        let from = if run_failed {
+            0
+        } else {
+            at.saturating_sub(SUMMARY_BLOCK_LINES)
+        };
+        (from..=at)
+            .rev()
+            .find(|&i| is_summary(&lines[i]) && line_kind(lines[i]) == LineKind::Failure)
+    });
+    let summary = match failing_at.or(summary_at) {
+        Some(at) => Some(lines[at]),
+        None if code == Some(0) => None,
+        None => verdict_in(&lines),
+    };
     let mut outcome = Vec::new();
     match (code, failed) {
         (Some(code), _) => outcome.push(format!("exit {code}")),
@@ -323,7 +331,7 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
     if let Some(closing) = closing {
         outcome.push(cut(closing, MAX_LINE_CHARS));
     }
-    CommandFact {
+    let fact = CommandFact {
         command: cut(&command_gist(command), MAX_COMMAND_CHARS),
         outcome: (!outcome.is_empty()).then(|| outcome.join("; ")),
         // The summary line shows in the outcome: the error is the last
@@ -341,5 +349,6 @@ pub(super) fn command_fact(command: &str, run: Run, failed: bool) -> CommandFact
         failing_summary: summary
             .filter(|s| line_kind(s) == LineKind::Failure)
             .map(|s| cut(s, MAX_LINE_CHARS)),
-    }
+    };
+    (fact, outcome)
 }

@@ -153,6 +153,18 @@ fn react_6_builds_and_runners_stopping_are_verdicts() {
         "[ERROR] Failed to execute goal org.apache.maven.plugins:maven-checkstyle-plugin:3.3.1:check (default-cli) on project shop: You have 2 Checkstyle violations. -> [Help 1]",
         "[ERROR] COMPILATION ERROR : ",
         "   ✖  1/3 targets failed, including the following:",
+        // npm's report of a workspace's script, a GitHub Actions step,
+        // Go's package that did not build, make going on under `-k`.
+        "npm ERR! Lifecycle script `lint:md` failed with error:",
+        "npm error Lifecycle script `test` failed with error:",
+        "npm ERR! Error: command failed",
+        "npm error workspace docs@1.0.0",
+        "npm error location /home/dev/site/docs",
+        "Error: Process completed with exit code 1.",
+        "FAIL\texample.com/gt [build failed]",
+        "FAIL\texample.com/gt [setup failed]",
+        "make: [Makefile:7: all] Error 2 (ignored)",
+        "make[1]: [Makefile:12: lint] Error 1 (ignored)",
         // Colours do not hide a verdict.
         "\u{1b}[2m      Tests \u{1b}[22m \u{1b}[1m\u{1b}[31m4 failed\u{1b}[39m | \u{1b}[32m120 passed\u{1b}[39m",
     ] {
@@ -168,6 +180,8 @@ fn react_6_builds_and_runners_stopping_are_verdicts() {
         "[ERROR]   CalculatorTest.parseBad:48 » NumberFormat For input string: \"x1\"",
         "main.c:(.text+0x2a): undefined reference to `cart_free'",
         "[error] /home/dev/shop/src/main/scala/shop/Order.scala:12:5: not found: value discountFor",
+        "npm ERR! Error: command failed: missing script: lint",
+        "FAIL\texample.com/gt [build failed] and more",
     ] {
         assert!(!is_verdict(message), "{message}");
     }
@@ -484,4 +498,28 @@ fn react_6_a_finding_s_last_error_names_its_file() {
     assert_eq!((chars, error), (160, Some(format!("{heading} {finding}"))));
     let (chars, error, _) = under(112);
     assert_eq!((chars, error.as_deref()), (161, Some(finding)));
+}
+
+/// REACT-6: a wrapper's verdict after the error is no last error: npm's
+/// report of a workspace's script that failed under markdownlint's
+/// findings, Go's `FAIL\tpkg [build failed]` under the compiler's error,
+/// make's `Error 2 (ignored)` under `-k` after OCaml's.
+#[test]
+fn react_6_a_wrapper_s_verdict_is_not_the_last_error() {
+    let markdownlint = documented_outputs()
+        .into_iter()
+        .find(|c| c.name == "markdownlint")
+        .unwrap_or_else(|| panic!("no documented output markdownlint"));
+    assert_eq!(
+        last_error_line(&markdownlint.output, None).as_deref(),
+        Some(markdownlint.last.as_str())
+    );
+    assert_eq!(
+        captured_last_error("go-test-build"),
+        "./a_test.go:6:18: undefined: three"
+    );
+    assert_eq!(
+        captured_last_error("ocamlc-make-k"),
+        "Error: This expression has type string but an expression was expected of type"
+    );
 }

@@ -698,6 +698,9 @@ mod tests {
     fn tool_8_an_exception_in_no_failure_s_words_ends_its_traceback() {
         for exception in [
             "shop.models.Item.DoesNotExist: Item matching query does not exist.",
+            // As a model's manager raises it, named by its model alone.
+            "Product.DoesNotExist: Product matching query does not exist.",
+            "Order.MultipleObjectsReturned: get() returned more than one Order -- it returned 2!",
             "DoesNotExist: no row",
             "TimeoutExpired: Command 'make' timed out after 30 seconds",
             "numpy.core._exceptions._UFuncNoLoopError: ufunc 'add' did not contain a loop with signature matching types",
@@ -714,6 +717,7 @@ mod tests {
         }
         for text in [
             "Summary\n  3 items\nshop.models.Item.DoesNotExist: x\n",
+            "Summary\n  3 items\nProduct.DoesNotExist: x\n",
             "Traceback (most recent call last):\n  File \"a.py\", line 1, in <module>\nValueError: x\nDoesNotExist: y\n",
         ] {
             let line = text.lines().rev().find(|l| !l.is_empty()).unwrap_or_default();

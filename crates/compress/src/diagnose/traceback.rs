@@ -11,10 +11,12 @@ use super::place::{lines_above, span_in};
 /// An exception's class, and its message, as a Python traceback ends on
 /// them in no failure's words: a dotted name ending on a class
 /// (`shop.models.Item.DoesNotExist: Item matching query does not exist.`,
-/// a private one too: `numpy.core._exceptions._UFuncNoLoopError: …`) or
-/// one CamelCase name (`TimeoutExpired: Command 'make' timed out`).
+/// a private one too: `numpy.core._exceptions._UFuncNoLoopError: …`), a
+/// class's inner class (Django's `Product.DoesNotExist: Product matching
+/// query does not exist.`, as a model's manager raises it) or one
+/// CamelCase name (`TimeoutExpired: Command 'make' timed out`).
 pub(super) const EXCEPTION_NAME: &str =
-    r"^(?:[a-z_]\w*(?:\.\w+)*\._*[A-Z]\w*|[A-Z][a-z]+(?:[A-Z][a-z]+)+)(?::\s|$)";
+    r"^(?:[a-z_]\w*(?:\.\w+)*\._*[A-Z]\w*|[A-Z]\w*(?:\.[A-Z]\w*)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+)(?::\s|$)";
 
 /// How many indented lines (frames, their code, carets) a Python
 /// traceback may hold above its exception for [`ends_traceback`].

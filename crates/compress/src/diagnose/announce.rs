@@ -5,7 +5,7 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::{compiled, line_kind, LineKind};
+use super::{compiled, line_kind, without_colours, LineKind};
 
 /// Whether a failure line announces its message on the next line: it
 /// ends with a colon, as Rust's `thread 'x' panicked at src/a.rs:3:5:`
@@ -28,7 +28,10 @@ use super::{compiled, line_kind, LineKind};
 /// exception's message (`Prelude.head: empty list`), ts-loader's place of
 /// a TypeScript error under webpack (`[tsl] ERROR in /app/src/a.ts(8,9)`)
 /// over the error (`      TS2322: Type 'string' is not assignable to type
-/// 'number'.`). Asked of a line already known to be a failure; the history form keeps
+/// 'number'.`), dbt's failed test or model (`Failure in test
+/// unique_orders_id (models/schema.yml)`, `Runtime Error in model daily
+/// (models/daily.sql)`) over what it got (`Got 1 result, configured to fail
+/// if != 0`, `Binder Error: …`). Asked of a line already known to be a failure; the history form keeps
 /// the line after it, and the digest's last error joins the two.
 ///
 /// ```
@@ -45,6 +48,8 @@ use super::{compiled, line_kind, LineKind};
 /// assert!(announces_message("      error: |-"));
 /// assert!(announces_message("       uncaught exception: ErrorCall"));
 /// assert!(announces_message("[tsl] ERROR in /app/src/api/m10.ts(8,9)"));
+/// assert!(announces_message("01:09:29  Failure in test unique_orders_id (models/schema.yml)"));
+/// assert!(announces_message("\x1b[31mRuntime Error in model daily (models/daily.sql)\x1b[0m"));
 /// assert!(!announces_message("error[E0425]: cannot find value `x` in this scope"));
 /// ```
 pub fn announces_message(failure: &str) -> bool {
@@ -56,6 +61,8 @@ pub fn announces_message(failure: &str) -> bool {
     /// testthat's rule around the heading of a failed expectation.
     const RULE: &str = "──";
     static RE: OnceLock<Regex> = OnceLock::new();
+    // As it reads: a heading printed in red (dbt's) ends where its words do.
+    let failure = without_colours(failure);
     let failure = failure.trim_end();
     failure.ends_with(':')
         || failure.trim_start().starts_with(RSPEC_FAILURE)
@@ -63,7 +70,7 @@ pub fn announces_message(failure: &str) -> bool {
         || (failure.trim_start().starts_with(RULE) && failure.ends_with(RULE))
         || compiled(
             &RE,
-            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$|\S\s+\| FAIL \|$|^\s+error: [|>][-+]?$|^\s*uncaught exception: [\w.]+$|^\[tsl\] (?:ERROR|WARNING) in \S+\(\d+,\d+\)$",
+            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$|\S\s+\| FAIL \|$|^\s+error: [|>][-+]?$|^\s*uncaught exception: [\w.]+$|^\[tsl\] (?:ERROR|WARNING) in \S+\(\d+,\d+\)$|(?:^|\s)(?:Failure in test|(?:Runtime|Compilation|Database) Error in (?:model|test|seed|snapshot|analysis)) \S+ \(\S+\)$",
         )
         .is_match(failure)
 }

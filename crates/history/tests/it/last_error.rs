@@ -523,3 +523,23 @@ fn react_6_a_wrapper_s_verdict_is_not_the_last_error() {
         "Error: This expression has type string but an expression was expected of type"
     );
 }
+
+/// REACT-6: dbt's failed test or model (`Failure in test
+/// unique_stg_orders_order_id (models/staging/schema.yml)`, red as dbt
+/// prints it) announces what it got on the line under it: the last error
+/// names the test or model with it, where it had been `Got 1 result,
+/// configured to fail if != 0` alone, or the database's error alone.
+#[test]
+fn react_6_dbt_s_failed_test_or_model_comes_with_what_it_got() {
+    let build = captured_last_error("dbt-build");
+    let plain = without_colours(&build);
+    assert!(
+        plain.contains("Failure in test unique_stg_orders_order_id (models/staging/schema.yml)")
+            && plain.ends_with("Got 1 result, configured to fail if != 0"),
+        "{plain}"
+    );
+    assert_eq!(
+        captured_last_error("dbt-run"),
+        "\u{1b}[0m01:09:34    Runtime Error in model order_status (models/marts/order_status.sql) Binder Error: Referenced column \"amount_usd\" not found in FROM clause!"
+    );
+}

@@ -1286,6 +1286,9 @@ mod tests {
             "sections/intro.tex:3: Missing $ inserted.",
             "I was expecting a `,' or a `}'---line 9 of file refs.bib",
             "I found no database files---while reading file main.aux",
+            // buf's findings and errors, the message glued to the place.
+            "proto/shop/cart.proto:3:1:Package name \"shop\" should be suffixed with a correctly formed version, such as \"shop.v1\".",
+            "proto/shop/cart.proto:11:1:unexpected `}` after definition",
             // Perl::Critic's violations; PHP_CodeSniffer's rows at the
             // error level.
             "lib/Shop/Cart.pm: Bareword file handle opened at line 5, column 5.  See pages 202,204 of PBP.  (Severity: 5)",
@@ -1955,6 +1958,10 @@ mod tests {
             // TeX's line of input where it stopped on an error.
             "l.17   \\mathrm{Attn}(Q,K,V) = \\softmax",
             "l.24 ...[width=0.5\\textwidth]{figures/speedup.pdf}",
+            // What ripgrep's `--vimgrep` prints: a line and a column, the
+            // match glued to them.
+            "src/mod1.py:1:1:import os",
+            "src/shop/cart.py:12:5:Decimal(\"0.00\")",
             // What `grep -n` prints: a line and no column.
             "astroid/bases.py:137: return getattr(self._proxied, name)",
             "src/app.py:42:    value = parse(raw)",

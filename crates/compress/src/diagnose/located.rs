@@ -36,7 +36,8 @@ pub(super) fn has_message(line: &str) -> bool {
         .split_once(": ")
         .map(|(_, rest)| rest)
         .or_else(|| t.split_once("): ").map(|(_, rest)| rest))
-        .or_else(|| spaced_message(t));
+        .or_else(|| spaced_message(t))
+        .or_else(|| glued_message(t));
     after.is_some_and(|m| m.trim().len() >= 3 && !t.starts_with("File \"") && !is_function(m.trim()))
 }
 
@@ -50,6 +51,20 @@ fn spaced_message(located: &str) -> Option<&str> {
         .split_once(' ')
         .filter(|_| spaced)
         .map(|(_, message)| message)
+}
+
+/// What follows a Protocol Buffers file's `file:line:col:` location with
+/// no space between, as buf prints its findings and errors
+/// (`proto/shop/cart.proto:3:1:Package name "shop" should be suffixed with
+/// a correctly formed version, such as "shop.v1".`, `proto/a.proto:11:1:
+/// unexpected `}` after definition`). Not another file's: ripgrep's
+/// `--vimgrep` prints its matches so (`src/a.py:1:1:import os`).
+fn glued_message(located: &str) -> Option<&str> {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, r"^[^\s:]+\.proto:\d+:\d+:(\S.*)$")
+        .captures(located)?
+        .get(1)
+        .map(|m| m.as_str())
 }
 
 /// Whether a located line is a compiler's note (`a.c:3:74: note: …`,

@@ -1286,6 +1286,9 @@ mod tests {
             "sections/intro.tex:3: Missing $ inserted.",
             "I was expecting a `,' or a `}'---line 9 of file refs.bib",
             "I found no database files---while reading file main.aux",
+            // nginx's records over the error level.
+            "nginx: [emerg] unknown directive \"servr\" in /etc/nginx/conf.d/shop.conf:3",
+            "2026/12/06 01:00:00 [alert] 12#12: worker process 13 exited on signal 9",
             // buf's findings and errors, the message glued to the place.
             "proto/shop/cart.proto:3:1:Package name \"shop\" should be suffixed with a correctly formed version, such as \"shop.v1\".",
             "proto/shop/cart.proto:11:1:unexpected `}` after definition",

@@ -194,6 +194,10 @@ pub(super) const FAILURE: &str = concat!(
     // of file refs.bib`, `I found no database files---while reading file
     // main.aux`).
     r"|^! (?:[A-Z]|\\[A-Za-z@])|---(?:line \d+ of file|while reading file) \S+$",
+    // nginx's records at the levels over `error` (`nginx: [emerg] unknown
+    // directive "servr" in /etc/nginx/conf.d/shop.conf:3`, `[alert]`,
+    // `[crit]`), whatever their words.
+    r"|\[(?:emerg|alert|crit)\] ",
     // Perl::Critic's violations, whatever their words, by the severity
     // they close on (`lib/Shop/Cart.pm: Bareword file handle opened at
     // line 5, column 5.  See pages 202,204 of PBP.  (Severity: 5)`).
@@ -393,6 +397,8 @@ pub(super) const VERDICT: &str = concat!(
     // (`Error: Process completed with exit code 1.`).
     r"|^npm (?:ERR!|error) (?:Lifecycle script `[^`]+` failed with error:|Error: command failed$)",
     r"|^Error: Process completed with exit code \d+\.$",
+    // nginx's check of its configuration failing on the error above.
+    r"|^nginx: configuration file \S+ test failed$",
     // Go's package that did not build for its tests (`FAIL\texample.com/gt
     // [build failed]`), make going on past a failed target under `-k` or
     // `-i` (`make: [Makefile:7: all] Error 2 (ignored)`).

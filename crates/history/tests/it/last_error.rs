@@ -165,6 +165,7 @@ fn react_6_builds_and_runners_stopping_are_verdicts() {
         "FAIL\texample.com/gt [setup failed]",
         "make: [Makefile:7: all] Error 2 (ignored)",
         "make[1]: [Makefile:12: lint] Error 1 (ignored)",
+        "nginx: configuration file /etc/nginx/nginx.conf test failed",
         // Colours do not hide a verdict.
         "\u{1b}[2m      Tests \u{1b}[22m \u{1b}[1m\u{1b}[31m4 failed\u{1b}[39m | \u{1b}[32m120 passed\u{1b}[39m",
     ] {

@@ -11,7 +11,7 @@ use super::{compiled, without_colours};
 /// ([`is_tex_input_line`]). A macro, so that [`CONTEXT`] can hold it.
 macro_rules! tex_input_line {
     () => {
-        r"^l\.\d+ "
+        r"^l\.[0-9]+ "
     };
 }
 

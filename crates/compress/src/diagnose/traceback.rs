@@ -15,8 +15,7 @@ use super::place::{lines_above, span_in};
 /// class's inner class (Django's `Product.DoesNotExist: Product matching
 /// query does not exist.`, as a model's manager raises it) or one
 /// CamelCase name (`TimeoutExpired: Command 'make' timed out`).
-pub(super) const EXCEPTION_NAME: &str =
-    r"^(?:[a-z_]\w*(?:\.\w+)*\._*[A-Z]\w*|[A-Z]\w*(?:\.[A-Z]\w*)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+)(?::\s|$)";
+pub(super) const EXCEPTION_NAME: &str = r"^(?:[a-z_]\w*(?:\.\w+)*\._*[A-Z]\w*|[A-Z][0-9A-Za-z_]*(?:\.[A-Z][0-9A-Za-z_]*)+|[A-Z][a-z]+(?:[A-Z][a-z]+)+)(?::\s|$)";
 
 /// How many indented lines (frames, their code, carets) a Python
 /// traceback may hold above its exception for [`ends_traceback`].

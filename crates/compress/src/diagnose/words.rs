@@ -193,7 +193,7 @@ pub(super) const FAILURE: &str = concat!(
     // end on where it read them (`I was expecting a `,' or a `}'---line 9
     // of file refs.bib`, `I found no database files---while reading file
     // main.aux`).
-    r"|^! (?:[A-Z]|\\[A-Za-z@])|---(?:line \d+ of file|while reading file) \S+$",
+    r"|^! (?:[A-Z]|\\[A-Za-z@])|---(?:line [0-9]+ of file|while reading file) [^ \t]+$",
     // nginx's records at the levels over `error` (`nginx: [emerg] unknown
     // directive "servr" in /etc/nginx/conf.d/shop.conf:3`, `[alert]`,
     // `[crit]`), whatever their words.

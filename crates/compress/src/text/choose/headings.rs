@@ -83,12 +83,18 @@ const INPUT_LINE_REACH: usize = 8;
 /// without it the error says what, not where. The nearest within
 /// [`INPUT_LINE_REACH`] lines, before another failure.
 pub(super) fn input_line_under(text: &str, failure: &Line) -> Option<Line> {
-    std::iter::successors(line_after(text, failure), |l| line_after(text, l))
+    let under: Vec<Line> = std::iter::successors(line_after(text, failure), |l| line_after(text, l))
         .take(INPUT_LINE_REACH)
-        .map(|l| (l, line_str(text, &l)))
-        .take_while(|(_, said)| diagnose::line_kind(said) != LineKind::Failure)
-        .find(|(_, said)| diagnose::is_tex_input_line(said))
-        .map(|(l, _)| l)
+        .collect();
+    // The lines between are read only when a line of input stands under
+    // the failure: most outputs have none.
+    let at = under
+        .iter()
+        .position(|l| diagnose::is_tex_input_line(line_str(text, l)))?;
+    under[..at]
+        .iter()
+        .all(|l| diagnose::line_kind(line_str(text, l)) != LineKind::Failure)
+        .then_some(under[at])
 }
 
 /// The title of the section a failure is in

@@ -1286,6 +1286,8 @@ mod tests {
             "sections/intro.tex:3: Missing $ inserted.",
             "I was expecting a `,' or a `}'---line 9 of file refs.bib",
             "I found no database files---while reading file main.aux",
+            // A resolver's conclusion, as uv and pip word it.
+            "         And because your project depends on numpy<1.20 and pandas>=2.2, we can conclude that your project's requirements are unsatisfiable.",
             // nginx's records over the error level.
             "nginx: [emerg] unknown directive \"servr\" in /etc/nginx/conf.d/shop.conf:3",
             "2026/12/06 01:00:00 [alert] 12#12: worker process 13 exited on signal 9",

@@ -194,6 +194,10 @@ pub(super) const FAILURE: &str = concat!(
     // of file refs.bib`, `I found no database files---while reading file
     // main.aux`).
     r"|^! (?:[A-Z]|\\[A-Za-z@])|---(?:line [0-9]+ of file|while reading file) [^ \t]+$",
+    // A resolver's conclusion (uv's and pip's PubGrub: `And because your
+    // project depends on numpy<1.20 and pandas>=2.2, we can conclude that
+    // your project's requirements are unsatisfiable.`).
+    r"|\brequirements are unsatisfiable\b",
     // nginx's records at the levels over `error` (`nginx: [emerg] unknown
     // directive "servr" in /etc/nginx/conf.d/shop.conf:3`, `[alert]`,
     // `[crit]`), whatever their words.

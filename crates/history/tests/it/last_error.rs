@@ -544,3 +544,16 @@ fn react_6_dbt_s_failed_test_or_model_comes_with_what_it_got() {
         "\u{1b}[0m01:09:34    Runtime Error in model order_status (models/marts/order_status.sql) Binder Error: Referenced column \"amount_usd\" not found in FROM clause!"
     );
 }
+
+/// REACT-6: uv's resolver explains why it found no solution and closes on
+/// its conclusion (`And because your project depends on numpy<1.20 and
+/// pandas>=2.2, we can conclude that your project's requirements are
+/// unsatisfiable.`): that is the last error, not the heading over the
+/// explanation nor the hint after it.
+#[test]
+fn react_6_a_resolver_s_conclusion_is_the_last_error() {
+    assert_eq!(
+        captured_last_error("uv-sync-conflict"),
+        "And because your project depends on numpy<1.20 and pandas>=2.2, we can conclude that your project's requirements are unsatisfiable."
+    );
+}

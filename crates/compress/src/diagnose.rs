@@ -201,7 +201,7 @@ pub(crate) fn candidates() -> &'static Regex {
         // A glog record at the info level is what its words say.
         let glog = GLOG_RECORD.replace("[IWEF]", "[WEF]");
         build(&format!(
-            "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|(?:{EXCEPTION_NAME})|^(?:{STREAM_PREFIX})|^[ \t]*┃ |^[ \t]*{glog}|{TEST_EVENT}"
+            "(?m)(?:{FAILURE})|(?:{SPEC_EXPECTATION})|(?:{WARNING})|(?:{SUMMARY})|(?:{CONTEXT})|(?:{NUMBERED_HEADING})|(?:{ARROW_MESSAGE})|(?:{EXCEPTION_NAME})|(?:{TEX_ERROR})|^(?:{STREAM_PREFIX})|^[ \t]*┃ |^[ \t]*{glog}|{TEST_EVENT}"
         ))
     })
 }
@@ -295,9 +295,9 @@ macro_rules! pointed_code {
     };
 }
 
-mod context;
-pub(crate) use context::{is_excerpt_line, is_quoted_code, is_tex_input_line};
-use context::{named_frame, CONTEXT};
+pub(crate) mod context;
+pub(crate) use context::{is_excerpt_line, is_quoted_code};
+use context::{named_frame, CONTEXT, TEX_ERROR};
 
 /// Whether `line` names a place in a file ([`CONTEXT`]): a frame, a
 /// location, a finding's `a.c:3:5:`; or a finding's line and column at
@@ -1275,13 +1275,9 @@ mod tests {
             // Pydantic's errors, each under its field.
             "  Field required [type=missing, input_value={'id': 'x31', 'items': [{...}]}, input_type=dict]",
             "  field required (type=value_error.missing)",
-            // TeX's errors, in its words and under `-file-line-error`;
-            // BibTeX's, which end on where it read them.
-            "! Undefined control sequence.",
-            "! Missing $ inserted.",
-            "! Extra alignment tab has been changed to \\cr.",
-            "! Paragraph ended before \\textbf was complete.",
-            "! \\textbf allowed only in paragraph mode.",
+            // TeX's errors under `-file-line-error` (in its own words,
+            // they are read in their place); BibTeX's, which end on where
+            // it read them.
             "./main.tex:17: Undefined control sequence.",
             "sections/intro.tex:3: Missing $ inserted.",
             "I was expecting a `,' or a `}'---line 9 of file refs.bib",

@@ -15,6 +15,40 @@ macro_rules! tex_input_line {
     };
 }
 
+/// TeX's error, as it prints one in its own words (`! Undefined control
+/// sequence.`, `! Missing $ inserted.`, `! Extra alignment tab has been
+/// changed to \cr.`, `! \textbf allowed only in paragraph mode.`).
+pub(super) const TEX_ERROR: &str = r"^! (?:[A-Z]|\\[A-Za-z@])";
+
+/// How many lines under a TeX error the line of input it stopped at may
+/// stand ([`is_tex_error`]): what TeX inserted or had just read, and the
+/// help it prints (`See the LaTeX manual or LaTeX Companion for
+/// explanation.`, `Type  H <return>  for immediate help.`).
+pub(crate) const TEX_INPUT_REACH: usize = 8;
+
+/// Whether `line` has the shape of a TeX error ([`TEX_ERROR`]), wherever
+/// it stands.
+pub(crate) fn is_tex_error_line(line: &str) -> bool {
+    static RE: OnceLock<Regex> = OnceLock::new();
+    compiled(&RE, TEX_ERROR).is_match(line)
+}
+
+/// Whether `line`, followed by `after` (the text from its end), is a TeX
+/// error: its shape ([`TEX_ERROR`]) over the line of input TeX stopped at
+/// ([`is_tex_input_line`]), within [`TEX_INPUT_REACH`] lines and before
+/// the next error. Alone, the shape is a Fortran comment's (`! Compute the
+/// total`) as often as TeX's.
+pub(super) fn is_tex_error(line: &str, after: &[u8]) -> bool {
+    is_tex_error_line(line)
+        && after
+            .split(|&b| b == b'\n')
+            .skip(1)
+            .take(TEX_INPUT_REACH)
+            .filter_map(|l| std::str::from_utf8(l).ok())
+            .take_while(|l| !is_tex_error_line(l))
+            .any(is_tex_input_line)
+}
+
 /// Lines that give a failure its place or its surroundings: a `-->`
 /// location, a frame of a stack in any of the languages read here, a file
 /// and line, a code frame's line, an assertion's operands, the fields a

@@ -262,6 +262,7 @@ fn failure_above(text: &str, line: &str) -> bool {
 pub(crate) fn kind_in_place(line: &str, after: &[u8]) -> LineKind {
     let kind = line_kind(line);
     match kind {
+        LineKind::Plain if super::context::is_tex_error(line, after) => LineKind::Failure,
         LineKind::Failure if go_test_log().is_match(line) && passed_below(after) => LineKind::Noise,
         // The code sbt echoes under its error (`[error]     total + x`
         // above `[error]           ^`) is where the error is, not one.
@@ -688,6 +689,56 @@ mod tests {
             let warning = text.lines().find(|l| l.contains("Warning:")).unwrap_or_default();
             assert_eq!(line_kind_in(text, warning), LineKind::Warning, "{text:?}");
         }
+    }
+
+    /// TOOL-8: TeX's errors in its own words (`! Undefined control
+    /// sequence.`) are failures over the line of input TeX stopped at,
+    /// within reach and before the next error; the same shape in a
+    /// Fortran file's comments, or far over a line of input, is plain.
+    #[test]
+    fn tool_8_a_tex_error_is_one_over_its_line_of_input() {
+        for error in [
+            "! Undefined control sequence.",
+            "! Missing $ inserted.",
+            "! Extra alignment tab has been changed to \\cr.",
+            "! Paragraph ended before \\textbf was complete.",
+            "! \\textbf allowed only in paragraph mode.",
+        ] {
+            let log = format!(
+                "(./main.tex\n{error}\n<inserted text> \n                $\nl.20 Each block has width w_\n"
+            );
+            let line = log.lines().nth(1).unwrap_or_default();
+            assert_eq!(line_kind_in(&log, line), LineKind::Failure, "{error}");
+            assert!(crate::diagnose::candidates().is_match(line), "{error}");
+            assert_eq!(line_kind(line), LineKind::Plain, "{error}");
+        }
+        let fortran = "! Compute the total of each block\nsubroutine total(x)\n  real :: x\nend subroutine\n";
+        assert_eq!(
+            line_kind_in(fortran, fortran.lines().next().unwrap_or_default()),
+            LineKind::Plain
+        );
+        let help =
+            "Type  H <return>  for immediate help.\n".repeat(super::super::context::TEX_INPUT_REACH - 1);
+        let near = format!("! Missing $ inserted.\n{help}l.9 x\n");
+        assert_eq!(
+            line_kind_in(&near, near.lines().next().unwrap_or_default()),
+            LineKind::Failure
+        );
+        let far = format!("! Missing $ inserted.\n{help} ...\nl.9 x\n");
+        assert_eq!(
+            line_kind_in(&far, far.lines().next().unwrap_or_default()),
+            LineKind::Plain
+        );
+        // The next error's line of input is that error's.
+        let two = "! Missing $ inserted.\n! Undefined control sequence.\nl.3 x\n";
+        assert_eq!(
+            line_kind_in(two, two.lines().next().unwrap_or_default()),
+            LineKind::Plain
+        );
+        assert_eq!(
+            line_kind_in(two, two.lines().nth(1).unwrap_or_default()),
+            LineKind::Failure
+        );
     }
 
     /// TOOL-8: an exception named in no failure's words ends its traceback

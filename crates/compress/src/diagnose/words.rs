@@ -187,13 +187,11 @@ pub(super) const FAILURE: &str = concat!(
     // [rejected]  main -> main`), `go vet`'s findings.
     r"|\bSC\d{4} \((?:error|warning|info|style)\):|\b[1-9]\d* offenses? detected\b|^ +\d{1,6} {3,}[A-Z].*\.$",
     r"|^\s*! \[(?:remote )?rejected\]|^vet: ",
-    // TeX's errors (`! Undefined control sequence.`, `! Missing $
-    // inserted.`, `! Extra alignment tab has been changed to \cr.`; under
-    // `-file-line-error`, see `levels::located_level`), and BibTeX's, which
-    // end on where it read them (`I was expecting a `,' or a `}'---line 9
-    // of file refs.bib`, `I found no database files---while reading file
-    // main.aux`).
-    r"|^! (?:[A-Z]|\\[A-Za-z@])|---(?:line [0-9]+ of file|while reading file) [^ \t]+$",
+    // BibTeX's errors, which end on where it read them (`I was expecting a
+    // `,' or a `}'---line 9 of file refs.bib`, `I found no database
+    // files---while reading file main.aux`); TeX's are read in their place
+    // (`context::is_tex_error`).
+    r"|---(?:line [0-9]+ of file|while reading file) [^ \t]+$",
     // A resolver's conclusion (uv's and pip's PubGrub: `And because your
     // project depends on numpy<1.20 and pandas>=2.2, we can conclude that
     // your project's requirements are unsatisfiable.`).

@@ -457,13 +457,13 @@ mod tests {
 
     /// REACT-6: advice under an error is not the last error, though its
     /// words fail (uv's `hint: … the resolution failed …` under its
-    /// conclusion); alone, it is what there is.
+    /// conclusion, which is); alone, it is what there is.
     #[test]
     fn advice_is_not_the_last_error() {
         let uv = "  × No solution found when resolving dependencies:\n  ╰─▶ Because your project depends on numpy<1.20 and pandas>=2.2, we can conclude that your project's requirements are unsatisfiable.\n\n      hint: While the active Python version is 3.11, the resolution failed for other Python versions supported by your project.\n";
         assert_eq!(
             last_error_line(uv, None).as_deref(),
-            Some("× No solution found when resolving dependencies: ╰─▶ Because your project depends on numpy<1.20 and pandas>=2.2, we can conclude that your project's requirements are unsatisfiable.")
+            Some("╰─▶ Because your project depends on numpy<1.20 and pandas>=2.2, we can conclude that your project's requirements are unsatisfiable.")
         );
         let alone = "hint: the build failed, see above\n";
         assert_eq!(

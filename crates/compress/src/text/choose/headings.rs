@@ -71,29 +71,26 @@ fn excerpt_above<'t>(text: &'t str, failure: &'t Line) -> Option<impl Iterator<I
         .then_some(lines)
 }
 
-/// How many lines under a TeX error the line of input it stopped at may
-/// stand ([`input_line_under`]): what TeX inserted or had just read, and
-/// the help it prints (`See the LaTeX manual or LaTeX Companion for
-/// explanation.`, `Type  H <return>  for immediate help.`).
-const INPUT_LINE_REACH: usize = 8;
-
 /// The line of input TeX stopped at, under its error
-/// ([`diagnose::is_tex_input_line`]: `l.20 Each block has width w_` under
+/// ([`diagnose::context::is_tex_input_line`]: `l.20 Each block has width w_` under
 /// `! Missing $ inserted.`, `<inserted text>` and the `$` it inserted):
 /// without it the error says what, not where. The nearest within
-/// [`INPUT_LINE_REACH`] lines, before another failure.
+/// [`diagnose::context::TEX_INPUT_REACH`] lines, before another failure.
 pub(super) fn input_line_under(text: &str, failure: &Line) -> Option<Line> {
     let under: Vec<Line> = std::iter::successors(line_after(text, failure), |l| line_after(text, l))
-        .take(INPUT_LINE_REACH)
+        .take(diagnose::context::TEX_INPUT_REACH)
         .collect();
     // The lines between are read only when a line of input stands under
     // the failure: most outputs have none.
     let at = under
         .iter()
-        .position(|l| diagnose::is_tex_input_line(line_str(text, l)))?;
+        .position(|l| diagnose::context::is_tex_input_line(line_str(text, l)))?;
     under[..at]
         .iter()
-        .all(|l| diagnose::line_kind(line_str(text, l)) != LineKind::Failure)
+        .map(|l| line_str(text, l))
+        .all(|said| {
+            !diagnose::context::is_tex_error_line(said) && diagnose::line_kind(said) != LineKind::Failure
+        })
         .then_some(under[at])
 }
 
@@ -296,9 +293,9 @@ mod tests {
         assert_eq!(input_of(past, 0), None);
         assert_eq!(input_of(past, 3), Some(5));
         // The line of input stands within reach.
-        let help = "   help\n".repeat(INPUT_LINE_REACH - 1);
+        let help = "   help\n".repeat(diagnose::context::TEX_INPUT_REACH - 1);
         let near = format!("! Missing $ inserted.\n{help}l.9 x\n");
-        assert_eq!(input_of(&near, 0), Some(INPUT_LINE_REACH));
+        assert_eq!(input_of(&near, 0), Some(diagnose::context::TEX_INPUT_REACH));
         let far = format!("! Missing $ inserted.\n{help}   help\nl.9 x\n");
         assert_eq!(input_of(&far, 0), None);
         // No other line is a line of input.

@@ -35,18 +35,33 @@ pub(crate) fn is_tex_error_line(line: &str) -> bool {
 
 /// Whether `line`, followed by `after` (the text from its end), is a TeX
 /// error: its shape ([`TEX_ERROR`]) over the line of input TeX stopped at
-/// ([`is_tex_input_line`]), within [`TEX_INPUT_REACH`] lines and before
-/// the next error. Alone, the shape is a Fortran comment's (`! Compute the
-/// total`) as often as TeX's.
+/// ([`input_line_below`]). Alone, the shape is a Fortran comment's (`!
+/// Compute the total`) as often as TeX's.
 pub(super) fn is_tex_error(line: &str, after: &[u8]) -> bool {
-    is_tex_error_line(line)
-        && after
-            .split(|&b| b == b'\n')
-            .skip(1)
-            .take(TEX_INPUT_REACH)
-            .filter_map(|l| std::str::from_utf8(l).ok())
-            .take_while(|l| !is_tex_error_line(l))
-            .any(is_tex_input_line)
+    is_tex_error_line(line) && input_line_below(after).is_some()
+}
+
+/// How many lines below a TeX error, given `after` (the text from the
+/// error's end), the line of input TeX stopped at stands
+/// ([`is_tex_input_line`]): the nearest within [`TEX_INPUT_REACH`] lines,
+/// before the next error or failure. The one search for it: the line's
+/// kind and the error's place in a form both ask it.
+pub(crate) fn input_line_below(after: &[u8]) -> Option<usize> {
+    for (down, line) in after
+        .split(|&b| b == b'\n')
+        .skip(1)
+        .take(TEX_INPUT_REACH)
+        .enumerate()
+    {
+        let line = std::str::from_utf8(line).unwrap_or_default();
+        if is_tex_input_line(line) {
+            return Some(down + 1);
+        }
+        if is_tex_error_line(line) || super::line_kind(line) == super::LineKind::Failure {
+            return None;
+        }
+    }
+    None
 }
 
 /// Lines that give a failure its place or its surroundings: a `-->`

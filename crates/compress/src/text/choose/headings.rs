@@ -5,7 +5,7 @@ use std::collections::HashSet;
 
 use super::frames::is_arrow_place;
 use super::{failure_runs, line_after, line_str, Line};
-use crate::diagnose::{self, LineKind};
+use crate::diagnose;
 
 /// The line naming the file an indented finding is about
 /// ([`diagnose::file_heading_above`]): without it the finding says where
@@ -77,21 +77,8 @@ fn excerpt_above<'t>(text: &'t str, failure: &'t Line) -> Option<impl Iterator<I
 /// without it the error says what, not where. The nearest within
 /// [`diagnose::context::TEX_INPUT_REACH`] lines, before another failure.
 pub(super) fn input_line_under(text: &str, failure: &Line) -> Option<Line> {
-    let under: Vec<Line> = std::iter::successors(line_after(text, failure), |l| line_after(text, l))
-        .take(diagnose::context::TEX_INPUT_REACH)
-        .collect();
-    // The lines between are read only when a line of input stands under
-    // the failure: most outputs have none.
-    let at = under
-        .iter()
-        .position(|l| diagnose::context::is_tex_input_line(line_str(text, l)))?;
-    under[..at]
-        .iter()
-        .map(|l| line_str(text, l))
-        .all(|said| {
-            !diagnose::context::is_tex_error_line(said) && diagnose::line_kind(said) != LineKind::Failure
-        })
-        .then_some(under[at])
+    let down = diagnose::context::input_line_below(text.as_bytes().get(failure.end..)?)?;
+    std::iter::successors(line_after(text, failure), |l| line_after(text, l)).nth(down - 1)
 }
 
 /// The title of the section a failure is in

@@ -46,6 +46,7 @@ use super::{compiled, line_kind, without_colours, LineKind};
 /// assert!(announces_message("unknown file: Failure"));
 /// assert!(announces_message("Discount TEN                    | FAIL |"));
 /// assert!(announces_message("      error: |-"));
+/// assert!(announces_message("error: |-"));
 /// assert!(announces_message("       uncaught exception: ErrorCall"));
 /// assert!(announces_message("[tsl] ERROR in /app/src/api/m10.ts(8,9)"));
 /// assert!(announces_message("01:09:29  Failure in test unique_orders_id (models/schema.yml)"));
@@ -70,7 +71,7 @@ pub fn announces_message(failure: &str) -> bool {
         || (failure.trim_start().starts_with(RULE) && failure.ends_with(RULE))
         || compiled(
             &RE,
-            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$|\S\s+\| FAIL \|$|^\s+error: [|>][-+]?$|^\s*uncaught exception: [\w.]+$|^\[tsl\] (?:ERROR|WARNING) in \S+\(\d+,\d+\)$|(?:^|\s)(?:Failure in test|(?:Runtime|Compilation|Database) Error in (?:model|test|seed|snapshot|analysis)) \S+ \(\S+\)$",
+            r"(?:error|warning): \[[\w-]+\]$|^\s*(?:Failure|Error) \('[^']+:\d+(?::\d+)?'\): \S|^(?:\S.*:\d+|unknown file): Failure$|\S\s+\| FAIL \|$|^\s*error: [|>][-+]?$|^\s*uncaught exception: [\w.]+$|^\[tsl\] (?:ERROR|WARNING) in \S+\(\d+,\d+\)$|(?:^|\s)(?:Failure in test|(?:Runtime|Compilation|Database) Error in (?:model|test|seed|snapshot|analysis)) \S+ \(\S+\)$",
         )
         .is_match(failure)
 }

@@ -206,6 +206,13 @@ fn react_6_a_message_comes_with_the_failure_that_announces_it() {
         last_error_line(&long, None).as_deref(),
         Some("[Errno 21] Is a directory: '/tmp/project'")
     );
+    // node:test's TAP block holds the message in its `error` field, under
+    // the field's key: the key alone says nothing.
+    let tap = "not ok 2 - option property is camelCase\n  ---\n  duration_ms: 0.7\n  failureType: 'testCodeFailure'\n  error: |-\n    Expected values to be strictly equal:\n\n    'blue' !== 'red'\n\n  code: 'ERR_ASSERTION'\n  ...\n";
+    assert_eq!(
+        last_error_line(tap, None).as_deref(),
+        Some("error: |- Expected values to be strictly equal: 'blue' !== 'red'")
+    );
     // A one-word heading announces a list, not a message.
     assert_eq!(
         last_error_line(

@@ -116,11 +116,8 @@ pub(crate) use file_heading::file_heading_above;
 pub use file_heading::file_heading_of;
 pub use levels::says_failure;
 pub use levels::without_level_tag;
-use levels::{
-    glog_level, json_log_level, located_level, logged_as_warning, offense_level, severity_tagged,
-    sniff_level, GLOG_RECORD,
-};
 pub(crate) use levels::{grows_as_failure, is_tagged_marks};
+use levels::{logged_as_warning, logged_level, severity_tagged, sniff_level, GLOG_RECORD};
 pub(crate) use located::{frame_place, opens_value};
 use located::{has_message, is_note, located_message, without_paths};
 pub(crate) use payload::{field_above, payload_lines, payload_messages};
@@ -535,16 +532,8 @@ pub fn line_kind(line: &str) -> LineKind {
     if is_note(line) && context().is_match(line) {
         return LineKind::Context;
     }
-    // A RuboCop offense is what its severity letter says, a log record
-    // what its level field or glog's letter says (pino's `{"level":50,…}`,
-    // `W1205 08:46:17.806054 9 a.go:12] fetch failed`), a checker's
-    // located finding what the level below an error after its place says
-    // (cppcheck's `a.c:4:41: warning: If memory allocation fails, …`),
-    // whatever their messages' words.
-    let level = offense_level(line)
-        .or_else(|| json_log_level(line))
-        .or_else(|| glog_level(line));
-    if let Some(kind) = level.or_else(|| located_level(line)) {
+    // What its level says, whatever its message's words ([`logged_level`]).
+    if let Some(kind) = logged_level(line) {
         return kind;
     }
     let summary = summary().is_match(line) || fixable().is_match(line);

@@ -7,6 +7,22 @@ use regex::Regex;
 
 use super::{compiled, LineKind};
 
+/// What a line is by the level its tool logged it at, whatever words its
+/// message holds: a RuboCop offense by its severity letter
+/// ([`offense_level`]), a log record by its level field or glog's letter
+/// (pino's `{"level":50,…}`, `W1205 08:46:17.806054 9 a.go:12] fetch
+/// failed`; [`json_log_level`], [`glog_level`]), a Yarn message by its
+/// code ([`yarn_level`]), a checker's located finding by the level below
+/// an error after its place (cppcheck's `a.c:4:41: warning: If memory
+/// allocation fails, …`; [`located_level`]). `None` when no level says.
+pub(super) fn logged_level(line: &str) -> Option<LineKind> {
+    offense_level(line)
+        .or_else(|| json_log_level(line))
+        .or_else(|| glog_level(line))
+        .or_else(|| yarn_level(line))
+        .or_else(|| located_level(line))
+}
+
 /// What a RuboCop offense is by the severity letter after its place
 /// (`lib/cart.rb:21:5: W: Lint/UselessAssignment: …`): an error or fatal
 /// one (`E`, `F`) and a warning (`W`, the Lint cops' probable bugs) are
@@ -14,7 +30,7 @@ use super::{compiled, LineKind};
 /// is a warning, whatever words its message holds (`C:
 /// Style/RaiseArgs: Provide an exception class …`). `None` for any other
 /// line.
-pub(super) fn offense_level(line: &str) -> Option<LineKind> {
+fn offense_level(line: &str) -> Option<LineKind> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let level = compiled(
         &RE,
@@ -46,6 +62,51 @@ pub(super) fn sniff_level(line: &str) -> Option<LineKind> {
     })
 }
 
+/// Yarn's (2 and later) message codes of errors: an exception, a build
+/// script or package that failed, a resolution, fetch or network failure,
+/// a lockfile or artifact an immutable install would change, a manifest,
+/// configuration, patch or constraint that is wrong, what cannot be found.
+const YARN_ERRORS: &[u16] = &[
+    1, 9, 10, 11, 12, 14, 15, 16, 18, 20, 21, 22, 28, 30, 33, 34, 35, 41, 42, 43, 44, 45, 46, 47, 51, 52, 57,
+    58, 64, 66, 67, 71, 75, 78, 79, 80, 81, 82, 83, 84, 91,
+];
+
+/// Yarn's message codes of warnings: a peer dependency missing or
+/// incompatible, a build disabled, a package deprecated or not for this
+/// system, a setting deprecated, a package extension unused.
+const YARN_WARNINGS: &[u16] = &[
+    2, 3, 4, 5, 6, 27, 31, 32, 50, 53, 59, 60, 61, 62, 63, 68, 69, 72, 76, 77, 86,
+];
+
+/// What a line of Yarn (2 and later) is by the message code it opens with
+/// (`➤ YN0028: │ The lockfile would have been modified by this install,
+/// which is explicitly forbidden.`, `➤ YN0082: │ left-pad@npm:^9.9.9: No
+/// candidates found`): the level a terminal shows by the colour of its
+/// `➤`, which a log without colours loses. An error's code makes each of
+/// its lines a failure, a warning's a warning, and any other code's a
+/// plain line, whatever its words (`YN0007: │ a@npm:1.0.0 must be built
+/// because it never has been before or the last one failed`). `None` for
+/// the generic `YN0000` (its words say) and any other line.
+fn yarn_level(line: &str) -> Option<LineKind> {
+    let said = line.trim_start();
+    let said = said.strip_prefix("➤ ").unwrap_or(said);
+    let code = said.strip_prefix("YN")?;
+    if code.as_bytes().get(4) != Some(&b':') {
+        return None;
+    }
+    let code: u16 = code.get(..4)?.parse().ok()?;
+    if code == 0 {
+        return None;
+    }
+    Some(if YARN_ERRORS.contains(&code) {
+        LineKind::Failure
+    } else if YARN_WARNINGS.contains(&code) {
+        LineKind::Warning
+    } else {
+        LineKind::Plain
+    })
+}
+
 /// What a located finding is by the level a compiler or checker puts
 /// after its place, when that level is not an error: gcc's, clang's and
 /// Swift's `a.c:4:41: warning: …`, and cppcheck's lower severities
@@ -58,7 +119,7 @@ pub(super) fn sniff_level(line: &str) -> Option<LineKind> {
 /// each of its errors alone (`./main.tex:17: Undefined control sequence.`,
 /// where it prints `! Undefined control sequence.` without the flag): a
 /// failure. `None` for any other line.
-pub(super) fn located_level(line: &str) -> Option<LineKind> {
+fn located_level(line: &str) -> Option<LineKind> {
     static RE: OnceLock<Regex> = OnceLock::new();
     static TEX: OnceLock<Regex> = OnceLock::new();
     if compiled(&TEX, r"^\S+\.(?:tex|sty|cls|ltx|dtx):\d+: [A-Z]").is_match(line) {
@@ -89,7 +150,7 @@ pub(super) const GLOG_RECORD: &str = r"(?:([IWEF])\d{4} \d\d:\d\d:\d+\.\d+\s+\d+
 /// error (`E`) or fatal (`F`) record is a failure, a warning (`W`) one a
 /// warning, an info (`I`) one plain, though it speaks of `round-off
 /// errors`. `None` for any other line.
-pub(super) fn glog_level(line: &str) -> Option<LineKind> {
+fn glog_level(line: &str) -> Option<LineKind> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let trimmed = line.trim_start();
     if !trimmed.starts_with(['I', 'W', 'E', 'F']) && !trimmed.starts_with(|c: char| c.is_ascii_digit()) {
@@ -279,7 +340,7 @@ pub(crate) fn is_tagged_marks(line: &str) -> bool {
 /// `"levelname"`, Google Cloud's `"severity"`: a failure for an error or
 /// worse, a warning for a warning, `None` for any other level or a line
 /// that is no such object.
-pub(super) fn json_log_level(line: &str) -> Option<LineKind> {
+fn json_log_level(line: &str) -> Option<LineKind> {
     static RE: OnceLock<Regex> = OnceLock::new();
     let trimmed = line.trim_start();
     if !trimmed.starts_with('{') {

@@ -399,6 +399,11 @@ pub(super) const VERDICT: &str = concat!(
     // (`Error: Process completed with exit code 1.`).
     r"|^npm (?:ERR!|error) (?:Lifecycle script `[^`]+` failed with error:|Error: command failed$)",
     r"|^Error: Process completed with exit code \d+\.$",
+    // Yarn's closing line (`➤ YN0000: · Failed with errors in 0s 52ms`)
+    // and its word on a workspace's script that failed under `yarn
+    // workspaces foreach` (`The command failed in workspace
+    // @acme/api@workspace:packages/api with exit code 2`).
+    r"|^(?:➤ )?(?:YN0000: · )?Failed with errors in \d|^The command failed (?:in workspace \S+ with exit code \d+$|for workspaces that are depended upon)",
     // nginx's check of its configuration failing on the error above.
     r"|^nginx: configuration file \S+ test failed$",
     // Go's package that did not build for its tests (`FAIL\texample.com/gt

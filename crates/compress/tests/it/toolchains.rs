@@ -6,7 +6,7 @@
 //! must survive, and the form must stay a fraction of the output.
 
 use serde_json::json;
-use strata_ctx_compress::{last_failure, line_kind, Compressor, LineKind};
+use strata_ctx_compress::{is_verdict, last_failure, line_kind, Compressor, LineKind};
 
 /// `n` lines made by `f`.
 fn lines(n: usize, f: impl Fn(usize) -> String) -> String {
@@ -1420,4 +1420,47 @@ fn tool_8_ts_loader_s_messages_stay_under_their_places() {
         form.len(),
         output.len()
     );
+}
+
+/// TOOL-8: a line of Yarn (2 and later) is what its message code says, the
+/// level a terminal shows only by the colour of its `➤`: an error's code
+/// makes a failure of the message and of each line of the lockfile change
+/// an immutable install refuses, a warning's a warning, an informational
+/// one a plain line whatever its words; the generic `YN0000` is what its
+/// words say, and its closing `Failed with errors` a verdict.
+#[test]
+fn tool_8_yarn_s_message_codes_say_their_level() {
+    for (line, kind) in [
+        (
+            "➤ YN0028: │ The lockfile would have been modified by this install, which is explicitly forbidden.",
+            LineKind::Failure,
+        ),
+        ("➤ YN0028: │ +  version: 7.0.0", LineKind::Failure),
+        ("➤ YN0082: │ left-pad@npm:^9.9.9: No candidates found", LineKind::Failure),
+        // As a terminal prints it: a link on the code, the level's colour on `➤`.
+        (
+            "\x1b[91m➤\x1b[39m \x1b]8;;https://yarnpkg.com/advanced/error-codes#yn0082---resolution_failed\x07YN0082\x1b]8;;\x07: │ \x1b[91mleft-pad\x1b[39m\x1b[36m@\x1b[39m\x1b[36mnpm:^9.9.9\x1b[39m: No candidates found",
+            LineKind::Failure,
+        ),
+        (
+            "➤ YN0002: │ store@workspace:. doesn't provide react (p7f00ae), requested by react-dom.",
+            LineKind::Warning,
+        ),
+        (
+            "➤ YN0007: │ @acme/native@workspace:packages/native must be built because it never has been before or the last one failed",
+            LineKind::Plain,
+        ),
+        ("➤ YN0000: │ @@ -4,8 +4,14 @@", LineKind::Plain),
+        ("➤ YN0000: · Failed with errors in 0s 52ms", LineKind::Failure),
+    ] {
+        assert_eq!(line_kind(line), kind, "{line}");
+    }
+    assert!(is_verdict("➤ YN0000: · Failed with errors in 0s 52ms"));
+    assert!(is_verdict("Failed with errors in 1s 540ms"));
+    assert!(is_verdict(
+        "The command failed in workspace @acme/api@workspace:packages/api with exit code 2"
+    ));
+    assert!(!is_verdict(
+        "➤ YN0082: │ left-pad@npm:^9.9.9: No candidates found"
+    ));
 }

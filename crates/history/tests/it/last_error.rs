@@ -532,6 +532,28 @@ fn react_6_a_wrapper_s_verdict_is_not_the_last_error() {
     );
 }
 
+/// REACT-6: Yarn's closing `Failed with errors in 0s 52ms` is a verdict:
+/// the last error is the message its code marks as an error (an
+/// immutable install that would change the lockfile, a range no version
+/// meets) or, under `yarn workspaces foreach`, the error of the
+/// workspace's script, not Yarn's word that the script failed.
+#[test]
+fn react_6_yarn_s_last_error_is_the_error_it_closes_on() {
+    assert_eq!(
+        captured_last_error("yarn-immutable"),
+        "➤ YN0028: │ The lockfile would have been modified by this install, which is explicitly forbidden."
+    );
+    assert_eq!(
+        captured_last_error("yarn-workspaces-foreach"),
+        "[@acme/api]: src/routes/orders.ts(7,43): error TS2554: Expected 1 arguments, but got 2."
+    );
+    let resolution = "➤ YN0000: ┌ Resolution step\n➤ YN0082: │ left-pad@npm:^9.9.9: No candidates found\n➤ YN0000: └ Completed\n➤ YN0000: · Failed with errors in 0s 47ms\n";
+    assert_eq!(
+        last_error_line(resolution, None).as_deref(),
+        Some("➤ YN0082: │ left-pad@npm:^9.9.9: No candidates found")
+    );
+}
+
 /// REACT-6: dbt's failed test or model (`Failure in test
 /// unique_stg_orders_order_id (models/staging/schema.yml)`, red as dbt
 /// prints it) announces what it got on the line under it: the last error

@@ -404,6 +404,10 @@ pub(super) const VERDICT: &str = concat!(
     // workspaces foreach` (`The command failed in workspace
     // @acme/api@workspace:packages/api with exit code 2`).
     r"|^(?:➤ )?(?:YN0000: · )?Failed with errors in \d|^The command failed (?:in workspace \S+ with exit code \d+$|for workspaces that are depended upon)",
+    // Nx's (and Lerna's, which runs on it) closing lines over the tasks
+    // whose output holds the errors (` NX   Running target build for 3
+    // projects failed`, `Failed tasks:`).
+    r"|^(?:NX|Lerna \(powered by Nx\))\s+Running targets? .+ failed$|^Failed tasks:$|^Tasks not run because their dependencies failed",
     // nginx's check of its configuration failing on the error above.
     r"|^nginx: configuration file \S+ test failed$",
     // Go's package that did not build for its tests (`FAIL\texample.com/gt

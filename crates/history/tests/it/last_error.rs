@@ -554,6 +554,23 @@ fn react_6_yarn_s_last_error_is_the_error_it_closes_on() {
     );
 }
 
+/// REACT-6: Nx's closing lines, and Lerna's, which runs on it (` NX
+/// Running target build for 3 projects failed`, `Failed tasks:` over the
+/// list of them), point at the output of the tasks above: the last error
+/// is the failed task's own (`tsc`'s), not the list.
+#[test]
+fn react_6_nx_s_closing_lines_point_at_the_task_s_error() {
+    assert_eq!(
+        captured_last_error("lerna-run"),
+        "src/routes/orders.ts(7,43): error TS2554: Expected 1 arguments, but got 2."
+    );
+    let nx = "@acme/api: src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.\n@acme/api: Found 1 error in src/a.ts:3\n\n\n NX   Running target build for 3 projects failed\n\nFailed tasks:\n\n- @acme/api:build\n";
+    assert_eq!(
+        last_error_line(nx, None).as_deref(),
+        Some("@acme/api: src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.")
+    );
+}
+
 /// REACT-6: dbt's failed test or model (`Failure in test
 /// unique_stg_orders_order_id (models/staging/schema.yml)`, red as dbt
 /// prints it) announces what it got on the line under it: the last error

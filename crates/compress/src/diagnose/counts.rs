@@ -51,7 +51,7 @@ pub(super) fn zero_failure_counts(line: &str) -> bool {
             // 0 containers failed ]`, `0 scenarios failed`).
             r"|(?:^|[^\w.-])(\d+) (?:[a-z]+ ){1,2}(?:failed|errored|aborted)\b",
             r"|\b(?:failed|failures?|errors?|unreachable|aborted)(?: found| count)?(?::?\s+|=)(\d+(?:\.\d+)?)",
-            r"|^[#ℹ] fail (\d+)$|^# \{ total: \d+, .*\bfail: (\d+)",
+            r"|^[#ℹ] fail (\d+)$|^# \{ total: \d+, .*\bfail: (\d+)|^(?:Expected )?Fail:\s+(\d+)\s*$",
             r"|\b(?:failures?|errors?)(?: found| count)?(?::\s*|\s*=\s*)(?:\[\]|\{\}|\(\)|\(none\)|(?:none|null|nil)\s*(?:$|[,;.)\]}|]))",
             r"|\b(?:no|without) (?:errors?|failures?)\b",
         ),

@@ -357,6 +357,8 @@ macro_rules! count_pattern {
             // Ansible's recap, a host's counts (`web1 : ok=4 changed=3
             // unreachable=0 failed=1 skipped=0 …`).
             r"|^\S+\s+: ok=\d+\s+changed=\d+\s+unreachable=\d+\s+failed=\d+",
+            // Meson's table under its test run (`Fail:               2`).
+            r"|^(?:Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout):\s+\d+\s*$",
         )
     };
 }

@@ -6,7 +6,7 @@
 //! must survive, and the form must stay a fraction of the output.
 
 use serde_json::json;
-use strata_ctx_compress::{is_verdict, last_failure, line_kind, Compressor, LineKind};
+use strata_ctx_compress::{is_count, is_verdict, last_failure, line_kind, Compressor, LineKind};
 
 /// `n` lines made by `f`.
 fn lines(n: usize, f: impl Fn(usize) -> String) -> String {
@@ -1463,4 +1463,22 @@ fn tool_8_yarn_s_message_codes_say_their_level() {
     assert!(!is_verdict(
         "➤ YN0082: │ left-pad@npm:^9.9.9: No candidates found"
     ));
+}
+
+/// TOOL-8: Meson's table of counts under a test run is a summary, a count
+/// of failures when it counts some (`Fail:               2`), never a
+/// failure by the word `Fail` in a row that counts none (`Expected Fail:
+/// 0`), trailing spaces and all.
+#[test]
+fn tool_8_meson_s_table_of_counts_is_a_summary() {
+    for (line, kind) in [
+        ("Ok:                 7   ", LineKind::Summary),
+        ("Expected Fail:      0   ", LineKind::Summary),
+        ("Fail:               0", LineKind::Summary),
+        ("Fail:               2   ", LineKind::Failure),
+        ("Timeout:            0   ", LineKind::Summary),
+    ] {
+        assert_eq!(line_kind(line), kind, "{line:?}");
+    }
+    assert!(is_count("Fail:               2   "));
 }

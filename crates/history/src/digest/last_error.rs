@@ -133,7 +133,11 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
     };
     let line = failures()
         .find(|l| {
-            !is_verdict(l) && own_words(l) && !points_to_help(l) && !is_advice(l) && !heads_error_list(l)
+            (!is_verdict(l) || is_failed_test_status(l))
+                && own_words(l)
+                && !points_to_help(l)
+                && !is_advice(l)
+                && !heads_error_list(l)
         })
         .or_else(|| failures().find(|l| !is_verdict(l)))
         .or_else(|| failures().next())
@@ -224,26 +228,45 @@ fn tagged_message<'a>(announcing: &str, after: &'a str) -> Option<&'a str> {
 
 /// The section of a failed test a runner closes on the list of, when
 /// `line` is a line of that list, as cargo-nextest prints it (`FAIL [
-/// 0.141s] (162/162) cart tests::totals`), and `before` what precedes it:
-/// from the same line where the run first printed it, over the test's
-/// output (its panic), to the next test's status. The line only names the
-/// test; its section says what went wrong.
+/// 0.141s] (162/162) cart tests::totals`) and Meson under its `Summary of
+/// Failures:` (`3/9 cart labels   FAIL   0.01s   killed by signal 6
+/// SIGABRT`), and `before` what precedes it: from the same line where the
+/// run first printed it, over the test's output (its panic, the error log
+/// `--print-errorlogs` shows), to the next test's status. The line only
+/// names the test; its section says what went wrong.
 fn listed_test_section<'a>(line: &str, before: &'a str) -> Option<&'a str> {
     static STATUS: OnceLock<Regex> = OnceLock::new();
     let status = STATUS.get_or_init(|| {
-        Regex::new(r"(?m)^\s*(?:PASS|FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK|FLAKY|SLOW|Summary|Cancelling|START)\s+\[\s*[\d.]+m?s\]")
-            .unwrap_or_else(|_| never())
+        Regex::new(concat!(
+            r"(?m)^\s*(?:PASS|FAIL|SIGSEGV|SIGABRT|SIGKILL|TIMEOUT|LEAK|FLAKY|SLOW|Summary|Cancelling|START)\s+\[\s*[\d.]+m?s\]",
+            r"|^\s*\d+/\d+ .+?\s(?:OK|FAIL|SKIP|TIMEOUT|EXPECTEDFAIL|UNEXPECTEDPASS|ERROR)\s+[\d.]+s\b|^Summary of Failures:",
+        ))
+        .unwrap_or_else(|_| never())
     });
-    let trimmed = line.trim();
-    if !(trimmed.starts_with("FAIL") || trimmed.starts_with("SIG") || trimmed.starts_with("TIMEOUT"))
-        || !status.is_match(trimmed)
-    {
+    if !is_failed_test_status(line) {
         return None;
     }
+    let trimmed = line.trim();
     let first = before.find(trimmed)? + trimmed.len();
     let rest = before.get(first..)?;
     let end = status.find(rest).map_or(rest.len(), |m| m.start());
     rest.get(..end)
+}
+
+/// Whether `line` is a runner's status line of a test that failed, as
+/// cargo-nextest (`FAIL [   0.141s] (162/162) cart tests::totals`) and
+/// Meson (`7/12 libfmt2:unit / test_format   FAIL   0.03s   exit status
+/// 1`) print it in their run and again in the list they close on
+/// ([`listed_test_section`]): the test that failed, though it names an
+/// exit status as a verdict does.
+fn is_failed_test_status(line: &str) -> bool {
+    static FAILED: OnceLock<Regex> = OnceLock::new();
+    FAILED
+        .get_or_init(|| {
+            Regex::new(r"^\s*(?:(?:FAIL|SIG\w+|TIMEOUT)\s+\[\s*[\d.]+m?s\]|\d+/\d+ .+?\s(?:FAIL|TIMEOUT|ERROR|UNEXPECTEDPASS)\s+[\d.]+s\b)")
+                .unwrap_or_else(|_| never())
+        })
+        .is_match(line)
 }
 
 /// How many messages, each announced by the one before, a last error line

@@ -571,6 +571,27 @@ fn react_6_nx_s_closing_lines_point_at_the_task_s_error() {
     );
 }
 
+/// REACT-6: Meson closes a test run on the list of the tests that failed
+/// (`3/9 cart labels   FAIL   0.01s   killed by signal 6 SIGABRT`) and a
+/// table of counts (`Fail:               2`): the last error is what the
+/// last listed test printed where the run shows it (`--print-errorlogs`),
+/// else the test's line, though it names an exit status; never the count.
+#[test]
+fn react_6_meson_s_last_error_is_the_failed_test_s() {
+    assert_eq!(
+        captured_last_error("meson-test-errorlogs"),
+        "cart_test: ../cart_test.c:10: main: Assertion `p != NULL' failed."
+    );
+    let meson = documented_outputs()
+        .into_iter()
+        .find(|c| c.name == "meson-test")
+        .unwrap_or_else(|| panic!("no documented output meson-test"));
+    assert_eq!(
+        last_error_line(&meson.output, None).as_deref(),
+        Some("7/12 libfmt2:unit / test_format        FAIL            0.03s   exit status 1")
+    );
+}
+
 /// REACT-6: dbt's failed test or model (`Failure in test
 /// unique_stg_orders_order_id (models/staging/schema.yml)`, red as dbt
 /// prints it) announces what it got on the line under it: the last error

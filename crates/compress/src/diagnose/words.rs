@@ -493,6 +493,11 @@ pub(super) const REPORT_LIKE_CODE: &str = concat!(
     // failed 1 test of 3.`).
     r"|^#\s+(?:Failed (?:\(TODO\) )?test\b|at \S+ line \d+\.$|got:|expected:)|^# Looks like (?:you|your test)\b",
     r"|^\s+- .+ -> .+ does not satisfy that requirement\.$",
+    // A checker's finding after its place, line and column, whose message
+    // quotes code (staticcheck's `cart.go:29:14: should use fmt.Errorf(...)
+    // instead of errors.New(fmt.Sprintf(...)) (S1028)`); a search's match
+    // (`rg --vimgrep`'s `a.go:29:14:\treturn …`) has no space before it.
+    r"|^\S+:\d+:\d+: [A-Za-z]",
     // The fields under a Windows PowerShell error.
     r"|",
     powershell_field!(),

@@ -1482,3 +1482,26 @@ fn tool_8_meson_s_table_of_counts_is_a_summary() {
     }
     assert!(is_count("Fail:               2   "));
 }
+
+/// TOOL-8: a checker's finding after its place, line and column is a
+/// failure though its message quotes code (staticcheck's `should use
+/// fmt.Errorf(...) instead of errors.New(fmt.Sprintf(...))`, which had read
+/// as a call of an error helper in code); a search's match of such code
+/// (`rg --vimgrep`) stays code.
+#[test]
+fn tool_8_a_finding_that_quotes_code_is_a_failure() {
+    assert_eq!(
+        line_kind(
+            "cart/cart.go:29:14: should use fmt.Errorf(...) instead of errors.New(fmt.Sprintf(...)) (S1028)"
+        ),
+        LineKind::Failure
+    );
+    assert_eq!(
+        line_kind("cart/cart.go:29:14:\treturn nil, fmt.Errorf(\"no item %s\", sku)"),
+        LineKind::Plain
+    );
+    assert_eq!(
+        line_kind("\treturn nil, fmt.Errorf(\"no item %s\", sku)"),
+        LineKind::Plain
+    );
+}

@@ -410,6 +410,10 @@ pub(super) const VERDICT: &str = concat!(
     // whose output holds the errors (` NX   Running target build for 3
     // projects failed`, `Failed tasks:`).
     r"|^(?:NX|Lerna \(powered by Nx\))\s+Running targets? .+ failed$|^Failed tasks:$|^Tasks not run because their dependencies failed",
+    // husky's word on a git hook that failed, under what the hook printed
+    // (`husky - pre-commit script failed (code 1)`, before version 9
+    // `husky - pre-commit hook exited with code 1 (error)`).
+    r"|^husky - \S+ (?:script failed \(code \d+\)|hook exited with code \d+ \(error\))$",
     // nginx's check of its configuration failing on the error above.
     r"|^nginx: configuration file \S+ test failed$",
     // Go's package that did not build for its tests (`FAIL\texample.com/gt

@@ -571,6 +571,24 @@ fn react_6_nx_s_closing_lines_point_at_the_task_s_error() {
     );
 }
 
+/// REACT-6: husky's word on a git hook that failed (`husky - pre-commit
+/// script failed (code 1)`) is a verdict over what the hook printed: the
+/// last error of a `git commit` it stopped is the hook's linter's finding.
+#[test]
+fn react_6_a_failed_git_hook_s_last_error_is_the_hook_s() {
+    let commit = "✔ Preparing lint-staged...\n      ✖ eslint --max-warnings=0 [FAILED]\n↓ Skipped because of errors from tasks.\n\n✖ eslint --max-warnings=0:\n\n/home/dev/app/src/cart.ts\n  12:7  error  'totl' is assigned a value but never used  @typescript-eslint/no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)\n\n";
+    for husky in [
+        "husky - pre-commit script failed (code 1)\n",
+        "husky - pre-commit hook exited with code 1 (error)\n",
+    ] {
+        assert_eq!(
+            last_error_line(&format!("{commit}{husky}"), None).as_deref(),
+            Some("/home/dev/app/src/cart.ts 12:7  error  'totl' is assigned a value but never used  @typescript-eslint/no-unused-vars"),
+            "{husky}"
+        );
+    }
+}
+
 /// REACT-6: Meson closes a test run on the list of the tests that failed
 /// (`3/9 cart labels   FAIL   0.01s   killed by signal 6 SIGABRT`) and a
 /// table of counts (`Fail:               2`): the last error is what the

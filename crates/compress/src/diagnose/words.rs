@@ -414,6 +414,10 @@ pub(super) const VERDICT: &str = concat!(
     // (`husky - pre-commit script failed (code 1)`, before version 9
     // `husky - pre-commit hook exited with code 1 (error)`).
     r"|^husky - \S+ (?:script failed \(code \d+\)|hook exited with code \d+ \(error\))$",
+    // npm-run-all's word on a script that failed (`ERROR: "lint:js" exited
+    // with 1.`), and Lerna's before it ran on Nx (`lerna ERR! npm run build
+    // exited 2 in '@acme/api'`).
+    r#"|^ERROR: "[^"]+" exited with \d+\.$|^lerna ERR! .+ exited \d+ in '"#,
     // nginx's check of its configuration failing on the error above.
     r"|^nginx: configuration file \S+ test failed$",
     // Go's package that did not build for its tests (`FAIL\texample.com/gt

@@ -589,6 +589,28 @@ fn react_6_a_failed_git_hook_s_last_error_is_the_hook_s() {
     }
 }
 
+/// REACT-6: the word of a runner of scripts on one that failed is a
+/// verdict over what the script printed: npm-run-all's (`ERROR: "lint:js"
+/// exited with 1.`), Lerna's before it ran on Nx (`lerna ERR! npm run
+/// build exited 2 in '@acme/api'`), Bun's, go-task's, cargo-make's.
+#[test]
+fn react_6_a_script_runner_s_word_is_not_the_last_error() {
+    let tsc = "src/a.ts(3,5): error TS2322: Type 'string' is not assignable to type 'number'.\n";
+    for runner in [
+        "ERROR: \"lint:js\" exited with 1.",
+        "lerna ERR! npm run build exited 2 in '@acme/api'",
+        "error: script \"build\" exited with code 2",
+        "task: Failed to run task \"test\": exit status 1",
+        "[cargo-make] ERROR - Error while executing command, exit code: 101",
+    ] {
+        assert_eq!(
+            last_error_line(&format!("{tsc}{runner}\n"), None).as_deref(),
+            Some(tsc.trim_end()),
+            "{runner}"
+        );
+    }
+}
+
 /// REACT-6: Meson closes a test run on the list of the tests that failed
 /// (`3/9 cart labels   FAIL   0.01s   killed by signal 6 SIGABRT`) and a
 /// table of counts (`Fail:               2`): the last error is what the

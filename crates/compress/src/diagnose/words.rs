@@ -41,6 +41,11 @@ pub(super) const FAILURE: &str = concat!(
     field_error!(),
     // AVA's failed assertion, over the diff of its values.
     r"|^\s*Difference(?: \(- actual, \+ expected\))?:$",
+    // glibc's words where it aborts a program that corrupted its memory
+    // (`free(): double free detected in tcache 2`, `double free or
+    // corruption (out)`, `malloc(): corrupted top size`, `*** stack
+    // smashing detected ***: terminated`), above the shell's `Aborted`.
+    r"|^[a-z_]+\(\): (?:double free|invalid (?:pointer|size|next size)|corrupted|memory corruption|unaligned)|^double free or corruption \(|^corrupted (?:size vs\. prev_size|double-linked list)|^\*\*\* (?:stack smashing|buffer overflow) detected \*\*\*",
     // A security finding: an advisory's id (npm's and pip-audit's
     // `GHSA-p6mc-m468-83gw`, `CVE-2021-23337`, `PYSEC-2021-66`,
     // `RUSTSEC-2020-0071`, `GO-2024-2687`), Semgrep's severity marks over a

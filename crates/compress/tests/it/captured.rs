@@ -4,7 +4,7 @@
 //! Mocha, AVA, Vitest, Vite, Node's test runner, Go, GCC, clang, CMake, g++,
 //! Cargo, cargo-nextest, Clippy, javac, Java, Maven, Gradle, scalac, GHC, clang-tidy, psql, R's testthat, minitest, RSpec, PHP, PHPUnit, ExUnit, prove, bash,
 //! ShellCheck, erlc, AddressSanitizer, Valgrind, pnpm, Turborepo, GoogleTest, CTest, Catch2, bats, uv, Jasmine, cucumber-js, behave, Robot Framework, bun, busted, ninja, uvicorn, Alembic, the JUnit Platform console, pandas, gunicorn, Celery, React Testing Library, npm ls, node-gyp, JUnit 4, Mono, OCaml, the linker, UBSan and
-//! Pydantic, Cython under pip, uv and Poetry, a build script's C compiler under Cargo, gdb, Autoconf, pdflatex, latexmk, PHP_CodeSniffer, dbt, Yarn, Lerna, Meson and staticcheck on sample projects with planted failures, and the test suites of Zod (Vitest),
+//! Pydantic, Cython under pip, uv and Poetry, a build script's C compiler under Cargo, gdb, Autoconf, pdflatex, latexmk, PHP_CodeSniffer, dbt, Yarn, Lerna, Meson, staticcheck and glibc on sample projects with planted failures, and the test suites of Zod (Vitest),
 //! marshmallow, more-itertools, pflag, semver, validator.js (Mocha), commander (node:test) and
 //! Day.js (Jest 22), and of sympy (its own runner), scikit-learn (numpy's
 //! assertions), xarray, Sphinx and Django (its own `runtests.py`) with a

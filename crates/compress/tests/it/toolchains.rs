@@ -1505,3 +1505,21 @@ fn tool_8_a_finding_that_quotes_code_is_a_failure() {
         LineKind::Plain
     );
 }
+
+/// TOOL-8: glibc's words where it aborts a program that corrupted its
+/// memory are failures; a line that only looks like a call is not.
+#[test]
+fn tool_8_glibc_s_abort_messages_are_failures() {
+    for line in [
+        "free(): double free detected in tcache 2",
+        "double free or corruption (out)",
+        "munmap_chunk(): invalid pointer",
+        "malloc(): corrupted top size",
+        "corrupted size vs. prev_size",
+        "*** stack smashing detected ***: terminated",
+        "*** buffer overflow detected ***: terminated",
+    ] {
+        assert_eq!(line_kind(line), LineKind::Failure, "{line}");
+    }
+    assert_eq!(line_kind("printf(): prints a line"), LineKind::Plain);
+}

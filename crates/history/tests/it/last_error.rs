@@ -611,6 +611,17 @@ fn react_6_a_script_runner_s_word_is_not_the_last_error() {
     }
 }
 
+/// REACT-6: a C program that corrupts its memory is aborted by glibc,
+/// which says why (`free(): double free detected in tcache 2`) above
+/// make's `Aborted`: that is the last error.
+#[test]
+fn react_6_glibc_s_abort_is_the_last_error() {
+    assert_eq!(
+        captured_last_error("make-double-free"),
+        "free(): double free detected in tcache 2"
+    );
+}
+
 /// REACT-6: Meson closes a test run on the list of the tests that failed
 /// (`3/9 cart labels   FAIL   0.01s   killed by signal 6 SIGABRT`) and a
 /// table of counts (`Fail:               2`): the last error is what the

@@ -1807,6 +1807,19 @@ npm error code 1
         );
     }
 
+    /// HIST-6: Prettier's closing count of the files it would change is
+    /// the outcome of a `prettier --check` whose tool left its exit code
+    /// out, over the last file it names.
+    #[test]
+    fn an_outcome_note_holds_prettier_s_count() {
+        let call = ToolCall::new("c1", "bash", json!({"command": "npx prettier --check src"}));
+        let out = "Checking formatting...\n[warn] src/cart.ts\n[warn] src/util.ts\n[warn] Code style issues found in 2 files. Run Prettier with --write to fix.\n";
+        assert_eq!(
+            outcome_note(&call, &Message::tool_result(&call, ToolResult::success(out))).as_deref(),
+            Some("[warn] Code style issues found in 2 files. Run Prettier with --write to fix.; last error: [warn] src/util.ts")
+        );
+    }
+
     /// HIST-6: a history form with its recall handle under it is read as
     /// the tool's envelope: Gemini CLI's `Error: (none)` field says
     /// nothing went wrong, and its exit code is the envelope's.

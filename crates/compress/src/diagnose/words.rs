@@ -362,6 +362,10 @@ macro_rules! count_pattern {
             // Ansible's recap, a host's counts (`web1 : ok=4 changed=3
             // unreachable=0 failed=1 skipped=0 …`).
             r"|^\S+\s+: ok=\d+\s+changed=\d+\s+unreachable=\d+\s+failed=\d+",
+            // Prettier's closing count of the files it would change
+            // (`[warn] Code style issues found in 32 files. Run Prettier
+            // with --write to fix.`).
+            r"|\bCode style issues found in (?:\d+ files|the above file)",
             // Meson's table under its test run (`Fail:               2`).
             r"|^(?:Ok|Expected Fail|Fail|Unexpected Pass|Skipped|Timeout):\s+\d+\s*$",
         )

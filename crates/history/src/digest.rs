@@ -1820,6 +1820,19 @@ npm error code 1
         );
     }
 
+    /// HIST-6: a TAP run closes on no count: its last failed test point is
+    /// the outcome, and the last error says it with the diagnostics under
+    /// it, not an earlier point's.
+    #[test]
+    fn an_outcome_note_of_a_tap_run_says_its_last_failure_whole() {
+        let call = ToolCall::new("c1", "bash", json!({"command": "bats test"}));
+        let out = "1..4\nok 1 builds\nnot ok 2 rollback exists\n# (in test file a.bats, line 22)\n#   `./deploy.sh rollback' failed with status 64\nnot ok 3 config round-trips\n# (in test file a.bats, line 40)\n#   `[ \"$output\" = \"k0\" ]' failed\nok 4 lists\n";
+        assert_eq!(
+            outcome_note(&call, &Message::tool_result(&call, ToolResult::success(out))).as_deref(),
+            Some("not ok 3 config round-trips; last error: not ok 3 config round-trips # (in test file a.bats, line 40) #   `[ \"$output\" = \"k0\" ]' failed")
+        );
+    }
+
     /// HIST-6: a history form with its recall handle under it is read as
     /// the tool's envelope: Gemini CLI's `Error: (none)` field says
     /// nothing went wrong, and its exit code is the envelope's.

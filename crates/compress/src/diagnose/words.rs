@@ -350,7 +350,7 @@ pub(super) const WARNING: &str = concat!(
 macro_rules! count_pattern {
     () => {
         concat!(
-            r#"(?i:(?:^|[\s(\[{,;:=/|>'"])\d+ (?:passed|failed|skipped|errors?|failures?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo|vulnerabilit(?:y|ies)|findings?|violations?)(?:$|[^:\w]))"#,
+            r#"(?i:(?:^|[\s(\[{,;:=/|>'"])\d+ (?:passed|failed|skipped|errors?|failures?|warnings?|tests?|problems?|issues?|deselected|xfailed|xpassed|succeeded|pending|todo|vulnerabilit(?:y|ies)|findings?|violations?|diagnostics?)(?:$|[^:\w]))"#,
             r"|^\d+ files? (?:would be )?reformatted\b|^test result:|^Tests?:\s+\d|^Test (?:Files|Suites):|\bTests run: \d+, Failures: \d+|^Ran \d+ tests?\b|^OK(?:\s|$)|^FAILED \(|^Found \d+ errors?",
             // The counts a TAP producer prints last (node:test's `# tests 44`,
             // `# fail 2`, and its spec reporter's `ℹ fail 2`, the default from

@@ -1523,3 +1523,13 @@ fn tool_8_glibc_s_abort_messages_are_failures() {
     }
     assert_eq!(line_kind("printf(): prints a line"), LineKind::Plain);
 }
+
+/// TOOL-8: a checker's count of its diagnostics (ty's `Found 90
+/// diagnostics`) is a count, as ruff's `Found 3 errors.` is.
+#[test]
+fn tool_8_a_count_of_diagnostics_is_a_count() {
+    assert!(is_count("Found 90 diagnostics"));
+    assert!(is_count("Found 1 diagnostic"));
+    assert_eq!(line_kind("Found 90 diagnostics"), LineKind::Summary);
+    assert!(!is_count("diagnostics: 3 files"));
+}

@@ -1831,6 +1831,17 @@ npm error code 1
             outcome_note(&call, &Message::tool_result(&call, ToolResult::success(out))).as_deref(),
             Some("not ok 3 config round-trips; last error: not ok 3 config round-trips # (in test file a.bats, line 40) #   `[ \"$output\" = \"k0\" ]' failed")
         );
+        // A count is said once: the error is what else failed, if anything.
+        let script = ToolCall::new("c2", "bash", json!({"command": "python check.py"}));
+        let counted = "<returncode>0</returncode>\n<output>\nL036 found 1 violations\n  Line 2: Select targets should be on a new line.\n</output>";
+        assert_eq!(
+            outcome_note(
+                &script,
+                &Message::tool_result(&script, ToolResult::success(counted))
+            )
+            .as_deref(),
+            Some("exit 0; L036 found 1 violations")
+        );
     }
 
     /// HIST-6: a history form with its recall handle under it is read as

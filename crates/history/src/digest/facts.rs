@@ -335,13 +335,13 @@ fn command_fact_and_outcome(command: &str, run: Run, failed: bool) -> (CommandFa
         command: cut(&command_gist(command), MAX_COMMAND_CHARS),
         outcome: (!outcome.is_empty()).then(|| outcome.join("; ")),
         // The summary line shows in the outcome: the error is the last
-        // other one; unless the summary is a verdict with what it says
-        // under it (a failed TAP test point over its diagnostics), which
-        // the error then says whole.
+        // other one; unless the summary is a verdict, not a count, with
+        // what it says under it (a failed TAP test point over its
+        // diagnostics), which the error then says whole.
         // A run that failed on its warnings alone (hadolint's `-:3 DL3008
         // warning: Pin versions in apt get install.`) failed on the last.
         error: last_error_line(&text, None)
-            .filter(|e| Some(e.as_ref()) != summary.map(str::trim))
+            .filter(|e| summary.is_none_or(|s| !is_count(s) && e.as_ref() != s.trim()))
             .or_else(|| last_error_line(&text, summary))
             .or_else(|| {
                 (failed || code.is_some_and(|c| c != 0))

@@ -165,6 +165,11 @@ pub fn last_error_line<'a>(text: &'a str, besides: Option<&str>) -> Option<Cow<'
             return Some(Cow::Owned(format!("{above} {line}")));
         }
     }
+    if let Some(test) = test_heading_above(&text[..start]) {
+        if test.chars().count() + 1 + line.chars().count() <= NOTE_ERROR_CHARS {
+            return Some(Cow::Owned(format!("{test} {line}")));
+        }
+    }
     if !announces_message(line) {
         return Some(in_file(text, line, Cow::Borrowed(line)));
     }
@@ -325,6 +330,30 @@ fn announcing_line_above(before: &str) -> Option<&str> {
         && announces_message(above)
         && line_kind(above) == LineKind::Failure)
         .then_some(above)
+}
+
+/// The test a message is about, when `before` (what precedes the
+/// message) ends on ExUnit's heading of a failed test and the place of its
+/// assertion (`  4) test discount (ShopTest)` over `
+/// test/shop_test.exs:11`), joined (`4) test discount (ShopTest)
+/// test/shop_test.exs:11:`): its message alone (`Assertion with ==
+/// failed`) names neither.
+fn test_heading_above(before: &str) -> Option<String> {
+    static HEADING: OnceLock<Regex> = OnceLock::new();
+    let mut lines = before
+        .trim_end_matches([' ', '\t'])
+        .strip_suffix('\n')?
+        .rsplit('\n');
+    let place = lines.next()?.trim_end_matches('\r');
+    let heading = lines.next()?.trim_end_matches('\r');
+    let heading_re = HEADING.get_or_init(|| {
+        Regex::new(r"^\s*\d+\) (?:test|doctest|property) .+ \([\w.]+\)$").unwrap_or_else(|_| never())
+    });
+    let place = place.trim();
+    let is_place = place.rsplit_once(':').is_some_and(|(file, line)| {
+        (file.ends_with(".exs") || file.ends_with(".ex")) && line.parse::<u32>().is_ok()
+    });
+    (is_place && heading_re.is_match(heading)).then(|| format!("{} {place}:", heading.trim()))
 }
 
 /// A failure `line` of a diagnostic Terraform draws in a box (`│ ` before

@@ -622,6 +622,32 @@ fn react_6_glibc_s_abort_is_the_last_error() {
     );
 }
 
+/// REACT-6: ExUnit heads each failed test with its number and name over
+/// the place of its assertion; the message under them (`Assertion with ==
+/// failed`, `** (KeyError) key :missing not found in: %{}`) names neither,
+/// so the last error says the test and the place with it.
+#[test]
+fn react_6_an_exunit_failure_names_its_test() {
+    assert_eq!(
+        captured_last_error("exunit"),
+        "3) test raises (ExuTest) test/exu_test.exs:14: ** (KeyError) key :missing not found in: %{}"
+    );
+    let run = "..\n\n  1) test discount (ShopTest)\n     test/shop_test.exs:11\n     Assertion with == failed\n     code:  assert Shop.total([{100, 1}], 10) == 91\n     left:  90\n     right: 91\n     stacktrace:\n       test/shop_test.exs:12: (test)\n\n.\nFinished in 0.04 seconds (0.00s async, 0.04s sync)\n29 tests, 1 failure\n";
+    assert_eq!(
+        last_error_line(run, None).as_deref(),
+        Some("1) test discount (ShopTest) test/shop_test.exs:11: Assertion with == failed")
+    );
+    // Not a place under a heading: the message alone.
+    assert_eq!(
+        last_error_line(
+            "  1) first step\n     notes.txt\n     ValueError: bad row\n",
+            None
+        )
+        .as_deref(),
+        Some("ValueError: bad row")
+    );
+}
+
 /// REACT-6: Meson closes a test run on the list of the tests that failed
 /// (`3/9 cart labels   FAIL   0.01s   killed by signal 6 SIGABRT`) and a
 /// table of counts (`Fail:               2`): the last error is what the

@@ -637,15 +637,29 @@ fn react_6_an_exunit_failure_names_its_test() {
         last_error_line(run, None).as_deref(),
         Some("1) test discount (ShopTest) test/shop_test.exs:11: Assertion with == failed")
     );
-    // Not a place under a heading: the message alone.
-    assert_eq!(
-        last_error_line(
-            "  1) first step\n     notes.txt\n     ValueError: bad row\n",
-            None
-        )
-        .as_deref(),
-        Some("ValueError: bad row")
-    );
+    // Only whole, within the shortest cut a last error gets.
+    let named = |name: usize| {
+        let out = format!(
+            "  1) test {} (T)\n     test/a.exs:3\n     ValueError: bad row\n",
+            "n".repeat(name)
+        );
+        last_error_line(&out, None).map(|e| e.chars().count())
+    };
+    assert_eq!((named(114), named(115)), (Some(160), Some(19)));
+    // Not a test's heading over a place in an Elixir file, or too long to
+    // keep whole with the message: the message alone.
+    for above in [
+        "  1) test a (T)\n     notes.txt\n".to_owned(),
+        "  1) test a (T)\n     test/a.exs:abc\n".to_owned(),
+        "  1) first step\n     test/a.exs:3\n".to_owned(),
+        format!("  1) test {}(T)\n     test/a.exs:3\n", "long ".repeat(30)),
+    ] {
+        assert_eq!(
+            last_error_line(&format!("{above}     ValueError: bad row\n"), None).as_deref(),
+            Some("ValueError: bad row"),
+            "{above}"
+        );
+    }
 }
 
 /// REACT-6: Meson closes a test run on the list of the tests that failed

@@ -47,21 +47,20 @@ pub(super) fn is_tex_error(line: &str, after: &[u8]) -> bool {
 /// before the next error or failure. The one search for it: the line's
 /// kind and the error's place in a form both ask it.
 pub(crate) fn input_line_below(after: &[u8]) -> Option<usize> {
-    for (down, line) in after
+    let under: Vec<&str> = after
         .split(|&b| b == b'\n')
         .skip(1)
         .take(TEX_INPUT_REACH)
-        .enumerate()
-    {
-        let line = std::str::from_utf8(line).unwrap_or_default();
-        if is_tex_input_line(line) {
-            return Some(down + 1);
-        }
-        if is_tex_error_line(line) || super::line_kind(line) == super::LineKind::Failure {
-            return None;
-        }
-    }
-    None
+        .map(|line| std::str::from_utf8(line).unwrap_or_default())
+        .collect();
+    // The lines between are judged only when a line of input stands
+    // within reach: every failure of every output asks, and most outputs
+    // have none.
+    let at = under.iter().position(|line| is_tex_input_line(line))?;
+    under[..at]
+        .iter()
+        .all(|line| !is_tex_error_line(line) && super::line_kind(line) != super::LineKind::Failure)
+        .then_some(at + 1)
 }
 
 /// Lines that give a failure its place or its surroundings: a `-->`

@@ -340,15 +340,19 @@ fn command_fact_and_outcome(command: &str, run: Run, failed: bool) -> (CommandFa
         // diagnostics), which the error then says whole.
         // A run that failed on its warnings alone (hadolint's `-:3 DL3008
         // warning: Pin versions in apt get install.`) failed on the last.
-        error: last_error_line(&text, None)
-            .filter(|e| summary.is_none_or(|s| !is_count(s) && e.as_ref() != s.trim()))
-            .or_else(|| last_error_line(&text, summary))
-            .or_else(|| {
-                (failed || code.is_some_and(|c| c != 0))
-                    .then(|| last_warning_line(&text))
-                    .flatten()
-            })
-            .map(|l| cut(&l, MAX_LINE_CHARS)),
+        error: match summary {
+            Some(verdict) if !is_count(verdict) => match last_error_line(&text, None) {
+                Some(error) if error.as_ref() == verdict.trim() => last_error_line(&text, summary),
+                whole => whole,
+            },
+            _ => last_error_line(&text, summary),
+        }
+        .or_else(|| {
+            (failed || code.is_some_and(|c| c != 0))
+                .then(|| last_warning_line(&text))
+                .flatten()
+        })
+        .map(|l| cut(&l, MAX_LINE_CHARS)),
         earlier_errors: Vec::new(),
         failing_summary: summary
             .filter(|s| line_kind(s) == LineKind::Failure)
